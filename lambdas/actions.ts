@@ -1,0 +1,70 @@
+/**
+ * The fixed list of actions. Names become handler file names, EventBridge detail-types,
+ * queue names and JSON Schema file names, so they never change once deployed.
+ */
+export const ACTIONS = [
+  {
+    name: 'add-or-update-campaign-record',
+    service: 'realtime',
+    endpoint: 'addOrUpdateCampaignRecord',
+    kind: 'write',
+  },
+  {
+    name: 'search-campaign-records',
+    service: 'realtime',
+    endpoint: 'searchPreviewCampaign',
+    kind: 'read',
+  },
+  {
+    name: 'change-campaign-record-status',
+    service: 'realtime',
+    endpoint: 'changeCampaignRecordStatus',
+    kind: 'write',
+  },
+  {
+    name: 'transfer-campaign-record',
+    service: 'realtime',
+    endpoint: 'transferCampaignRecord',
+    kind: 'write',
+  },
+  {
+    name: 'delete-campaign-record',
+    service: 'realtime',
+    endpoint: 'deleteRecordFromCampaign',
+    kind: 'write',
+  },
+  { name: 'add-user', service: 'provisioning', endpoint: 'add-user', kind: 'write' },
+  {
+    name: 'query-user-existence',
+    service: 'provisioning',
+    endpoint: 'query-existence',
+    kind: 'read',
+  },
+  { name: 'delete-user', service: 'provisioning', endpoint: 'delete-user', kind: 'write' },
+] as const;
+
+export type ActionDefinition = (typeof ACTIONS)[number];
+export type ActionName = ActionDefinition['name'];
+export type ServiceName = ActionDefinition['service'];
+
+export const ACTION_NAMES: readonly ActionName[] = ACTIONS.map((a) => a.name);
+
+/** Reads publish their result on the result bus; writes only change the platform. */
+export const READ_ACTIONS: readonly ActionName[] = ACTIONS.filter((a) => a.kind === 'read').map(
+  (a) => a.name,
+);
+
+/** EventBridge `source` of every event this integration publishes. */
+export const RESULT_EVENT_SOURCE = 'contact-center-sync';
+
+/** `detail-type` of the result event a read action publishes. */
+export const resultDetailType = (action: ActionName): string => `${action}.result`;
+
+export const isActionName = (value: string): value is ActionName =>
+  (ACTION_NAMES as readonly string[]).includes(value);
+
+export const actionDefinition = (name: ActionName): ActionDefinition => {
+  const found = ACTIONS.find((a) => a.name === name);
+  if (!found) throw new Error(`Unknown action: ${name}`);
+  return found;
+};

@@ -1,0 +1,47 @@
+import type { ActionName } from '../actions';
+
+/**
+ * The AWS-facing pieces of a handler, as small interfaces. Lambda entry points wire the AWS
+ * SDK implementations (`aws-adapters.ts`); the local run and tests wire in-memory ones.
+ */
+
+/** Source of the platform API key (rotating secret). */
+export interface ApiKeySource {
+  /** The current key; served from cache within its max age. */
+  getKey(): Promise<string>;
+  /**
+   * Called after the platform rejected `rejectedKey` (HTTP 401 / UNAUTHORIZED). Fetches a fresh
+   * key unless another caller already replaced `rejectedKey`; concurrent callers share one fetch.
+   */
+  refreshKey(rejectedKey: string): Promise<string>;
+}
+
+/** Message attributes attached to every dead letter so an operator can read why it is there. */
+export interface DeadLetterReason {
+  readonly action: ActionName;
+  /** `permanent`, or `retryable` when the last receive was reached. */
+  readonly errorCategory: 'permanent' | 'retryable';
+  readonly errorCode: string;
+  readonly errorMessage: string;
+  /** SQS message id, EventBridge event id, or the correlation id for direct invocations. */
+  readonly sourceMessageId: string;
+  readonly correlationId: string;
+}
+
+export interface DeadLetterSink {
+  /** Sends the original body unchanged with the reason as message attributes. Throws on failure. */
+  send(body: string, reason: DeadLetterReason): Promise<void>;
+}
+
+/** Result of a read action, published on the result bus. */
+export interface ResultEvent {
+  readonly action: ActionName;
+  readonly correlationId: string;
+  readonly request: unknown;
+  readonly result: unknown;
+}
+
+export interface ResultPublisher {
+  /** Publishes one result event (`detail-type` `<action>.result`). Throws on failure. */
+  publish(event: ResultEvent): Promise<void>;
+}

@@ -1,0 +1,13 @@
+import * as z from 'zod';
+import { campaignName, correlationId, recordLocator, region, requireLocator } from './common';
+
+export const deleteCampaignRecordMessage = z
+  .strictObject({
+    correlationId,
+    campaignName: campaignName.describe('Campaign the record is in.'),
+    region,
+    ...recordLocator,
+  })
+  .superRefine(requireLocator);
+
+export type DeleteCampaignRecordMessage = z.infer<typeof deleteCampaignRecordMessage>;

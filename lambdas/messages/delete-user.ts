@@ -1,0 +1,9 @@
+import * as z from 'zod';
+import { correlationId, nonEmpty } from './common';
+
+export const deleteUserMessage = z.strictObject({
+  correlationId,
+  loginUserId: nonEmpty(),
+});
+
+export type DeleteUserMessage = z.infer<typeof deleteUserMessage>;

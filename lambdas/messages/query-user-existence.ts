@@ -1,0 +1,9 @@
+import * as z from 'zod';
+import { correlationId, nonEmpty } from './common';
+
+export const queryUserExistenceMessage = z.strictObject({
+  correlationId,
+  loginUserId: nonEmpty(),
+});
+
+export type QueryUserExistenceMessage = z.infer<typeof queryUserExistenceMessage>;

@@ -1,0 +1,65 @@
+import * as z from 'zod';
+import {
+  campaignName,
+  correlationId,
+  MAX_VALUE_LENGTH,
+  nonEmpty,
+  recordLocator,
+  region,
+} from './common';
+
+export const SEARCH_CONDITIONS = [
+  'EQUALS',
+  'NOTEQUALS',
+  'GREATERTHAN',
+  'LESSTHAN',
+  'CONTAINS',
+  'BEGINSWITH',
+] as const;
+
+export const SYSTEM_SEARCH_KEYS = [
+  'sys_skill_queue',
+  'sys_worked_attempts',
+  'sys_item_time_zone',
+  'sys_worked_state',
+  'sys_preferred_agent',
+  'sys_next_earliest_worktime_long',
+] as const;
+
+/** The spec's default; we also use it as the upper bound (larger results would not fit one result event). */
+export const MAX_SEARCH_RECORDS = 1000;
+
+export const searchCriterion = z.strictObject({
+  key: nonEmpty(128).describe('A custom data key or one of the sys_* keys.'),
+  value: z.string().max(MAX_VALUE_LENGTH),
+  condition: z.enum(SEARCH_CONDITIONS, {
+    error: `must be one of ${SEARCH_CONDITIONS.join(', ')}`,
+  }),
+});
+
+export const searchCampaignRecordsMessage = z
+  .strictObject({
+    correlationId,
+    campaignName,
+    region,
+    ...recordLocator,
+    maxRecords: z
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(MAX_SEARCH_RECORDS, `must be at most ${MAX_SEARCH_RECORDS}`)
+      .optional(),
+    previewRecordData: z.array(searchCriterion).max(50).optional(),
+  })
+  .superRefine((message, ctx) => {
+    const byId = message.previewRecordId !== undefined || message.clientId !== undefined;
+    if (!byId && (message.previewRecordData?.length ?? 0) === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['previewRecordData'],
+        message:
+          'a search needs previewRecordId, clientId, or at least one criterion {key, value, condition}',
+      });
+    }
+  });
+
+export type SearchCampaignRecordsMessage = z.infer<typeof searchCampaignRecordsMessage>;
