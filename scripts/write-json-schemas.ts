@@ -11,13 +11,13 @@ import { MESSAGE_SCHEMAS } from '../lambdas/messages';
 
 const CROSS_FIELD_RULES: Record<string, string> = {
   'add-or-update-campaign-record':
-    'Also checked: keys containing "phone" (any case) hold E.164 numbers; keys ending in _link/_button hold absolute http(s) URLs; ItemTimeZone holds an IANA zone name; data keys are unique; no data key equals clientIdFieldName (default "Id").',
+    'Also checked: keys containing "phone" (any case) hold E.164 numbers; keys ending in exactly _link/_button hold absolute http(s) URLs without spaces; ItemTimeZone holds an IANA zone name spelled exactly (e.g. Europe/Berlin, not +01:00 or europe/berlin); data keys are unique; no data key equals clientIdFieldName (default "Id").',
   'search-campaign-records':
     'Also checked: without previewRecordId or clientId, at least one criterion is required.',
   'change-campaign-record-status':
-    'Also checked: previewRecordId or clientId is required; nextEarliestWorkTimeUTC is required when previewRecordStateEnum is WORKED; timeZone is an IANA zone name.',
+    'Also checked: previewRecordId or clientId is required; nextEarliestWorkTimeUTC is required when previewRecordStateEnum is WORKED; timeZone is an IANA zone name spelled exactly (e.g. Europe/Berlin).',
   'transfer-campaign-record':
-    'Also checked: previewRecordId or clientId is required; timeZone is an IANA zone name.',
+    'Also checked: previewRecordId or clientId is required; timeZone is an IANA zone name spelled exactly (e.g. Europe/Berlin).',
   'delete-campaign-record': 'Also checked: previewRecordId or clientId is required.',
 };
 

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import {
   campaignName,
   correlationId,
+  crossFieldCheck,
   epochMillis,
   ianaTimeZone,
   nonEmpty,
@@ -29,18 +30,26 @@ export const changeCampaignRecordStatusMessage = z
       .describe('Required when previewRecordStateEnum is WORKED.'),
     timeZone: ianaTimeZone.optional(),
   })
-  .superRefine((message, ctx) => {
-    requireLocator(message, ctx);
-    if (
-      message.previewRecordStateEnum === 'WORKED' &&
-      message.nextEarliestWorkTimeUTC === undefined
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['nextEarliestWorkTimeUTC'],
-        message: 'is required when previewRecordStateEnum is WORKED',
-      });
-    }
-  });
+  .check(
+    requireLocator,
+    crossFieldCheck(
+      z.object({
+        previewRecordStateEnum: z.unknown().optional(),
+        nextEarliestWorkTimeUTC: z.unknown().optional(),
+      }),
+      (message, ctx) => {
+        if (
+          message.previewRecordStateEnum === 'WORKED' &&
+          message.nextEarliestWorkTimeUTC === undefined
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['nextEarliestWorkTimeUTC'],
+            message: 'is required when previewRecordStateEnum is WORKED',
+          });
+        }
+      },
+    ),
+  );
 
 export type ChangeCampaignRecordStatusMessage = z.infer<typeof changeCampaignRecordStatusMessage>;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { PLATFORM_REGIONS } from '../core/regions';
 import {
+  DEFAULT_CLIENT_ID_FIELD_NAME,
   ITEM_TIME_ZONE_KEY,
   isAbsoluteHttpUrl,
   isE164,
@@ -29,7 +30,7 @@ export const correlationId = nonEmpty(128)
 export const campaignName = nonEmpty().describe('Case-sensitive campaign name.');
 
 export const region = z
-  .enum(PLATFORM_REGIONS)
+  .enum(PLATFORM_REGIONS, { error: `must be one of ${PLATFORM_REGIONS.join(', ')}` })
   .optional()
   .describe("Region of the campaign; defaults to the deployment's campaign region.");
 
@@ -40,9 +41,28 @@ export const epochMillis = z
 
 export const ianaTimeZone = z
   .string()
+  .max(64, 'must be at most 64 characters')
   .refine(isIanaTimeZone, 'must be an IANA time zone name such as Europe/Berlin');
 
 export const email = z.email('must be an e-mail address').max(MAX_ID_LENGTH);
+
+/**
+ * A check across fields that runs even when other fields already failed (zod skips a plain
+ * `superRefine` once any issue exists), so a producer learns every problem in one reply.
+ * `needs` parses only the fields the check reads; when those are unusable the check is skipped,
+ * because their own issues already explain the failure.
+ */
+export const crossFieldCheck = <T>(
+  needs: z.ZodType<T>,
+  check: (value: T, ctx: z.RefinementCtx) => void,
+): z.core.$ZodCheck<unknown> =>
+  z.superRefine<unknown>(
+    (value, ctx) => {
+      const parsed = needs.safeParse(value);
+      if (parsed.success) check(parsed.data, ctx);
+    },
+    { when: () => true },
+  );
 
 /** `previewRecordId` / `clientId`: at least one locates the record. */
 export const recordLocator = {
@@ -50,68 +70,108 @@ export const recordLocator = {
   clientId: nonEmpty().optional().describe('Locates the record when previewRecordId is absent.'),
 };
 
-export const requireLocator = (
-  value: { previewRecordId?: string | undefined; clientId?: string | undefined },
-  ctx: z.RefinementCtx,
-): void => {
-  if (value.previewRecordId === undefined && value.clientId === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['clientId'],
-      message: 'either previewRecordId or clientId is required to locate the record',
-    });
-  }
-};
-
-export const dataItem = z.strictObject({
-  key: nonEmpty(MAX_KEY_LENGTH).describe('Name of the data item.'),
-  value: z.string().max(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`),
-  displayOrder: z
-    .int('must be an integer')
-    .min(1, 'must be greater than zero')
-    .max(2_147_483_647)
-    .optional(),
-});
-
-export type DataItem = z.infer<typeof dataItem>;
+/** Either id locates the record; checked even when other fields failed. */
+export const requireLocator = crossFieldCheck(
+  z.object({ previewRecordId: z.unknown().optional(), clientId: z.unknown().optional() }),
+  (value, ctx) => {
+    if (value.previewRecordId === undefined && value.clientId === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clientId'],
+        message: 'either previewRecordId or clientId is required to locate the record',
+      });
+    }
+  },
+);
 
 /**
- * Rules on record data from the realtime spec's "Specially named data keys": phone keys hold
- * E.164 numbers, `_link`/`_button` keys hold URLs, ItemTimeZone holds a zone name, and keys are
- * unique (the spec does not say which of two equal keys wins, so we refuse to guess).
+ * Rules on one data item from the realtime spec's "Specially named data keys": phone keys hold
+ * E.164 numbers, `_link`/`_button` keys hold URLs, ItemTimeZone holds a zone name. They need only
+ * the item itself, so they sit on the item and run even when the rest of the message failed.
+ * Messages name the key, never the value: values are personal data and end up in logs.
  */
-export const checkRecordData = (items: readonly DataItem[], ctx: z.RefinementCtx): void => {
-  const seen = new Set<string>();
-  items.forEach((item, index) => {
-    const path = ['previewRecordData', index, 'value'];
-    if (seen.has(item.key)) {
+const checkDataItemValue = crossFieldCheck(
+  z.object({ key: z.string(), value: z.string() }),
+  ({ key, value }, ctx) => {
+    // A fresh path per issue: zod prefixes paths in place, so a shared array would be prefixed twice.
+    const path = () => ['value'];
+    if (isPhoneKey(key) && !isE164(value)) {
       ctx.addIssue({
         code: 'custom',
-        path: ['previewRecordData', index, 'key'],
-        message: `duplicate data key "${item.key}"`,
+        path: path(),
+        message: `key "${key}" is a phone field and must hold a clean E.164 number such as +14155550100`,
       });
     }
-    seen.add(item.key);
-    if (isPhoneKey(item.key) && !isE164(item.value)) {
+    if (isUrlKey(key) && !isAbsoluteHttpUrl(value)) {
       ctx.addIssue({
         code: 'custom',
-        path,
-        message: `key "${item.key}" is a phone field and must hold a clean E.164 number such as +14155550100`,
+        path: path(),
+        message: `key "${key}" must hold an absolute http(s) URL such as https://example.com/page`,
       });
     }
-    if (isUrlKey(item.key) && !isAbsoluteHttpUrl(item.value)) {
+    if (key === ITEM_TIME_ZONE_KEY && !isIanaTimeZone(value)) {
       ctx.addIssue({
         code: 'custom',
-        path,
-        message: `key "${item.key}" must hold an absolute http(s) URL`,
-      });
-    }
-    if (item.key === ITEM_TIME_ZONE_KEY && !isIanaTimeZone(item.value)) {
-      ctx.addIssue({
-        code: 'custom',
-        path,
+        path: path(),
         message: `key "${ITEM_TIME_ZONE_KEY}" must hold an IANA time zone name such as Europe/Berlin`,
       });
     }
-  });
+  },
+);
+
+export const dataItem = z
+  .strictObject({
+    key: nonEmpty(MAX_KEY_LENGTH).describe('Name of the data item.'),
+    value: z.string().max(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`),
+    displayOrder: z
+      .int('must be an integer')
+      .min(1, 'must be greater than zero')
+      .max(2_147_483_647, 'must be at most 2147483647')
+      .optional(),
+  })
+  .check(checkDataItemValue);
+
+export type DataItem = z.infer<typeof dataItem>;
+
+const keyedItem = z.object({ key: z.string() });
+
+/** The item's key when it has a usable one; items with a bad key are reported on their own. */
+const dataKeyOf = (item: unknown): string | undefined => {
+  const parsed = keyedItem.safeParse(item);
+  return parsed.success ? parsed.data.key : undefined;
 };
+
+/**
+ * Rules across the items of `previewRecordData`: keys are unique (the spec does not say which of
+ * two equal keys wins, so we refuse to guess) and no key equals the `clientIdFieldName` in effect
+ * (the platform answers INVALIDRECORDDATAKEY). Runs even when other fields failed.
+ */
+export const checkRecordData = crossFieldCheck(
+  z.object({ clientIdFieldName: z.unknown().optional(), previewRecordData: z.array(z.unknown()) }),
+  ({ clientIdFieldName, previewRecordData }, ctx) => {
+    // With an unusable clientIdFieldName the reserved key is unknown; its own issue says why.
+    const reserved =
+      clientIdFieldName === undefined
+        ? DEFAULT_CLIENT_ID_FIELD_NAME
+        : typeof clientIdFieldName === 'string' && clientIdFieldName !== ''
+          ? clientIdFieldName
+          : undefined;
+    const seen = new Set<string>();
+    previewRecordData.forEach((item, index) => {
+      const key = dataKeyOf(item);
+      if (key === undefined) return;
+      const path = () => ['previewRecordData', index, 'key'];
+      if (seen.has(key)) {
+        ctx.addIssue({ code: 'custom', path: path(), message: `duplicate data key "${key}"` });
+      }
+      seen.add(key);
+      if (key === reserved) {
+        ctx.addIssue({
+          code: 'custom',
+          path: path(),
+          message: `data key "${reserved}" is reserved: it equals clientIdFieldName, under which the platform stores clientId (send the id as clientId instead)`,
+        });
+      }
+    });
+  },
+);

@@ -8,6 +8,6 @@ export const deleteCampaignRecordMessage = z
     region,
     ...recordLocator,
   })
-  .superRefine(requireLocator);
+  .check(requireLocator);
 
 export type DeleteCampaignRecordMessage = z.infer<typeof deleteCampaignRecordMessage>;

@@ -64,7 +64,11 @@ export const formatIssues = (issues: readonly z.core.$ZodIssue[]): string =>
       }
       const where = formatPath(issue.path);
       let text = issue.message;
-      if (issue.code === 'invalid_type' && issue.input === undefined) text = 'is required';
+      // `input` is only present when parsed with `reportInput`; without it a wrong type would
+      // read as a missing field. The input itself is never printed.
+      if (issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined) {
+        text = 'is required';
+      }
       return `${where === '' ? '(message)' : where}: ${text}`;
     })
     .join('; ');
@@ -72,7 +76,8 @@ export const formatIssues = (issues: readonly z.core.$ZodIssue[]): string =>
 /** Parses an already JSON-decoded message against its action's schema and the spec rules. */
 export const parseMessage = <A extends ActionName>(action: A, input: unknown): ParseResult<A> => {
   const schema = MESSAGE_SCHEMAS[action] as unknown as z.ZodType<MessageOf<A>>;
-  const result = schema.safeParse(input);
+  // reportInput lets formatIssues tell a missing field from a wrong type; it prints no input.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return { success: true, message: result.data };
   return { success: false, error: formatIssues(result.error.issues) };
 };

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import {
   campaignName,
   correlationId,
+  crossFieldCheck,
+  MAX_KEY_LENGTH,
   MAX_VALUE_LENGTH,
   nonEmpty,
   recordLocator,
@@ -29,9 +31,12 @@ export const SYSTEM_SEARCH_KEYS = [
 /** The spec's default; we also use it as the upper bound (larger results would not fit one result event). */
 export const MAX_SEARCH_RECORDS = 1000;
 
+/** Our cap; the spec shows none. */
+export const MAX_SEARCH_CRITERIA = 50;
+
 export const searchCriterion = z.strictObject({
-  key: nonEmpty(128).describe('A custom data key or one of the sys_* keys.'),
-  value: z.string().max(MAX_VALUE_LENGTH),
+  key: nonEmpty(MAX_KEY_LENGTH).describe('A custom data key or one of the sys_* keys.'),
+  value: z.string().max(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`),
   condition: z.enum(SEARCH_CONDITIONS, {
     error: `must be one of ${SEARCH_CONDITIONS.join(', ')}`,
   }),
@@ -48,18 +53,34 @@ export const searchCampaignRecordsMessage = z
       .min(1, 'must be at least 1')
       .max(MAX_SEARCH_RECORDS, `must be at most ${MAX_SEARCH_RECORDS}`)
       .optional(),
-    previewRecordData: z.array(searchCriterion).max(50).optional(),
+    previewRecordData: z
+      .array(searchCriterion)
+      .max(MAX_SEARCH_CRITERIA, `must hold at most ${MAX_SEARCH_CRITERIA} criteria`)
+      .optional(),
   })
-  .superRefine((message, ctx) => {
-    const byId = message.previewRecordId !== undefined || message.clientId !== undefined;
-    if (!byId && (message.previewRecordData?.length ?? 0) === 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['previewRecordData'],
-        message:
-          'a search needs previewRecordId, clientId, or at least one criterion {key, value, condition}',
-      });
-    }
-  });
+  .check(
+    crossFieldCheck(
+      z.object({
+        previewRecordId: z.unknown().optional(),
+        clientId: z.unknown().optional(),
+        previewRecordData: z.unknown().optional(),
+      }),
+      (message, ctx) => {
+        const byId = message.previewRecordId !== undefined || message.clientId !== undefined;
+        const criteria = message.previewRecordData;
+        if (
+          !byId &&
+          (criteria === undefined || (Array.isArray(criteria) && criteria.length === 0))
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['previewRecordData'],
+            message:
+              'a search needs previewRecordId, clientId, or at least one criterion {key, value, condition}',
+          });
+        }
+      },
+    ),
+  );
 
 export type SearchCampaignRecordsMessage = z.infer<typeof searchCampaignRecordsMessage>;

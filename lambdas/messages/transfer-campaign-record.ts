@@ -22,6 +22,6 @@ export const transferCampaignRecordMessage = z
     nextEarliestWorkTimeUTC: epochMillis.optional(),
     timeZone: ianaTimeZone.optional(),
   })
-  .superRefine(requireLocator);
+  .check(requireLocator);
 
 export type TransferCampaignRecordMessage = z.infer<typeof transferCampaignRecordMessage>;

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION_NAMES } from '../../../lambdas/actions';
+import { PLATFORM_REGIONS } from '../../../lambdas/core/regions';
+import { formatIssues, MESSAGE_SCHEMAS, parseMessage } from '../../../lambdas/messages';
+import {
+  accepted,
+  PROVISIONING_ACTIONS,
+  REALTIME_ACTIONS,
+  rejected,
+  validMessage,
+  without,
+} from './message-fixtures';
+
+describe('message contracts shared by every action', () => {
+  it('has exactly one schema per action', () => {
+    // Prepare
+    const actions = [...ACTION_NAMES].sort();
+
+    // Act
+    const withSchema = Object.keys(MESSAGE_SCHEMAS).sort();
+
+    // Assess
+    expect(withSchema).toEqual(actions);
+  });
+
+  describe.each(REALTIME_ACTIONS)('%s', (action) => {
+    it.each(PLATFORM_REGIONS)('accepts the region %s', (region) => {
+      // Prepare
+      const message = { ...validMessage(action), region };
+
+      // Act
+      const parsed = accepted(action, message);
+
+      // Assess
+      expect(parsed.region).toBe(region);
+    });
+
+    it.each(['eu-west-1', 'US-EAST-1', ''])('rejects the region %j', (region) => {
+      // Prepare
+      const message = { ...validMessage(action), region };
+
+      // Act
+      const error = rejected(action, message);
+
+      // Assess
+      expect(error).toBe(`region: must be one of ${PLATFORM_REGIONS.join(', ')}`);
+    });
+
+    it('leaves region optional (the deployment default applies)', () => {
+      // Prepare
+      const message = validMessage(action);
+
+      // Act
+      const parsed = accepted(action, message);
+
+      // Assess
+      expect(parsed.region).toBeUndefined();
+    });
+
+    it('requires campaignName', () => {
+      // Prepare
+      const message = without(validMessage(action), 'campaignName');
+
+      // Act
+      const error = rejected(action, message);
+
+      // Assess
+      expect(error.split('; ')).toContain('campaignName: is required');
+    });
+  });
+
+  describe.each([...REALTIME_ACTIONS, ...PROVISIONING_ACTIONS])('%s', (action) => {
+    it('accepts an optional correlationId', () => {
+      // Prepare
+      const message = { ...validMessage(action), correlationId: 'crm-evt-0001' };
+
+      // Act
+      const parsed = accepted(action, message);
+
+      // Assess
+      expect(parsed.correlationId).toBe('crm-evt-0001');
+    });
+
+    it('rejects an empty correlationId', () => {
+      // Prepare
+      const message = { ...validMessage(action), correlationId: '' };
+
+      // Act
+      const error = rejected(action, message);
+
+      // Assess
+      expect(error).toBe('correlationId: must not be empty');
+    });
+
+    it('rejects unknown fields by name', () => {
+      // Prepare
+      const message = { ...validMessage(action), extra: 1, Campaign: 'x' };
+
+      // Act
+      const error = rejected(action, message);
+
+      // Assess
+      expect(error).toBe('unknown field(s) "extra", "Campaign"');
+    });
+
+    it.each(['a string', 42, null, [], undefined])('rejects the body %j', (body) => {
+      // Prepare
+      const input: unknown = body;
+
+      // Act
+      const error = rejected(action, input);
+
+      // Assess
+      expect(error).toMatch(/^\(message\): /);
+    });
+
+    it('rejects __proto__ and constructor keys from JSON.parse without polluting prototypes', () => {
+      // Prepare
+      const body = JSON.stringify(validMessage(action)).replace(
+        /^\{/,
+        '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},',
+      );
+      const input: unknown = JSON.parse(body);
+
+      // Act
+      const result = parseMessage(action, input);
+
+      // Assess
+      expect(result).toEqual({
+        success: false,
+        error: 'unknown field(s) "__proto__", "constructor"',
+      });
+      expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  });
+
+  it('rejects __proto__ inside a data item and keeps the parsed items plain', () => {
+    // Prepare
+    const input: unknown = JSON.parse(
+      '{"campaignName":"c","clientId":"1","previewRecordData":[{"key":"Name","value":"A","__proto__":{"polluted":"yes"}}]}',
+    );
+    const plain: unknown = JSON.parse(
+      '{"campaignName":"c","clientId":"1","previewRecordData":[{"key":"__proto__","value":"A"}]}',
+    );
+
+    // Act
+    const error = rejected('add-or-update-campaign-record', input);
+    const parsed = accepted('add-or-update-campaign-record', plain);
+
+    // Assess
+    expect(error).toBe('previewRecordData[0]: unknown field(s) "__proto__"');
+    expect(parsed.previewRecordData[0]?.key).toBe('__proto__');
+    expect(Object.getPrototypeOf(parsed.previewRecordData[0])).toBe(Object.prototype);
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
+  });
+
+  it.each([
+    ['add-or-update-campaign-record', 'nextEarliestWorkTimeUTC', '1767225600000'],
+    ['search-campaign-records', 'maxRecords', '10'],
+    ['change-campaign-record-status', 'nextEarliestWorkTimeUTC', '1767225600000'],
+    ['transfer-campaign-record', 'nextEarliestWorkTimeUTC', '1767225600000'],
+  ] as const)('%s rejects %s given as a string', (action, field, value) => {
+    // Prepare
+    const message = { ...validMessage(action), [field]: value };
+
+    // Act
+    const error = rejected(action, message);
+
+    // Assess
+    expect(error).toMatch(new RegExp(`^${field}: must be an integer`));
+  });
+
+  describe('formatIssues', () => {
+    it('names nested fields with index notation and calls a missing field required', () => {
+      // Prepare
+      const schema = MESSAGE_SCHEMAS['add-or-update-campaign-record'];
+      const input = { campaignName: 'c', previewRecordData: [{ key: 'Name', value: 'A' }, {}] };
+      const { error } = schema.safeParse(input, { reportInput: true });
+
+      // Act
+      const text = formatIssues(error?.issues ?? []);
+
+      // Assess
+      expect(text.split('; ')).toEqual([
+        'clientId: is required',
+        'previewRecordData[1].key: is required',
+        'previewRecordData[1].value: is required',
+      ]);
+    });
+
+    it('does not call a wrongly typed field missing when issues carry no input', () => {
+      // Prepare
+      const schema = MESSAGE_SCHEMAS['delete-user'];
+      const { error } = schema.safeParse({ loginUserId: 42 });
+
+      // Act
+      const text = formatIssues(error?.issues ?? []);
+
+      // Assess
+      expect(text).toMatch(/^loginUserId: .*expected string, received number$/);
+    });
+  });
+});
