@@ -1,0 +1,314 @@
+import type { HttpResult } from './http';
+import type { Outcome, OutcomeCategory } from './outcome';
+import type { ProvisioningResponse, RealtimeResponse } from './platform-responses';
+
+/**
+ * Generic classification of one HTTP exchange with the platform, from the status tables of
+ * both specs. Action-specific meanings (e.g. NOT_FOUND on delete-user is an idempotent
+ * success) are applied by the handler layer on top of this.
+ */
+
+/** The platform's reason text is cut here so it fits log lines and SQS message attributes. */
+export const MAX_REASON_LENGTH = 500;
+const MAX_UNKNOWN_STATUS_LENGTH = 100;
+
+/** Codes that mean "the platform rejected our credentials": the client refreshes the key once. */
+export const AUTH_REJECTION_CODES: readonly string[] = ['HTTP_401', 'UNAUTHORIZED'];
+
+/** `previewResultStatus` values the realtime spec lists, and what each means for a retry. */
+export const REALTIME_STATUS_CATEGORIES: ReadonlyMap<string, OutcomeCategory> = new Map([
+  ['SUCCESS', 'success'],
+  ['FAILED', 'retryable'],
+  ['INVALIDCLIENTID', 'permanent'],
+  ['INVALIDRECORDDATAKEY', 'permanent'],
+  ['NORECORDFOUND', 'permanent'],
+]);
+
+/** `result` values the provisioning spec lists. */
+export const PROVISIONING_RESULT_CATEGORIES: ReadonlyMap<string, OutcomeCategory> = new Map([
+  ['SUCCESS', 'success'],
+  ['FAIL', 'retryable'],
+  ['UNAUTHORIZED', 'retryable'],
+  ['INVALID_TENANT', 'permanent'],
+  ['INVALID_ARGUMENTS', 'permanent'],
+  ['ALREADY_EXISTS', 'permanent'],
+  ['NOT_SUPPORTED', 'permanent'],
+  ['NOT_FOUND', 'permanent'],
+]);
+
+/** HTTP statuses other than 401 that are worth retrying. */
+export const isRetryableHttpStatus = (status: number): boolean =>
+  status === 408 || status === 429 || (status >= 500 && status <= 599);
+
+export interface ClassificationRow {
+  readonly condition: string;
+  readonly category: OutcomeCategory;
+  readonly code: string;
+  readonly note: string;
+}
+
+const STATUS_NOTES: ReadonlyMap<string, string> = new Map([
+  ['realtime:SUCCESS', 'action done'],
+  ['realtime:FAILED', 'reason in `error`; bounded by maxAttempts, then SQS redelivery'],
+  ['realtime:INVALIDCLIENTID', 'no `clientId` supplied'],
+  ['realtime:INVALIDRECORDDATAKEY', 'a data key equals the `clientIdFieldName` in effect'],
+  [
+    'realtime:NORECORDFOUND',
+    'the handler layer may override per action (e.g. delete of a record already gone)',
+  ],
+  ['provisioning:SUCCESS', 'request succeeded'],
+  ['provisioning:FAIL', 'reason in `message`; bounded by maxAttempts, then SQS redelivery'],
+  [
+    'provisioning:UNAUTHORIZED',
+    'treated like HTTP 401: one key refresh and one retry first; retryable if it persists',
+  ],
+  ['provisioning:INVALID_TENANT', 'the `tenant` from deployment config does not match'],
+  ['provisioning:INVALID_ARGUMENTS', 'the platform rejected the message fields'],
+  [
+    'provisioning:NOT_SUPPORTED',
+    'e.g. an environment on the internal user directory (the spec supports SAML / linked directories only)',
+  ],
+  ['provisioning:ALREADY_EXISTS', 'the handler layer may override (add-user of an existing user)'],
+  [
+    'provisioning:NOT_FOUND',
+    'the handler layer may override (query-existence answer, delete-user of a user already gone)',
+  ],
+]);
+
+/** The table the classifiers implement, as data (docs/classification.md is checked against it). */
+export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
+  {
+    condition: 'request timeout (no complete response in time)',
+    category: 'retryable',
+    code: 'TIMEOUT',
+    note: 'both services',
+  },
+  {
+    condition: 'connection refused / reset / DNS or TLS failure',
+    category: 'retryable',
+    code: 'NETWORK_ERROR',
+    note: 'both services',
+  },
+  {
+    condition: 'HTTP 401',
+    category: 'retryable',
+    code: 'HTTP_401',
+    note: 'the client refreshes the API key once and retries once; this is the result when that retry gets 401 again',
+  },
+  {
+    condition: 'HTTP 408, 429, 500–599',
+    category: 'retryable',
+    code: 'HTTP_<status>',
+    note: '`Retry-After` is honoured (capped at maxDelayMs)',
+  },
+  {
+    condition: 'any other HTTP status outside 2xx (3xx, 400, 403, 404, 405, 413, 415, …)',
+    category: 'permanent',
+    code: 'HTTP_<status>',
+    note: 'redirects are not followed, so the API key never goes to another host',
+  },
+  {
+    condition: 'HTTP 2xx whose body is not JSON or lacks the envelope',
+    category: 'retryable',
+    code: 'MALFORMED_RESPONSE',
+    note: 'realtime: `previewResult.previewResultStatus` string (search SUCCESS also needs a `previewRecordClientData` array); provisioning: `result` string',
+  },
+  ...[...REALTIME_STATUS_CATEGORIES].map(([status, category]) => ({
+    condition: `realtime \`previewResultStatus\` ${status}`,
+    category,
+    code: status,
+    note: STATUS_NOTES.get(`realtime:${status}`) ?? '',
+  })),
+  ...[...PROVISIONING_RESULT_CATEGORIES].map(([result, category]) => ({
+    condition: `provisioning \`result\` ${result}`,
+    category,
+    code: result,
+    note: STATUS_NOTES.get(`provisioning:${result}`) ?? '',
+  })),
+  {
+    condition: 'any other status / result string',
+    category: 'permanent',
+    code: 'UNKNOWN_STATUS:<value>',
+    note: 'the spec does not list it, so retrying cannot be known to help',
+  },
+];
+
+/** The table as Markdown, for docs and README generation. */
+export const classificationTableMarkdown = (): string =>
+  [
+    '| condition | category | code | note |',
+    '|---|---|---|---|',
+    ...CLASSIFICATION_TABLE.map(
+      (row) => `| ${row.condition} | ${row.category} | \`${row.code}\` | ${row.note} |`,
+    ),
+  ].join('\n');
+
+type JsonObject = Readonly<Record<string, unknown>>;
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const truncate = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+
+const stringField = (value: JsonObject, key: string): string | undefined => {
+  const field = Object.hasOwn(value, key) ? value[key] : undefined;
+  return typeof field === 'string' && field.trim() !== '' ? field.trim() : undefined;
+};
+
+/** Collapses whitespace and drops HTML tags so an error page reads as one line. */
+const plainText = (text: string): string =>
+  text
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** The platform's own reason text in a failure response, if it gave one. */
+const platformReason = (json: unknown, bodyText: string): string | undefined => {
+  if (isObject(json)) {
+    const nested = isObject(json.previewResult)
+      ? stringField(json.previewResult, 'error')
+      : undefined;
+    const reason = stringField(json, 'error') ?? stringField(json, 'message') ?? nested;
+    return reason === undefined ? undefined : truncate(reason, MAX_REASON_LENGTH);
+  }
+  const text = plainText(bodyText);
+  return text === '' ? undefined : truncate(text, MAX_REASON_LENGTH);
+};
+
+const withReason = (text: string, reason: string | undefined): string =>
+  reason === undefined ? text : `${text}: ${reason}`;
+
+const HTTP_MEANINGS: ReadonlyMap<number, string> = new Map([
+  [401, 'endpoint address, X-sc headers or API key rejected'],
+  [408, 'request timeout'],
+  [429, 'throttled'],
+]);
+
+type Failure = Outcome<never>;
+
+type NetworkError = Extract<HttpResult, { kind: 'network-error' }>;
+type HttpResponse = Extract<HttpResult, { kind: 'response' }>;
+
+const networkFailure = (result: NetworkError): Failure => ({
+  category: 'retryable',
+  code: result.code,
+  message:
+    result.code === 'TIMEOUT'
+      ? `timeout: ${result.message}`
+      : `network error: ${truncate(result.message, MAX_REASON_LENGTH)}`,
+  attempts: 1,
+});
+
+/** Non-2xx statuses; undefined when the body should be read. */
+const httpFailure = (result: HttpResponse): Failure | undefined => {
+  const { status } = result;
+  if (status >= 200 && status <= 299) return undefined;
+  const meaning = HTTP_MEANINGS.get(status);
+  const head = meaning === undefined ? `HTTP ${status}` : `HTTP ${status} (${meaning})`;
+  return {
+    category: status === 401 || isRetryableHttpStatus(status) ? 'retryable' : 'permanent',
+    code: `HTTP_${status}`,
+    message: withReason(head, platformReason(result.json, result.bodyText)),
+    httpStatus: status,
+    attempts: 1,
+  };
+};
+
+const malformed = (status: number, what: string): Failure => ({
+  category: 'retryable',
+  code: 'MALFORMED_RESPONSE',
+  message: `HTTP ${status} but ${what}`,
+  httpStatus: status,
+  attempts: 1,
+});
+
+const statusOutcome = <TBody>(
+  field: string,
+  status: string,
+  reason: string | undefined,
+  categories: ReadonlyMap<string, OutcomeCategory>,
+  httpStatus: number,
+  body: TBody,
+): Outcome<TBody> => {
+  const category = categories.get(status);
+  if (category === undefined) {
+    const shown = truncate(status, MAX_UNKNOWN_STATUS_LENGTH);
+    return {
+      category: 'permanent',
+      code: `UNKNOWN_STATUS:${shown}`,
+      message: withReason(`${field} "${shown}", which the platform spec does not list`, reason),
+      httpStatus,
+      body,
+      attempts: 1,
+    };
+  }
+  return {
+    category,
+    code: status,
+    message:
+      category === 'success' ? `${field} ${status}` : withReason(`${field} ${status}`, reason),
+    httpStatus,
+    body,
+    attempts: 1,
+  };
+};
+
+export interface RealtimeClassifyOptions {
+  /** Search: a SUCCESS body must also carry the `previewRecordClientData` array. */
+  readonly expectRecords?: boolean;
+}
+
+/** Classifies a realtime-service exchange: HTTP status first, then `previewResult.previewResultStatus`. */
+export const classifyRealtime = (
+  result: HttpResult,
+  options: RealtimeClassifyOptions = {},
+): Outcome<RealtimeResponse> => {
+  if (result.kind === 'network-error') return networkFailure(result);
+  const failure = httpFailure(result);
+  if (failure !== undefined) return failure;
+  const { json, status: httpStatus } = result;
+  if (json === undefined) return malformed(httpStatus, 'the body is not JSON');
+  const previewResult = isObject(json) ? json.previewResult : undefined;
+  if (!isObject(previewResult) || typeof previewResult.previewResultStatus !== 'string') {
+    return malformed(httpStatus, 'the body has no previewResult.previewResultStatus');
+  }
+  const status = previewResult.previewResultStatus;
+  if (status === 'SUCCESS' && options.expectRecords === true) {
+    if (!Array.isArray((json as JsonObject).previewRecordClientData)) {
+      return malformed(httpStatus, 'the SUCCESS body has no previewRecordClientData array');
+    }
+  }
+  const reason = stringField(previewResult, 'error');
+  return statusOutcome(
+    'previewResultStatus',
+    status,
+    reason === undefined ? undefined : truncate(reason, MAX_REASON_LENGTH),
+    REALTIME_STATUS_CATEGORIES,
+    httpStatus,
+    // The envelope is checked above; the echoed fields are the platform's and passed on as sent.
+    json as unknown as RealtimeResponse,
+  );
+};
+
+/** Classifies a provisioning-service exchange: HTTP status first, then `result`. */
+export const classifyProvisioning = (result: HttpResult): Outcome<ProvisioningResponse> => {
+  if (result.kind === 'network-error') return networkFailure(result);
+  const failure = httpFailure(result);
+  if (failure !== undefined) return failure;
+  const { json, status: httpStatus } = result;
+  if (json === undefined) return malformed(httpStatus, 'the body is not JSON');
+  if (!isObject(json) || typeof json.result !== 'string') {
+    return malformed(httpStatus, 'the body has no result string');
+  }
+  const reason = stringField(json, 'message');
+  return statusOutcome(
+    'result',
+    json.result,
+    reason === undefined ? undefined : truncate(reason, MAX_REASON_LENGTH),
+    PROVISIONING_RESULT_CATEGORIES,
+    httpStatus,
+    json as unknown as ProvisioningResponse,
+  );
+};

@@ -1,0 +1,224 @@
+import { AUTH_REJECTION_CODES } from './classify';
+import { type FetchFn, type HttpResult, postJson } from './http';
+import type { Outcome, OutcomeCategory } from './outcome';
+import {
+  DEFAULT_HTTP_SETTINGS,
+  type HttpSettings,
+  type PlatformSettings,
+} from './platform-settings';
+import type { ApiKeySource } from './ports';
+import {
+  type AttemptBudget,
+  type AttemptResult,
+  defaultRetryDeps,
+  parseRetryAfter,
+  type RetryDeps,
+  withRetries,
+} from './retry';
+
+/** One HTTP request made for a call, reported for metrics and logs (no key, no body). */
+export interface AttemptInfo {
+  /** Endpoint suffix, e.g. `addOrUpdateCampaignRecord` or `add-user`. */
+  readonly endpoint: string;
+  /** 1-based number of the HTTP request within this call. */
+  readonly attempt: number;
+  readonly httpStatus?: number;
+  readonly code: string;
+  readonly category: OutcomeCategory;
+  readonly latencyMs: number;
+}
+
+export interface CallOptions {
+  /** Epoch ms; no attempt or backoff sleep may run past it (e.g. the Lambda's end minus a margin). */
+  readonly deadline?: number;
+  /** Called after every HTTP request of the call; an exception it throws is ignored. */
+  readonly onAttempt?: (attempt: AttemptInfo) => void;
+}
+
+/** Test seams: transport, clock and randomness. */
+export interface ClientDeps {
+  readonly fetch?: FetchFn;
+  readonly sleep?: RetryDeps['sleep'];
+  readonly random?: RetryDeps['random'];
+  readonly now?: RetryDeps['now'];
+}
+
+const REDACTED = '[redacted]';
+/** Shorter strings are not real keys (tests use such); redacting them would garble messages. */
+const MIN_REDACTED_KEY_LENGTH = 8;
+
+const validateHttpSettings = (settings: HttpSettings): HttpSettings => {
+  const checks: [keyof HttpSettings, number, boolean][] = [
+    ['requestTimeoutMs', settings.requestTimeoutMs, settings.requestTimeoutMs > 0],
+    [
+      'maxAttempts',
+      settings.maxAttempts,
+      Number.isInteger(settings.maxAttempts) && settings.maxAttempts >= 1,
+    ],
+    ['baseDelayMs', settings.baseDelayMs, settings.baseDelayMs >= 0],
+    ['maxDelayMs', settings.maxDelayMs, settings.maxDelayMs >= 0],
+  ];
+  for (const [name, value, ok] of checks) {
+    if (!ok || !Number.isFinite(value)) {
+      throw new Error(`Invalid HTTP setting ${name}: ${value}`);
+    }
+  }
+  return settings;
+};
+
+/**
+ * The one implementation of "POST with the X-sc headers, classify, retry transient failures,
+ * refresh the API key once on 401 / UNAUTHORIZED" that both platform clients share.
+ */
+export class PlatformCaller {
+  readonly #settings: PlatformSettings;
+  readonly #apiKey: ApiKeySource;
+  readonly #http: HttpSettings;
+  readonly #fetch: FetchFn | undefined;
+  readonly #retryDeps: RetryDeps;
+  readonly #baseUrl: string;
+
+  constructor(
+    settings: PlatformSettings,
+    apiKey: ApiKeySource,
+    http: Partial<HttpSettings> = {},
+    deps: ClientDeps = {},
+  ) {
+    this.#settings = settings;
+    this.#apiKey = apiKey;
+    this.#http = validateHttpSettings({ ...DEFAULT_HTTP_SETTINGS, ...http });
+    this.#fetch = deps.fetch;
+    this.#retryDeps = {
+      sleep: deps.sleep ?? defaultRetryDeps.sleep,
+      random: deps.random ?? defaultRetryDeps.random,
+      now: deps.now ?? defaultRetryDeps.now,
+    };
+    this.#baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** `${baseUrl}${path}`; path starts with a slash. */
+  url(path: string): string {
+    return `${this.#baseUrl}${path}`;
+  }
+
+  #headers(apiKey: string): Record<string, string> {
+    return {
+      'Content-Type': 'application/json',
+      'X-sc-platform-code': this.#settings.platformCode,
+      'X-sc-company-code': this.#settings.companyCode,
+      'X-sc-company-environment': this.#settings.environmentName,
+      'X-sc-secrets-region': this.#settings.secretsRegion,
+      'X-sc-company-api-key': apiKey,
+    };
+  }
+
+  /**
+   * POSTs `body` as JSON to `path` and returns the classified outcome of the last request.
+   * `Outcome.attempts` counts HTTP requests, including the one after a key refresh.
+   */
+  async post<TBody>(
+    endpoint: string,
+    path: string,
+    body: unknown,
+    classify: (result: HttpResult) => Outcome<TBody>,
+    options: CallOptions = {},
+  ): Promise<Outcome<TBody>> {
+    const { now } = this.#retryDeps;
+    const url = this.url(path);
+    const payload = JSON.stringify(body);
+    const usedKeys = new Set<string>();
+    let requests = 0;
+    let refreshed = false;
+
+    const finish = (outcome: Outcome<TBody>): Outcome<TBody> => {
+      // The platform could echo a header back in an error text; keys never leave in a message.
+      let message = outcome.message;
+      for (const key of usedKeys) {
+        if (key.length >= MIN_REDACTED_KEY_LENGTH) message = message.split(key).join(REDACTED);
+      }
+      return { ...outcome, message: `${endpoint}: ${message}`, attempts: requests };
+    };
+
+    let apiKey: string;
+    try {
+      apiKey = await this.#apiKey.getKey();
+    } catch (error) {
+      return finish(keyUnavailable(error));
+    }
+
+    const send = async (
+      key: string,
+      timeoutMs: number,
+    ): Promise<{ outcome: Outcome<TBody>; result: HttpResult }> => {
+      usedKeys.add(key);
+      const started = now();
+      const result = await postJson(
+        { url, headers: this.#headers(key), body: payload, timeoutMs },
+        this.#fetch,
+      );
+      requests += 1;
+      const outcome = classify(result);
+      try {
+        options.onAttempt?.({
+          endpoint,
+          attempt: requests,
+          ...(outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus }),
+          code: outcome.code,
+          category: outcome.category,
+          latencyMs: now() - started,
+        });
+      } catch {
+        // A failing metrics/log hook must not turn a platform outcome into a crash.
+      }
+      return { outcome, result };
+    };
+
+    const attempt = async (budget: AttemptBudget): Promise<AttemptResult<Outcome<TBody>>> => {
+      let { outcome, result } = await send(apiKey, budget.timeoutMs);
+      if (isAuthRejection(outcome)) {
+        // One refresh per call: a second rejection means the key is not the problem (or the
+        // secret has not rotated yet); SQS redelivery gives it another chance later.
+        if (refreshed) return { value: outcome, retryable: true, final: true };
+        refreshed = true;
+        try {
+          apiKey = await this.#apiKey.refreshKey(apiKey);
+        } catch (error) {
+          return { value: keyUnavailable(error), retryable: true, final: true };
+        }
+        if (!budget.mayStartRequest()) return { value: outcome, retryable: true, final: true };
+        ({ outcome, result } = await send(apiKey, this.#http.requestTimeoutMs));
+        if (isAuthRejection(outcome)) return { value: outcome, retryable: true, final: true };
+      }
+      const retryAfterMs =
+        result.kind === 'response'
+          ? parseRetryAfter(result.headers['retry-after'], now())
+          : undefined;
+      return {
+        value: outcome,
+        retryable: outcome.category === 'retryable',
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      };
+    };
+
+    const last = await withRetries(attempt, this.#http, this.#retryDeps, options.deadline);
+    if (last === undefined) {
+      return finish({
+        category: 'retryable',
+        code: 'DEADLINE_EXCEEDED',
+        message: 'no time left before the caller deadline to send the request',
+        attempts: 0,
+      });
+    }
+    return finish(last);
+  }
+}
+
+const isAuthRejection = (outcome: Outcome<unknown>): boolean =>
+  AUTH_REJECTION_CODES.includes(outcome.code);
+
+const keyUnavailable = (error: unknown): Outcome<never> => ({
+  category: 'retryable',
+  code: 'API_KEY_UNAVAILABLE',
+  message: `could not read the API key: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+  attempts: 0,
+});

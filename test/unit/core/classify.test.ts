@@ -1,0 +1,373 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  CLASSIFICATION_TABLE,
+  classificationTableMarkdown,
+  classifyProvisioning,
+  classifyRealtime,
+  MAX_REASON_LENGTH,
+} from '../../../lambdas/core/classify';
+import type { HttpResult } from '../../../lambdas/core/http';
+
+const jsonResponse = (status: number, json: unknown): HttpResult => ({
+  kind: 'response',
+  status,
+  headers: { 'content-type': 'application/json' },
+  bodyText: JSON.stringify(json),
+  json,
+});
+
+const textResponse = (status: number, bodyText: string): HttpResult => ({
+  kind: 'response',
+  status,
+  headers: { 'content-type': 'text/html' },
+  bodyText,
+});
+
+const envelope = (previewResultStatus: unknown, error: string | null = null) => ({
+  platform: 'P',
+  companyCode: 'C',
+  environment: 'E',
+  region: 'us-east-1',
+  campaignName: 'Leads',
+  previewResult: { previewResultStatus, error },
+});
+
+const classifiers = [
+  ['realtime', (r: HttpResult) => classifyRealtime(r)],
+  ['provisioning', (r: HttpResult) => classifyProvisioning(r)],
+] as const;
+
+describe.each(classifiers)('%s: transport and HTTP status', (_service, classify) => {
+  it('classifies a timeout as retryable TIMEOUT', () => {
+    // Prepare
+    const result: HttpResult = {
+      kind: 'network-error',
+      code: 'TIMEOUT',
+      message: 'no complete response within 5000 ms',
+    };
+
+    // Act
+    const outcome = classify(result);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'TIMEOUT', attempts: 1 });
+    expect(outcome.message).toContain('5000 ms');
+    expect(outcome.httpStatus).toBeUndefined();
+  });
+
+  it('classifies a connection error as retryable NETWORK_ERROR with its cause', () => {
+    // Prepare
+    const result: HttpResult = {
+      kind: 'network-error',
+      code: 'NETWORK_ERROR',
+      message: 'fetch failed: ECONNRESET other side closed',
+    };
+
+    // Act
+    const outcome = classify(result);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'NETWORK_ERROR' });
+    expect(outcome.message).toContain('ECONNRESET');
+  });
+
+  it('classifies HTTP 401 as retryable HTTP_401', () => {
+    // Prepare
+    const result = jsonResponse(401, { result: 'UNAUTHORIZED', message: 'bad key' });
+
+    // Act
+    const outcome = classify(result);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_401', httpStatus: 401 });
+    expect(outcome.message).toContain('HTTP 401');
+    expect(outcome.message).toContain('bad key');
+  });
+
+  it.each([408, 429, 500, 502, 503, 504, 599])('classifies HTTP %i as retryable', (status) => {
+    // Prepare
+    const result = jsonResponse(status, { error: 'try later' });
+
+    // Act
+    const outcome = classify(result);
+
+    // Assess
+    expect(outcome).toMatchObject({
+      category: 'retryable',
+      code: `HTTP_${status}`,
+      httpStatus: status,
+    });
+    expect(outcome.message).toContain(`HTTP ${status}`);
+    expect(outcome.message).toContain('try later');
+  });
+
+  it.each([301, 302, 307, 400, 403, 404, 405, 409, 413, 415, 422])(
+    'classifies HTTP %i as permanent',
+    (status) => {
+      // Prepare
+      const result = jsonResponse(status, { message: 'no such thing' });
+
+      // Act
+      const outcome = classify(result);
+
+      // Assess
+      expect(outcome).toMatchObject({
+        category: 'permanent',
+        code: `HTTP_${status}`,
+        httpStatus: status,
+      });
+      expect(outcome.message).toBe(`HTTP ${status}: no such thing`);
+    },
+  );
+
+  it('reads an HTML error page as one line of text without tags', () => {
+    // Prepare
+    const result = textResponse(
+      502,
+      '<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1>\n<p>upstream down</p></body></html>',
+    );
+
+    // Act
+    const outcome = classify(result);
+
+    // Assess
+    expect(outcome.message).toBe('HTTP 502: 502 Bad Gateway upstream down');
+  });
+
+  it(`truncates the platform's reason to ${MAX_REASON_LENGTH} characters`, () => {
+    // Prepare
+    const result = jsonResponse(400, { error: 'x'.repeat(2000) });
+
+    // Act
+    const outcome = classify(result);
+
+    // Assess
+    const reason = outcome.message.slice('HTTP 400: '.length);
+    expect(reason).toHaveLength(MAX_REASON_LENGTH);
+    expect(reason.endsWith('…')).toBe(true);
+  });
+
+  it('classifies HTTP 200 with a non-JSON body as retryable MALFORMED_RESPONSE', () => {
+    // Prepare
+    const result = textResponse(200, '<html>maintenance</html>');
+
+    // Act
+    const outcome = classify(result);
+
+    // Assess
+    expect(outcome).toMatchObject({
+      category: 'retryable',
+      code: 'MALFORMED_RESPONSE',
+      httpStatus: 200,
+    });
+    expect(outcome.message).toContain('not JSON');
+    expect(outcome.body).toBeUndefined();
+  });
+
+  it.each([[null], [[]], ['SUCCESS'], [{}], [{ previewResult: null, result: 7 }]])(
+    'classifies HTTP 200 without the envelope (%j) as MALFORMED_RESPONSE',
+    (json) => {
+      // Prepare
+      const result = jsonResponse(200, json);
+
+      // Act
+      const outcome = classify(result);
+
+      // Assess
+      expect(outcome).toMatchObject({ category: 'retryable', code: 'MALFORMED_RESPONSE' });
+    },
+  );
+});
+
+describe('classifyRealtime: previewResultStatus', () => {
+  it('classifies SUCCESS as success and keeps the body', () => {
+    // Prepare
+    const body = envelope('SUCCESS');
+
+    // Act
+    const outcome = classifyRealtime(jsonResponse(200, body));
+
+    // Assess
+    expect(outcome).toEqual({
+      category: 'success',
+      code: 'SUCCESS',
+      message: 'previewResultStatus SUCCESS',
+      httpStatus: 200,
+      body,
+      attempts: 1,
+    });
+  });
+
+  it.each([
+    ['FAILED', 'retryable'],
+    ['INVALIDCLIENTID', 'permanent'],
+    ['INVALIDRECORDDATAKEY', 'permanent'],
+    ['NORECORDFOUND', 'permanent'],
+  ] as const)('classifies %s as %s with the error text', (status, category) => {
+    // Prepare
+    const result = jsonResponse(200, envelope(status, 'reason from platform'));
+
+    // Act
+    const outcome = classifyRealtime(result);
+
+    // Assess
+    expect(outcome).toMatchObject({ category, code: status, httpStatus: 200 });
+    expect(outcome.message).toBe(`previewResultStatus ${status}: reason from platform`);
+  });
+
+  it('classifies an unlisted status as permanent UNKNOWN_STATUS saying the spec does not list it', () => {
+    // Prepare
+    const result = jsonResponse(200, envelope('PENDING', 'queued'));
+
+    // Act
+    const outcome = classifyRealtime(result);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'UNKNOWN_STATUS:PENDING' });
+    expect(outcome.message).toContain('spec does not list');
+    expect(outcome.message).toContain('queued');
+  });
+
+  it('does not mistake inherited object keys for listed statuses', () => {
+    // Prepare
+    const result = jsonResponse(200, envelope('constructor'));
+
+    // Act
+    const outcome = classifyRealtime(result);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'UNKNOWN_STATUS:constructor' });
+  });
+
+  it('treats a non-string previewResultStatus as MALFORMED_RESPONSE', () => {
+    // Prepare
+    const result = jsonResponse(200, envelope(1));
+
+    // Act
+    const outcome = classifyRealtime(result);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'MALFORMED_RESPONSE' });
+  });
+
+  it('requires previewRecordClientData on a search SUCCESS', () => {
+    // Prepare
+    const without = jsonResponse(200, envelope('SUCCESS'));
+    const withRecords = jsonResponse(200, { ...envelope('SUCCESS'), previewRecordClientData: [] });
+    const notFound = jsonResponse(200, envelope('NORECORDFOUND', 'no match'));
+
+    // Act
+    const outcomes = [without, withRecords, notFound].map((r) =>
+      classifyRealtime(r, { expectRecords: true }),
+    );
+
+    // Assess
+    expect(outcomes.map((o) => o.code)).toEqual(['MALFORMED_RESPONSE', 'SUCCESS', 'NORECORDFOUND']);
+  });
+});
+
+describe('classifyProvisioning: result', () => {
+  it('classifies SUCCESS as success and keeps the body', () => {
+    // Prepare
+    const body = { result: 'SUCCESS', message: 'ok', connectUserId: 'cu-1' };
+
+    // Act
+    const outcome = classifyProvisioning(jsonResponse(200, body));
+
+    // Assess
+    expect(outcome).toEqual({
+      category: 'success',
+      code: 'SUCCESS',
+      message: 'result SUCCESS',
+      httpStatus: 200,
+      body,
+      attempts: 1,
+    });
+  });
+
+  it.each([
+    ['FAIL', 'retryable'],
+    ['UNAUTHORIZED', 'retryable'],
+    ['INVALID_TENANT', 'permanent'],
+    ['INVALID_ARGUMENTS', 'permanent'],
+    ['ALREADY_EXISTS', 'permanent'],
+    ['NOT_SUPPORTED', 'permanent'],
+    ['NOT_FOUND', 'permanent'],
+  ] as const)('classifies %s as %s with the message text', (result, category) => {
+    // Prepare
+    const response = jsonResponse(200, { result, message: 'reason from platform' });
+
+    // Act
+    const outcome = classifyProvisioning(response);
+
+    // Assess
+    expect(outcome).toMatchObject({ category, code: result, httpStatus: 200 });
+    expect(outcome.message).toBe(`result ${result}: reason from platform`);
+  });
+
+  it('classifies an unlisted result as permanent UNKNOWN_STATUS', () => {
+    // Prepare
+    const response = jsonResponse(200, { result: 'LOCKED', message: 'user locked' });
+
+    // Act
+    const outcome = classifyProvisioning(response);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'UNKNOWN_STATUS:LOCKED' });
+    expect(outcome.message).toContain('spec does not list');
+  });
+
+  it('accepts a SUCCESS without a message', () => {
+    // Prepare
+    const response = jsonResponse(200, { result: 'SUCCESS' });
+
+    // Act
+    const outcome = classifyProvisioning(response);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
+  });
+});
+
+describe('classification table', () => {
+  it('lists every code the classifiers produce', () => {
+    // Prepare
+    const codes = new Set(CLASSIFICATION_TABLE.map((row) => row.code));
+
+    // Act
+    const missing = [
+      'TIMEOUT',
+      'NETWORK_ERROR',
+      'HTTP_401',
+      'MALFORMED_RESPONSE',
+      'SUCCESS',
+      'FAILED',
+      'INVALIDCLIENTID',
+      'INVALIDRECORDDATAKEY',
+      'NORECORDFOUND',
+      'FAIL',
+      'UNAUTHORIZED',
+      'INVALID_TENANT',
+      'INVALID_ARGUMENTS',
+      'ALREADY_EXISTS',
+      'NOT_SUPPORTED',
+      'NOT_FOUND',
+      'UNKNOWN_STATUS:<value>',
+    ].filter((code) => !codes.has(code));
+
+    // Assess
+    expect(missing).toEqual([]);
+  });
+
+  it('is what docs/classification.md shows', () => {
+    // Prepare
+    const doc = readFileSync(new URL('../../../docs/classification.md', import.meta.url), 'utf8');
+
+    // Act
+    const table = classificationTableMarkdown();
+
+    // Assess
+    expect(doc).toContain(table);
+  });
+});

@@ -1,0 +1,409 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AttemptInfo } from '../../../lambdas/core/platform-caller';
+import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
+import { RealtimeClient } from '../../../lambdas/core/realtime-client';
+import { type CaptureServer, type Reply, startCaptureServer } from '../../support/capture-server';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { instantClock, realtimeEnvelope, settingsFor } from './client-fixtures';
+
+let server: CaptureServer;
+
+beforeAll(async () => {
+  server = await startCaptureServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+const ok: Reply = { status: 200, body: realtimeEnvelope('SUCCESS') };
+const status = (code: number, headers: Record<string, string> = {}): Reply => ({
+  status: code,
+  headers,
+  body: { error: `status ${code}` },
+});
+
+/** Answers the scripted replies in order, then `ok`. */
+const script = (...replies: Reply[]) => {
+  server.respond((_request, index) => replies[index] ?? ok);
+};
+
+const sentKeys = () => server.requests.map((r) => r.headers['x-sc-company-api-key']);
+
+const setup = (http: Partial<{ maxAttempts: number; requestTimeoutMs: number }> = {}) => {
+  const keys = new InMemoryApiKeySource('old-api-key');
+  const clock = instantClock();
+  const attempts: AttemptInfo[] = [];
+  const settings = settingsFor(server.baseUrl);
+  const realtime = new RealtimeClient(settings, keys, { maxAttempts: 3, ...http }, clock.deps);
+  const provisioning = new ProvisioningClient(
+    settings,
+    keys,
+    { maxAttempts: 3, ...http },
+    clock.deps,
+  );
+  const options = { onAttempt: (a: AttemptInfo) => attempts.push(a) };
+  const del = () =>
+    realtime.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'c-1' }, options);
+  return { keys, clock, attempts, realtime, provisioning, options, del };
+};
+
+describe('transient retries', () => {
+  it('retries 5xx with full-jitter backoff and succeeds', async () => {
+    // Prepare
+    const { clock, attempts, del } = setup();
+    script(status(503), status(500));
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 3 });
+    expect(clock.sleeps).toEqual([50, 100]);
+    expect(attempts.map((a) => [a.attempt, a.code, a.httpStatus, a.category])).toEqual([
+      [1, 'HTTP_503', 503, 'retryable'],
+      [2, 'HTTP_500', 500, 'retryable'],
+      [3, 'SUCCESS', 200, 'success'],
+    ]);
+    expect(attempts.every((a) => a.endpoint === 'deleteRecordFromCampaign')).toBe(true);
+  });
+
+  it('returns the last retryable outcome after maxAttempts', async () => {
+    // Prepare
+    const { del } = setup();
+    script(status(503), status(502), status(504), ok);
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_504', attempts: 3 });
+    expect(outcome.message).toBe('deleteRecordFromCampaign: HTTP 504: status 504');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('retries HTTP 200 FAILED a bounded number of times', async () => {
+    // Prepare
+    const { del } = setup({ maxAttempts: 2 });
+    const failed: Reply = { status: 200, body: realtimeEnvelope('FAILED', 'backend busy') };
+    script(failed, failed, ok);
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED', attempts: 2 });
+  });
+
+  it('does not retry a permanent failure', async () => {
+    // Prepare
+    const { clock, del } = setup();
+    script(status(400));
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'HTTP_400', attempts: 1 });
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('waits what Retry-After asks, capped at maxDelayMs', async () => {
+    // Prepare
+    const { clock, del } = setup();
+    script(status(429, { 'retry-after': '1' }), status(429, { 'retry-after': '30' }));
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', attempts: 3 });
+    expect(clock.sleeps).toEqual([1000, 2000]);
+  });
+
+  it('retries a reset connection', async () => {
+    // Prepare
+    const { del } = setup();
+    script({ destroy: true });
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', attempts: 2 });
+  });
+
+  it('gives up on requests that time out', async () => {
+    // Prepare
+    const { del } = setup({ maxAttempts: 2, requestTimeoutMs: 40 });
+    script({ hang: true }, { hang: true });
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'TIMEOUT', attempts: 2 });
+    expect(outcome.message).toBe(
+      'deleteRecordFromCampaign: timeout: no complete response within 40 ms',
+    );
+  });
+});
+
+describe('deadline', () => {
+  it('does not retry when the backoff and a full request would pass the deadline', async () => {
+    // Prepare: delay 50 + timeout 1000 does not fit in 1049 ms.
+    const { clock, realtime } = setup({ requestTimeoutMs: 1000 });
+    script(status(503));
+
+    // Act
+    const outcome = await realtime.deleteRecordFromCampaign(
+      { campaignName: 'Leads', clientId: 'c-1' },
+      { deadline: clock.now() + 1049 },
+    );
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_503', attempts: 1 });
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('retries when exactly enough time is left', async () => {
+    // Prepare
+    const { clock, realtime } = setup({ requestTimeoutMs: 1000 });
+    script(status(503));
+
+    // Act
+    const outcome = await realtime.deleteRecordFromCampaign(
+      { campaignName: 'Leads', clientId: 'c-1' },
+      { deadline: clock.now() + 1050 },
+    );
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', attempts: 2 });
+  });
+
+  it('sends nothing when the deadline has already passed', async () => {
+    // Prepare
+    const { clock, realtime } = setup();
+
+    // Act
+    const outcome = await realtime.deleteRecordFromCampaign(
+      { campaignName: 'Leads', clientId: 'c-1' },
+      { deadline: clock.now() },
+    );
+
+    // Assess
+    expect(outcome).toMatchObject({
+      category: 'retryable',
+      code: 'DEADLINE_EXCEEDED',
+      attempts: 0,
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('401 and key refresh', () => {
+  it('refreshes the key once and retries at once with the new key', async () => {
+    // Prepare
+    const { keys, clock, attempts, del } = setup();
+    keys.storedKey = 'new-api-key';
+    server.respond((request) =>
+      request.headers['x-sc-company-api-key'] === 'new-api-key' ? ok : status(401),
+    );
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 2 });
+    expect(keys.refreshCalls).toEqual(['old-api-key']);
+    expect(sentKeys()).toEqual(['old-api-key', 'new-api-key']);
+    expect(clock.sleeps).toEqual([]);
+    expect(attempts.map((a) => a.code)).toEqual(['HTTP_401', 'SUCCESS']);
+  });
+
+  it('returns retryable HTTP_401 when the refreshed key is rejected too', async () => {
+    // Prepare
+    const { keys, del } = setup();
+    keys.storedKey = 'still-wrong';
+    server.respond(() => status(401));
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_401', attempts: 2 });
+    expect(keys.refreshCalls).toHaveLength(1);
+    expect(sentKeys()).toEqual(['old-api-key', 'still-wrong']);
+  });
+
+  it('does not count the refresh retry as a transient attempt', async () => {
+    // Prepare: attempt 1 gets 503; attempt 2 gets 401, refreshes, and succeeds.
+    const { keys, del } = setup({ maxAttempts: 2 });
+    keys.storedKey = 'new-api-key';
+    server.respond((request, index) =>
+      index === 0
+        ? status(503)
+        : request.headers['x-sc-company-api-key'] === 'new-api-key'
+          ? ok
+          : status(401),
+    );
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', attempts: 3 });
+    expect(sentKeys()).toEqual(['old-api-key', 'old-api-key', 'new-api-key']);
+  });
+
+  it('refreshes at most once per call', async () => {
+    // Prepare: 401 → refresh → 503 → backoff → 401 again.
+    const { keys, del } = setup();
+    keys.storedKey = 'new-api-key';
+    script(status(401), status(503), status(401), ok);
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_401', attempts: 3 });
+    expect(keys.refreshCalls).toEqual(['old-api-key']);
+  });
+
+  it('treats provisioning result UNAUTHORIZED like a 401', async () => {
+    // Prepare
+    const { keys, provisioning, options } = setup();
+    keys.storedKey = 'new-api-key';
+    server.respond((request) =>
+      request.headers['x-sc-company-api-key'] === 'new-api-key'
+        ? { status: 200, body: { result: 'SUCCESS', message: 'deleted' } }
+        : { status: 200, body: { result: 'UNAUTHORIZED', message: 'key expired' } },
+    );
+
+    // Act
+    const outcome = await provisioning.deleteUser({ loginUserId: 'ada@example.com' }, options);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 2 });
+    expect(keys.refreshCalls).toEqual(['old-api-key']);
+  });
+
+  it('reports a key source failure as retryable API_KEY_UNAVAILABLE without calling', async () => {
+    // Prepare
+    const { keys, del } = setup();
+    keys.failWith = new Error('Secrets Manager throttled');
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({
+      category: 'retryable',
+      code: 'API_KEY_UNAVAILABLE',
+      attempts: 0,
+      message:
+        'deleteRecordFromCampaign: could not read the API key: Error: Secrets Manager throttled',
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('reports a failed refresh as API_KEY_UNAVAILABLE after the 401', async () => {
+    // Prepare
+    const { keys, del } = setup();
+    server.respond(() => {
+      keys.failWith = new Error('Secrets Manager unavailable');
+      return status(401);
+    });
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({
+      category: 'retryable',
+      code: 'API_KEY_UNAVAILABLE',
+      attempts: 1,
+    });
+  });
+});
+
+describe('hygiene', () => {
+  it('never puts the API key into an outcome message, even when the platform echoes it', async () => {
+    // Prepare
+    const { del } = setup();
+    server.respond((request) => ({
+      status: 403,
+      body: { error: `key ${String(request.headers['x-sc-company-api-key'])} is not allowed` },
+    }));
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome.message).toBe(
+      'deleteRecordFromCampaign: HTTP 403: key [redacted] is not allowed',
+    );
+    expect(JSON.stringify(outcome)).not.toContain('old-api-key');
+  });
+
+  it('survives an onAttempt hook that throws', async () => {
+    // Prepare
+    const { realtime } = setup();
+    script(ok);
+
+    // Act
+    const outcome = await realtime.deleteRecordFromCampaign(
+      { campaignName: 'Leads', clientId: 'c-1' },
+      {
+        onAttempt: () => {
+          throw new Error('metrics down');
+        },
+      },
+    );
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success' });
+  });
+
+  it('reuses one keep-alive connection across calls, retries and the key refresh', async () => {
+    // Prepare
+    const fresh = await startCaptureServer(() => ok);
+    const keys = new InMemoryApiKeySource('old-api-key');
+    keys.storedKey = 'new-api-key';
+    fresh.respond((request, index) =>
+      index === 2
+        ? status(503)
+        : request.headers['x-sc-company-api-key'] === 'new-api-key'
+          ? ok
+          : status(401),
+    );
+    const client = new RealtimeClient(settingsFor(fresh.baseUrl), keys, {}, instantClock().deps);
+
+    // Act
+    for (let i = 0; i < 4; i += 1) {
+      await client.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: `c-${i}` });
+    }
+    const requests = fresh.requests.length;
+    const connections = fresh.connections();
+    await fresh.close();
+
+    // Assess
+    expect(requests).toBe(6);
+    expect(connections).toBe(1);
+  });
+
+  it('rejects invalid HTTP settings at construction', () => {
+    // Prepare
+    const keys = new InMemoryApiKeySource('k');
+
+    // Act
+    const build = () => new RealtimeClient(settingsFor(server.baseUrl), keys, { maxAttempts: 0 });
+
+    // Assess
+    expect(build).toThrow('Invalid HTTP setting maxAttempts: 0');
+  });
+});

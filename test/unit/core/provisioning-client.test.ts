@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
+import { type CaptureServer, startCaptureServer } from '../../support/capture-server';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { expectedHeaders, settingsFor, TEST_KEY } from './client-fixtures';
+
+let server: CaptureServer;
+let client: ProvisioningClient;
+
+const TENANT = { platform: 'PLAT', companyCode: 'acme', environment: 'prod' };
+
+beforeAll(async () => {
+  server = await startCaptureServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(() => {
+  server.requests.length = 0;
+  server.respond(() => ({ status: 200, body: { result: 'SUCCESS', message: 'done' } }));
+  client = new ProvisioningClient(settingsFor(server.baseUrl), new InMemoryApiKeySource(TEST_KEY));
+});
+
+const only = () => {
+  expect(server.requests).toHaveLength(1);
+  const [request] = server.requests;
+  if (request === undefined) throw new Error('no request captured');
+  return request;
+};
+
+describe('ProvisioningClient request shape', () => {
+  it('addUser sends tenant plus every user property given', async () => {
+    // Prepare
+    server.respond(() => ({
+      status: 200,
+      body: { result: 'SUCCESS', message: 'created', connectUserId: 'cu-1' },
+    }));
+    const message = {
+      correlationId: 'corr-1',
+      loginUserId: 'ada@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      primaryEmailAddr: 'ada@example.com',
+      secondaryEmailAddr: 'ada.l@example.org',
+      userTemplateName: 'Agent',
+      createInCloudConnect: true,
+    };
+
+    // Act
+    const outcome = await client.addUser(message);
+
+    // Assess
+    expect(outcome).toMatchObject({
+      category: 'success',
+      code: 'SUCCESS',
+      attempts: 1,
+      body: { connectUserId: 'cu-1' },
+    });
+    const request = only();
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/platform-admin/api/users/add-user');
+    expect(request.headers).toMatchObject(expectedHeaders());
+    expect(request.body).toStrictEqual({
+      tenant: TENANT,
+      loginUserId: 'ada@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      primaryEmailAddr: 'ada@example.com',
+      secondaryEmailAddr: 'ada.l@example.org',
+      userTemplateName: 'Agent',
+      createInCloudConnect: true,
+    });
+  });
+
+  it('addUser leaves out optional properties that are not given', async () => {
+    // Prepare
+    const message = {
+      loginUserId: 'bob@example.com',
+      firstName: 'Bob',
+      lastName: 'Builder',
+      userTemplateName: 'Agent',
+      secondaryEmailAddr: undefined,
+    };
+
+    // Act
+    await client.addUser(message);
+
+    // Assess
+    expect(only().bodyText).toBe(
+      '{"tenant":{"platform":"PLAT","companyCode":"acme","environment":"prod"},"loginUserId":"bob@example.com","firstName":"Bob","lastName":"Builder","userTemplateName":"Agent"}',
+    );
+  });
+
+  it('queryExistence sends tenant and loginUserId', async () => {
+    // Prepare
+    server.respond(() => ({
+      status: 200,
+      body: {
+        result: 'SUCCESS',
+        message: 'found',
+        cloudConnectStatus: 'EXISTS',
+        connectUserId: 'cu-1',
+      },
+    }));
+
+    // Act
+    const outcome = await client.queryExistence({
+      correlationId: 'c',
+      loginUserId: 'ada@example.com',
+    });
+
+    // Assess
+    expect(outcome.body).toMatchObject({ cloudConnectStatus: 'EXISTS', connectUserId: 'cu-1' });
+    const request = only();
+    expect(request.path).toBe('/platform-admin/api/users/query-existence');
+    expect(request.headers).toMatchObject(expectedHeaders());
+    expect(request.body).toStrictEqual({ tenant: TENANT, loginUserId: 'ada@example.com' });
+  });
+
+  it('deleteUser sends tenant and loginUserId', async () => {
+    // Prepare
+    const message = { correlationId: 'c', loginUserId: 'ada@example.com' };
+
+    // Act
+    await client.deleteUser(message);
+
+    // Assess
+    const request = only();
+    expect(request.path).toBe('/platform-admin/api/users/delete-user');
+    expect(request.headers).toMatchObject(expectedHeaders());
+    expect(request.body).toStrictEqual({ tenant: TENANT, loginUserId: 'ada@example.com' });
+  });
+});
+
+describe('ProvisioningClient outcomes', () => {
+  it('reads HTTP 200 with NOT_FOUND as a permanent failure with the platform message', async () => {
+    // Prepare
+    server.respond(() => ({ status: 200, body: { result: 'NOT_FOUND', message: 'no such user' } }));
+
+    // Act
+    const outcome = await client.deleteUser({ loginUserId: 'gone@example.com' });
+
+    // Assess
+    expect(outcome).toMatchObject({
+      category: 'permanent',
+      code: 'NOT_FOUND',
+      attempts: 1,
+      message: 'delete-user: result NOT_FOUND: no such user',
+    });
+  });
+});

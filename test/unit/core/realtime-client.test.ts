@@ -1,0 +1,294 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RealtimeClient } from '../../../lambdas/core/realtime-client';
+import { type CaptureServer, startCaptureServer } from '../../support/capture-server';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { expectedHeaders, realtimeEnvelope, settingsFor, TEST_KEY } from './client-fixtures';
+
+const PREFIX = '/platform-previewcontact-service/svc/rs/PreviewContactServiceExternal';
+
+let server: CaptureServer;
+let client: RealtimeClient;
+
+beforeAll(async () => {
+  server = await startCaptureServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(() => {
+  server.requests.length = 0;
+  server.respond(() => ({ status: 200, body: realtimeEnvelope('SUCCESS') }));
+  client = new RealtimeClient(settingsFor(server.baseUrl), new InMemoryApiKeySource(TEST_KEY));
+});
+
+const only = () => {
+  expect(server.requests).toHaveLength(1);
+  const [request] = server.requests;
+  if (request === undefined) throw new Error('no request captured');
+  return request;
+};
+
+describe('RealtimeClient request shape', () => {
+  it('addOrUpdateCampaignRecord sends the spec body and the five X-sc headers', async () => {
+    // Prepare
+    const message = {
+      correlationId: 'corr-1',
+      campaignName: 'Leads',
+      region: 'us-west-2' as const,
+      previewRecordId: 'pr-9',
+      clientId: 'c-1',
+      clientIdFieldName: 'CrmId',
+      preferredAgent: 'agent.smith',
+      nextEarliestWorkTimeUTC: 1_767_225_600_000,
+      previewRecordData: [
+        { key: 'Name', value: 'Ada', displayOrder: 1 },
+        { key: 'Phone', value: '+14155550100' },
+      ],
+    };
+
+    // Act
+    const outcome = await client.addOrUpdateCampaignRecord(message);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 1 });
+    const request = only();
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe(`${PREFIX}/addOrUpdateCampaignRecord`);
+    expect(request.headers).toMatchObject(expectedHeaders());
+    expect(request.body).toStrictEqual({
+      platform: 'PLAT',
+      companyCode: 'acme',
+      environment: 'prod',
+      campaignName: 'Leads',
+      region: 'us-west-2',
+      previewRecordId: 'pr-9',
+      clientId: 'c-1',
+      clientIdFieldName: 'CrmId',
+      preferredAgent: 'agent.smith',
+      nextEarliestWorkTimeUTC: 1_767_225_600_000,
+      previewRecordData: [
+        { key: 'Name', value: 'Ada', displayOrder: 1 },
+        { key: 'Phone', value: '+14155550100' },
+      ],
+    });
+  });
+
+  it('addOrUpdateCampaignRecord defaults region and sends no optional or undefined keys', async () => {
+    // Prepare
+    const message = {
+      campaignName: 'Leads',
+      clientId: 'c-1',
+      preferredAgent: undefined,
+      previewRecordData: [{ key: 'Name', value: 'Ada', displayOrder: undefined }],
+    };
+
+    // Act
+    await client.addOrUpdateCampaignRecord(message);
+
+    // Assess
+    expect(only().bodyText).toBe(
+      '{"platform":"PLAT","companyCode":"acme","environment":"prod","campaignName":"Leads","region":"eu-central-1","clientId":"c-1","previewRecordData":[{"key":"Name","value":"Ada"}]}',
+    );
+  });
+
+  it('searchPreviewCampaign sends id lookups and criteria as the spec shapes them', async () => {
+    // Prepare
+    server.respond(() => ({
+      status: 200,
+      body: { ...realtimeEnvelope('SUCCESS'), previewRecordClientData: [] },
+    }));
+    const message = {
+      correlationId: 'corr-2',
+      campaignName: 'Leads',
+      maxRecords: 25,
+      previewRecordData: [
+        { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' as const },
+        { key: 'City', value: 'Ber', condition: 'BEGINSWITH' as const },
+      ],
+    };
+
+    // Act
+    const outcome = await client.searchPreviewCampaign(message);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', body: { previewRecordClientData: [] } });
+    const request = only();
+    expect(request.path).toBe(`${PREFIX}/searchPreviewCampaign`);
+    expect(request.headers).toMatchObject(expectedHeaders());
+    expect(request.body).toStrictEqual({
+      platform: 'PLAT',
+      companyCode: 'acme',
+      environment: 'prod',
+      campaignName: 'Leads',
+      region: 'eu-central-1',
+      maxRecords: 25,
+      previewRecordData: [
+        { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' },
+        { key: 'City', value: 'Ber', condition: 'BEGINSWITH' },
+      ],
+    });
+  });
+
+  it('searchPreviewCampaign by clientId sends no criteria', async () => {
+    // Prepare
+    server.respond(() => ({
+      status: 200,
+      body: { ...realtimeEnvelope('SUCCESS'), previewRecordClientData: [] },
+    }));
+
+    // Act
+    await client.searchPreviewCampaign({ campaignName: 'Leads', clientId: 'c-1' });
+
+    // Assess
+    expect(only().body).toStrictEqual({
+      platform: 'PLAT',
+      companyCode: 'acme',
+      environment: 'prod',
+      campaignName: 'Leads',
+      region: 'eu-central-1',
+      clientId: 'c-1',
+    });
+  });
+
+  it('changeCampaignRecordStatus sends the state change and its options', async () => {
+    // Prepare
+    const message = {
+      correlationId: 'corr-3',
+      campaignName: 'Leads',
+      previewRecordId: 'pr-9',
+      previewRecordStateEnum: 'WORKED' as const,
+      skillQueue: 'Sales',
+      preferredAgent: '',
+      nextEarliestWorkTimeUTC: 1_767_225_600_000,
+      timeZone: 'Europe/Berlin',
+    };
+
+    // Act
+    await client.changeCampaignRecordStatus(message);
+
+    // Assess
+    const request = only();
+    expect(request.path).toBe(`${PREFIX}/changeCampaignRecordStatus`);
+    expect(request.headers).toMatchObject(expectedHeaders());
+    expect(request.body).toStrictEqual({
+      platform: 'PLAT',
+      companyCode: 'acme',
+      environment: 'prod',
+      campaignName: 'Leads',
+      region: 'eu-central-1',
+      previewRecordId: 'pr-9',
+      previewRecordStateEnum: 'WORKED',
+      skillQueue: 'Sales',
+      preferredAgent: '',
+      nextEarliestWorkTimeUTC: 1_767_225_600_000,
+      timeZone: 'Europe/Berlin',
+    });
+  });
+
+  it('transferCampaignRecord sends the destination and its options', async () => {
+    // Prepare
+    const message = {
+      campaignName: 'Leads',
+      region: 'af-south-1' as const,
+      clientId: 'c-1',
+      transferToCampaign: 'Renewals',
+      skillQueue: 'Retention',
+      timeZone: 'Africa/Johannesburg',
+    };
+
+    // Act
+    await client.transferCampaignRecord(message);
+
+    // Assess
+    const request = only();
+    expect(request.path).toBe(`${PREFIX}/transferCampaignRecord`);
+    expect(request.headers).toMatchObject(expectedHeaders());
+    expect(request.body).toStrictEqual({
+      platform: 'PLAT',
+      companyCode: 'acme',
+      environment: 'prod',
+      campaignName: 'Leads',
+      region: 'af-south-1',
+      clientId: 'c-1',
+      transferToCampaign: 'Renewals',
+      skillQueue: 'Retention',
+      timeZone: 'Africa/Johannesburg',
+    });
+  });
+
+  it('deleteRecordFromCampaign sends only the locator', async () => {
+    // Prepare
+    const message = { correlationId: 'corr-5', campaignName: 'Leads', previewRecordId: 'pr-9' };
+
+    // Act
+    await client.deleteRecordFromCampaign(message);
+
+    // Assess
+    const request = only();
+    expect(request.path).toBe(`${PREFIX}/deleteRecordFromCampaign`);
+    expect(request.headers).toMatchObject(expectedHeaders());
+    expect(request.body).toStrictEqual({
+      platform: 'PLAT',
+      companyCode: 'acme',
+      environment: 'prod',
+      campaignName: 'Leads',
+      region: 'eu-central-1',
+      previewRecordId: 'pr-9',
+    });
+  });
+
+  it('joins a base URL with a trailing slash without a double slash', async () => {
+    // Prepare
+    const slashed = new RealtimeClient(
+      settingsFor(`${server.baseUrl}/`),
+      new InMemoryApiKeySource(TEST_KEY),
+    );
+
+    // Act
+    await slashed.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'c-1' });
+
+    // Assess
+    expect(only().path).toBe(`${PREFIX}/deleteRecordFromCampaign`);
+  });
+});
+
+describe('RealtimeClient outcomes', () => {
+  it('reads HTTP 200 with NORECORDFOUND as a permanent failure naming the endpoint', async () => {
+    // Prepare
+    server.respond(() => ({
+      status: 200,
+      body: realtimeEnvelope('NORECORDFOUND', 'no record for clientId'),
+    }));
+
+    // Act
+    const outcome = await client.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'x' });
+
+    // Assess
+    expect(outcome).toMatchObject({
+      category: 'permanent',
+      code: 'NORECORDFOUND',
+      httpStatus: 200,
+      attempts: 1,
+      message:
+        'deleteRecordFromCampaign: previewResultStatus NORECORDFOUND: no record for clientId',
+    });
+  });
+
+  it('treats a search SUCCESS without records as malformed', async () => {
+    // Prepare
+    server.respond(() => ({ status: 200, body: realtimeEnvelope('SUCCESS') }));
+    const fast = new RealtimeClient(
+      settingsFor(server.baseUrl),
+      new InMemoryApiKeySource(TEST_KEY),
+      { maxAttempts: 1 },
+    );
+
+    // Act
+    const outcome = await fast.searchPreviewCampaign({ campaignName: 'Leads', clientId: 'c-1' });
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'MALFORMED_RESPONSE' });
+  });
+});
