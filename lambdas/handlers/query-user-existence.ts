@@ -1,4 +1,4 @@
-// Placeholder entry point until the handler is built (issue 3); keeps the CDK app bundleable.
-export const handler = async (): Promise<never> => {
-  throw new Error('query-user-existence: handler not implemented yet');
-};
+import { createLambdaHandler } from '../core/lambda-handler';
+
+/** Lambda entry point of the query-user-existence action (SQS batch, EventBridge event, direct invocation). */
+export const handler = createLambdaHandler('query-user-existence');

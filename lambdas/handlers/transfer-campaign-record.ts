@@ -1,4 +1,4 @@
-// Placeholder entry point until the handler is built (issue 3); keeps the CDK app bundleable.
-export const handler = async (): Promise<never> => {
-  throw new Error('transfer-campaign-record: handler not implemented yet');
-};
+import { createLambdaHandler } from '../core/lambda-handler';
+
+/** Lambda entry point of the transfer-campaign-record action (SQS batch, EventBridge event). */
+export const handler = createLambdaHandler('transfer-campaign-record');

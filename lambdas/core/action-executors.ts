@@ -1,0 +1,207 @@
+import type { ActionName } from '../actions';
+import type { MessageOf } from '../messages';
+import type { Outcome } from './outcome';
+import type { HttpSettings, PlatformSettings } from './platform-settings';
+import type { ApiKeySource } from './ports';
+import { ProvisioningClient, type ProvisioningResponse } from './provisioning-client';
+import {
+  type CallOptions,
+  type CampaignRecord,
+  RealtimeClient,
+  type SearchResponse,
+} from './realtime-client';
+
+/**
+ * Per-action logic between a validated message and the platform: which client call, and how
+ * the action turns a platform status into an outcome. This is where idempotency lives: when a
+ * redelivery finds the desired end state already in place, the outcome is a success with an
+ * `ALREADY_*` code instead of a failure.
+ */
+export interface PlatformClients {
+  readonly realtime: RealtimeClient;
+  readonly provisioning: ProvisioningClient;
+}
+
+export interface Execution {
+  readonly outcome: Outcome;
+  /** The typed result of a read action (published on the result bus, returned when invoked directly). */
+  readonly result?: SearchResult | UserExistenceResult;
+}
+
+export interface SearchResult {
+  /** SUCCESS, or NORECORDFOUND for an id lookup that matched nothing. */
+  readonly status: 'SUCCESS' | 'NORECORDFOUND';
+  readonly records: readonly CampaignRecord[];
+}
+
+export interface UserExistenceResult {
+  /** SUCCESS when the user exists on the platform, NOT_FOUND when not. */
+  readonly status: 'SUCCESS' | 'NOT_FOUND';
+  readonly exists: boolean;
+  /** Presence in the backing contact-center instance (null when the user does not exist). */
+  readonly cloudConnectStatus: 'EXISTS' | 'NOT_FOUND' | null;
+  readonly connectUserId: string | null;
+}
+
+type Executor<A extends ActionName> = (
+  message: MessageOf<A>,
+  clients: PlatformClients,
+  call: CallOptions,
+) => Promise<Execution>;
+
+/** The desired end state already holds: report success, keep the evidence in code and message. */
+const alreadyApplied = (outcome: Outcome, code: string, message: string): Outcome => ({
+  ...outcome,
+  category: 'success',
+  code,
+  message,
+});
+
+const searchResult = (outcome: Outcome<SearchResponse>): SearchResult => ({
+  status: outcome.code === 'NORECORDFOUND' ? 'NORECORDFOUND' : 'SUCCESS',
+  records: outcome.body?.previewRecordClientData ?? [],
+});
+
+const existenceResult = (outcome: Outcome<ProvisioningResponse>): UserExistenceResult => {
+  const exists = outcome.code === 'SUCCESS';
+  const status = outcome.body?.cloudConnectStatus;
+  return {
+    status: exists ? 'SUCCESS' : 'NOT_FOUND',
+    exists,
+    cloudConnectStatus: status === 'EXISTS' || status === 'NOT_FOUND' ? status : null,
+    connectUserId: outcome.body?.connectUserId ?? null,
+  };
+};
+
+export const EXECUTORS: { readonly [A in ActionName]: Executor<A> } = {
+  'add-or-update-campaign-record': async (message, clients, call) => ({
+    outcome: await clients.realtime.addOrUpdateCampaignRecord(message, call),
+  }),
+
+  'search-campaign-records': async (message, clients, call) => {
+    const outcome = await clients.realtime.searchPreviewCampaign(message, call);
+    // An id lookup that matches nothing is an answer, not a failure, for a read.
+    if (outcome.code === 'NORECORDFOUND') {
+      const answered = alreadyApplied(outcome, 'NORECORDFOUND', 'no record matches the id');
+      return { outcome: answered, result: searchResult(outcome) };
+    }
+    return outcome.category === 'success'
+      ? { outcome, result: searchResult(outcome) }
+      : { outcome };
+  },
+
+  'change-campaign-record-status': async (message, clients, call) => ({
+    outcome: await clients.realtime.changeCampaignRecordStatus(message, call),
+  }),
+
+  'transfer-campaign-record': async (message, clients, call) => {
+    const outcome = await clients.realtime.transferCampaignRecord(message, call);
+    if (outcome.code !== 'NORECORDFOUND') return { outcome };
+    // Gone from the source campaign: done already if it now sits in the destination campaign.
+    const lookup = await clients.realtime.searchPreviewCampaign(
+      {
+        campaignName: message.transferToCampaign,
+        region: message.region,
+        previewRecordId: message.previewRecordId,
+        clientId: message.clientId,
+      },
+      call,
+    );
+    if (lookup.category === 'retryable') return { outcome: lookup };
+    if (lookup.code === 'SUCCESS' && (lookup.body?.previewRecordClientData.length ?? 0) > 0) {
+      return {
+        outcome: alreadyApplied(
+          outcome,
+          'ALREADY_TRANSFERRED',
+          `record is no longer in "${message.campaignName}" and already in "${message.transferToCampaign}"`,
+        ),
+      };
+    }
+    return {
+      outcome: {
+        ...outcome,
+        message: `no record with that id in "${message.campaignName}" nor in "${message.transferToCampaign}"`,
+      },
+    };
+  },
+
+  'delete-campaign-record': async (message, clients, call) => {
+    const outcome = await clients.realtime.deleteRecordFromCampaign(message, call);
+    return outcome.code === 'NORECORDFOUND'
+      ? {
+          outcome: alreadyApplied(
+            outcome,
+            'ALREADY_DELETED',
+            `no such record in "${message.campaignName}": already deleted or never added`,
+          ),
+        }
+      : { outcome };
+  },
+
+  'add-user': async (message, clients, call) => {
+    const outcome = await clients.provisioning.addUser(message, call);
+    if (outcome.code !== 'ALREADY_EXISTS') return { outcome };
+    // Confirm the existing user also satisfies createInCloudConnect before calling it done.
+    const existing = await clients.provisioning.queryExistence(
+      { loginUserId: message.loginUserId },
+      call,
+    );
+    if (existing.category === 'retryable') return { outcome: existing };
+    const found = existenceResult(existing);
+    if (!found.exists) {
+      return {
+        outcome: {
+          ...outcome,
+          category: 'retryable',
+          message: 'add-user said ALREADY_EXISTS but query-existence does not find the user',
+        },
+      };
+    }
+    if (message.createInCloudConnect === true && found.cloudConnectStatus !== 'EXISTS') {
+      return {
+        outcome: {
+          ...outcome,
+          message:
+            'user already exists on the platform but not in the backing contact-center instance; the API cannot add it there for an existing user',
+        },
+      };
+    }
+    return {
+      outcome: alreadyApplied(outcome, 'ALREADY_EXISTS', 'user was already provisioned'),
+    };
+  },
+
+  'query-user-existence': async (message, clients, call) => {
+    const outcome = await clients.provisioning.queryExistence(message, call);
+    if (outcome.code === 'NOT_FOUND') {
+      const answered = alreadyApplied(outcome, 'NOT_FOUND', 'user does not exist');
+      return { outcome: answered, result: existenceResult(outcome) };
+    }
+    return outcome.category === 'success'
+      ? { outcome, result: existenceResult(outcome) }
+      : { outcome };
+  },
+
+  'delete-user': async (message, clients, call) => {
+    const outcome = await clients.provisioning.deleteUser(message, call);
+    return outcome.code === 'NOT_FOUND'
+      ? {
+          outcome: alreadyApplied(
+            outcome,
+            'ALREADY_DELETED',
+            'user does not exist: already deleted',
+          ),
+        }
+      : { outcome };
+  },
+};
+
+/** Both platform clients over one settings object and one key source. */
+export const createPlatformClients = (
+  settings: PlatformSettings,
+  apiKey: ApiKeySource,
+  http?: Partial<HttpSettings>,
+): PlatformClients => ({
+  realtime: new RealtimeClient(settings, apiKey, http),
+  provisioning: new ProvisioningClient(settings, apiKey, http),
+});

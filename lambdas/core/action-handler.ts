@@ -1,0 +1,178 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { type ActionName, READ_ACTIONS } from '../actions';
+import { createLimiter } from './concurrency';
+import { isEventBridgeEvent } from './envelope';
+import { type Disposition, type ProcessorDependencies, processMessage } from './message-processor';
+import type { ApiKeySource } from './ports';
+
+export interface HandlerDependencies extends ProcessorDependencies {
+  readonly apiKey: ApiKeySource;
+  /** Receives after which SQS moves a message to the DLQ (the queue's redrive policy). */
+  readonly maxReceiveCount: number;
+  /** Records of one batch processed at once. @default 10 */
+  readonly recordConcurrency?: number;
+  /** Time kept back from the Lambda deadline to report the batch. @default 2000 */
+  readonly safetyMarginMs?: number;
+}
+
+/** What a direct invocation of a read action returns. */
+export interface DirectInvocationResult {
+  readonly correlationId: string;
+  readonly code: string;
+  readonly result: unknown;
+}
+
+/** A direct invocation that could not be answered; the caller sees it as the function error. */
+export class ActionFailedError extends Error {
+  override readonly name = 'ActionFailedError';
+  constructor(
+    readonly category: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}
+
+const isSqsEvent = (event: unknown): event is SQSEvent =>
+  typeof event === 'object' &&
+  event !== null &&
+  Array.isArray((event as SQSEvent).Records) &&
+  (event as SQSEvent).Records.every((r) => r?.eventSource === 'aws:sqs');
+
+/**
+ * Builds the Lambda handler of one action from its parts. Accepts an SQS batch (bodies are the
+ * message or a whole EventBridge event), an EventBridge event (rule target = function), and for
+ * the read actions a direct invocation whose payload is the message.
+ */
+export const createActionHandler = (action: ActionName, deps: HandlerDependencies) => {
+  const now = deps.now ?? Date.now;
+  const limit = createLimiter(deps.recordConcurrency ?? 10);
+  const margin = deps.safetyMarginMs ?? 2000;
+  const isRead = READ_ACTIONS.includes(action);
+
+  const deadlineOf = (context: Context): number =>
+    now() + Math.max(0, context.getRemainingTimeInMillis() - margin);
+
+  /** One Secrets Manager read per invocation at most: records then share the cached key. */
+  const warmApiKey = async (): Promise<void> => {
+    try {
+      await deps.apiKey.getKey();
+    } catch (error) {
+      deps.logger.warn('could not read the API key before the batch; records will retry it', {
+        action,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  };
+
+  const handleSqs = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const deadline = deadlineOf(context);
+    const processor = new BatchProcessor(EventType.SQS);
+    const recordHandler = (record: SQSRecord): Promise<Disposition> =>
+      limit(() => {
+        const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
+        return processMessage(
+          action,
+          {
+            body: record.body,
+            sourceMessageId: record.messageId,
+            receiveCount,
+            isLastReceive: receiveCount >= deps.maxReceiveCount,
+            deadline,
+            publishResult: true,
+          },
+          deps,
+        );
+      });
+    // Every record that fails is reported, never the whole batch thrown: the ones that
+    // succeeded stay deleted and the function's Errors alarm keeps meaning "crashed".
+    return processPartialResponse(event, recordHandler, processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
+  };
+
+  return async (event: unknown, context: Context): Promise<unknown> => {
+    await warmApiKey();
+    try {
+      if (isSqsEvent(event)) return await handleSqs(event, context);
+
+      if (isEventBridgeEvent(event)) {
+        const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
+        // Retryable failures throw: Lambda's async retries and the target's DLQ take over.
+        await processMessage(
+          action,
+          {
+            body: JSON.stringify(event),
+            decoded: event,
+            sourceMessageId: id,
+            receiveCount: 1,
+            isLastReceive: false,
+            deadline: deadlineOf(context),
+            publishResult: true,
+          },
+          deps,
+        );
+        return undefined;
+      }
+
+      if (!isRead) {
+        throw new ActionFailedError(
+          'permanent',
+          'UNSUPPORTED_EVENT',
+          `${action} accepts SQS batches and EventBridge events only`,
+        );
+      }
+      return await invokeDirectly(event, context);
+    } finally {
+      deps.metrics.publishStoredMetrics();
+    }
+  };
+
+  /** Direct invocation of a read: return the typed result, or throw for the caller to see. */
+  async function invokeDirectly(
+    payload: unknown,
+    context: Context,
+  ): Promise<DirectInvocationResult> {
+    const disposition = await processMessage(
+      action,
+      {
+        body: JSON.stringify(payload ?? null),
+        decoded: payload ?? null,
+        sourceMessageId: context.awsRequestId,
+        receiveCount: 1,
+        // The caller gets the answer now; nothing is redelivered, so nothing goes to a DLQ.
+        isLastReceive: false,
+        deadline: deadlineOf(context),
+        publishResult: false,
+      },
+      { ...deps, deadLetters: rejectToCaller },
+    ).catch((error: unknown) => {
+      if (error instanceof ActionFailedError) throw error;
+      const outcome = (error as { outcome?: { code: string; message: string } }).outcome;
+      if (outcome) throw new ActionFailedError('retryable', outcome.code, outcome.message);
+      throw error;
+    });
+    if (disposition.kind !== 'applied') {
+      throw new ActionFailedError(
+        'permanent',
+        disposition.outcome.code,
+        disposition.outcome.message,
+      );
+    }
+    return {
+      correlationId: disposition.correlationId,
+      code: disposition.outcome.code,
+      result: disposition.result ?? null,
+    };
+  }
+};
+
+/** For direct invocations a permanent failure is the caller's error, not a dead letter. */
+const rejectToCaller = {
+  send: async (_body: string, reason: { errorCode: string; errorMessage: string }) => {
+    throw new ActionFailedError('permanent', reason.errorCode, reason.errorMessage);
+  },
+};

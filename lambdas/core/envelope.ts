@@ -1,0 +1,67 @@
+import type { ActionName } from '../actions';
+
+/**
+ * An inbound message after JSON decoding and unwrapping, before schema validation. An SQS body
+ * is either the action message itself or a whole EventBridge event (what an EventBridge → SQS
+ * rule target delivers); in the latter case the message is its `detail`.
+ */
+export interface UnwrappedMessage {
+  /** The candidate action message (validated later against the action's schema). */
+  readonly message: unknown;
+  /** The EventBridge event id when the body was an EventBridge event. */
+  readonly eventId?: string;
+}
+
+export class EnvelopeError extends Error {
+  override readonly name = 'EnvelopeError';
+  constructor(
+    readonly code: 'INVALID_JSON' | 'WRONG_DETAIL_TYPE',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** True for an object shaped like an EventBridge event (`detail-type` and `detail`). */
+export const isEventBridgeEvent = (
+  value: unknown,
+): value is { 'detail-type': string; detail: unknown; id?: unknown; source?: unknown } =>
+  isRecord(value) && typeof value['detail-type'] === 'string' && 'detail' in value;
+
+/** Unwraps an already decoded value; a detail-type naming another action is a routing error. */
+export const unwrapDecoded = (action: ActionName, decoded: unknown): UnwrappedMessage => {
+  if (!isEventBridgeEvent(decoded)) return { message: decoded };
+  if (decoded['detail-type'] !== action) {
+    throw new EnvelopeError(
+      'WRONG_DETAIL_TYPE',
+      `EventBridge event has detail-type "${decoded['detail-type']}" but this is the ${action} handler`,
+    );
+  }
+  return typeof decoded.id === 'string'
+    ? { message: decoded.detail, eventId: decoded.id }
+    : { message: decoded.detail };
+};
+
+/** Decodes an SQS body and unwraps it. Throws `EnvelopeError` for a body that is not JSON. */
+export const unwrapBody = (action: ActionName, body: string): UnwrappedMessage => {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(body);
+  } catch {
+    throw new EnvelopeError(
+      'INVALID_JSON',
+      `message body is not valid JSON (${body.length} bytes)`,
+    );
+  }
+  return unwrapDecoded(action, decoded);
+};
+
+/** The message's own `correlationId` when it is a non-empty string. */
+export const declaredCorrelationId = (message: unknown): string | undefined => {
+  if (!isRecord(message)) return undefined;
+  const value = message.correlationId;
+  return typeof value === 'string' && value.length > 0 && value.length <= 128 ? value : undefined;
+};

@@ -1,0 +1,171 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { ActionName } from '../actions';
+import { type MessageOf, parseMessage } from '../messages';
+import { EXECUTORS, type Execution, type PlatformClients } from './action-executors';
+import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from './envelope';
+import { type Outcome, RetryableFailure } from './outcome';
+import type { DeadLetterSink, ResultPublisher } from './ports';
+import type { AttemptInfo } from './realtime-client';
+
+/** Everything one message needs besides its own content. Built once per cold start. */
+export interface ProcessorDependencies {
+  readonly clients: PlatformClients;
+  readonly deadLetters: DeadLetterSink;
+  /** Required for the read actions (search, query-existence) when triggered by SQS or EventBridge. */
+  readonly results?: ResultPublisher;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly now?: () => number;
+}
+
+/** One inbound message, whatever carried it. */
+export interface InboundMessage {
+  /** The original body as received; sent unchanged to the dead-letter queue. */
+  readonly body: string;
+  /** The body already decoded (EventBridge target, direct invocation); skips JSON parsing. */
+  readonly decoded?: unknown;
+  /** SQS message id or EventBridge event id. */
+  readonly sourceMessageId: string;
+  /** 1 for the first delivery. */
+  readonly receiveCount: number;
+  /** No redelivery will follow: a retryable failure goes to the DLQ now, with its reason. */
+  readonly isLastReceive: boolean;
+  /** Epoch ms by which the platform calls for this message must be finished. */
+  readonly deadline: number;
+  /** Publish read results on the result bus (false for direct invocations, which return them). */
+  readonly publishResult: boolean;
+}
+
+export type Disposition =
+  | {
+      readonly kind: 'applied';
+      readonly correlationId: string;
+      readonly outcome: Outcome;
+      readonly result?: Execution['result'];
+    }
+  | { readonly kind: 'dead-lettered'; readonly correlationId: string; readonly outcome: Outcome };
+
+/** Reasons authored here (validation, idempotency) never quote values; platform texts might. */
+const ownReason = (outcome: Outcome): boolean =>
+  outcome.attempts === 0 || outcome.code.startsWith('ALREADY_');
+
+const invalid = (code: string, message: string): Outcome => ({
+  category: 'permanent',
+  code,
+  message,
+  attempts: 0,
+});
+
+/**
+ * Turns one message into a disposition: parse at the edge, call the platform, classify.
+ * Permanent failures (and retryable ones on the last receive) go to the DLQ with their reason;
+ * other retryable failures throw `RetryableFailure` so the record is redelivered.
+ */
+export const processMessage = async (
+  action: ActionName,
+  inbound: InboundMessage,
+  deps: ProcessorDependencies,
+): Promise<Disposition> => {
+  const now = deps.now ?? Date.now;
+  const startedAt = now();
+  let correlationId = inbound.sourceMessageId;
+  let outcome: Outcome;
+  let execution: Execution | undefined;
+  let request: unknown;
+
+  try {
+    const unwrapped =
+      inbound.decoded === undefined
+        ? unwrapBody(action, inbound.body)
+        : unwrapDecoded(action, inbound.decoded);
+    correlationId =
+      declaredCorrelationId(unwrapped.message) ?? unwrapped.eventId ?? inbound.sourceMessageId;
+    const parsed = parseMessage(action, unwrapped.message);
+    if (parsed.success) {
+      request = parsed.message;
+      execution = await EXECUTORS[action](parsed.message as MessageOf<never>, deps.clients, {
+        deadline: inbound.deadline,
+        onAttempt: (attempt: AttemptInfo) => {
+          deps.metrics.addMetric('ApiLatency', MetricUnit.Milliseconds, attempt.latencyMs);
+          deps.logger.debug('platform attempt', { action, correlationId, ...attempt });
+        },
+      });
+      outcome = execution.outcome;
+    } else {
+      outcome = invalid('INVALID_MESSAGE', parsed.error);
+    }
+  } catch (error) {
+    if (error instanceof EnvelopeError) {
+      outcome = invalid(error.code, error.message);
+    } else {
+      // An unexpected fault (key source down, a bug): not the message's fault, so retry it.
+      outcome = {
+        category: 'retryable',
+        code: 'UNEXPECTED_ERROR',
+        message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        attempts: 0,
+      };
+    }
+  }
+
+  const logFields = {
+    action,
+    // Platform error texts may quote record data, so only reasons we wrote ourselves are logged;
+    // the full reason travels with the dead letter.
+    reason: ownReason(outcome) ? outcome.message : undefined,
+    correlationId,
+    messageId: inbound.sourceMessageId,
+    receiveCount: inbound.receiveCount,
+    category: outcome.category,
+    code: outcome.code,
+    attempts: outcome.attempts,
+    httpStatus: outcome.httpStatus,
+    latencyMs: now() - startedAt,
+  };
+
+  if (outcome.category === 'success') {
+    if (inbound.publishResult && execution?.result !== undefined) {
+      if (!deps.results) throw new Error(`${action}: no result publisher configured`);
+      // A failed publish throws: the record is redelivered rather than the answer lost.
+      await deps.results.publish({ action, correlationId, request, result: execution.result });
+    }
+    deps.metrics.addMetric(
+      outcome.code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded',
+      MetricUnit.Count,
+      1,
+    );
+    if (outcome.code.startsWith('ALREADY_')) {
+      deps.logger.warn('desired state already in place', logFields);
+    } else {
+      deps.logger.info('message applied', logFields);
+    }
+    return execution?.result === undefined
+      ? { kind: 'applied', correlationId, outcome }
+      : { kind: 'applied', correlationId, outcome, result: execution.result };
+  }
+
+  if (outcome.category === 'retryable' && !inbound.isLastReceive) {
+    deps.metrics.addMetric('Retried', MetricUnit.Count, 1);
+    deps.logger.warn('retryable failure, message will be redelivered', logFields);
+    throw new RetryableFailure(outcome);
+  }
+
+  // Permanent, or retryable on its last receive: dead-letter with the reason. A failed send
+  // throws, so SQS redelivers the record instead of it being lost.
+  const errorMessage =
+    outcome.category === 'retryable'
+      ? `gave up after receive ${inbound.receiveCount}: ${outcome.message}`
+      : outcome.message;
+  await deps.deadLetters.send(inbound.body, {
+    action,
+    errorCategory: outcome.category,
+    errorCode: outcome.code,
+    errorMessage,
+    sourceMessageId: inbound.sourceMessageId,
+    correlationId,
+  });
+  deps.metrics.addMetric('DeadLettered', MetricUnit.Count, 1);
+  deps.logger.error('message dead-lettered', logFields);
+  return { kind: 'dead-lettered', correlationId, outcome: { ...outcome, message: errorMessage } };
+};

@@ -1,0 +1,69 @@
+import * as z from 'zod';
+import { PLATFORM_REGIONS } from './regions';
+
+/**
+ * The handler environment contract. The CDK stack sets these variables from the deployment
+ * config; a missing or invalid one fails at cold start with a message naming it, so a broken
+ * deployment never consumes (and dead-letters) messages.
+ */
+const nonEmpty = z.string().trim().min(1, 'must be set');
+
+export const runtimeEnvSchema = z.object({
+  PLATFORM_CODE: nonEmpty,
+  COMPANY_CODE: nonEmpty,
+  ENVIRONMENT_NAME: nonEmpty,
+  API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  CAMPAIGN_REGION: z.enum(PLATFORM_REGIONS, {
+    error: `must be one of ${PLATFORM_REGIONS.join(', ')}`,
+  }),
+  API_KEY_SECRET_ID: nonEmpty,
+  API_KEY_SECRETS_REGION: nonEmpty,
+  API_KEY_MAX_AGE_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1')
+    .max(3600, 'must be at most 3600 (the specs forbid caching the key longer than one hour)'),
+  DEAD_LETTER_QUEUE_URL: z.url({ error: 'must be the dead-letter queue URL' }),
+  MAX_RECEIVE_COUNT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1'),
+  RESULT_EVENT_BUS_NAME: z.string().trim().min(1).optional(),
+  /** Records of one batch processed at the same time. @default 10 */
+  MAX_RECORD_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export type RuntimeEnv = z.infer<typeof runtimeEnvSchema>;
+
+export class RuntimeEnvError extends Error {
+  override readonly name = 'RuntimeEnvError';
+}
+
+/**
+ * Reads the contract from `env`. `requireResultBus` is set for the read actions, which publish
+ * their results on the bus.
+ */
+export const readRuntimeEnv = (
+  env: Record<string, string | undefined>,
+  options: { readonly requireResultBus: boolean },
+): RuntimeEnv => {
+  const parsed = runtimeEnvSchema.safeParse(env);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '(environment)');
+        const message = env[name] === undefined ? 'is not set' : issue.message;
+        return `${name} ${message}`;
+      });
+  if (
+    parsed.success &&
+    options.requireResultBus &&
+    parsed.data.RESULT_EVENT_BUS_NAME === undefined
+  ) {
+    problems.push('RESULT_EVENT_BUS_NAME is not set (required by read actions)');
+  }
+  if (!parsed.success || problems.length > 0) {
+    throw new RuntimeEnvError(`Invalid handler environment: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+};
