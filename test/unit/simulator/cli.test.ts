@@ -1,0 +1,93 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROVISIONING_PATH_PREFIX } from '../../../local/simulator';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+
+const firstLine = async (child: ChildProcess): Promise<string> => {
+  if (!child.stdout) throw new Error('no stdout');
+  const lines = createInterface({ input: child.stdout });
+  const [line] = (await once(lines, 'line')) as [string];
+  return line;
+};
+
+describe('simulator CLI', () => {
+  let child: ChildProcess | undefined;
+
+  afterEach(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('prints its base URL once listening, answers requests with the given settings, stops on SIGTERM', async () => {
+    // Prepare
+    child = spawn(
+      TSX,
+      [
+        'local/simulator/cli.ts',
+        '--port',
+        '0',
+        '--api-key',
+        'cli-key',
+        '--platform-code',
+        'CLIPLATFORM',
+        '--company-code',
+        'cli-co',
+        '--environment',
+        'cli-env',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+
+    // Act
+    const line = await firstLine(child);
+    const baseUrl = line.replace('simulator listening on ', '');
+    const response = await fetch(`${baseUrl}${PROVISIONING_PATH_PREFIX}query-existence`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-sc-platform-code': 'CLIPLATFORM',
+        'X-sc-company-code': 'cli-co',
+        'X-sc-company-environment': 'cli-env',
+        'X-sc-secrets-region': 'us-east-1',
+        'X-sc-company-api-key': 'cli-key',
+      },
+      body: JSON.stringify({
+        tenant: { platform: 'CLIPLATFORM', companyCode: 'cli-co', environment: 'cli-env' },
+        loginUserId: 'nobody',
+      }),
+    });
+    const body = (await response.json()) as { result: string };
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const [code] = (await exited) as [number | null];
+
+    // Assess
+    expect(line).toMatch(/^simulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(response.status).toBe(200);
+    expect(body.result).toBe('NOT_FOUND');
+    expect(code).toBe(0);
+  }, 30_000);
+
+  it('exits with status 2 and a message for an invalid flag value', async () => {
+    // Prepare
+    child = spawn(TSX, ['local/simulator/cli.ts', '--port', '0', '--error-rate', 'lots'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+
+    // Act
+    const [code] = (await once(child, 'exit')) as [number | null];
+
+    // Assess
+    expect(code).toBe(2);
+    expect(stderr).toContain('--error-rate must be a number');
+  }, 30_000);
+});
