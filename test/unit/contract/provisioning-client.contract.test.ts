@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
+import type { AddUserMessage } from '../../../lambdas/messages';
+import type { RunningSimulator } from '../../../local/simulator';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { instantSleeps, SIM_KEY, settingsFor, startContractSimulator } from './contract-fixtures';
+
+/**
+ * The provisioning client against the real simulator over loopback: every operation and
+ * every result it can answer, as the client classifies them.
+ */
+
+let sim: RunningSimulator;
+let keys: InMemoryApiKeySource;
+let client: ProvisioningClient;
+let sleeps: number[];
+
+const ADA: AddUserMessage = {
+  loginUserId: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  userTemplateName: 'Agent',
+};
+
+beforeAll(async () => {
+  sim = await startContractSimulator();
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+beforeEach(() => {
+  sim.reset();
+  keys = new InMemoryApiKeySource(SIM_KEY);
+  const clock = instantSleeps();
+  sleeps = clock.sleeps;
+  client = new ProvisioningClient(settingsFor(sim.baseUrl), keys, { maxAttempts: 2 }, clock.deps);
+});
+
+describe('add-user', () => {
+  it('SUCCESS: creates the user, with a connectUserId when created in the backing instance', async () => {
+    // Prepare
+    const message = { ...ADA, createInCloudConnect: true, correlationId: 'corr-1' };
+
+    // Act
+    const outcome = await client.addUser(message);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 1 });
+    expect(outcome.body?.connectUserId).toEqual(expect.any(String));
+    expect(sim.state.findUser('ada@example.com')).toMatchObject({
+      firstName: 'Ada',
+      inCloudConnect: true,
+    });
+  });
+
+  it('ALREADY_EXISTS: permanent for a login id that exists', async () => {
+    // Prepare
+    await client.addUser(ADA);
+
+    // Act
+    const outcome = await client.addUser(ADA);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'ALREADY_EXISTS', attempts: 1 });
+    expect(outcome.message).toMatch(/^add-user: result ALREADY_EXISTS: .+/);
+  });
+
+  it('INVALID_ARGUMENTS: permanent for an empty required field', async () => {
+    // Prepare: the schema would stop this; the client passes what it is given.
+    const message = { ...ADA, firstName: '' };
+
+    // Act
+    const outcome = await client.addUser(message);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'INVALID_ARGUMENTS' });
+    expect(outcome.message).toContain('firstName');
+    expect(sim.state.listUsers()).toHaveLength(0);
+  });
+
+  it('NOT_SUPPORTED: permanent on an environment with the internal user directory', async () => {
+    // Prepare
+    const internal = await startContractSimulator({ userDirectory: 'internal' });
+    const other = new ProvisioningClient(settingsFor(internal.baseUrl), keys);
+
+    // Act
+    const outcome = await other.addUser(ADA);
+    await internal.close();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'NOT_SUPPORTED', attempts: 1 });
+  });
+
+  it('FAIL: retryable, retried up to maxAttempts', async () => {
+    // Prepare
+    sim.setFaults({ failedStatusRate: 1 });
+
+    // Act
+    const outcome = await client.addUser(ADA);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'FAIL', attempts: 2 });
+    expect(sleeps).toHaveLength(1);
+    expect(sim.state.listUsers()).toHaveLength(0);
+  });
+});
+
+describe('query-existence', () => {
+  it('SUCCESS / EXISTS for a user in the platform and the backing instance', async () => {
+    // Prepare
+    await client.addUser({ ...ADA, createInCloudConnect: true });
+
+    // Act
+    const outcome = await client.queryExistence({ loginUserId: 'ada@example.com' });
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(outcome.body).toMatchObject({
+      cloudConnectStatus: 'EXISTS',
+      connectUserId: expect.any(String),
+    });
+  });
+
+  it('SUCCESS / NOT_FOUND for a user only in the platform', async () => {
+    // Prepare
+    await client.addUser({ ...ADA, createInCloudConnect: false });
+
+    // Act
+    const outcome = await client.queryExistence({ loginUserId: 'ada@example.com' });
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(outcome.body).toMatchObject({ cloudConnectStatus: 'NOT_FOUND', connectUserId: null });
+  });
+
+  it('NOT_FOUND (permanent in the generic table) for an unknown user', async () => {
+    // Prepare
+    const message = { loginUserId: 'nobody@example.com' };
+
+    // Act
+    const outcome = await client.queryExistence(message);
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'NOT_FOUND', attempts: 1 });
+    expect(outcome.body).toMatchObject({
+      result: 'NOT_FOUND',
+      cloudConnectStatus: null,
+      connectUserId: null,
+    });
+  });
+});
+
+describe('delete-user', () => {
+  it('SUCCESS, then NOT_FOUND for the same user', async () => {
+    // Prepare
+    await client.addUser(ADA);
+
+    // Act
+    const first = await client.deleteUser({ loginUserId: 'ada@example.com' });
+    const second = await client.deleteUser({ loginUserId: 'ada@example.com' });
+
+    // Assess
+    expect(first).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(second).toMatchObject({ category: 'permanent', code: 'NOT_FOUND' });
+    expect(sim.state.findUser('ada@example.com')).toBeUndefined();
+  });
+});
+
+describe('401 → refresh → retry', () => {
+  it('a rotated key is refreshed exactly once and every operation succeeds', async () => {
+    // Prepare
+    sim.setApiKey('rotated-key-02');
+    keys.storedKey = 'rotated-key-02';
+
+    // Act
+    const added = await client.addUser(ADA);
+    const queried = await client.queryExistence({ loginUserId: ADA.loginUserId });
+    const deleted = await client.deleteUser({ loginUserId: ADA.loginUserId });
+
+    // Assess
+    expect(added).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 2 });
+    expect(queried).toMatchObject({ category: 'success', attempts: 1 });
+    expect(deleted).toMatchObject({ category: 'success', attempts: 1 });
+    expect(keys.refreshCalls).toEqual([SIM_KEY]);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a key still wrong after the refresh is retryable HTTP_401', async () => {
+    // Prepare
+    sim.setApiKey('rotated-key-02');
+    keys.storedKey = 'not-yet-rotated';
+
+    // Act
+    const outcome = await client.deleteUser({ loginUserId: ADA.loginUserId });
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_401', attempts: 2 });
+    expect(keys.refreshCalls).toHaveLength(1);
+  });
+});
