@@ -1,4 +1,5 @@
 import type { ActionName } from '../actions';
+import { correlationId as correlationIdRule } from '../messages/common';
 
 /**
  * An inbound message after JSON decoding and unwrapping, before schema validation. An SQS body
@@ -59,9 +60,13 @@ export const unwrapBody = (action: ActionName, body: string): UnwrappedMessage =
   return unwrapDecoded(action, decoded);
 };
 
-/** The message's own `correlationId` when it is a non-empty string. */
+/**
+ * The message's own `correlationId` when the contract accepts it. Checked with the contract's
+ * own rule (zod counts code points), so an id the schema takes is never swapped for the
+ * message id; read even when another field makes the message invalid.
+ */
 export const declaredCorrelationId = (message: unknown): string | undefined => {
   if (!isRecord(message)) return undefined;
-  const value = message.correlationId;
-  return typeof value === 'string' && value.length > 0 && value.length <= 128 ? value : undefined;
+  const parsed = correlationIdRule.safeParse(message.correlationId);
+  return parsed.success ? parsed.data : undefined;
 };
