@@ -19,6 +19,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/moto-global-setup.ts'],

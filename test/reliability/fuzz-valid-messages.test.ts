@@ -1,0 +1,129 @@
+/**
+ * Property-based: random VALID messages of every action (derived from the zod schemas, see
+ * support/message-arbitraries.ts) are accepted unchanged and reach the platform exactly as the
+ * specs shape them: path, the Content-Type and five X-sc headers, and the body.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_NAMES, READ_ACTIONS } from '../../lambdas/actions';
+import { parseMessage } from '../../lambdas/messages';
+import { type CaptureServer, startCaptureServer } from '../support/capture-server';
+import { InMemoryApiKeySource } from '../support/in-memory-api-key-source';
+import {
+  type CapturedOutput,
+  captureOutput,
+  failedIds,
+  fakeContext,
+  RecordingDeadLetters,
+  RecordingResults,
+  settingsFor,
+  sqsEvent,
+  testHandler,
+} from './support/harness';
+import { type Message, validMessage } from './support/message-arbitraries';
+import { governedHeaders, specRequest, successBody } from './support/spec-request';
+
+/** Cases per action and property; fixed seeds keep CI deterministic. */
+const RUNS = 300;
+const SEED = 20_260_701;
+const API_KEY = 'fuzz-valid-api-key-4c1d9e';
+
+let server: CaptureServer;
+let output: CapturedOutput;
+const casesRun: Record<string, number> = {};
+
+beforeAll(async () => {
+  server = await startCaptureServer((request) => ({
+    status: 200,
+    body: successBody(request.path, request.body),
+  }));
+  output = captureOutput();
+});
+
+afterAll(async () => {
+  output?.stop();
+  await server?.close();
+  console.log(
+    `fuzz-valid-messages: ${Object.entries(casesRun)
+      .map(([name, count]) => `${name}=${count}`)
+      .join(', ')}`,
+  );
+});
+
+const count = (name: string): void => {
+  casesRun[name] = (casesRun[name] ?? 0) + 1;
+};
+
+describe.each(ACTION_NAMES.map((action, index) => ({ action, index })))(
+  'valid $action messages',
+  ({ action, index }) => {
+    it('pass parseMessage unchanged', () => {
+      // Prepare
+      const messages = validMessage(action);
+
+      // Act / Assess
+      fc.assert(
+        fc.property(messages, (message) => {
+          count(`${action}:parse`);
+          const parsed = parseMessage(action, message);
+          expect(parsed.success ? parsed.message : parsed.error).toStrictEqual(message);
+        }),
+        { seed: SEED + index, numRuns: RUNS },
+      );
+    });
+
+    it('are sent exactly as the spec shapes them', async () => {
+      // Prepare
+      const settings = settingsFor(server.baseUrl);
+      const deadLetters = new RecordingDeadLetters();
+      const results = new RecordingResults();
+      const handler = testHandler(action, {
+        baseUrl: server.baseUrl,
+        apiKey: new InMemoryApiKeySource(API_KEY),
+        deadLetters,
+        results,
+        // One record at a time so captured requests line up with the batch order.
+        recordConcurrency: 1,
+      });
+      let batch = 0;
+
+      // Act / Assess
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(validMessage(action), { minLength: 1, maxLength: 3 }),
+          async (messages: Message[]) => {
+            count(`${action}:send`);
+            batch += 1;
+            const before = server.requests.length;
+            const publishedBefore = results.events.length;
+            const records = messages.map((message, i) => ({
+              messageId: `m-${batch}-${i}`,
+              body: JSON.stringify(message),
+            }));
+
+            const response = await handler(sqsEvent(records), fakeContext());
+
+            expect(failedIds(response)).toEqual([]);
+            expect(deadLetters.entries).toEqual([]);
+            const sent = server.requests.slice(before);
+            expect(sent).toHaveLength(messages.length);
+            sent.forEach((request, i) => {
+              const expected = specRequest(action, messages[i] ?? {}, settings, API_KEY);
+              expect(request.method).toBe('POST');
+              expect(request.path).toBe(expected.path);
+              expect(governedHeaders(request.headers)).toStrictEqual(expected.headers);
+              expect(request.body).toStrictEqual(expected.body);
+            });
+            if (READ_ACTIONS.includes(action)) {
+              const published = results.events.slice(publishedBefore);
+              expect(published.map((event) => event.correlationId)).toEqual(
+                messages.map((message, i) => message.correlationId ?? `m-${batch}-${i}`),
+              );
+            }
+          },
+        ),
+        { seed: SEED + 100 + index, numRuns: RUNS },
+      );
+    });
+  },
+);

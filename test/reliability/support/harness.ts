@@ -1,0 +1,197 @@
+/**
+ * The real handler of an action (`createActionHandler`) wired to test doubles of the AWS side:
+ * an in-memory dead-letter queue and result bus that can be told to fail, the in-memory API key
+ * source, a Powertools logger at DEBUG whose output the suites capture, and SQS batch events.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { vi } from 'vitest';
+import type { ActionName } from '../../../lambdas/actions';
+import { createPlatformClients } from '../../../lambdas/core/action-executors';
+import {
+  createActionHandler,
+  type HandlerDependencies,
+} from '../../../lambdas/core/action-handler';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../../../lambdas/core/observability';
+import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
+import type {
+  ApiKeySource,
+  DeadLetterReason,
+  DeadLetterSink,
+  ResultEvent,
+  ResultPublisher,
+} from '../../../lambdas/core/ports';
+
+/** Tenant of the simulator and of the clients; the key is long enough to be redacted. */
+export const TENANT = {
+  platformCode: 'CCPLATFORM',
+  companyCode: 'acme',
+  environmentName: 'qa',
+} as const;
+
+export const settingsFor = (baseUrl: string): PlatformSettings => ({
+  ...TENANT,
+  baseUrl,
+  campaignRegion: 'eu-central-1',
+  secretsRegion: 'eu-west-2',
+});
+
+/** Fast retries so fault runs take seconds: small timeout, tiny backoff. */
+export const FAST_HTTP: HttpSettings = {
+  requestTimeoutMs: 250,
+  maxAttempts: 3,
+  baseDelayMs: 2,
+  maxDelayMs: 10,
+};
+
+export interface DeadLetter {
+  readonly body: string;
+  readonly reason: DeadLetterReason;
+}
+
+/** A dead-letter queue in memory; `failNext` sends throw first (an SQS outage). */
+export class RecordingDeadLetters implements DeadLetterSink {
+  readonly entries: DeadLetter[] = [];
+  failNext = 0;
+  failures = 0;
+
+  async send(body: string, reason: DeadLetterReason): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext -= 1;
+      this.failures += 1;
+      throw new Error('SQS SendMessage failed: ServiceUnavailable (simulated)');
+    }
+    this.entries.push({ body, reason });
+  }
+}
+
+/** A result bus in memory; `failNext` publishes throw first (an EventBridge outage). */
+export class RecordingResults implements ResultPublisher {
+  readonly events: ResultEvent[] = [];
+  failNext = 0;
+  failures = 0;
+
+  async publish(event: ResultEvent): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext -= 1;
+      this.failures += 1;
+      throw new Error('PutEvents failed: InternalException (simulated)');
+    }
+    this.events.push(event);
+  }
+}
+
+export interface TestHandlerOptions {
+  readonly baseUrl: string;
+  readonly apiKey: ApiKeySource;
+  readonly deadLetters?: DeadLetterSink;
+  readonly results?: ResultPublisher;
+  readonly http?: Partial<HttpSettings>;
+  readonly maxReceiveCount?: number;
+  readonly recordConcurrency?: number;
+  readonly safetyMarginMs?: number;
+}
+
+export type TestHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+/** Logger at DEBUG so the leak checks see every line the handler can write. */
+export const testLogger = (action: ActionName): Logger =>
+  new Logger({ serviceName: SERVICE_NAME, logLevel: 'DEBUG', persistentKeys: { action } });
+
+export const testHandler = (action: ActionName, options: TestHandlerOptions): TestHandler => {
+  const deps: HandlerDependencies = {
+    clients: createPlatformClients(settingsFor(options.baseUrl), options.apiKey, {
+      ...FAST_HTTP,
+      ...options.http,
+    }),
+    apiKey: options.apiKey,
+    deadLetters: options.deadLetters ?? new RecordingDeadLetters(),
+    ...(options.results ? { results: options.results } : {}),
+    logger: testLogger(action),
+    metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME }),
+    maxReceiveCount: options.maxReceiveCount ?? 3,
+    ...(options.recordConcurrency === undefined
+      ? {}
+      : { recordConcurrency: options.recordConcurrency }),
+    ...(options.safetyMarginMs === undefined ? {} : { safetyMarginMs: options.safetyMarginMs }),
+  };
+  return createActionHandler(action, deps);
+};
+
+/** A Lambda context whose remaining time is fixed (a tiny value = deadline reached). */
+export const fakeContext = (remainingMs = 60_000, requestId = 'req-1'): Context => ({
+  callbackWaitsForEmptyEventLoop: true,
+  functionName: 'contact-center-sync-test',
+  functionVersion: '$LATEST',
+  invokedFunctionArn: 'arn:aws:lambda:eu-west-2:123456789012:function:contact-center-sync-test',
+  memoryLimitInMB: '256',
+  awsRequestId: requestId,
+  logGroupName: '/aws/lambda/contact-center-sync-test',
+  logStreamName: 'test',
+  getRemainingTimeInMillis: () => remainingMs,
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+});
+
+export interface SqsInput {
+  readonly messageId: string;
+  readonly body: string;
+  readonly receiveCount?: number;
+}
+
+export const sqsRecord = ({ messageId, body, receiveCount = 1 }: SqsInput): SQSRecord => ({
+  messageId,
+  receiptHandle: `rh-${messageId}-${receiveCount}`,
+  body,
+  attributes: {
+    ApproximateReceiveCount: String(receiveCount),
+    SentTimestamp: '1700000000000',
+    SenderId: 'AIDAEXAMPLE',
+    ApproximateFirstReceiveTimestamp: '1700000000000',
+  },
+  messageAttributes: {},
+  md5OfBody: '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: 'arn:aws:sqs:eu-west-2:123456789012:test-queue',
+  awsRegion: 'eu-west-2',
+});
+
+export const sqsEvent = (records: readonly SqsInput[]): SQSEvent => ({
+  Records: records.map(sqsRecord),
+});
+
+/** Ids of the records the handler reported as failed (to be redelivered). */
+export const failedIds = (response: unknown): string[] => {
+  const failures = (response as { batchItemFailures?: { itemIdentifier: string }[] })
+    ?.batchItemFailures;
+  return (failures ?? []).map((failure) => failure.itemIdentifier);
+};
+
+export interface CapturedOutput {
+  /** Everything written to stdout / stderr since `captureOutput()`, one entry per write. */
+  readonly writes: string[];
+  stop(): void;
+}
+
+/**
+ * Captures what the handler prints (Powertools writes its JSON lines to process.stdout /
+ * stderr): exactly what would reach CloudWatch Logs. Nothing is echoed to the terminal.
+ */
+export const captureOutput = (): CapturedOutput => {
+  const writes: string[] = [];
+  const capture = (chunk: unknown): boolean => {
+    writes.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString());
+    return true;
+  };
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
+  return {
+    writes,
+    stop: () => {
+      out.mockRestore();
+      err.mockRestore();
+    },
+  };
+};

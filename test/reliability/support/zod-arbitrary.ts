@@ -1,0 +1,231 @@
+/**
+ * A small zod → fast-check walker for the constructs the message contracts use: strictObject,
+ * optional, string (min/max length, email), int (min/max), enum, array (min/max), boolean.
+ * Refinements (`.refine`, `.check`) cannot be walked: a leaf that carries one must be given an
+ * override, and cross-field rules are applied by the caller on top. Anything else throws, so a
+ * new construct in a schema makes the fuzz suite fail loudly instead of silently skipping it.
+ */
+import fc from 'fast-check';
+import * as z from 'zod';
+
+/** Where a field sits: `campaignName`, `previewRecordData[]`, `previewRecordData[].key`. */
+export type FieldPath = string;
+
+export interface WalkOptions {
+  /** Arbitraries for paths the walker cannot derive (refined leaves, cross-field arrays). */
+  readonly overrides?: Readonly<Record<FieldPath, fc.Arbitrary<unknown>>>;
+  /** Cap on generated array lengths; keeps cases small. @default 6 */
+  readonly maxArrayLength?: number;
+}
+
+/** What the mutation generator needs to know about one field of an object schema. */
+export type FieldShape =
+  | { readonly kind: 'string'; readonly min: number; readonly max: number; readonly email: boolean }
+  | { readonly kind: 'int'; readonly min: number; readonly max: number }
+  | { readonly kind: 'enum'; readonly options: readonly string[] }
+  | { readonly kind: 'boolean' }
+  | {
+      readonly kind: 'array';
+      readonly min: number;
+      readonly max: number;
+      readonly element: FieldShape;
+    }
+  | { readonly kind: 'object'; readonly fields: readonly FieldInfo[] };
+
+export interface FieldInfo {
+  readonly name: string;
+  readonly required: boolean;
+  readonly shape: FieldShape;
+}
+
+interface CheckDef {
+  readonly check: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+/** zod keeps min/max of arrays only in its check list; read them from there. */
+const checkDefs = (schema: z.ZodType): CheckDef[] =>
+  (schema._zod.def.checks ?? []).map((check) => check._zod.def as unknown as CheckDef);
+
+const hasRefinement = (schema: z.ZodType): boolean =>
+  checkDefs(schema).some((check) => check.check === 'custom');
+
+const lengthBounds = (schema: z.ZodType): { min: number; max: number } => {
+  let min = 0;
+  let max = Number.POSITIVE_INFINITY;
+  for (const check of checkDefs(schema)) {
+    if (check.check === 'min_length' && check.minimum !== undefined) min = check.minimum;
+    if (check.check === 'max_length' && check.maximum !== undefined) max = check.maximum;
+  }
+  return { min, max };
+};
+
+const unsupported = (path: FieldPath, what: string): Error =>
+  new Error(`zod-arbitrary: ${what} at "${path || '(root)'}" is not supported; add an override`);
+
+/** The shape of one (non-optional) schema, for mutations. Refinements are ignored here. */
+export const shapeOf = (schema: z.ZodType, path: FieldPath = ''): FieldShape => {
+  // `z.email()` is a ZodStringFormat, a sibling of ZodString with the same length accessors.
+  if (schema instanceof z.ZodString || schema instanceof z.ZodStringFormat) {
+    const max = schema.maxLength ?? Number.POSITIVE_INFINITY;
+    return { kind: 'string', min: schema.minLength ?? 0, max, email: schema.format === 'email' };
+  }
+  if (schema instanceof z.ZodNumber) {
+    if (!schema.isInt) throw unsupported(path, 'a non-integer number');
+    return {
+      kind: 'int',
+      min: schema.minValue ?? Number.MIN_SAFE_INTEGER,
+      max: schema.maxValue ?? Number.MAX_SAFE_INTEGER,
+    };
+  }
+  if (schema instanceof z.ZodEnum) {
+    return { kind: 'enum', options: schema.options.map(String) };
+  }
+  if (schema instanceof z.ZodBoolean) return { kind: 'boolean' };
+  if (schema instanceof z.ZodArray) {
+    const { min, max } = lengthBounds(schema);
+    return { kind: 'array', min, max, element: shapeOf(schema.element as z.ZodType, `${path}[]`) };
+  }
+  if (schema instanceof z.ZodObject) return { kind: 'object', fields: fieldsOf(schema, path) };
+  throw unsupported(path, `zod type "${schema._zod.def.type}"`);
+};
+
+/** The fields of an object schema, with whether each is required. */
+export const fieldsOf = (schema: z.ZodObject, path: FieldPath = ''): FieldInfo[] =>
+  Object.entries(schema.shape).map(([name, field]) => {
+    const fieldPath = path === '' ? name : `${path}.${name}`;
+    const zodField = field as z.ZodType;
+    const required = !(zodField instanceof z.ZodOptional);
+    const inner = zodField instanceof z.ZodOptional ? (zodField.unwrap() as z.ZodType) : zodField;
+    return { name, required, shape: shapeOf(inner, fieldPath) };
+  });
+
+// ---- leaf arbitraries ------------------------------------------------------------------
+
+/** zod measures string length in code points (an emoji counts once), so do we. */
+export const codePoints = (value: string): number => {
+  let count = 0;
+  for (const _ of value) count += 1;
+  return count;
+};
+
+/** A string of exactly `length` code points, with a non-ASCII and an astral character. */
+export const stringOfLength = (length: number): string => {
+  if (length < 3) return 'x'.repeat(length);
+  return `é${'x'.repeat(length - 2)}😀`;
+};
+
+/**
+ * Text within zod's length rules: mostly short ASCII, often Unicode (combining marks, emoji,
+ * RTL), sometimes exactly at the bounds.
+ */
+export const text = (min: number, max: number): fc.Arbitrary<string> => {
+  const upper = Number.isFinite(max) ? max : 10_000;
+  return fc
+    .oneof(
+      {
+        weight: 6,
+        arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: 24 }),
+      },
+      { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: 12 }) },
+      { weight: 1, arbitrary: fc.constantFrom(stringOfLength(min), stringOfLength(upper)) },
+    )
+    .filter((value) => codePoints(value) >= min && codePoints(value) <= upper);
+};
+
+const ALNUM = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
+const LETTERS = ALNUM.slice(0, 52);
+
+/**
+ * E-mail addresses of the shape zod's `z.email()` documents (its default, "Gmail-like" rule):
+ * local part of letters, digits and `_ ' + - .` (no leading dot, no `..`), dotted labels, a
+ * letter-only top-level domain.
+ */
+export const email = (max: number): fc.Arbitrary<string> => {
+  const localEnd = fc.constantFrom(...ALNUM, '_', '+', '-');
+  const local = fc
+    .tuple(
+      fc.string({ unit: fc.constantFrom(...ALNUM, '_', "'", '+', '-', '.'), maxLength: 12 }),
+      localEnd,
+    )
+    .map(([head, end]) => `${head}${end}`)
+    .filter((part) => !part.startsWith('.') && !part.includes('..'));
+  const label = fc
+    .tuple(
+      fc.constantFrom(...ALNUM),
+      fc.string({ unit: fc.constantFrom(...ALNUM, '-'), maxLength: 10 }),
+    )
+    .map(([first, rest]) => `${first}${rest}`);
+  const tld = fc.string({ unit: fc.constantFrom(...LETTERS), minLength: 2, maxLength: 6 });
+  return fc
+    .tuple(local, fc.array(label, { minLength: 1, maxLength: 3 }), tld)
+    .map(([user, labels, top]) => `${user}@${labels.join('.')}.${top}`)
+    .filter((address) => address.length <= max);
+};
+
+/** Integers in [min, max], with the bounds themselves weighted in. */
+export const integer = (min: number, max: number): fc.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 8, arbitrary: fc.bigInt(BigInt(min), BigInt(max)).map(Number) },
+    { weight: 1, arbitrary: fc.constantFrom(min, max) },
+  );
+
+// ---- the walker --------------------------------------------------------------------------
+
+/** An arbitrary of values the schema accepts, refinements aside (see the module comment). */
+export const arbitraryFromSchema = (
+  schema: z.ZodType,
+  options: WalkOptions = {},
+  path: FieldPath = '',
+): fc.Arbitrary<unknown> => {
+  const override = options.overrides?.[path];
+  if (override !== undefined) return override;
+  const maxArrayLength = options.maxArrayLength ?? 6;
+
+  if (schema instanceof z.ZodObject) {
+    // Only strict objects: the contract refuses unknown fields, and the mutations rely on it.
+    if (!(schema._zod.def.catchall instanceof z.ZodNever)) {
+      throw unsupported(path, 'an object that is not strict');
+    }
+    const model: Record<string, fc.Arbitrary<unknown>> = {};
+    const requiredKeys: string[] = [];
+    for (const [name, field] of Object.entries(schema.shape)) {
+      const fieldPath = path === '' ? name : `${path}.${name}`;
+      const zodField = field as z.ZodType;
+      if (zodField instanceof z.ZodOptional) {
+        model[name] = arbitraryFromSchema(zodField.unwrap() as z.ZodType, options, fieldPath);
+      } else {
+        model[name] = arbitraryFromSchema(zodField, options, fieldPath);
+        requiredKeys.push(name);
+      }
+    }
+    // Optional keys are left out (never set to undefined), as a producer's JSON would.
+    return fc.record(model, { requiredKeys, noNullPrototype: true });
+  }
+  if (hasRefinement(schema)) throw unsupported(path, 'a refinement');
+  const shape = shapeOf(schema, path);
+  switch (shape.kind) {
+    case 'string':
+      return shape.email ? email(shape.max) : text(shape.min, shape.max);
+    case 'int':
+      return integer(shape.min, shape.max);
+    case 'enum':
+      return fc.constantFrom(...shape.options);
+    case 'boolean':
+      return fc.boolean();
+    case 'array': {
+      const element = arbitraryFromSchema(
+        (schema as z.ZodArray<z.ZodType>).element,
+        options,
+        `${path}[]`,
+      );
+      return fc.array(element, {
+        minLength: shape.min,
+        maxLength: Math.max(shape.min, Math.min(shape.max, maxArrayLength)),
+      });
+    }
+    case 'object':
+      throw unsupported(path, 'an object');
+  }
+};
