@@ -1,0 +1,328 @@
+/**
+ * Everything one action needs: source queue + DLQ, the bundled handler with its log group,
+ * the SQS event source mapping, the EventBridge rule into the queue, least-privilege IAM and
+ * alarms. One instance per enabled action.
+ */
+import { fileURLToPath } from 'node:url';
+import { Duration, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { ActionName } from '../lambdas/actions';
+import { ACTION_DEFAULTS, SOURCE_QUEUE_RETENTION_SECONDS } from './config';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** Handler entry file of an action. */
+export const handlerEntry = (action: ActionName): string =>
+  fileURLToPath(new URL(`../lambdas/handlers/${action}.ts`, import.meta.url));
+
+/**
+ * Visibility timeout that lets a batch finish (and be retried in-process) before SQS hands
+ * the same messages to another invocation: AWS recommends 6 × the function timeout, plus the
+ * batching window during which messages are already in flight.
+ */
+export const visibilityTimeoutFor = (timeout: Duration, maxBatchingWindow: Duration): Duration =>
+  Duration.seconds(6 * timeout.toSeconds() + maxBatchingWindow.toSeconds());
+
+/** Resources of the pipeline the handler environment points at. */
+export interface PipelineResources {
+  readonly deadLetterQueueUrl: string;
+}
+
+export interface ActionPipelineProps {
+  /** The action: names the handler entry, the rule's `detail-type` and the resources. */
+  readonly action: ActionName;
+  /**
+   * Handler entry file exporting `handler`.
+   * @default `lambdas/handlers/<action>.ts`
+   */
+  readonly entry?: string;
+  /**
+   * The function's environment, built from the pipeline's own resources (its DLQ URL).
+   * The stack passes `handlerEnvironment(config, action, …)`.
+   */
+  readonly environment: (resources: PipelineResources) => Record<string, string>;
+  /** Bus the action's rule listens on. */
+  readonly eventBus: events.IEventBus;
+  /** Event `source` values the rule accepts (with `detail-type` = the action name). */
+  readonly allowedSources: readonly string[];
+  /**
+   * IAM resource of the API key secret: a complete ARN, or `…:secret:<name>-??????` for a name.
+   */
+  readonly apiKeySecretArn: string;
+  /**
+   * Region of the API key secret; scopes `kms:Decrypt` to Secrets Manager there.
+   */
+  readonly apiKeySecretsRegion: string;
+  /**
+   * Customer-managed KMS key of the secret; the function may decrypt with it via Secrets Manager.
+   * @default - the secret uses the AWS managed key (no KMS grant needed)
+   */
+  readonly apiKeyKmsKeyArn?: string;
+  /**
+   * Bus read results are published on; the function may `events:PutEvents` to it.
+   * @default - no publishing permission (write actions)
+   */
+  readonly resultBus?: events.IEventBus;
+  /**
+   * Messages per invocation.
+   * @default 10
+   */
+  readonly batchSize?: number;
+  /**
+   * How long the event source mapping gathers a batch.
+   * @default Duration.seconds(0)
+   */
+  readonly maxBatchingWindow?: Duration;
+  /**
+   * Most concurrent invocations the SQS event source mapping starts (2..1000).
+   * @default 5
+   */
+  readonly maxConcurrency?: number;
+  /**
+   * Function timeout; the queue's visibility timeout is 6 × this + the batching window.
+   * @default Duration.seconds(30)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Function memory in MiB.
+   * @default 256
+   */
+  readonly memorySize?: number;
+  /**
+   * Receives before SQS moves a message to the DLQ; also `MAX_RECEIVE_COUNT` of the handler.
+   * @default 5
+   */
+  readonly maxReceiveCount?: number;
+  /**
+   * EventBridge retries of a failed delivery to the queue.
+   * @default 185
+   */
+  readonly eventRetryAttempts?: number;
+  /**
+   * Oldest event EventBridge still retries delivering.
+   * @default Duration.hours(24)
+   */
+  readonly maxEventAge?: Duration;
+  /**
+   * Retention of the function's log group.
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+  /**
+   * Where the alarms notify (alarm and OK).
+   * @default - alarms without actions
+   */
+  readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
+  /**
+   * The source-queue age alarm fires when the oldest message is older than this.
+   * @default Duration.minutes(15)
+   */
+  readonly oldestMessageAgeThreshold?: Duration;
+}
+
+export class ActionPipeline extends Construct {
+  /** Source queue: producers send the action message (or EventBridge delivers the event). */
+  readonly queue: sqs.Queue;
+  /** Dead letters of the queue, of the handler (with reason attributes) and of the rule target. */
+  readonly deadLetterQueue: sqs.Queue;
+  readonly function: nodejs.NodejsFunction;
+  readonly logGroup: logs.LogGroup;
+  readonly rule: events.Rule;
+  readonly alarms: readonly cloudwatch.Alarm[];
+
+  constructor(scope: Construct, id: string, props: ActionPipelineProps) {
+    super(scope, id);
+    const { action } = props;
+    const timeout = props.timeout ?? Duration.seconds(ACTION_DEFAULTS.timeoutSeconds);
+    const maxBatchingWindow =
+      props.maxBatchingWindow ?? Duration.seconds(ACTION_DEFAULTS.maxBatchingWindowSeconds);
+    const maxReceiveCount = props.maxReceiveCount ?? ACTION_DEFAULTS.maxReceiveCount;
+
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      // SQS-managed SSE: encrypted at rest with no key policy to keep in step for the
+      // EventBridge and Lambda principals that write here; no customer key is required.
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+
+    this.queue = new sqs.Queue(this, 'Queue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.seconds(SOURCE_QUEUE_RETENTION_SECONDS),
+      visibilityTimeout: visibilityTimeoutFor(timeout, maxBatchingWindow),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
+    });
+
+    this.logGroup = new logs.LogGroup(this, 'LogGroup', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+    });
+
+    // An own role instead of AWSLambdaBasicExecutionRole: logs only to this log group.
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `contact-center-sync ${action} handler`,
+    });
+    this.logGroup.grantWrite(role);
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'ReadApiKey',
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [props.apiKeySecretArn],
+      }),
+    );
+    if (props.apiKeyKmsKeyArn !== undefined) {
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          sid: 'DecryptApiKey',
+          actions: ['kms:Decrypt'],
+          resources: [props.apiKeyKmsKeyArn],
+          conditions: {
+            StringEquals: {
+              'kms:ViaService': `secretsmanager.${props.apiKeySecretsRegion}.amazonaws.com`,
+            },
+          },
+        }),
+      );
+    }
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'SendDeadLetters',
+        actions: ['sqs:SendMessage'],
+        resources: [this.deadLetterQueue.queueArn],
+      }),
+    );
+    if (props.resultBus !== undefined) {
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          sid: 'PublishResults',
+          actions: ['events:PutEvents'],
+          resources: [props.resultBus.eventBusArn],
+        }),
+      );
+    }
+
+    this.function = new nodejs.NodejsFunction(this, 'Function', {
+      entry: props.entry ?? handlerEntry(action),
+      handler: 'handler',
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? ACTION_DEFAULTS.memoryMiB,
+      timeout,
+      role,
+      logGroup: this.logGroup,
+      description: `contact-center-sync: ${action}`,
+      environment: props.environment({ deadLetterQueueUrl: this.deadLetterQueue.queueUrl }),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        // Stack traces only need the mappings; leaving the sources out keeps the zip small.
+        sourcesContent: false,
+        format: nodejs.OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        // CommonJS dependencies inside an ESM bundle still call require().
+        banner:
+          "import { createRequire as __ccsCreateRequire } from 'node:module'; const require = __ccsCreateRequire(import.meta.url);",
+        // The Node.js 24 runtime ships AWS SDK v3.
+        externalModules: ['@aws-sdk/*'],
+        forceDockerBundling: false,
+        logLevel: nodejs.LogLevel.WARNING,
+      },
+    });
+
+    this.function.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: props.batchSize ?? ACTION_DEFAULTS.batchSize,
+        maxBatchingWindow: maxBatchingWindow.toSeconds() > 0 ? maxBatchingWindow : undefined,
+        maxConcurrency: props.maxConcurrency ?? ACTION_DEFAULTS.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    this.rule = new events.Rule(this, 'Rule', {
+      eventBus: props.eventBus,
+      description: `Routes ${action} events to its queue`,
+      eventPattern: {
+        detailType: [action],
+        source: [...props.allowedSources],
+      },
+    });
+    this.rule.addTarget(
+      new targets.SqsQueue(this.queue, {
+        // Undeliverable events land in the action's DLQ too: one place to read and redrive.
+        deadLetterQueue: this.deadLetterQueue,
+        retryAttempts: props.eventRetryAttempts ?? 185,
+        maxEventAge: props.maxEventAge ?? Duration.hours(24),
+      }),
+    );
+
+    this.alarms = this.createAlarms(
+      action,
+      props.oldestMessageAgeThreshold ?? Duration.minutes(15),
+      props.alarmActions ?? [],
+    );
+  }
+
+  private createAlarms(
+    action: ActionName,
+    oldestMessageAgeThreshold: Duration,
+    alarmActions: readonly cloudwatch.IAlarmAction[],
+  ): cloudwatch.Alarm[] {
+    const period = Duration.minutes(1);
+    const common = {
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    };
+    const stackName = Stack.of(this).stackName;
+    const alarms = [
+      new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
+        ...common,
+        alarmDescription: `${stackName} ${action}: messages in the dead-letter queue. Read the reason attributes, fix, then redrive (docs/deploy.md).`,
+        metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period,
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        threshold: 0,
+      }),
+      new cloudwatch.Alarm(this, 'OldestMessageAlarm', {
+        ...common,
+        alarmDescription: `${stackName} ${action}: the oldest queued message is older than ${oldestMessageAgeThreshold.toSeconds()} s; the handler is failing, throttled or too slow.`,
+        metric: this.queue.metricApproximateAgeOfOldestMessage({
+          period,
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        threshold: oldestMessageAgeThreshold.toSeconds(),
+      }),
+      new cloudwatch.Alarm(this, 'ErrorsAlarm', {
+        ...common,
+        alarmDescription: `${stackName} ${action}: the handler failed whole invocations (not single records).`,
+        metric: this.function.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
+        threshold: 0,
+      }),
+      new cloudwatch.Alarm(this, 'ThrottlesAlarm', {
+        ...common,
+        alarmDescription: `${stackName} ${action}: invocations were throttled (function or account concurrency limit reached).`,
+        metric: this.function.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
+        threshold: 0,
+      }),
+    ];
+    for (const alarm of alarms) {
+      alarm.addAlarmAction(...alarmActions);
+      alarm.addOkAction(...alarmActions);
+    }
+    return alarms;
+  }
+}

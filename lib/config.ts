@@ -1,0 +1,455 @@
+/**
+ * Deployment config: one JSON file per environment under `config/`, validated at synth time.
+ * The same parsed config fills the CDK resources and the handler environment
+ * (`handler-environment.ts`), so the two cannot disagree.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
+import { ACTIONS, type ActionName, RESULT_EVENT_SOURCE } from '../lambdas/actions';
+import { PLATFORM_REGIONS, type PlatformRegion } from '../lambdas/core/regions';
+
+/** Folder of the committed deployment configs. */
+export const DEFAULT_CONFIG_DIR = fileURLToPath(new URL('../config/', import.meta.url));
+
+/** Per-action defaults; the construct uses the same values when a prop is left out. */
+export const ACTION_DEFAULTS = {
+  enabled: true,
+  batchSize: 10,
+  maxBatchingWindowSeconds: 0,
+  maxConcurrency: 5,
+  timeoutSeconds: 30,
+  memoryMiB: 256,
+  maxReceiveCount: 5,
+} as const;
+
+/** Retention values CloudWatch Logs accepts. */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
+  3653,
+] as const;
+
+/** Source queues keep messages 4 days (the SQS default); the age alarm must fire before that. */
+export const SOURCE_QUEUE_RETENTION_SECONDS = 4 * 24 * 3600;
+
+const int = (min: number, max: number) =>
+  z
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
+const AWS_REGION = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
+const awsRegion = z.string().regex(AWS_REGION, 'must be an AWS region such as eu-central-1');
+
+/** Sent as HTTP header values, so printable ASCII without spaces. */
+const tenantValue = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(128, 'must be at most 128 characters')
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces (it is sent as an HTTP header)');
+
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
+const SECRET_ARN =
+  /^arn:(aws|aws-cn|aws-us-gov):secretsmanager:([a-z0-9-]+):(\d{12}):secret:([A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6})$/;
+const KMS_KEY_ARN = /^arn:(aws|aws-cn|aws-us-gov):kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
+const SNS_TOPIC_ARN = /^arn:(aws|aws-cn|aws-us-gov):sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+const EVENT_BUS_NAME = /^[A-Za-z0-9._/-]{1,256}$/;
+const EVENT_BUS_ARN =
+  /^arn:(aws|aws-cn|aws-us-gov):events:[a-z0-9-]+:\d{12}:event-bus\/([A-Za-z0-9._/-]{1,256})$/;
+
+/** Parts of a complete secret ARN, or undefined for a secret name. */
+export const parseSecretArn = (
+  secretId: string,
+): { partition: string; region: string; account: string; resource: string } | undefined => {
+  const match = SECRET_ARN.exec(secretId);
+  if (!match) return undefined;
+  const [, partition = '', region = '', account = '', resource = ''] = match;
+  return { partition, region, account, resource };
+};
+
+/** Base URL exactly as both specs give it: `https://[<region>.]<host>:9443`, no prefix for us-east-1. */
+export const platformBaseUrl = (host: string, region: PlatformRegion): string =>
+  region === 'us-east-1' ? `https://${host}:9443` : `https://${region}.${host}:9443`;
+
+const eventSource = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(256, 'must be at most 256 characters')
+  .regex(/^\S+$/, 'must not contain whitespace')
+  .refine((s) => !s.startsWith('aws.'), 'must not start with "aws." (reserved for AWS services)')
+  .refine(
+    (s) => s !== RESULT_EVENT_SOURCE,
+    `must not be "${RESULT_EVENT_SOURCE}" (the source of this integration's own result events)`,
+  );
+
+const uniqueSources = (sources: readonly string[], ctx: z.RefinementCtx): void => {
+  sources.forEach((source, index) => {
+    if (sources.indexOf(source) !== index) {
+      ctx.addIssue({ code: 'custom', path: [index], message: `duplicate source "${source}"` });
+    }
+  });
+};
+
+/** A non-empty list of distinct event sources. */
+const sourceList = z
+  .array(eventSource, 'must be a list of event sources such as ["crm", "hr"]')
+  .min(1, 'must list at least one source')
+  .superRefine(uniqueSources);
+
+const actionSettingsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(ACTION_DEFAULTS.enabled),
+    batchSize: int(1, 10_000).default(ACTION_DEFAULTS.batchSize),
+    maxBatchingWindowSeconds: int(0, 300).default(ACTION_DEFAULTS.maxBatchingWindowSeconds),
+    // Lambda rejects an SQS maximum concurrency outside 2..1000.
+    maxConcurrency: int(2, 1000).default(ACTION_DEFAULTS.maxConcurrency),
+    timeoutSeconds: int(1, 900).default(ACTION_DEFAULTS.timeoutSeconds),
+    memoryMiB: int(128, 10_240).default(ACTION_DEFAULTS.memoryMiB),
+    maxReceiveCount: int(1, 1000).default(ACTION_DEFAULTS.maxReceiveCount),
+    /** Overrides the top-level `allowedSources` for this action's rule. */
+    allowedSources: sourceList.optional(),
+  })
+  .superRefine((settings, ctx) => {
+    // Lambda only accepts SQS batches above 10 with a batching window of at least 1 s.
+    if (settings.batchSize > 10 && settings.maxBatchingWindowSeconds < 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['batchSize'],
+        message: 'must be at most 10 unless maxBatchingWindowSeconds is at least 1',
+      });
+    }
+  });
+
+export type ActionSettings = z.output<typeof actionSettingsSchema>;
+
+const actionsShape = Object.fromEntries(
+  ACTIONS.map((action) => [action.name, actionSettingsSchema.prefault({})]),
+) as Record<ActionName, z.ZodPrefault<typeof actionSettingsSchema>>;
+
+export type EventBusConfig =
+  | { readonly kind: 'create'; readonly name?: string | undefined }
+  | { readonly kind: 'existing-name'; readonly name: string }
+  | { readonly kind: 'existing-arn'; readonly arn: string; readonly name: string };
+
+const eventBusSchema = z
+  .strictObject({
+    create: z.literal(true, 'must be true (omit it to use an existing bus)').optional(),
+    name: z.string().regex(EVENT_BUS_NAME, 'must be a valid event bus name').optional(),
+    existingBusName: z.string().regex(EVENT_BUS_NAME, 'must be a valid event bus name').optional(),
+    existingBusArn: z
+      .string()
+      .regex(
+        EVENT_BUS_ARN,
+        'must be an event bus ARN (arn:aws:events:<region>:<account>:event-bus/<name>)',
+      )
+      .optional(),
+  })
+  .superRefine((bus, ctx) => {
+    const modes = [bus.create, bus.existingBusName, bus.existingBusArn].filter(
+      (mode) => mode !== undefined,
+    );
+    if (modes.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'give exactly one of "create": true, "existingBusName" or "existingBusArn"',
+      });
+    }
+    if (bus.name !== undefined && bus.create === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['name'],
+        message: 'only applies with "create": true',
+      });
+    }
+    if (bus.create && bus.name === 'default') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['name'],
+        message: 'cannot create a bus named "default"; use "existingBusName": "default"',
+      });
+    }
+  })
+  .transform((bus): EventBusConfig => {
+    if (bus.existingBusArn !== undefined) {
+      const name = EVENT_BUS_ARN.exec(bus.existingBusArn)?.[2] ?? '';
+      return { kind: 'existing-arn', arn: bus.existingBusArn, name };
+    }
+    if (bus.existingBusName !== undefined)
+      return { kind: 'existing-name', name: bus.existingBusName };
+    return { kind: 'create', name: bus.name };
+  });
+
+const configSchema = z
+  .strictObject({
+    /** Overrides the stack name `ContactCenterSync-<environmentName>`. */
+    stackName: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'must be a CloudFormation stack name')
+      .optional(),
+    /** Pins the stack to an account/region; environment-agnostic when left out. */
+    deployment: z
+      .strictObject({
+        account: z
+          .string()
+          .regex(/^\d{12}$/, 'must be a 12-digit AWS account id')
+          .optional(),
+        region: awsRegion.optional(),
+      })
+      .optional(),
+    tenant: z.strictObject({
+      platformCode: tenantValue,
+      companyCode: tenantValue,
+      environmentName: tenantValue,
+    }),
+    platform: z
+      .strictObject({
+        host: z
+          .string()
+          .regex(
+            HOST_NAME,
+            'must be a host name such as platform.example.com (no scheme, port or path)',
+          )
+          // Host names are case-insensitive; the runtime lower-cases them the same way.
+          .transform((host) => host.toLowerCase())
+          .optional(),
+        region: z
+          .enum(PLATFORM_REGIONS, `must be one of ${PLATFORM_REGIONS.join(', ')}`)
+          .optional(),
+        baseUrlOverride: z
+          .url({ protocol: /^https$/, error: 'must be an https URL' })
+          .transform((url) => url.replace(/\/+$/, ''))
+          .optional(),
+      })
+      .superRefine((platform, ctx) => {
+        if (platform.baseUrlOverride !== undefined) {
+          if (platform.host !== undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['host'],
+              message: 'give either host (with region) or baseUrlOverride, not both',
+            });
+          }
+          return;
+        }
+        if (platform.host === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['host'],
+            message: 'is required unless baseUrlOverride is given',
+          });
+        }
+        if (platform.region === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['region'],
+            message: 'is required unless baseUrlOverride is given',
+          });
+        }
+      }),
+    /** Default `region` of realtime requests; defaults to platform.region. */
+    campaignRegion: z
+      .enum(PLATFORM_REGIONS, `must be one of ${PLATFORM_REGIONS.join(', ')}`)
+      .optional(),
+    apiKey: z
+      .strictObject({
+        /** Secret name (same account as the stack) or the complete secret ARN. */
+        secretId: z
+          .string()
+          .min(1, 'must not be empty')
+          .refine(
+            (id) => (id.startsWith('arn:') ? SECRET_ARN.test(id) : SECRET_NAME.test(id)),
+            'must be a secret name or a complete secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>-<6 characters>)',
+          ),
+        secretsRegion: awsRegion,
+        // The specs forbid caching the key for longer than one hour.
+        maxAgeSeconds: int(1, 3600).default(900),
+        /** Customer-managed KMS key of the secret, when it is not encrypted with aws/secretsmanager. */
+        kmsKeyArn: z.string().regex(KMS_KEY_ARN, 'must be a KMS key ARN').optional(),
+      })
+      .superRefine((apiKey, ctx) => {
+        const arn = parseSecretArn(apiKey.secretId);
+        if (arn && arn.region !== apiKey.secretsRegion) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['secretsRegion'],
+            message: `must be the region of the secret ARN in secretId (${arn.region})`,
+          });
+        }
+      }),
+    actions: z.strictObject(actionsShape).prefault({}),
+    eventBus: eventBusSchema.prefault({ create: true }),
+    /** Retry policy of every rule's SQS target. */
+    eventDelivery: z
+      .strictObject({
+        retryAttempts: int(0, 185).default(185),
+        maxEventAgeSeconds: int(60, 86_400).default(86_400),
+      })
+      .prefault({}),
+    /** EventBridge `source` values whose events are routed to the action queues. */
+    allowedSources: sourceList,
+    alarms: z
+      .strictObject({
+        topicArn: z
+          .string()
+          .regex(SNS_TOPIC_ARN, 'must be a standard (not FIFO) SNS topic ARN')
+          .optional(),
+        email: z.email('must be an e-mail address').optional(),
+        oldestMessageAgeSeconds: int(60, SOURCE_QUEUE_RETENTION_SECONDS).default(900),
+      })
+      .prefault({}),
+    logRetentionDays: z
+      .int('must be an integer')
+      .refine(
+        (days) => (LOG_RETENTION_DAYS as readonly number[]).includes(days),
+        `must be one of ${LOG_RETENTION_DAYS.join(', ')}`,
+      )
+      .default(30),
+    logLevel: z
+      .enum(['DEBUG', 'INFO', 'WARN', 'ERROR'], 'must be one of DEBUG, INFO, WARN, ERROR')
+      .default('INFO'),
+  })
+  .superRefine((config, ctx) => {
+    if (config.eventBus.kind === 'existing-arn' && config.deployment !== undefined) {
+      // EventBridge rules can only be created on a bus in the stack's own account and region.
+      const [, , , region, account] = config.eventBus.arn.split(':');
+      const { account: stackAccount, region: stackRegion } = config.deployment;
+      if (
+        (stackAccount !== undefined && account !== stackAccount) ||
+        (stackRegion !== undefined && region !== stackRegion)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['eventBus', 'existingBusArn'],
+          message:
+            "must be a bus in the deployment account and region (rules cannot be added to another account's bus)",
+        });
+      }
+    }
+    if (config.campaignRegion === undefined && config.platform.region === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['campaignRegion'],
+        message: 'is required when platform.region is not given',
+      });
+    }
+  })
+  .transform((config) => {
+    const { host, region, baseUrlOverride } = config.platform;
+    const baseUrl = baseUrlOverride ?? platformBaseUrl(host ?? '', region ?? 'us-east-1');
+    return {
+      ...config,
+      platform: { ...config.platform, baseUrl },
+      campaignRegion: (config.campaignRegion ?? region) as PlatformRegion,
+    };
+  });
+
+/** What a config file may contain (defaults not yet applied). */
+export type DeploymentConfigInput = z.input<typeof configSchema>;
+/** A validated config with every default applied and the base URL resolved. */
+export type DeploymentConfig = z.output<typeof configSchema>;
+
+/** A config that failed validation; `message` names the file and every bad field. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+  ) {
+    super(problems.map((problem) => `${source}: ${problem}`).join('\n'));
+  }
+}
+
+const formatPath = (path: readonly PropertyKey[]): string =>
+  path.reduce<string>((text, segment) => {
+    if (typeof segment === 'number') return `${text}[${segment}]`;
+    return text === '' ? String(segment) : `${text}.${String(segment)}`;
+  }, '');
+
+const TYPE_NAMES: Record<string, string> = {
+  object: 'an object',
+  array: 'a list',
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+};
+
+const describeIssue = (issue: z.core.$ZodIssue): string => {
+  const where = formatPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+    return `${where === '' ? '' : `${where}: `}unknown field(s) ${keys}`;
+  }
+  let text = issue.message;
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) text = 'is required';
+    // zod's own wording names the received value's type; ours says what is expected.
+    else if (text.startsWith('Invalid input'))
+      text = `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+  }
+  return `${where === '' ? '(config)' : where}: ${text}`;
+};
+
+/** Validates an already JSON-decoded config; `source` names it in error messages. */
+export const parseConfig = (input: unknown, source = 'config'): DeploymentConfig => {
+  // `reportInput` tells a missing field from one of the wrong type; values are never printed.
+  const result = configSchema.safeParse(input, { reportInput: true });
+  if (!result.success) throw new ConfigError(source, result.error.issues.map(describeIssue));
+  return result.data;
+};
+
+const CONFIG_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Reads and validates `<dir>/<name>.json`; errors name the file and every bad field. */
+export const loadConfig = (name: string, dir: string = DEFAULT_CONFIG_DIR): DeploymentConfig => {
+  const file = resolve(dir, `${name}.json`);
+  const shown = relative(process.cwd(), file);
+  const source = shown.startsWith('..') || isAbsolute(shown) ? file : shown;
+  if (!CONFIG_NAME.test(name)) {
+    throw new ConfigError(source, ['config name must be a file name without path or extension']);
+  }
+  if (!existsSync(file)) {
+    const available = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((entry) => entry.endsWith('.json'))
+          .map((entry) => entry.slice(0, -'.json'.length))
+      : [];
+    throw new ConfigError(source, [
+      `not found (available: ${available.length > 0 ? available.join(', ') : 'none'})`,
+    ]);
+  }
+  let input: unknown;
+  try {
+    input = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(source, [`not valid JSON (${(error as Error).message})`]);
+  }
+  return parseConfig(input, source);
+};
+
+/** Stack name: the configured one, else `ContactCenterSync-<environmentName>` made CloudFormation-safe. */
+export const stackNameFor = (config: DeploymentConfig): string =>
+  config.stackName ??
+  `ContactCenterSync-${config.tenant.environmentName.replace(/[^A-Za-z0-9-]+/g, '-')}`.slice(
+    0,
+    128,
+  );
+
+/** Name of the bus the stack creates when the config does not name one. */
+export const defaultEventBusName = (config: DeploymentConfig): string =>
+  `contact-center-sync-${config.tenant.environmentName.replace(/[^A-Za-z0-9._-]+/g, '-')}`.slice(
+    0,
+    256,
+  );
+
+/** `allowedSources` of one action: its own override, else the top-level list. */
+export const allowedSourcesFor = (
+  config: DeploymentConfig,
+  action: ActionName,
+): readonly string[] => config.actions[action].allowedSources ?? config.allowedSources;

@@ -1,0 +1,190 @@
+/**
+ * One deployment environment: the event bus (created or imported), one ActionPipeline per
+ * enabled action, the alarm topic, and outputs operators and producers need.
+ */
+import { ArnFormat, CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Construct } from 'constructs';
+import { ACTIONS, type ActionName } from '../lambdas/actions';
+import { ActionPipeline } from './action-pipeline';
+import {
+  allowedSourcesFor,
+  type DeploymentConfig,
+  defaultEventBusName,
+  parseSecretArn,
+} from './config';
+import { handlerEnvironment, isReadAction } from './handler-environment';
+
+export interface ContactCenterSyncStackProps extends StackProps {
+  /** Validated deployment config (`loadConfig`). */
+  readonly config: DeploymentConfig;
+}
+
+/** `add-user` → `AddUser`, for logical ids and output names. */
+export const pascalCase = (action: ActionName): string =>
+  action
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+export class ContactCenterSyncStack extends Stack {
+  readonly eventBus: events.IEventBus;
+  /** The pipelines of the enabled actions. */
+  readonly pipelines: ReadonlyMap<ActionName, ActionPipeline>;
+  /** Topic the stack created for the alarm e-mail, if any. */
+  readonly alarmTopic?: sns.Topic;
+
+  constructor(scope: Construct, id: string, props: ContactCenterSyncStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    Tags.of(this).add('project', 'contact-center-sync');
+    Tags.of(this).add('environment', config.tenant.environmentName);
+
+    this.eventBus = this.createOrImportBus(config);
+    // Read results go to the bus that carried the request, so one subscription sees both.
+    const resultBusName =
+      config.eventBus.kind === 'existing-arn' ? config.eventBus.arn : this.eventBus.eventBusName;
+
+    const { topicArn, email } = config.alarms;
+    if (email !== undefined) this.alarmTopic = this.createAlarmTopic(email);
+    const alarmActions: cloudwatch.IAlarmAction[] = [];
+    if (topicArn !== undefined) {
+      const imported = sns.Topic.fromTopicArn(this, 'AlarmTopicImported', topicArn);
+      alarmActions.push(new cloudwatchActions.SnsAction(imported));
+    }
+    if (this.alarmTopic) alarmActions.push(new cloudwatchActions.SnsAction(this.alarmTopic));
+    const apiKeySecretArn = this.apiKeySecretArn(config);
+
+    const pipelines = new Map<ActionName, ActionPipeline>();
+    for (const { name: action } of ACTIONS) {
+      const settings = config.actions[action];
+      if (!settings.enabled) continue;
+      const pipeline = new ActionPipeline(this, pascalCase(action), {
+        action,
+        environment: ({ deadLetterQueueUrl }) =>
+          handlerEnvironment(config, action, { deadLetterQueueUrl, resultBusName }),
+        eventBus: this.eventBus,
+        allowedSources: allowedSourcesFor(config, action),
+        apiKeySecretArn,
+        apiKeySecretsRegion: config.apiKey.secretsRegion,
+        apiKeyKmsKeyArn: config.apiKey.kmsKeyArn,
+        resultBus: isReadAction(action) ? this.eventBus : undefined,
+        batchSize: settings.batchSize,
+        maxBatchingWindow: Duration.seconds(settings.maxBatchingWindowSeconds),
+        maxConcurrency: settings.maxConcurrency,
+        timeout: Duration.seconds(settings.timeoutSeconds),
+        memorySize: settings.memoryMiB,
+        maxReceiveCount: settings.maxReceiveCount,
+        eventRetryAttempts: config.eventDelivery.retryAttempts,
+        maxEventAge: Duration.seconds(config.eventDelivery.maxEventAgeSeconds),
+        logRetention: config.logRetentionDays as logs.RetentionDays,
+        alarmActions,
+        oldestMessageAgeThreshold: Duration.seconds(config.alarms.oldestMessageAgeSeconds),
+      });
+      pipelines.set(action, pipeline);
+
+      const name = pascalCase(action);
+      new CfnOutput(this, `${name}QueueUrl`, {
+        description: `${action}: send action messages here`,
+        value: pipeline.queue.queueUrl,
+      });
+      new CfnOutput(this, `${name}DeadLetterQueueUrl`, {
+        description: `${action}: dead letters with their reason attributes`,
+        value: pipeline.deadLetterQueue.queueUrl,
+      });
+      new CfnOutput(this, `${name}LogGroupName`, {
+        description: `${action}: handler logs`,
+        value: pipeline.logGroup.logGroupName,
+      });
+    }
+    this.pipelines = pipelines;
+
+    new CfnOutput(this, 'EventBusName', {
+      description: 'Put action events here (detail-type = action name)',
+      value: this.eventBus.eventBusName,
+    });
+  }
+
+  private createOrImportBus(config: DeploymentConfig): events.IEventBus {
+    const bus = config.eventBus;
+    switch (bus.kind) {
+      case 'existing-name':
+        return events.EventBus.fromEventBusName(this, 'EventBus', bus.name);
+      case 'existing-arn':
+        return events.EventBus.fromEventBusArn(this, 'EventBus', bus.arn);
+      case 'create':
+        return new events.EventBus(this, 'EventBus', {
+          eventBusName: bus.name ?? defaultEventBusName(config),
+          description: 'contact-center-sync: CRM and HR events in, read results out',
+        });
+    }
+  }
+
+  /** Exactly the configured secret: a complete ARN as given, a name with the random suffix. */
+  private apiKeySecretArn(config: DeploymentConfig): string {
+    const { secretId, secretsRegion } = config.apiKey;
+    if (parseSecretArn(secretId)) return secretId;
+    // Secrets Manager appends "-" and 6 random characters to a secret's name in its ARN.
+    return this.formatArn({
+      service: 'secretsmanager',
+      region: secretsRegion,
+      resource: 'secret',
+      resourceName: `${secretId}-??????`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+  }
+
+  /**
+   * A topic for the e-mail subscription, encrypted with its own key: CloudWatch cannot publish
+   * to a topic encrypted with the AWS managed SNS key, so the key policy must let it in.
+   */
+  private createAlarmTopic(email: string): sns.Topic {
+    const key = new kms.Key(this, 'AlarmTopicKey', {
+      description: 'contact-center-sync alarm topic encryption',
+      enableKeyRotation: true,
+    });
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarms',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    );
+    const topic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: 'contact-center-sync alarms',
+      masterKey: key,
+      enforceSSL: true,
+    });
+    // The topic policy that enforceSSL creates replaces SNS's default one, so CloudWatch
+    // needs an explicit grant to publish this account's alarms.
+    topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarms',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          ArnLike: {
+            'aws:SourceArn': this.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
+    topic.addSubscription(new subscriptions.EmailSubscription(email));
+    return topic;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The handler environment contract (issue 3), filled from the deployment config. The stack sets
+ * exactly this on every function, so a test can hold it against what the runtime reads.
+ */
+import { type ActionName, READ_ACTIONS } from '../lambdas/actions';
+import type { DeploymentConfig } from './config';
+
+export const POWERTOOLS_SERVICE_NAME = 'contact-center-sync';
+export const POWERTOOLS_METRICS_NAMESPACE = 'ContactCenterSync';
+
+/** Every variable a handler may get; `RESULT_EVENT_BUS_NAME` only for the read actions. */
+export const HANDLER_ENVIRONMENT_VARIABLES = [
+  'PLATFORM_CODE',
+  'COMPANY_CODE',
+  'ENVIRONMENT_NAME',
+  'API_BASE_URL',
+  'CAMPAIGN_REGION',
+  'API_KEY_SECRET_ID',
+  'API_KEY_SECRETS_REGION',
+  'API_KEY_MAX_AGE_SECONDS',
+  'DEAD_LETTER_QUEUE_URL',
+  'MAX_RECEIVE_COUNT',
+  'RESULT_EVENT_BUS_NAME',
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'POWERTOOLS_LOG_LEVEL',
+  'NODE_OPTIONS',
+] as const;
+
+export type HandlerEnvironmentVariable = (typeof HANDLER_ENVIRONMENT_VARIABLES)[number];
+
+/** Resources the environment points at; known only once the pipeline creates them. */
+export interface HandlerResources {
+  /** URL of the action's own DLQ (a CloudFormation token in the stack). */
+  readonly deadLetterQueueUrl: string;
+  /** Name (or ARN, for a bus in another account) of the bus read results are published on. */
+  readonly resultBusName?: string | undefined;
+}
+
+export const isReadAction = (action: ActionName): boolean => READ_ACTIONS.includes(action);
+
+/** The environment of one action's function. Throws if a read action gets no result bus. */
+export const handlerEnvironment = (
+  config: DeploymentConfig,
+  action: ActionName,
+  resources: HandlerResources,
+): Record<string, string> => {
+  const environment: { [name in HandlerEnvironmentVariable]?: string } = {
+    PLATFORM_CODE: config.tenant.platformCode,
+    COMPANY_CODE: config.tenant.companyCode,
+    ENVIRONMENT_NAME: config.tenant.environmentName,
+    API_BASE_URL: config.platform.baseUrl,
+    CAMPAIGN_REGION: config.campaignRegion,
+    API_KEY_SECRET_ID: config.apiKey.secretId,
+    API_KEY_SECRETS_REGION: config.apiKey.secretsRegion,
+    API_KEY_MAX_AGE_SECONDS: String(config.apiKey.maxAgeSeconds),
+    DEAD_LETTER_QUEUE_URL: resources.deadLetterQueueUrl,
+    MAX_RECEIVE_COUNT: String(config.actions[action].maxReceiveCount),
+    POWERTOOLS_SERVICE_NAME,
+    POWERTOOLS_METRICS_NAMESPACE,
+    POWERTOOLS_LOG_LEVEL: config.logLevel,
+    // Stack traces point at the TypeScript sources through the bundled source maps.
+    NODE_OPTIONS: '--enable-source-maps',
+  };
+  if (isReadAction(action)) {
+    if (resources.resultBusName === undefined) {
+      throw new Error(`${action} is a read action and needs a result bus`);
+    }
+    environment.RESULT_EVENT_BUS_NAME = resources.resultBusName;
+  }
+  return environment as Record<string, string>;
+};

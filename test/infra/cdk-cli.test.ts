@@ -1,0 +1,139 @@
+/**
+ * `npx cdk synth -c config=<name>` through the real CDK CLI and `bin/app.ts`: works with no AWS
+ * credentials and no Docker (local esbuild), and a bad config stops it with the field named.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_NAMES } from '../../lambdas/actions';
+import { minimalConfigInput } from './synth';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** An environment with no way to reach AWS credentials and no Docker. */
+const offlineEnvironment = (home: string): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('AWS_') && !name.startsWith('CDK_') && name !== 'DOCKER_HOST') {
+      env[name] = value;
+    }
+  }
+  return {
+    ...env,
+    // The project's Node 24 and tools first, as `npx` would.
+    PATH: `${join(ROOT, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+    HOME: home,
+    AWS_CONFIG_FILE: join(home, 'no-aws-config'),
+    AWS_SHARED_CREDENTIALS_FILE: join(home, 'no-aws-credentials'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+    CDK_DOCKER: join(home, 'no-docker'),
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+  };
+};
+
+const cdkSynth = (configName: string, outdir: string, home: string): Promise<CliResult> =>
+  new Promise((resolvePromise, reject) => {
+    const child = spawn(
+      join(ROOT, 'node_modules', '.bin', 'cdk'),
+      ['synth', '-c', `config=${configName}`, '--no-notices', '--quiet', '--output', outdir],
+      { cwd: ROOT, env: offlineEnvironment(home), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+
+describe('cdk synth through the CLI', () => {
+  const work = mkdtempSync(join(tmpdir(), 'ccs-cdk-cli-'));
+  const badName = `zz-test-${randomUUID().slice(0, 8)}`;
+  const badFile = join(ROOT, 'config', `${badName}.json`);
+  let good: CliResult;
+  let bad: CliResult;
+
+  beforeAll(async () => {
+    writeFileSync(
+      badFile,
+      JSON.stringify({
+        ...minimalConfigInput(),
+        apiKey: { secretId: 'k', secretsRegion: 'eu-central-1', maxAgeSeconds: 7200 },
+      }),
+    );
+    [good, bad] = await Promise.all([
+      cdkSynth('example', join(work, 'good'), work),
+      cdkSynth(badName, join(work, 'bad'), work),
+    ]);
+  });
+
+  afterAll(() => {
+    rmSync(badFile, { force: true });
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('synthesizes the example stack offline, without credentials or Docker', () => {
+    // Act
+    const templateFile = join(work, 'good', 'ContactCenterSync-prod.template.json');
+
+    // Assess
+    expect(good.stderr).not.toMatch(/docker/i);
+    expect(good.code, good.stderr).toBe(0);
+    const template = JSON.parse(readFileSync(templateFile, 'utf8')) as {
+      Resources: Record<string, { Type: string }>;
+    };
+    const functions = Object.values(template.Resources).filter(
+      (r) => r.Type === 'AWS::Lambda::Function',
+    );
+    expect(functions).toHaveLength(ACTION_NAMES.length);
+  });
+
+  it('bundles every handler as a minified ESM file with a source map and no AWS SDK inside', () => {
+    // Prepare
+    const assets = readdirSync(join(work, 'good')).filter((entry) => entry.startsWith('asset.'));
+
+    // Act
+    const bundles = assets.map((asset) => join(work, 'good', asset));
+
+    // Assess
+    expect(bundles).toHaveLength(ACTION_NAMES.length);
+    for (const bundle of bundles) {
+      const code = readFileSync(join(bundle, 'index.mjs'), 'utf8');
+      expect(existsSync(join(bundle, 'index.mjs.map'))).toBe(true);
+      expect(
+        code.startsWith("import { createRequire as __ccsCreateRequire } from 'node:module';"),
+      ).toBe(true);
+      expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+      // Minified: long lines (esbuild keeps only the newlines inside template literals).
+      expect(code.length / code.split('\n').length).toBeGreaterThan(500);
+      // The runtime's SDK is used: imported by name, none of its (smithy) internals bundled.
+      const sdkMentions = code.match(/@aws-sdk\//g) ?? [];
+      const sdkImports = code.match(/from\s*"@aws-sdk\/[a-z0-9-]+"/g) ?? [];
+      expect(sdkMentions.length).toBe(sdkImports.length);
+      expect(code).not.toContain('@smithy/');
+    }
+  });
+
+  it('stops a bad config with the file and the field named', () => {
+    // Assess
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain(
+      `config/${badName}.json: apiKey.maxAgeSeconds: must be at most 3600`,
+    );
+    const written = existsSync(join(work, 'bad')) ? readdirSync(join(work, 'bad')) : [];
+    expect(written.filter((file) => file.endsWith('.template.json'))).toEqual([]);
+  });
+});

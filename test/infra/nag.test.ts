@@ -1,0 +1,115 @@
+/**
+ * cdk-nag AwsSolutionsChecks (registered by `createApp` exactly as `bin/app.ts` does) finds
+ * nothing in the stacks the configs produce, and nothing is silenced without a reason.
+ */
+import { Validations } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../lib/app';
+import { type DeploymentConfig, loadConfig } from '../../lib/config';
+import { configWith } from './synth';
+
+const NO_BUNDLING = { context: { 'aws:cdk:bundling-stacks': [] } };
+
+const variants: ReadonlyArray<[string, () => DeploymentConfig]> = [
+  ['the example config', () => loadConfig('example')],
+  ['a minimal config', () => configWith()],
+  [
+    'an existing bus, topic + e-mail alarms and a KMS-encrypted secret given by ARN',
+    () =>
+      configWith({
+        eventBus: { existingBusName: 'default' },
+        alarms: { topicArn: 'arn:aws:sns:eu-central-1:111122223333:ops', email: 'ops@example.com' },
+        apiKey: {
+          secretId: 'arn:aws:secretsmanager:eu-central-1:111122223333:secret:cc/api-key-AbC123',
+          secretsRegion: 'eu-central-1',
+          kmsKeyArn:
+            'arn:aws:kms:eu-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+        },
+        actions: { 'add-user': { enabled: false } },
+      }),
+  ],
+];
+
+interface Acknowledgement {
+  readonly path: string;
+  readonly id: string;
+  readonly reason: unknown;
+}
+
+/** Every `Validations.of(…).acknowledge(…)` recorded anywhere in the tree. */
+const acknowledgements = (root: IConstruct): Acknowledgement[] =>
+  root.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) =>
+        Object.entries(entry.data as Record<string, unknown>).map(([id, reason]) => ({
+          path: construct.node.path,
+          id,
+          reason,
+        })),
+      ),
+  );
+
+describe.each(variants)('AwsSolutionsChecks on %s', (_name, config) => {
+  it('reports no finding', () => {
+    // Prepare
+    const { app } = createApp(config(), NO_BUNDLING);
+
+    // Act
+    const report = new AwsSolutionsChecks(undefined, { verbose: true }).validateScope(app);
+
+    // Assess
+    expect(report.violations.map((v) => `${v.ruleName}: ${v.description}`)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('lets the synth (which runs the plugin) pass with no error or warning annotations', () => {
+    // Prepare
+    const { app, stack } = createApp(config(), NO_BUNDLING);
+
+    // Act
+    const assembly = app.synth();
+
+    // Assess
+    expect(assembly.getStackByName(stack.stackName).template).toHaveProperty('Resources');
+    expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
+    expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
+  });
+
+  it('needs no acknowledged finding; any acknowledgement names a rule and gives a reason', () => {
+    // Prepare
+    const { app } = createApp(config(), NO_BUNDLING);
+
+    // Act
+    const acknowledged = acknowledgements(app);
+
+    // Assess
+    for (const { id, reason } of acknowledged) {
+      expect(id).toMatch(/^(?:AwsSolutions::)?AwsSolutions-[A-Za-z]+\d+(?:\[.+\])?$/);
+      expect(typeof reason === 'string' ? reason.trim().length : 0).toBeGreaterThanOrEqual(20);
+    }
+    // Every finding was fixed rather than acknowledged.
+    expect(acknowledged).toEqual([]);
+  });
+});
+
+describe('the checks are live', () => {
+  it('fail the synth when a resource breaks a rule', () => {
+    // Prepare
+    const { app, stack } = createApp(configWith(), NO_BUNDLING);
+    new sqs.Queue(stack, 'PlainQueue', { encryption: sqs.QueueEncryption.UNENCRYPTED });
+
+    // Act
+    const report = new AwsSolutionsChecks().validateScope(app);
+
+    // Assess
+    expect(report.violations.map((v) => v.ruleName)).toEqual(
+      expect.arrayContaining(['AwsSolutions-SQS3', 'AwsSolutions-SQS4']),
+    );
+    expect(() => app.synth()).toThrow(/AwsSolutions-SQS4/);
+  });
+});

@@ -1,0 +1,473 @@
+/**
+ * The stack of the committed example config: per enabled action the queue, DLQ, function,
+ * event source mapping, rule and alarms; least-privilege IAM; the handler environment contract.
+ * Synthesized once, with the real esbuild bundles.
+ */
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_NAMES, type ActionName, READ_ACTIONS } from '../../lambdas/actions';
+import { readRuntimeEnv } from '../../lambdas/core/runtime-env';
+import type { ActionPipeline } from '../../lib/action-pipeline';
+import { allowedSourcesFor, type DeploymentConfig, loadConfig } from '../../lib/config';
+import type { ContactCenterSyncStack } from '../../lib/contact-center-sync-stack';
+import { HANDLER_ENVIRONMENT_VARIABLES, handlerEnvironment } from '../../lib/handler-environment';
+import {
+  actionsOf,
+  getAtt,
+  identityStatements,
+  logicalId,
+  type PolicyStatement,
+  propertiesOf,
+  ref,
+  resourcesOfType,
+  synth,
+} from './synth';
+
+let config: DeploymentConfig;
+let stack: ContactCenterSyncStack;
+let template: Template;
+
+beforeAll(() => {
+  config = loadConfig('example');
+  ({ stack, template } = synth(config, { bundle: true }));
+});
+
+const pipelineOf = (action: ActionName): ActionPipeline => {
+  const pipeline = stack.pipelines.get(action);
+  if (!pipeline) throw new Error(`no pipeline for ${action}`);
+  return pipeline;
+};
+
+/** Statements of the identity policy attached to an action's function role. */
+const roleStatements = (action: ActionName): PolicyStatement[] => {
+  const role = pipelineOf(action).function.role;
+  if (!role) throw new Error(`${action} has no role`);
+  return identityStatements(template, logicalId(role));
+};
+
+describe.each(ACTION_NAMES)('%s pipeline', (action) => {
+  it('has a source queue with SSE and a redrive policy to its own DLQ', () => {
+    // Prepare
+    const pipeline = pipelineOf(action);
+
+    // Act
+    const queue = resourcesOfType(template, 'AWS::SQS::Queue')[logicalId(pipeline.queue)];
+
+    // Assess
+    expect(queue?.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 4 * 24 * 3600,
+      RedrivePolicy: {
+        deadLetterTargetArn: getAtt(pipeline.deadLetterQueue),
+        maxReceiveCount: config.actions[action].maxReceiveCount,
+      },
+    });
+  });
+
+  it('has a DLQ with 14 days retention and SSE', () => {
+    // Act
+    const dlq = resourcesOfType(template, 'AWS::SQS::Queue')[
+      logicalId(pipelineOf(action).deadLetterQueue)
+    ];
+
+    // Assess
+    expect(dlq?.Properties).toMatchObject({
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      SqsManagedSseEnabled: true,
+    });
+  });
+
+  it('denies non-TLS access to both queues', () => {
+    // Prepare
+    const pipeline = pipelineOf(action);
+
+    // Assess
+    for (const queue of [pipeline.queue, pipeline.deadLetterQueue]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [ref(queue)],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 'sqs:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+              Resource: getAtt(queue),
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('has a Node.js 24 ARM64 function with its own log group', () => {
+    // Prepare
+    const pipeline = pipelineOf(action);
+    const settings = config.actions[action];
+
+    // Assess
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: settings.timeoutSeconds,
+      MemorySize: settings.memoryMiB,
+      Role: getAtt(pipeline.function.role ?? pipeline),
+      LoggingConfig: { LogGroup: ref(pipeline.logGroup) },
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
+    });
+    expect(
+      resourcesOfType(template, 'AWS::Logs::LogGroup')[logicalId(pipeline.logGroup)]?.Properties,
+    ).toEqual({ RetentionInDays: config.logRetentionDays, Tags: expect.any(Array) });
+  });
+
+  it('consumes the queue with partial batch responses and the configured scaling', () => {
+    // Prepare
+    const pipeline = pipelineOf(action);
+    const settings = config.actions[action];
+
+    // Assess
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: getAtt(pipeline.queue),
+      FunctionName: ref(pipeline.function),
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: settings.batchSize,
+      ScalingConfig: { MaximumConcurrency: settings.maxConcurrency },
+    });
+  });
+
+  it('routes its detail-type from the allowed sources to its queue, failed deliveries to its DLQ', () => {
+    // Prepare
+    const pipeline = pipelineOf(action);
+
+    // Assess
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventBusName: ref(stack.eventBus),
+      EventPattern: { 'detail-type': [action], source: [...allowedSourcesFor(config, action)] },
+      Targets: [
+        Match.objectLike({
+          Arn: getAtt(pipeline.queue),
+          DeadLetterConfig: { Arn: getAtt(pipeline.deadLetterQueue) },
+          RetryPolicy: {
+            MaximumRetryAttempts: config.eventDelivery.retryAttempts,
+            MaximumEventAgeInSeconds: config.eventDelivery.maxEventAgeSeconds,
+          },
+        }),
+      ],
+    });
+  });
+
+  it('lets only its rule send to its queue and DLQ', () => {
+    // Prepare
+    const pipeline = pipelineOf(action);
+
+    // Assess
+    for (const queue of [pipeline.queue, pipeline.deadLetterQueue]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [ref(queue)],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Allow',
+              Principal: { Service: 'events.amazonaws.com' },
+              Condition: { ArnEquals: { 'aws:SourceArn': getAtt(pipeline.rule) } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('alarms on DLQ depth, oldest message age, errors and throttles, notifying the topic', () => {
+    // Prepare
+    const pipeline = pipelineOf(action);
+    const topic = stack.alarmTopic;
+    if (!topic) throw new Error('the example config gives an alarm e-mail');
+    const notify = { AlarmActions: [ref(topic)], OKActions: [ref(topic)] };
+
+    // Assess
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...notify,
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(pipeline.deadLetterQueue, 'QueueName') }],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...notify,
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(pipeline.queue, 'QueueName') }],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: config.alarms.oldestMessageAgeSeconds,
+    });
+    for (const metric of ['Errors', 'Throttles']) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        ...notify,
+        Namespace: 'AWS/Lambda',
+        MetricName: metric,
+        Dimensions: [{ Name: 'FunctionName', Value: ref(pipeline.function) }],
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+      });
+    }
+  });
+
+  it('outputs its queue URL and DLQ URL', () => {
+    // Prepare
+    const pipeline = pipelineOf(action);
+    const outputs = template.findOutputs('*');
+
+    // Assess
+    expect(Object.values(outputs).map((output) => output.Value)).toEqual(
+      expect.arrayContaining([ref(pipeline.queue), ref(pipeline.deadLetterQueue)]),
+    );
+  });
+});
+
+describe('visibility timeout', () => {
+  it('is at least 6 × the function timeout + the batching window on every consumed queue', () => {
+    // Prepare
+    const queues = resourcesOfType(template, 'AWS::SQS::Queue');
+    const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+    const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));
+
+    // Act
+    const checked = mappings.map((mapping) => {
+      const props = mapping.Properties as {
+        EventSourceArn: { 'Fn::GetAtt': [string, string] };
+        FunctionName: { Ref: string };
+        MaximumBatchingWindowInSeconds?: number;
+      };
+      const queue = queues[props.EventSourceArn['Fn::GetAtt'][0]]?.Properties as {
+        VisibilityTimeout: number;
+      };
+      const fn = functions[props.FunctionName.Ref]?.Properties as { Timeout: number };
+      return {
+        visibility: queue.VisibilityTimeout,
+        needed: 6 * fn.Timeout + (props.MaximumBatchingWindowInSeconds ?? 0),
+      };
+    });
+
+    // Assess
+    expect(checked).toHaveLength(ACTION_NAMES.length);
+    for (const { visibility, needed } of checked) expect(visibility).toBeGreaterThanOrEqual(needed);
+    // The example gives add-user a 60 s timeout, so its queue needs 360 s.
+    const addUserQueue = propertiesOf<{ VisibilityTimeout: number }>(
+      template,
+      'AWS::SQS::Queue',
+      logicalId(pipelineOf('add-user').queue),
+    );
+    expect(addUserQueue.VisibilityTimeout).toBe(360);
+  });
+});
+
+describe('IAM least privilege', () => {
+  it.each(ACTION_NAMES)('%s reads exactly the configured secret', (action) => {
+    // Act
+    const statements = roleStatements(action).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('secretsmanager:')),
+    );
+
+    // Assess
+    expect(statements).toEqual([
+      {
+        Sid: 'ReadApiKey',
+        Effect: 'Allow',
+        Action: 'secretsmanager:GetSecretValue',
+        Resource: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              `:secretsmanager:${config.apiKey.secretsRegion}:`,
+              { Ref: 'AWS::AccountId' },
+              `:secret:${config.apiKey.secretId}-??????`,
+            ],
+          ],
+        },
+      },
+    ]);
+  });
+
+  it.each(ACTION_NAMES)('%s sends only to its own DLQ', (action) => {
+    // Act
+    const sends = roleStatements(action).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
+
+    // Assess
+    expect(sends).toEqual([
+      {
+        Sid: 'SendDeadLetters',
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: getAtt(pipelineOf(action).deadLetterQueue),
+      },
+    ]);
+  });
+
+  it.each(ACTION_NAMES)('%s publishes to the bus only if it is a read action', (action) => {
+    // Act
+    const puts = roleStatements(action).filter((s) => actionsOf(s).includes('events:PutEvents'));
+
+    // Assess
+    const expected = READ_ACTIONS.includes(action)
+      ? [
+          {
+            Sid: 'PublishResults',
+            Effect: 'Allow',
+            Action: 'events:PutEvents',
+            Resource: getAtt(stack.eventBus),
+          },
+        ]
+      : [];
+    expect(puts).toEqual(expected);
+  });
+
+  it.each(ACTION_NAMES)('%s logs only to its own log group', (action) => {
+    // Act
+    const logs = roleStatements(action).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('logs:')),
+    );
+
+    // Assess
+    expect(logs).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        Resource: getAtt(pipelineOf(action).logGroup),
+      },
+    ]);
+  });
+
+  it('has no wildcard resource or action in any identity policy and no managed policies', () => {
+    // Prepare
+    const statements = identityStatements(template);
+    const roles = Object.values(resourcesOfType(template, 'AWS::IAM::Role'));
+
+    // Assess
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) {
+      expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|:\*"/);
+      for (const action of actionsOf(statement)) expect(action).not.toContain('*');
+    }
+    for (const role of roles) expect(role.Properties?.ManagedPolicyArns).toBeUndefined();
+  });
+});
+
+describe('handler environment', () => {
+  it.each(ACTION_NAMES)(
+    '%s gets every variable of the contract, filled from the config',
+    (action) => {
+      // Prepare
+      const pipeline = pipelineOf(action);
+      const functionProps = resourcesOfType(template, 'AWS::Lambda::Function')[
+        logicalId(pipeline.function)
+      ]?.Properties as { Environment: { Variables: Record<string, unknown> } };
+      const expectedNames = HANDLER_ENVIRONMENT_VARIABLES.filter(
+        (name) => name !== 'RESULT_EVENT_BUS_NAME' || READ_ACTIONS.includes(action),
+      );
+
+      // Act
+      const variables = functionProps.Environment.Variables;
+
+      // Assess
+      expect(Object.keys(variables).sort()).toEqual([...expectedNames].sort());
+      expect(variables).toMatchObject({
+        PLATFORM_CODE: config.tenant.platformCode,
+        COMPANY_CODE: config.tenant.companyCode,
+        ENVIRONMENT_NAME: config.tenant.environmentName,
+        API_BASE_URL: 'https://eu-central-1.platform.example.com:9443',
+        CAMPAIGN_REGION: config.campaignRegion,
+        API_KEY_SECRET_ID: config.apiKey.secretId,
+        API_KEY_SECRETS_REGION: config.apiKey.secretsRegion,
+        API_KEY_MAX_AGE_SECONDS: String(config.apiKey.maxAgeSeconds),
+        DEAD_LETTER_QUEUE_URL: ref(pipeline.deadLetterQueue),
+        MAX_RECEIVE_COUNT: String(config.actions[action].maxReceiveCount),
+        POWERTOOLS_SERVICE_NAME: 'contact-center-sync',
+        POWERTOOLS_METRICS_NAMESPACE: 'ContactCenterSync',
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+      });
+      if (READ_ACTIONS.includes(action)) {
+        expect(variables.RESULT_EVENT_BUS_NAME).toEqual(ref(stack.eventBus));
+      }
+    },
+  );
+
+  it.each(ACTION_NAMES)('%s: the runtime accepts what the config gives', (action) => {
+    // Prepare
+    const environment = handlerEnvironment(config, action, {
+      deadLetterQueueUrl: 'https://sqs.eu-central-1.amazonaws.com/111122223333/dlq',
+      resultBusName: 'contact-center-sync-prod',
+    });
+
+    // Act
+    const runtime = readRuntimeEnv(environment, {
+      requireResultBus: READ_ACTIONS.includes(action),
+    });
+
+    // Assess
+    expect(runtime).toMatchObject({
+      PLATFORM_CODE: 'CCPLATFORM',
+      API_BASE_URL: 'https://eu-central-1.platform.example.com:9443',
+      API_KEY_MAX_AGE_SECONDS: 900,
+      MAX_RECEIVE_COUNT: 5,
+    });
+  });
+
+  it('refuses to build a read action environment without a result bus', () => {
+    // Act
+    const build = () =>
+      handlerEnvironment(config, 'search-campaign-records', { deadLetterQueueUrl: 'https://q' });
+
+    // Assess
+    expect(build).toThrow('search-campaign-records is a read action and needs a result bus');
+  });
+});
+
+describe('stack', () => {
+  it('creates the event bus and outputs its name', () => {
+    // Assess
+    template.hasResourceProperties('AWS::Events::EventBus', { Name: 'contact-center-sync-prod' });
+    template.hasOutput('EventBusName', { Value: ref(stack.eventBus) });
+  });
+
+  it('creates an encrypted, TLS-only alarm topic with the e-mail subscription', () => {
+    // Prepare
+    const topic = stack.alarmTopic;
+    if (!topic) throw new Error('the example config gives an alarm e-mail');
+
+    // Assess
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: config.alarms.email,
+      TopicArn: ref(topic),
+    });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+          }),
+        ]),
+      },
+    });
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+
+  it('has one pipeline per action and nothing more', () => {
+    // Assess
+    template.resourceCountIs('AWS::SQS::Queue', 2 * ACTION_NAMES.length);
+    template.resourceCountIs('AWS::Lambda::Function', ACTION_NAMES.length);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', ACTION_NAMES.length);
+    template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 4 * ACTION_NAMES.length);
+  });
+});

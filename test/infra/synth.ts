@@ -1,0 +1,93 @@
+/**
+ * Shared helpers of the infrastructure tests: configs to start from and a synth that skips
+ * esbuild unless a test needs the real bundles (the template is the same either way, only the
+ * asset hashes differ).
+ */
+import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { createApp } from '../../lib/app';
+import { type DeploymentConfig, type DeploymentConfigInput, parseConfig } from '../../lib/config';
+
+/** The smallest valid config: everything else takes its default. */
+export const minimalConfigInput = (): DeploymentConfigInput => ({
+  tenant: { platformCode: 'CCPLATFORM', companyCode: 'testcorp', environmentName: 'test' },
+  platform: { host: 'platform.example.com', region: 'eu-central-1' },
+  apiKey: { secretId: 'contact-center-sync/api-key', secretsRegion: 'eu-central-1' },
+  allowedSources: ['crm', 'hr'],
+});
+
+/** `minimalConfigInput()` with top-level fields replaced, validated. */
+export const configWith = (overrides: Partial<DeploymentConfigInput> = {}): DeploymentConfig =>
+  parseConfig({ ...minimalConfigInput(), ...overrides }, 'test config');
+
+export interface Synthesized {
+  readonly stack: ReturnType<typeof createApp>['stack'];
+  readonly app: ReturnType<typeof createApp>['app'];
+  readonly template: Template;
+}
+
+/** Synthesizes the config's stack (with the cdk-nag plugin, as `bin/app.ts` does). */
+export const synth = (
+  config: DeploymentConfig,
+  options: { bundle?: boolean } = {},
+): Synthesized => {
+  const { app, stack } = createApp(
+    config,
+    options.bundle ? undefined : { context: { 'aws:cdk:bundling-stacks': [] } },
+  );
+  return { app, stack, template: Template.fromStack(stack) };
+};
+
+/** Logical id of a construct's CloudFormation resource (an L2 construct or the L1 itself). */
+export const logicalId = (construct: IConstruct): string => {
+  const element = (construct.node.defaultChild ?? construct) as CfnElement;
+  return Stack.of(construct).getLogicalId(element);
+};
+
+export const getAtt = (construct: IConstruct, attribute = 'Arn') => ({
+  'Fn::GetAtt': [logicalId(construct), attribute],
+});
+
+export const ref = (construct: IConstruct) => ({ Ref: logicalId(construct) });
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+
+/** Every resource of a type, by logical id. */
+export const resourcesOfType = (template: Template, type: string): Resources =>
+  template.findResources(type) as Resources;
+
+/** Properties of one resource; throws when the template has no such resource. */
+export const propertiesOf = <T = Record<string, unknown>>(
+  template: Template,
+  type: string,
+  id: string,
+): T => {
+  const properties = resourcesOfType(template, type)[id]?.Properties;
+  if (properties === undefined) throw new Error(`no ${type} ${id} in the template`);
+  return properties as T;
+};
+
+export interface PolicyStatement {
+  readonly Sid?: string;
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+  readonly Condition?: unknown;
+}
+
+/** Statements of every AWS::IAM::Policy of the template (optionally: attached to `roleId`). */
+export const identityStatements = (template: Template, roleId?: string): PolicyStatement[] =>
+  Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+    .filter(
+      (policy) =>
+        roleId === undefined || JSON.stringify(policy.Properties?.Roles).includes(`"${roleId}"`),
+    )
+    .flatMap(
+      (policy) =>
+        (policy.Properties?.PolicyDocument as { Statement?: PolicyStatement[] } | undefined)
+          ?.Statement ?? [],
+    );
+
+export const actionsOf = (statement: PolicyStatement): string[] =>
+  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
