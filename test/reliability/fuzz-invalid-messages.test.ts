@@ -78,6 +78,7 @@ describe.each(ACTION_NAMES.map((action, index) => ({ action, index })))(
             batch += 1;
             deadLetters.entries.length = 0;
             const requestsBefore = simulator.stats.requests;
+            const writesBefore = output.writes.length;
             const records = mutated.map((m, i) => ({
               messageId: `bad-${batch}-${i}`,
               body: m.body,
@@ -108,7 +109,9 @@ describe.each(ACTION_NAMES.map((action, index) => ({ action, index })))(
               for (const mention of m.mentions) {
                 expect(letter?.reason.errorMessage, `${m.kind}: ${mention}`).toContain(mention);
               }
+              expect(JSON.stringify(letter?.reason)).not.toContain(API_KEY);
             }
+            expect(output.writes.slice(writesBefore).join('')).not.toContain(API_KEY);
           },
         ),
         { seed: SEED + index, numRuns: RUNS },

@@ -195,3 +195,23 @@ export const captureOutput = (): CapturedOutput => {
     },
   };
 };
+
+/**
+ * Delivers `bodies` as SQS would: receive 1 for all, then every record the handler reported as
+ * failed again with the next receive count, up to `maxReceiveCount`. Returns the records still
+ * failing after the last receive (SQS's redrive policy would move them to the DLQ).
+ */
+export const deliverWithRedelivery = async (
+  handler: TestHandler,
+  bodies: readonly string[],
+  maxReceiveCount: number,
+  idPrefix = 'm',
+): Promise<SqsInput[]> => {
+  let pending: SqsInput[] = bodies.map((body, i) => ({ messageId: `${idPrefix}-${i}`, body }));
+  for (let receive = 1; receive <= maxReceiveCount && pending.length > 0; receive += 1) {
+    const batch = pending.map((record) => ({ ...record, receiveCount: receive }));
+    const failed = new Set(failedIds(await handler(sqsEvent(batch), fakeContext())));
+    pending = pending.filter((record) => failed.has(record.messageId));
+  }
+  return pending;
+};
