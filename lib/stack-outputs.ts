@@ -1,0 +1,35 @@
+/**
+ * CloudFormation output keys of the stack. The stack writes them and the operator commands
+ * (`npm run ops`) read them, so both take the names from here. No CDK import: the operator
+ * commands load this without pulling in aws-cdk-lib.
+ */
+import type { ActionName } from '../lambdas/actions';
+
+/** Output holding the name of the bus producers put action events on. */
+export const EVENT_BUS_OUTPUT_KEY = 'EventBusName';
+
+export interface ActionOutputKeys {
+  /** URL of the action's source queue. */
+  readonly queueUrl: string;
+  /** URL of the action's dead-letter queue. */
+  readonly deadLetterQueueUrl: string;
+  /** Name of the action's log group. */
+  readonly logGroupName: string;
+}
+
+/** `add-user` → `AddUser`: output keys allow only letters and digits. */
+const outputPrefix = (action: ActionName): string =>
+  action
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+/** Output keys of one (enabled) action, e.g. `AddUserQueueUrl`. */
+export const actionOutputKeys = (action: ActionName): ActionOutputKeys => {
+  const prefix = outputPrefix(action);
+  return {
+    queueUrl: `${prefix}QueueUrl`,
+    deadLetterQueueUrl: `${prefix}DeadLetterQueueUrl`,
+    logGroupName: `${prefix}LogGroupName`,
+  };
+};

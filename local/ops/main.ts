@@ -1,0 +1,306 @@
+/**
+ * `npm run ops -- <command>`: operator commands for a deployed stack. This file parses the
+ * command line and dispatches; `runOps` is the whole CLI as a function, for tests.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ACTION_NAMES, type ActionName, isActionName } from '../../lambdas/actions';
+import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
+import { openDeployment } from './deployment';
+import { describeError, OpsError, UsageError } from './errors';
+import { type OpsIo, writeLine } from './io';
+import { runRedrive } from './redrive';
+import { runSend } from './send';
+
+const OPTIONS = {
+  config: { type: 'string' },
+  stack: { type: 'string' },
+  'outputs-file': { type: 'string' },
+  region: { type: 'string' },
+  'event-bus': { type: 'boolean' },
+  source: { type: 'string' },
+  max: { type: 'string' },
+  'show-body': { type: 'boolean' },
+  'per-message': { type: 'boolean' },
+  force: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+const COMMON_OPTIONS: readonly OptionName[] = ['config', 'stack', 'outputs-file', 'region', 'help'];
+
+type CommandName = 'send' | 'dlq list' | 'dlq redrive' | 'dlq export';
+
+interface CommandSpec {
+  readonly usage: string;
+  readonly summary: string;
+  /** Positionals after the command words. */
+  readonly arguments: readonly string[];
+  readonly options: readonly OptionName[];
+  readonly help: string;
+}
+
+const COMMON_HELP = `Environment options:
+  --config <name>        deployment config config/<name>.json (default: example)
+  --stack <name>         stack name (default: the config's stack name)
+  --outputs-file <file>  read the stack outputs from the file \`cdk deploy --outputs-file\` wrote,
+                         instead of calling CloudFormation DescribeStacks
+  --region <region>      AWS region of the stack (default: the config's deployment.region, else
+                         the SDK's: AWS_REGION or the profile's region)
+  -h, --help             this help
+
+AWS access uses the standard SDK configuration: AWS_PROFILE or AWS_ACCESS_KEY_ID /
+AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL_<SERVICE>.
+
+Actions: ${ACTION_NAMES.join(', ')}`;
+
+const COMMANDS: Record<CommandName, CommandSpec> = {
+  send: {
+    usage: 'send <action> <json-file|-> [--event-bus [--source <source>]]',
+    summary: "validate messages and send them to the action's queue (or bus)",
+    arguments: ['action', 'json-file|-'],
+    options: ['event-bus', 'source'],
+    help: `Validates every message in the file (one JSON message, or a JSON array of messages; - reads
+stdin) with the action's schema. If any is invalid, prints every problem and sends nothing
+(exit 1). Otherwise sends them one by one to the action's SQS queue and prints each message id.
+
+Options:
+  --event-bus        put EventBridge events on the stack's bus instead (detail-type = action)
+  --source <source>  event source with --event-bus (default: the action's first allowed source
+                     in the config; must be one of its allowed sources)`,
+  },
+  'dlq list': {
+    usage: 'dlq list <action> [--max N] [--show-body]',
+    summary: 'show dead letters with their reasons, without consuming them',
+    arguments: ['action'],
+    options: ['max', 'show-body'],
+    help: `Shows the action's dead letters with their reason attributes (action, errorCategory,
+errorCode, errorMessage, sourceMessageId, correlationId) and send / first-receive times. They
+stay in the DLQ: each is received, held invisible while listing, then made visible again.
+Bodies may hold personal data: only a redacted preview is shown unless --show-body.
+
+Options:
+  --max N        show at most N dead letters (default ${DEFAULT_LIST_MAX})
+  --show-body    print each body whole`,
+  },
+  'dlq redrive': {
+    usage: 'dlq redrive <action> [--max N] [--per-message]',
+    summary: "move dead letters back to the action's queue",
+    arguments: ['action'],
+    options: ['max', 'per-message'],
+    help: `Moves the action's dead letters back to its source queue. Without --max, uses an SQS
+message move task when the DLQ is the source queue's redrive DLQ; otherwise (or when SQS refuses
+the task) moves them one by one: receive, send a copy without the reason attributes, then delete
+the original. A message is never deleted before its copy was sent: a failed send leaves it in
+the DLQ (reported), so nothing is lost; at worst a message is duplicated. Exit 1 if any failed.
+
+Options:
+  --max N          move at most N dead letters (always message by message)
+  --per-message    move message by message even where a move task applies (strips the reason
+                   attributes, which a move task keeps)`,
+  },
+  'dlq export': {
+    usage: 'dlq export <action> <file|-> [--force]',
+    summary: 'save dead letters as JSON lines, without consuming them',
+    arguments: ['action', 'file|-'],
+    options: ['force'],
+    help: `Writes every dead letter of the action as one JSON line (messageId, sentAt,
+firstReceivedAt, reason, deliveryFailure, messageAttributes, attributes, body) to the file
+(created with mode 0600: bodies may hold personal data; - writes to stdout). The messages stay
+in the DLQ.
+
+Options:
+  --force    overwrite the file if it exists`,
+  },
+};
+
+const generalHelp = (): string => {
+  const width = Math.max(
+    ...Object.values(COMMANDS).map((c) => c.usage.split(' [')[0]?.length ?? 0),
+  );
+  const lines = Object.values(COMMANDS).map(
+    (c) => `  ${(c.usage.split(' [')[0] ?? '').padEnd(width)}  ${c.summary}`,
+  );
+  return `Usage: npm run ops -- <command> [options]
+
+Operator commands for a deployed contact-center-sync stack.
+
+Commands:
+${lines.join('\n')}
+
+${COMMON_HELP}
+
+\`npm run ops -- <command> --help\` shows a command's own options.`;
+};
+
+const commandHelp = (name: CommandName): string => {
+  const spec = COMMANDS[name];
+  return `Usage: npm run ops -- ${spec.usage} [environment options]
+
+${spec.help}
+
+${COMMON_HELP}`;
+};
+
+/** The command the positionals name, and the positionals after it. */
+const findCommand = (
+  positionals: readonly string[],
+): { name: CommandName; rest: readonly string[] } | undefined => {
+  const [first, second, ...tail] = positionals;
+  if (first === 'send') return { name: 'send', rest: positionals.slice(1) };
+  if (first === 'dlq' && second !== undefined) {
+    const name = `dlq ${second}`;
+    if (name in COMMANDS) return { name: name as CommandName, rest: tail };
+  }
+  return undefined;
+};
+
+const parseAction = (value: string): ActionName => {
+  if (!isActionName(value)) {
+    throw new UsageError(`Unknown action "${value}". Valid actions: ${ACTION_NAMES.join(', ')}`);
+  }
+  return value;
+};
+
+const parseMax = (value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  const max = /^[1-9]\d{0,6}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(max)) {
+    throw new UsageError(`--max must be a whole number from 1 to 9999999, got "${value}"`);
+  }
+  return max;
+};
+
+type ParsedValues = { [name in OptionName]?: string | boolean | undefined };
+
+const stringOption = (values: ParsedValues, name: OptionName): string | undefined => {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
+  let parsed: { values: ParsedValues; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\nRun \`npm run ops -- --help\` for usage.`);
+  }
+  const { values, positionals } = parsed;
+  const command = findCommand(positionals);
+
+  if (positionals.length === 0 || positionals[0] === 'help') {
+    const topic = findCommand(positionals.slice(1));
+    writeLine(io.stdout, topic === undefined ? generalHelp() : commandHelp(topic.name));
+    return 0;
+  }
+  if (command === undefined) {
+    const known = Object.keys(COMMANDS).join(', ');
+    throw new UsageError(
+      `Unknown command "${positionals.slice(0, 2).join(' ')}". Commands: ${known}. Run \`npm run ops -- --help\` for usage.`,
+    );
+  }
+  if (values.help) {
+    writeLine(io.stdout, commandHelp(command.name));
+    return 0;
+  }
+  const spec = COMMANDS[command.name];
+  const allowed = new Set<string>([...COMMON_OPTIONS, ...spec.options]);
+  for (const name of Object.keys(values)) {
+    if (!allowed.has(name)) {
+      throw new UsageError(
+        `--${name} does not apply to ${command.name} (see \`npm run ops -- ${command.name} --help\`)`,
+      );
+    }
+  }
+  const [actionArgument, ...extra] = command.rest;
+  if (actionArgument === undefined) {
+    throw new UsageError(
+      `Usage: npm run ops -- ${spec.usage}\nValid actions: ${ACTION_NAMES.join(', ')}`,
+    );
+  }
+  const action = parseAction(actionArgument);
+  if (extra.length !== spec.arguments.length - 1) {
+    throw new UsageError(`Usage: npm run ops -- ${spec.usage}`);
+  }
+  const max = parseMax(stringOption(values, 'max'));
+  if (values.source !== undefined && !values['event-bus']) {
+    throw new UsageError('--source only applies with --event-bus');
+  }
+
+  const deployment = openDeployment(
+    {
+      configName: stringOption(values, 'config') ?? 'example',
+      stackName: stringOption(values, 'stack'),
+      outputsFile: stringOption(values, 'outputs-file'),
+      region: stringOption(values, 'region'),
+    },
+    io.clients,
+  );
+  const file = extra[0] ?? '-';
+  switch (command.name) {
+    case 'send':
+      return runSend(
+        deployment,
+        {
+          action,
+          input: file,
+          eventBus: values['event-bus'] === true,
+          source: stringOption(values, 'source'),
+        },
+        io,
+      );
+    case 'dlq list':
+      return runList(
+        deployment,
+        { action, max: max ?? DEFAULT_LIST_MAX, showBody: values['show-body'] === true },
+        io,
+      );
+    case 'dlq redrive':
+      return runRedrive(
+        deployment,
+        { action, max, perMessage: values['per-message'] === true },
+        io,
+      );
+    case 'dlq export':
+      return runExport(deployment, { action, file, force: values.force === true }, io);
+  }
+};
+
+/**
+ * Runs one operator command; resolves to the exit code (0 ok, 1 failed, 2 usage error,
+ * 130 interrupted). Errors are written to `io.stderr` as one clear message, never thrown.
+ */
+export const runOps = async (argv: readonly string[], io: OpsIo): Promise<number> => {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    writeLine(io.stderr, `Error: ${describeError(error)}`);
+    return error instanceof OpsError ? error.exitCode : 1;
+  }
+};
+
+/** True when run as the program (`tsx local/ops/main.ts`), false when imported (tests). */
+const isEntryPoint = (): boolean => {
+  // `import.meta.main` needs Node 22.18+/24.2+; the path comparison covers older runtimes.
+  if (typeof import.meta.main === 'boolean') return import.meta.main;
+  const entry = process.argv[1];
+  return entry !== undefined && path.resolve(entry) === fileURLToPath(import.meta.url);
+};
+
+if (isEntryPoint()) {
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(
+      '\nStopping (held messages are released)… Ctrl-C again to quit at once.\n',
+    );
+    controller.abort();
+  });
+  process.exitCode = await runOps(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The stack's output keys are the ones `lib/stack-outputs.ts` names, because the operator
+ * commands (`npm run ops`) find each action's queues by those keys.
+ */
+import { describe, expect, it } from 'vitest';
+import { ACTION_NAMES } from '../../lambdas/actions';
+import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from '../../lib/stack-outputs';
+import { configWith, ref, synth } from './synth';
+
+describe('stack outputs', () => {
+  it('has the queue and DLQ URL of every enabled action under the keys ops reads', () => {
+    // Prepare
+    const config = configWith({ actions: { 'delete-user': { enabled: false } } });
+
+    // Act
+    const { stack, template } = synth(config);
+
+    // Assess
+    for (const action of ACTION_NAMES.filter((name) => name !== 'delete-user')) {
+      const pipeline = stack.pipelines.get(action);
+      if (pipeline === undefined) throw new Error(`no pipeline for ${action}`);
+      const keys = actionOutputKeys(action);
+      template.hasOutput(keys.queueUrl, { Value: ref(pipeline.queue) });
+      template.hasOutput(keys.deadLetterQueueUrl, { Value: ref(pipeline.deadLetterQueue) });
+    }
+    const outputKeys = Object.keys(template.findOutputs('*'));
+    expect(outputKeys).not.toContain(actionOutputKeys('delete-user').queueUrl);
+    expect(outputKeys).toContain(EVENT_BUS_OUTPUT_KEY);
+  });
+});

@@ -1,0 +1,63 @@
+/** Command-line handling that fails (or helps) before any AWS call or config is needed. */
+import { describe, expect, it } from 'vitest';
+import { ACTION_NAMES } from '../../../lambdas/actions';
+import { runOpsCaptured } from '../../support/ops-run';
+
+describe('ops command line', () => {
+  it('prints the general help for no arguments and for --help', async () => {
+    // Act
+    const bare = await runOpsCaptured([]);
+    const help = await runOpsCaptured(['--help']);
+
+    // Assess
+    expect(bare.code).toBe(0);
+    expect(help.stdout).toBe(bare.stdout);
+    for (const command of ['send <action>', 'dlq list', 'dlq redrive', 'dlq export']) {
+      expect(bare.stdout).toContain(command);
+    }
+    expect(bare.stdout).toContain(ACTION_NAMES.join(', '));
+  });
+
+  it('prints each command help with its own options', async () => {
+    // Act
+    const send = await runOpsCaptured(['send', '--help']);
+    const list = await runOpsCaptured(['help', 'dlq', 'list']);
+    const exportHelp = await runOpsCaptured(['dlq', 'export', 'add-user', '-h']);
+
+    // Assess
+    expect(send.stdout).toContain('--event-bus');
+    expect(list.stdout).toContain('--show-body');
+    expect(exportHelp.stdout).toContain('--force');
+    expect([send.code, list.code, exportHelp.code]).toEqual([0, 0, 0]);
+  });
+
+  it.each([
+    [['frobnicate'], 'Unknown command "frobnicate"'],
+    [['dlq', 'purge', 'add-user'], 'Unknown command "dlq purge"'],
+    [['send', 'add-user'], 'Usage: npm run ops -- send <action> <json-file|->'],
+    [['dlq', 'list'], 'Valid actions: add-or-update-campaign-record'],
+    [['dlq', 'list', 'add-user', 'extra'], 'Usage: npm run ops -- dlq list'],
+    [['dlq', 'list', 'add-user', '--max', '0'], '--max must be a whole number'],
+    [['dlq', 'list', 'add-user', '--force'], '--force does not apply to dlq list'],
+    [['send', 'add-user', 'f.json', '--source', 'crm'], '--source only applies with --event-bus'],
+    [['dlq', 'list', 'add-user', '--bogus'], "Unknown option '--bogus'"],
+  ])('rejects %j with exit 2: %s', async (argv, message) => {
+    // Act
+    const run = await runOpsCaptured(argv);
+
+    // Assess
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe('');
+  });
+
+  it('names every problem of an unknown config', async () => {
+    // Act
+    const run = await runOpsCaptured(['dlq', 'list', 'add-user', '--config', 'nope']);
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Cannot use config "nope"');
+    expect(run.stderr).toContain('available: example');
+  });
+});
