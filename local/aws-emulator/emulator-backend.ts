@@ -1,0 +1,472 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CreateEventBusCommand,
+  DeleteEventBusCommand,
+  DeleteRuleCommand,
+  EventBridgeClient,
+  PutEventsCommand,
+  PutRuleCommand,
+  PutTargetsCommand,
+  RemoveTargetsCommand,
+} from '@aws-sdk/client-eventbridge';
+import {
+  CreateSecretCommand,
+  DeleteSecretCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
+import {
+  EventBridgeResultPublisher,
+  SecretsManagerApiKeySource,
+  SqsDeadLetterSink,
+} from '../../lambdas/core/aws-adapters';
+import type {
+  ApiKeySource,
+  DeadLetterReason,
+  DeadLetterSink,
+  ResultPublisher,
+} from '../../lambdas/core/ports';
+import type { Backend, DeadLetterFound } from '../run/backend';
+import type { DeliveredEvent } from '../run/event-router';
+import type { RunSettings } from '../run/run-settings';
+
+/**
+ * The emulator's queues get a short visibility timeout instead of 6 × the function timeout:
+ * on a real clock minutes of waiting per redelivery would make the run unusable.
+ */
+export const EMULATOR_VISIBILITY_TIMEOUT_SECONDS = 2;
+/** DLQs keep messages 14 days, as deployed. */
+const DLQ_RETENTION_SECONDS = 14 * 24 * 3600;
+const PUT_EVENTS_MAX_ENTRIES = 10;
+const SQS_MAX_MESSAGES = 10;
+
+interface ActionResources {
+  readonly queueUrl: string;
+  readonly queueArn: string;
+  readonly dlqUrl: string;
+  readonly ruleName: string | undefined;
+  readonly deadLetters: DeadLetterSink;
+  readonly results: ResultPublisher;
+  readonly keySource: ApiKeySource;
+}
+
+export interface EmulatorBackendOptions {
+  /** `http://127.0.0.1:<port>` of a running moto server. */
+  readonly endpoint: string;
+  readonly settings: RunSettings;
+  readonly apiKey: string;
+  /** @default us-east-1 */
+  readonly region?: string;
+  /** Called at the end of `close()`, e.g. to stop the emulator the run started. */
+  readonly onClose?: () => Promise<void>;
+}
+
+/**
+ * Points every AWS SDK client this process builds at the emulator through the standard
+ * configuration (`AWS_ENDPOINT_URL_<SERVICE>`, region, credentials), as the Lambda entry points
+ * read it. The credentials are placeholders the emulator accepts; real ones are never sent.
+ */
+export const pointSdkAtEmulator = (endpoint: string, region: string): void => {
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_SQS: endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: endpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,
+    AWS_REGION: region,
+    AWS_DEFAULT_REGION: region,
+    AWS_ACCESS_KEY_ID: 'local-emulator',
+    AWS_SECRET_ACCESS_KEY: 'local-emulator',
+  });
+  delete process.env.AWS_SESSION_TOKEN;
+  delete process.env.AWS_PROFILE;
+};
+
+const toRecordAttributes = (message: Message): SQSMessageAttributes =>
+  Object.fromEntries(
+    Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+      name,
+      {
+        dataType: value.DataType ?? 'String',
+        ...(value.StringValue === undefined ? {} : { stringValue: value.StringValue }),
+      },
+    ]),
+  );
+
+const REASON_FIELDS = [
+  'action',
+  'errorCategory',
+  'errorCode',
+  'errorMessage',
+  'sourceMessageId',
+  'correlationId',
+] as const;
+
+/** The reason attributes of a dead letter, or undefined when it has none (redrive policy). */
+const reasonOf = (message: Message): DeadLetterReason | undefined => {
+  const attributes = message.MessageAttributes ?? {};
+  if (attributes.errorCode?.StringValue === undefined) return undefined;
+  const value = (name: (typeof REASON_FIELDS)[number]): string =>
+    attributes[name]?.StringValue ?? '';
+  return {
+    action: value('action') as ActionName,
+    errorCategory: value('errorCategory') === 'retryable' ? 'retryable' : 'permanent',
+    errorCode: value('errorCode'),
+    errorMessage: value('errorMessage'),
+    sourceMessageId: value('sourceMessageId'),
+    correlationId: value('correlationId'),
+  };
+};
+
+/**
+ * The run's resources in an AWS emulator (moto): an EventBridge bus with one rule per enabled
+ * action routing by `source` + `detail-type` to the action's SQS queue, each queue with a DLQ
+ * and the deployment's redrive policy, and the API key in a Secrets Manager secret. The
+ * handlers get the real AWS adapters from `lambdas/core/aws-adapters.ts`.
+ */
+export class EmulatorBackend implements Backend {
+  readonly description: string;
+  readonly #sqs: SQSClient;
+  readonly #events: EventBridgeClient;
+  readonly #secrets: SecretsManagerClient;
+  readonly #resources: ReadonlyMap<ActionName, ActionResources>;
+  readonly #busName: string;
+  readonly #secretId: string;
+  readonly #reads: () => number;
+  readonly #onClose: (() => Promise<void>) | undefined;
+
+  private constructor(parts: {
+    endpoint: string;
+    sqs: SQSClient;
+    events: EventBridgeClient;
+    secrets: SecretsManagerClient;
+    resources: ReadonlyMap<ActionName, ActionResources>;
+    busName: string;
+    secretId: string;
+    reads: () => number;
+    onClose: (() => Promise<void>) | undefined;
+  }) {
+    this.description = `moto server ${parts.endpoint}: SQS queues + DLQs, EventBridge rules, Secrets Manager (visibility timeout shortened to ${EMULATOR_VISIBILITY_TIMEOUT_SECONDS} s)`;
+    this.#sqs = parts.sqs;
+    this.#events = parts.events;
+    this.#secrets = parts.secrets;
+    this.#resources = parts.resources;
+    this.#busName = parts.busName;
+    this.#secretId = parts.secretId;
+    this.#reads = parts.reads;
+    this.#onClose = parts.onClose;
+  }
+
+  /** Creates the bus, rules, queues and secret (names unique per run) in the emulator. */
+  static async create(options: EmulatorBackendOptions): Promise<EmulatorBackend> {
+    const region = options.region ?? 'us-east-1';
+    pointSdkAtEmulator(options.endpoint, region);
+    const sqs = new SQSClient({});
+    const events = new EventBridgeClient({});
+    const secrets = new SecretsManagerClient({});
+    const prefix = `ccs-local-${randomBytes(6).toString('hex')}`;
+    const busName = `${prefix}-bus`;
+    const secretId = `${prefix}/platform-api-key`;
+
+    await secrets.send(new CreateSecretCommand({ Name: secretId, SecretString: options.apiKey }));
+    await events.send(new CreateEventBusCommand({ Name: busName }));
+
+    // One client for every key source, counting GetSecretValue calls (configured from the env).
+    const keyClient = new SecretsManagerClient({});
+    let reads = 0;
+    keyClient.middlewareStack.add(
+      (next, context) => (args) => {
+        if (context.commandName === 'GetSecretValueCommand') reads += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countSecretReads' },
+    );
+
+    const createQueue = async (name: string, attributes: Record<string, string>) => {
+      const { QueueUrl } = await sqs.send(
+        new CreateQueueCommand({ QueueName: name, Attributes: attributes }),
+      );
+      if (!QueueUrl) throw new Error(`CreateQueue ${name} returned no URL`);
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
+      );
+      const arn = Attributes?.QueueArn;
+      if (!arn) throw new Error(`no ARN for queue ${name}`);
+      return { url: QueueUrl, arn };
+    };
+
+    const resources = new Map<ActionName, ActionResources>();
+    for (const action of ACTION_NAMES) {
+      const own = options.settings.actions[action];
+      const dlq = await createQueue(`${prefix}-${action}-dlq`, {
+        MessageRetentionPeriod: String(DLQ_RETENTION_SECONDS),
+      });
+      const queue = await createQueue(`${prefix}-${action}`, {
+        VisibilityTimeout: String(EMULATOR_VISIBILITY_TIMEOUT_SECONDS),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: dlq.arn,
+          maxReceiveCount: String(own.maxReceiveCount),
+        }),
+      });
+      let ruleName: string | undefined;
+      if (own.enabled) {
+        ruleName = `${prefix}-${action}`;
+        await events.send(
+          new PutRuleCommand({
+            Name: ruleName,
+            EventBusName: busName,
+            EventPattern: JSON.stringify({ source: own.allowedSources, 'detail-type': [action] }),
+            State: 'ENABLED',
+          }),
+        );
+        const targets = await events.send(
+          new PutTargetsCommand({
+            Rule: ruleName,
+            EventBusName: busName,
+            Targets: [{ Id: 'queue', Arn: queue.arn }],
+          }),
+        );
+        if (targets.FailedEntryCount) throw new Error(`PutTargets failed for rule ${ruleName}`);
+      }
+      resources.set(action, {
+        queueUrl: queue.url,
+        queueArn: queue.arn,
+        dlqUrl: dlq.url,
+        ruleName,
+        deadLetters: new SqsDeadLetterSink({ queueUrl: dlq.url }),
+        results: new EventBridgeResultPublisher({ eventBusName: busName }),
+        keySource: new SecretsManagerApiKeySource({
+          secretId,
+          secretsRegion: region,
+          maxAgeSeconds: options.settings.apiKeyMaxAgeSeconds,
+          client: keyClient,
+        }),
+      });
+    }
+    return new EmulatorBackend({
+      endpoint: options.endpoint,
+      sqs,
+      events,
+      secrets,
+      resources,
+      busName,
+      secretId,
+      reads: () => reads,
+      onClose: options.onClose,
+    });
+  }
+
+  #of(action: ActionName): ActionResources {
+    const found = this.#resources.get(action);
+    if (!found) throw new Error(`no resources for ${action}`);
+    return found;
+  }
+
+  async putEvents(events: readonly DeliveredEvent[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (let start = 0; start < events.length; start += PUT_EVENTS_MAX_ENTRIES) {
+      const chunk = events.slice(start, start + PUT_EVENTS_MAX_ENTRIES);
+      const response = await this.#events.send(
+        new PutEventsCommand({
+          Entries: chunk.map((event) => ({
+            EventBusName: this.#busName,
+            Source: event.source,
+            DetailType: event['detail-type'],
+            Detail: JSON.stringify(event.detail),
+          })),
+        }),
+      );
+      chunk.forEach((event, i) => {
+        const entry = response.Entries?.[i];
+        if (!entry?.EventId) {
+          throw new Error(
+            `PutEvents rejected the ${event['detail-type']} event: ${entry?.ErrorCode ?? 'no event id'}`,
+          );
+        }
+        ids.push(entry.EventId);
+      });
+    }
+    return ids;
+  }
+
+  async receive(action: ActionName, max: number): Promise<SQSRecord[]> {
+    const { queueUrl, queueArn } = this.#of(action);
+    const records: SQSRecord[] = [];
+    while (records.length < max) {
+      const { Messages = [] } = await this.#sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: Math.min(SQS_MAX_MESSAGES, max - records.length),
+          WaitTimeSeconds: 0,
+          MessageSystemAttributeNames: ['All'],
+          MessageAttributeNames: ['All'],
+        }),
+      );
+      if (Messages.length === 0) break;
+      for (const message of Messages) {
+        const attributes = message.Attributes ?? {};
+        records.push({
+          messageId: message.MessageId ?? '',
+          receiptHandle: message.ReceiptHandle ?? '',
+          body: message.Body ?? '',
+          attributes: {
+            ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+            SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+            SenderId: attributes.SenderId ?? 'emulator',
+            ApproximateFirstReceiveTimestamp:
+              attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+          },
+          messageAttributes: toRecordAttributes(message),
+          md5OfBody: message.MD5OfBody ?? '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: queueArn,
+          awsRegion: queueArn.split(':')[3] ?? 'us-east-1',
+        });
+      }
+    }
+    return records;
+  }
+
+  async deleteMessages(action: ActionName, records: readonly SQSRecord[]): Promise<void> {
+    const { queueUrl } = this.#of(action);
+    for (let start = 0; start < records.length; start += SQS_MAX_MESSAGES) {
+      const chunk = records.slice(start, start + SQS_MAX_MESSAGES);
+      const response = await this.#sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: chunk.map((record, i) => ({
+            Id: String(i),
+            ReceiptHandle: record.receiptHandle,
+          })),
+        }),
+      );
+      if (response.Failed?.length) {
+        throw new Error(
+          `DeleteMessageBatch on the ${action} queue failed for ${response.Failed.length} message(s)`,
+        );
+      }
+    }
+  }
+
+  async pending(): Promise<{ visible: number; inFlight: number }> {
+    let visible = 0;
+    let inFlight = 0;
+    for (const { queueUrl } of this.#resources.values()) {
+      const { Attributes = {} } = await this.#sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+      );
+      visible += Number(Attributes.ApproximateNumberOfMessages ?? 0);
+      inFlight += Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
+    }
+    return { visible, inFlight };
+  }
+
+  async waitForRedelivery(): Promise<string> {
+    await sleep(EMULATOR_VISIBILITY_TIMEOUT_SECONDS * 1000);
+    return `waited ${EMULATOR_VISIBILITY_TIMEOUT_SECONDS} s: visibility timeout over, failed messages are visible again`;
+  }
+
+  /** The emulator moves messages itself; they are found by `deadLetters()` at the end. */
+  async takeRedriven(): Promise<{ action: ActionName; body: string }[]> {
+    return [];
+  }
+
+  async deadLetters(): Promise<DeadLetterFound[]> {
+    const found: DeadLetterFound[] = [];
+    for (const [action, { dlqUrl }] of this.#resources) {
+      // Held invisible while collecting so none is read twice; they stay in the DLQ.
+      for (;;) {
+        const { Messages = [] } = await this.#sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: dlqUrl,
+            MaxNumberOfMessages: SQS_MAX_MESSAGES,
+            VisibilityTimeout: 60,
+            WaitTimeSeconds: 0,
+            MessageAttributeNames: ['All'],
+          }),
+        );
+        if (Messages.length === 0) break;
+        for (const message of Messages) {
+          const reason = reasonOf(message);
+          const body = message.Body ?? '';
+          found.push(reason ? { action, body, reason } : { action, body });
+        }
+      }
+    }
+    return found;
+  }
+
+  deadLetterSink(action: ActionName): DeadLetterSink {
+    return this.#of(action).deadLetters;
+  }
+
+  resultPublisher(action: ActionName): ResultPublisher {
+    return this.#of(action).results;
+  }
+
+  apiKeySource(action: ActionName): ApiKeySource {
+    return this.#of(action).keySource;
+  }
+
+  async rotateApiKey(newKey: string): Promise<void> {
+    await this.#secrets.send(
+      new PutSecretValueCommand({ SecretId: this.#secretId, SecretString: newKey }),
+    );
+  }
+
+  secretReads(): number {
+    return this.#reads();
+  }
+
+  /** Deletes what `create` made (best effort: the emulator may already be gone). */
+  async close(): Promise<void> {
+    const attempt = async (work: () => Promise<unknown>): Promise<void> => {
+      try {
+        await work();
+      } catch {
+        // Cleanup of a throwaway emulator; nothing to report.
+      }
+    };
+    for (const { queueUrl, dlqUrl, ruleName } of this.#resources.values()) {
+      if (ruleName) {
+        await attempt(() =>
+          this.#events.send(
+            new RemoveTargetsCommand({
+              Rule: ruleName,
+              EventBusName: this.#busName,
+              Ids: ['queue'],
+            }),
+          ),
+        );
+        await attempt(() =>
+          this.#events.send(new DeleteRuleCommand({ Name: ruleName, EventBusName: this.#busName })),
+        );
+      }
+      await attempt(() => this.#sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl })));
+      await attempt(() => this.#sqs.send(new DeleteQueueCommand({ QueueUrl: dlqUrl })));
+    }
+    await attempt(() => this.#events.send(new DeleteEventBusCommand({ Name: this.#busName })));
+    await attempt(() =>
+      this.#secrets.send(
+        new DeleteSecretCommand({ SecretId: this.#secretId, ForceDeleteWithoutRecovery: true }),
+      ),
+    );
+    this.#sqs.destroy();
+    this.#events.destroy();
+    this.#secrets.destroy();
+    await this.#onClose?.();
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Runs moto's standalone server (an in-memory AWS emulator) on a free loopback port: for
+ * `npm start -- --aws-emulator` and the integration tests (test/support re-exports it).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ensurePythonTools } from './python-tools';
+
+export interface MotoServer {
+  /** `http://127.0.0.1:<port>`: the endpoint for every AWS SDK client. */
+  readonly endpoint: string;
+  readonly port: number;
+  /** Stops the server; resolves once the process has exited. Safe to call twice. */
+  stop(): Promise<void>;
+  /**
+   * Wipes all state of every service. Only for a server one test file owns: on the shared
+   * server other files run concurrently, so they isolate by unique resource names instead.
+   */
+  reset(): Promise<void>;
+}
+
+export interface StartMotoServerOptions {
+  /** Path of `moto_server`; installed with `ensurePythonTools()` when absent. */
+  readonly motoServer?: string;
+  /** How long to wait for the server to answer. @default 60000 */
+  readonly startTimeoutMs?: number;
+}
+
+const HOST = '127.0.0.1';
+const OUTPUT_LINES_KEPT = 50;
+
+/** Asks the OS for a free port. Another process could take it before moto binds it: we retry. */
+const freePort = async (): Promise<number> => {
+  const server = createServer();
+  server.listen(0, HOST);
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('No TCP port assigned');
+  return address.port;
+};
+
+const answers = async (endpoint: string): Promise<boolean> => {
+  try {
+    const response = await fetch(`${endpoint}/moto-api/data.json`, {
+      signal: AbortSignal.timeout(2_000),
+    });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+};
+
+const stopProcess = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(killTimer);
+};
+
+type Attempt = { server: MotoServer } | { retry: string };
+
+const tryStart = async (motoServer: string, startTimeoutMs: number): Promise<Attempt> => {
+  const port = await freePort();
+  const endpoint = `http://${HOST}:${port}`;
+  const child = spawn(motoServer, ['-H', HOST, '-p', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // moto logs every request; the pipes must be drained or the server blocks. The last lines
+  // are kept for error messages.
+  const recent: string[] = [];
+  const keep = (chunk: Buffer): void => {
+    recent.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    recent.splice(0, Math.max(0, recent.length - OUTPUT_LINES_KEPT));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let spawnError: Error | undefined;
+  child.on('error', (error) => {
+    spawnError = error;
+  });
+  // Never leave an emulator behind when the test process exits without calling stop().
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+
+  const deadline = Date.now() + startTimeoutMs;
+  while (!(await answers(endpoint))) {
+    const exited = child.exitCode !== null || child.signalCode !== null || spawnError;
+    if (exited || Date.now() > deadline) {
+      await stopProcess(child);
+      process.off('exit', killOnExit);
+      const output = recent.join('\n');
+      if (exited && /address already in use/i.test(output)) return { retry: output };
+      throw new Error(
+        `moto_server on ${endpoint} ${exited ? 'exited' : `did not answer within ${startTimeoutMs} ms`}` +
+          `${spawnError ? ` (${spawnError.message})` : ''}:\n${output}`,
+      );
+    }
+    await sleep(100);
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    server: {
+      endpoint,
+      port,
+      stop: () => {
+        stopped ??= stopProcess(child).finally(() => process.off('exit', killOnExit));
+        return stopped;
+      },
+      reset: async () => {
+        const response = await fetch(`${endpoint}/moto-api/reset`, { method: 'POST' });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`moto reset answered HTTP ${response.status}`);
+      },
+    },
+  };
+};
+
+/** Starts `moto_server` on a free loopback port and waits until it answers. */
+export const startMotoServer = async (
+  options: StartMotoServerOptions = {},
+): Promise<MotoServer> => {
+  const motoServer = options.motoServer ?? (await ensurePythonTools()).motoServer;
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  let lastOutput = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const result = await tryStart(motoServer, startTimeoutMs);
+    if ('server' in result) return result.server;
+    lastOutput = result.retry;
+  }
+  throw new Error(`moto_server found no free port after 3 attempts:\n${lastOutput}`);
+};

@@ -1,0 +1,120 @@
+import type { ApiKeySource } from '../../lambdas/core/ports';
+
+/** Same bound as the deployed key source: the platform allows caching the key for an hour. */
+const MAX_AGE_LIMIT_SECONDS = 3600;
+export const DEFAULT_API_KEY_MAX_AGE_SECONDS = 900;
+
+/** A stored secret value: plays Secrets Manager for the local run. */
+export interface SecretVersion {
+  readonly value: string;
+  /** 1 for the first value, +1 per rotation. */
+  readonly version: number;
+}
+
+/**
+ * The local "secret store" holding the platform API key. Counts reads so a run can show how
+ * often the key was fetched (the cache is meant to keep that low).
+ */
+export class LocalSecretStore {
+  #current: SecretVersion;
+  #reads = 0;
+  /** When set, reads fail with it (a Secrets Manager outage). */
+  failWith: Error | undefined;
+
+  constructor(value: string) {
+    this.#current = { value: nonEmpty(value), version: 1 };
+  }
+
+  get reads(): number {
+    return this.#reads;
+  }
+
+  get version(): number {
+    return this.#current.version;
+  }
+
+  /** Like GetSecretValue: the current value. */
+  async read(): Promise<SecretVersion> {
+    this.#reads += 1;
+    if (this.failWith) throw this.failWith;
+    return this.#current;
+  }
+
+  /** Like PutSecretValue during a rotation: a new current version. */
+  rotate(value: string): SecretVersion {
+    this.#current = { value: nonEmpty(value), version: this.#current.version + 1 };
+    return this.#current;
+  }
+}
+
+const nonEmpty = (value: string): string => {
+  if (value.trim() === '') throw new RangeError('the API key must not be empty');
+  return value;
+};
+
+export interface LocalApiKeySourceOptions {
+  readonly store: LocalSecretStore;
+  /** Seconds a read key is served from cache: 1..3600. @default 900 */
+  readonly maxAgeSeconds?: number;
+  /** Epoch ms, injectable for tests. @default Date.now */
+  readonly now?: () => number;
+}
+
+/**
+ * `ApiKeySource` over the local secret store, with the deployed source's behaviour: a
+ * max-age cache, and a single-flight `refreshKey` that reads the store once however many
+ * callers were rejected with the same key.
+ */
+export class LocalApiKeySource implements ApiKeySource {
+  readonly #store: LocalSecretStore;
+  readonly #maxAgeMs: number;
+  readonly #now: () => number;
+  #cached: { readonly key: string; readonly readAt: number } | undefined;
+  #inFlight: { readonly promise: Promise<string>; readonly forced: boolean } | undefined;
+
+  constructor(options: LocalApiKeySourceOptions) {
+    const maxAge = options.maxAgeSeconds ?? DEFAULT_API_KEY_MAX_AGE_SECONDS;
+    if (!Number.isInteger(maxAge) || maxAge < 1 || maxAge > MAX_AGE_LIMIT_SECONDS) {
+      throw new RangeError(
+        `maxAgeSeconds must be an integer from 1 to ${MAX_AGE_LIMIT_SECONDS}, got ${maxAge}`,
+      );
+    }
+    this.#store = options.store;
+    this.#maxAgeMs = maxAge * 1000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  getKey(): Promise<string> {
+    const cached = this.#cached;
+    if (cached && this.#now() - cached.readAt < this.#maxAgeMs) return Promise.resolve(cached.key);
+    return this.#inFlight?.promise ?? this.#read(false);
+  }
+
+  async refreshKey(rejectedKey: string): Promise<string> {
+    const pending = this.#inFlight;
+    if (pending?.forced) return pending.promise;
+    if (pending) {
+      const key = await pending.promise;
+      if (key !== rejectedKey) return key;
+    } else if (this.#cached !== undefined && this.#cached.key !== rejectedKey) {
+      // Another caller already replaced the rejected key.
+      return this.#cached.key;
+    }
+    return this.#inFlight?.forced ? this.#inFlight.promise : this.#read(true);
+  }
+
+  #read(forced: boolean): Promise<string> {
+    const promise = this.#store
+      .read()
+      .then(({ value }) => {
+        const key = value.trim();
+        this.#cached = { key, readAt: this.#now() };
+        return key;
+      })
+      .finally(() => {
+        if (this.#inFlight?.promise === promise) this.#inFlight = undefined;
+      });
+    this.#inFlight = { promise, forced };
+    return promise;
+  }
+}

@@ -1,0 +1,75 @@
+import type { DeadLetterReason, DeadLetterSink } from '../../lambdas/core/ports';
+
+/** One message in a dead-letter queue, as an operator would find it there. */
+export interface DeadLetter {
+  readonly body: string;
+  /**
+   * The reason attributes the handler attached. Absent when the queue's redrive policy moved
+   * the message (SQS attaches no reason), exactly as on AWS.
+   */
+  readonly reason?: DeadLetterReason;
+  /** `handler`: sent by the handler with a reason; `redrive`: moved by the redrive policy. */
+  readonly movedBy: 'handler' | 'redrive';
+  /** The source queue's message id (SQS keeps it when the redrive policy moves a message). */
+  readonly sourceMessageId?: string;
+}
+
+/** Thrown by `send` while told to fail; SQS would report it as a failed SendMessage. */
+export class DeadLetterSendError extends Error {
+  override readonly name = 'DeadLetterSendError';
+}
+
+/**
+ * An action's dead-letter queue in memory. The handler sends to it through the
+ * `DeadLetterSink` port; the local SQS queue's redrive policy moves messages into it with
+ * `acceptRedrive`. It can be told to fail sends, to show that a failed dead-letter send is
+ * redelivered rather than lost.
+ */
+export class InMemoryDeadLetterQueue implements DeadLetterSink {
+  readonly #letters: DeadLetter[] = [];
+  #failuresLeft = 0;
+  #failedSends = 0;
+
+  constructor(readonly name: string) {}
+
+  /** Everything in the queue, oldest first. */
+  get letters(): readonly DeadLetter[] {
+    return [...this.#letters];
+  }
+
+  /** Sends that failed on purpose so far. */
+  get failedSends(): number {
+    return this.#failedSends;
+  }
+
+  /** The next `count` sends throw `DeadLetterSendError` (and store nothing). */
+  failNextSends(count: number): void {
+    if (!Number.isInteger(count) || count < 0) {
+      throw new RangeError(`failNextSends needs a whole number >= 0, got ${count}`);
+    }
+    this.#failuresLeft = count;
+  }
+
+  async send(body: string, reason: DeadLetterReason): Promise<void> {
+    if (this.#failuresLeft > 0) {
+      this.#failuresLeft -= 1;
+      this.#failedSends += 1;
+      throw new DeadLetterSendError(`SendMessage to ${this.name} failed (simulated)`);
+    }
+    this.#letters.push({
+      body,
+      reason: { ...reason },
+      movedBy: 'handler',
+      sourceMessageId: reason.sourceMessageId,
+    });
+  }
+
+  /** The redrive policy of the source queue moves a message here, without any reason. */
+  acceptRedrive(message: { readonly body: string; readonly messageId: string }): void {
+    this.#letters.push({
+      body: message.body,
+      movedBy: 'redrive',
+      sourceMessageId: message.messageId,
+    });
+  }
+}

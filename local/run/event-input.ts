@@ -1,0 +1,255 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import * as z from 'zod';
+
+/**
+ * Reads the events a run feeds in: a file, or a folder whose event files run one after the
+ * other ("phases"). Two formats per event, mixed freely:
+ *
+ * - an EventBridge event as EventBridge delivers it: `{ "source", "detail-type", "detail": {…} }`
+ *   (`id`, `time`, … are filled in when absent);
+ * - a PutEvents request entry: `{ "Source", "DetailType", "Detail": "<JSON string>" }`.
+ *
+ * A `.json` file holds an array of events (or one event); a `.jsonl` file one event per line.
+ * A folder may also hold `seed.json` (platform state before the run) and
+ * `expected-outcomes.json` (correlation id → expected outcome code).
+ */
+
+export const SEED_FILE = 'seed.json';
+export const EXPECTATIONS_FILE = 'expected-outcomes.json';
+const EVENT_FILE = /\.jsonl?$/;
+
+export interface InputEvent {
+  /** File the event came from, as shown to the user. */
+  readonly file: string;
+  /** 0-based position in its file. */
+  readonly index: number;
+  readonly format: 'eventbridge' | 'put-events';
+  readonly source: string;
+  readonly detailType: string;
+  /** The decoded detail (always a JSON object). */
+  readonly detail: Readonly<Record<string, unknown>>;
+  /** Envelope fields given in the file (`id`, `time`, `account`, …), kept as given. */
+  readonly envelope: Readonly<Record<string, unknown>>;
+}
+
+export interface Phase {
+  readonly file: string;
+  readonly events: readonly InputEvent[];
+}
+
+/** A user that exists on the platform before the run (e.g. created by hand). */
+export interface SeedUser {
+  readonly loginUserId: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly userTemplateName: string;
+  readonly primaryEmailAddr?: string | undefined;
+  readonly inCloudConnect?: boolean | undefined;
+}
+
+export interface Seed {
+  readonly users: readonly SeedUser[];
+}
+
+export interface Scenario {
+  /** The file or folder given, as shown to the user. */
+  readonly origin: string;
+  readonly phases: readonly Phase[];
+  readonly seed: Seed;
+  /** correlation id → expected outcome code; undefined when the scenario has none. */
+  readonly expectations: ReadonlyMap<string, string> | undefined;
+  /** The expectations file, as shown to the user. */
+  readonly expectationsOrigin?: string;
+}
+
+/** The input cannot be read; the message names the file and position. */
+export class EventInputError extends Error {
+  override readonly name = 'EventInputError';
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const EVENTBRIDGE_KEYS = ['source', 'detail-type', 'detail'];
+const PUT_EVENTS_KEYS = ['Source', 'DetailType', 'Detail'];
+
+/** One element of an event file → an `InputEvent`; throws `EventInputError` naming `where`. */
+export const toInputEvent = (value: unknown, file: string, index: number): InputEvent => {
+  const where = `${file}[${index}]`;
+  if (!isRecord(value)) throw new EventInputError(`${where}: an event must be a JSON object`);
+  if (EVENTBRIDGE_KEYS.some((key) => key in value)) {
+    const { source, 'detail-type': detailType, detail, ...envelope } = value;
+    if (typeof source !== 'string' || source === '') {
+      throw new EventInputError(`${where}: "source" must be a non-empty string`);
+    }
+    if (typeof detailType !== 'string' || detailType === '') {
+      throw new EventInputError(`${where}: "detail-type" must be a non-empty string`);
+    }
+    if (!isRecord(detail)) {
+      throw new EventInputError(
+        `${where}: "detail" must be a JSON object (EventBridge requires one)`,
+      );
+    }
+    return { file, index, format: 'eventbridge', source, detailType, detail, envelope };
+  }
+  if (PUT_EVENTS_KEYS.some((key) => key in value)) {
+    const { Source: source, DetailType: detailType, Detail: detailText } = value;
+    if (typeof source !== 'string' || source === '') {
+      throw new EventInputError(`${where}: "Source" must be a non-empty string`);
+    }
+    if (typeof detailType !== 'string' || detailType === '') {
+      throw new EventInputError(`${where}: "DetailType" must be a non-empty string`);
+    }
+    if (typeof detailText !== 'string') {
+      throw new EventInputError(`${where}: "Detail" must be a string holding a JSON object`);
+    }
+    let detail: unknown;
+    try {
+      detail = JSON.parse(detailText);
+    } catch {
+      // PutEvents rejects such an entry (MalformedDetail); it never reaches a rule.
+      throw new EventInputError(`${where}: "Detail" is not valid JSON (PutEvents would reject it)`);
+    }
+    if (!isRecord(detail)) {
+      throw new EventInputError(`${where}: "Detail" must hold a JSON object`);
+    }
+    return { file, index, format: 'put-events', source, detailType, detail, envelope: {} };
+  }
+  throw new EventInputError(
+    `${where}: neither an EventBridge event {"source", "detail-type", "detail"} nor a PutEvents entry {"Source", "DetailType", "Detail"}`,
+  );
+};
+
+const readJson = (file: string, shown: string): unknown => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new EventInputError(`${shown}: not valid JSON (${(error as Error).message})`);
+  }
+};
+
+/** The events of one `.json` (array or single event) or `.jsonl` file. */
+export const readEventFile = (file: string, shown: string): InputEvent[] => {
+  if (file.endsWith('.jsonl')) {
+    const events: InputEvent[] = [];
+    readFileSync(file, 'utf8')
+      .split(/\r?\n/)
+      .forEach((line, lineIndex) => {
+        if (line.trim() === '') return;
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch (error) {
+          throw new EventInputError(
+            `${shown}:${lineIndex + 1}: not valid JSON (${(error as Error).message})`,
+          );
+        }
+        events.push(toInputEvent(value, shown, events.length));
+      });
+    return events;
+  }
+  const content = readJson(file, shown);
+  const list = Array.isArray(content) ? content : [content];
+  return list.map((value, index) => toInputEvent(value, shown, index));
+};
+
+const seedSchema = z.strictObject({
+  users: z
+    .array(
+      z.strictObject({
+        loginUserId: z.string().min(1),
+        firstName: z.string().min(1),
+        lastName: z.string().min(1),
+        userTemplateName: z.string().min(1),
+        primaryEmailAddr: z.email().optional(),
+        inCloudConnect: z.boolean().optional(),
+      }),
+    )
+    .default([]),
+});
+
+export const readSeed = (file: string, shown: string): Seed => {
+  const parsed = seedSchema.safeParse(readJson(file, shown));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join('.') || '(seed)'}: ${i.message}`,
+    );
+    throw new EventInputError(`${shown}: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+};
+
+/** `{ "<correlationId>": "<OUTCOME_CODE>" }`; keys starting with `$` are comments. */
+export const readExpectations = (file: string, shown: string): Map<string, string> => {
+  const content = readJson(file, shown);
+  if (!isRecord(content)) {
+    throw new EventInputError(`${shown}: must be an object of correlation id → outcome code`);
+  }
+  const expectations = new Map<string, string>();
+  for (const [key, value] of Object.entries(content)) {
+    if (key.startsWith('$')) continue;
+    if (typeof value !== 'string' || value === '') {
+      throw new EventInputError(`${shown}: the outcome of "${key}" must be a code such as SUCCESS`);
+    }
+    expectations.set(key, value);
+  }
+  return expectations;
+};
+
+/**
+ * Loads a file (one phase, no seed, no expectations) or a folder (one phase per event file,
+ * in name order, plus its seed and expectations when present).
+ */
+export const loadScenario = (target: string, cwd: string = process.cwd()): Scenario => {
+  const absolute = path.resolve(cwd, target);
+  const shown = (file: string): string => {
+    const relative = path.relative(cwd, file);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  };
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(absolute);
+  } catch {
+    throw new EventInputError(`${target}: no such file or folder`);
+  }
+  if (!stats.isDirectory()) {
+    const events = readEventFile(absolute, shown(absolute));
+    return {
+      origin: shown(absolute),
+      phases: [{ file: shown(absolute), events }],
+      seed: { users: [] },
+      expectations: undefined,
+    };
+  }
+  const names = readdirSync(absolute)
+    .filter((name) => EVENT_FILE.test(name) && name !== SEED_FILE && name !== EXPECTATIONS_FILE)
+    .sort();
+  if (names.length === 0) {
+    throw new EventInputError(`${shown(absolute)}: no event files (*.json, *.jsonl) in the folder`);
+  }
+  const phases = names.map((name) => {
+    const file = path.join(absolute, name);
+    return { file: shown(file), events: readEventFile(file, shown(file)) };
+  });
+  const seedFile = path.join(absolute, SEED_FILE);
+  const expectationsFile = path.join(absolute, EXPECTATIONS_FILE);
+  const exists = (file: string): boolean => {
+    try {
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  return {
+    origin: shown(absolute),
+    phases,
+    seed: exists(seedFile) ? readSeed(seedFile, shown(seedFile)) : { users: [] },
+    ...(exists(expectationsFile)
+      ? {
+          expectations: readExpectations(expectationsFile, shown(expectationsFile)),
+          expectationsOrigin: shown(expectationsFile),
+        }
+      : { expectations: undefined }),
+  };
+};

@@ -1,0 +1,108 @@
+/**
+ * `npm start`: the whole integration on one machine. See docs/local-run.md.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { EmulatorBackend } from '../aws-emulator/emulator-backend';
+import { startMotoServer } from '../aws-emulator/moto-server';
+import { ensurePythonTools, PythonToolsUnavailableError } from '../aws-emulator/python-tools';
+import { EventInputError } from './event-input';
+import { plainStyle, streamStyle } from './report';
+import { EXIT, executeRun } from './run';
+import { RunSettingsError } from './run-settings';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+export const USAGE = `Usage: npm start [-- <options>]
+
+Runs the whole integration locally: the platform simulator, the example CRM and HR events in
+examples/, the real handlers over SQS semantics (batches, partial batch failures, redelivery
+after the visibility timeout, maxReceiveCount, DLQ). Prints one line per message, a summary
+per action and the simulator's final state.
+
+Options:
+  --events <file-or-folder>  run these events instead of examples/ (.json array or .jsonl;
+                             a folder runs its files in name order, one phase each)
+  --faults                   simulator faults (5xx, 429 + Retry-After, resets, lost responses,
+                             latency), one API key rotation and one failed DLQ send
+  --aws-emulator             the same run through moto server (SQS, EventBridge rules,
+                             Secrets Manager); needs Python 3 with venv and pip
+  -h, --help                 show this help
+
+Exit codes: 0 every message ended where it should, 1 some did not (listed at the end),
+2 the run could not start (bad input, or Python missing for --aws-emulator).`;
+
+const fail = (message: string): number => {
+  process.stderr.write(`${message}\n`);
+  return EXIT.cannotRun;
+};
+
+const main = async (argv: readonly string[]): Promise<number> => {
+  let values: { events?: string; faults?: boolean; 'aws-emulator'?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        events: { type: 'string' },
+        faults: { type: 'boolean', default: false },
+        'aws-emulator': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+
+  const out = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  };
+  try {
+    return await executeRun({
+      root: ROOT,
+      // npm runs scripts from the package root; INIT_CWD is where the user typed the command.
+      cwd: process.env.INIT_CWD ?? process.cwd(),
+      ...(values.events === undefined ? {} : { events: values.events }),
+      faults: values.faults === true,
+      out,
+      style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,
+      ...(values['aws-emulator']
+        ? {
+            emulator: async (settings, apiKey) => {
+              out(
+                'Preparing the AWS emulator (moto server; the first run installs it into .tools/venv)…',
+              );
+              const tools = await ensurePythonTools();
+              const moto = await startMotoServer({ motoServer: tools.motoServer });
+              try {
+                return await EmulatorBackend.create({
+                  endpoint: moto.endpoint,
+                  settings,
+                  apiKey,
+                  onClose: () => moto.stop(),
+                });
+              } catch (error) {
+                await moto.stop();
+                throw error;
+              }
+            },
+          }
+        : {}),
+    });
+  } catch (error) {
+    if (error instanceof PythonToolsUnavailableError) {
+      return fail(`--aws-emulator cannot run: ${error.message}`);
+    }
+    if (error instanceof EventInputError || error instanceof RunSettingsError) {
+      return fail(error.message);
+    }
+    throw error;
+  }
+};
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,509 @@
+import { randomBytes } from 'node:crypto';
+import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { ACTION_NAMES, type ActionName, isActionName } from '../../lambdas/actions';
+import { createPlatformClients } from '../../lambdas/core/action-executors';
+import { createActionHandler } from '../../lambdas/core/action-handler';
+import { declaredCorrelationId } from '../../lambdas/core/envelope';
+import type { PlatformSettings } from '../../lambdas/core/platform-settings';
+import type {
+  DeadLetterReason,
+  DeadLetterSink,
+  ResultEvent,
+  ResultPublisher,
+} from '../../lambdas/core/ports';
+import type { FaultSettings, RunningSimulator } from '../simulator';
+import type { Backend } from './backend';
+import type { InputEvent, Scenario } from './event-input';
+import { type RouteDecision, routeEvent, toDeliveredEvent } from './event-router';
+import { lambdaContext } from './lambda-context';
+import { createRunMetrics, type LogSink, RunLogger } from './run-logger';
+import type { RunSettings } from './run-settings';
+
+/** Where a message ended. */
+export type FateKind = 'applied' | 'dead-lettered' | 'redriven' | 'unrouted' | 'lost';
+
+/** Outcome codes for fates the handler did not decide. */
+export const REDRIVEN = 'REDRIVEN';
+export const UNROUTED = 'UNROUTED';
+export const LOST = 'LOST';
+/** Shown for a receive whose dead-letter send failed (the message is redelivered). */
+export const DLQ_SEND_FAILED = 'DLQ_SEND_FAILED';
+
+export interface MessageFate {
+  /** Position of the event in the whole run (input order). */
+  readonly sequence: number;
+  /** 1-based phase (event file) number. */
+  readonly phase: number;
+  readonly file: string;
+  /** The action whose queue it went to; undefined when unrouted to no known action. */
+  readonly action: ActionName | undefined;
+  readonly detailType: string;
+  readonly correlationId: string;
+  readonly kind: FateKind;
+  /** `SUCCESS`, `ALREADY_EXISTS`, `INVALID_MESSAGE`, … or REDRIVEN / UNROUTED / LOST. */
+  readonly code: string;
+  /** SQS receives it took (0 when it never reached a queue). */
+  readonly receives: number;
+  /** Why it is in the DLQ / unrouted / lost. */
+  readonly reason?: { readonly category?: string; readonly message: string };
+  /** Short description of a read's published result (never record data). */
+  readonly result?: string;
+}
+
+export interface PhaseInfo {
+  readonly index: number;
+  readonly total: number;
+  readonly file: string;
+  readonly events: number;
+  readonly routed: number;
+}
+
+export interface RetryInfo {
+  readonly action: ActionName;
+  readonly correlationId: string;
+  readonly code: string;
+  readonly receive: number;
+  readonly maxReceiveCount: number;
+}
+
+/** Progress as it happens, for the console. */
+export interface RunObserver {
+  phaseStarted?(info: PhaseInfo): void;
+  fate?(fate: MessageFate): void;
+  retry?(info: RetryInfo): void;
+  note?(text: string): void;
+}
+
+/** `--faults`: every kind of trouble the handlers must survive, often enough to be seen. */
+export const RUN_FAULTS: FaultSettings = {
+  latencyMs: 20,
+  serverErrorRate: 0.1,
+  throttleRate: 0.06,
+  retryAfterSeconds: 1,
+  connectionResetRate: 0.03,
+  failedStatusRate: 0.04,
+  lostResponseRate: 0.04,
+};
+
+/** With faults on, the API key is rotated after this many handler invocations. */
+export const ROTATE_KEY_AFTER_INVOCATIONS = 3;
+
+export interface PipelineOptions {
+  readonly scenario: Scenario;
+  readonly settings: RunSettings;
+  readonly backend: Backend;
+  /** Already started and seeded; its base URL is the handlers' platform. */
+  readonly simulator: RunningSimulator;
+  readonly logSink: LogSink;
+  /** Simulator faults, one API key rotation and one failed dead-letter send. */
+  readonly faults: boolean;
+  readonly observer?: RunObserver;
+}
+
+export interface RunResult {
+  /** One per input event, in input order. */
+  readonly fates: readonly MessageFate[];
+  readonly invocations: number;
+  readonly resultEvents: number;
+  readonly keyRotations: number;
+  /** Dead-letter sends that failed on purpose (`--faults`). */
+  readonly failedDeadLetterSends: number;
+}
+
+interface Tracked {
+  readonly sequence: number;
+  readonly phase: number;
+  readonly input: InputEvent;
+  readonly decision: RouteDecision;
+  readonly action: ActionName | undefined;
+  correlationId: string;
+  receives: number;
+  fate?: MessageFate;
+}
+
+/** What the handler logged about a message's latest receive (read from its log records). */
+interface LoggedOutcome {
+  readonly code: string;
+  readonly category: string;
+  readonly receiveCount: number;
+  readonly correlationId?: string;
+}
+
+const MAX_ROUNDS = 100_000;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** One line about a read's result; counts and flags only, never record data. */
+export const summariseResult = (result: unknown): string | undefined => {
+  if (!isRecord(result)) return undefined;
+  if (Array.isArray(result.records)) {
+    const n = result.records.length;
+    return `${n} record${n === 1 ? '' : 's'} found`;
+  }
+  if (typeof result.exists === 'boolean') {
+    if (!result.exists) return 'user does not exist';
+    return result.cloudConnectStatus === 'EXISTS'
+      ? 'user exists (also in the contact-center instance)'
+      : 'user exists';
+  }
+  return undefined;
+};
+
+const eventIdOf = (body: string): string | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return isRecord(parsed) && typeof parsed.id === 'string' ? parsed.id : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Drives the real handlers over the backend's queues: phase by phase (one event file each),
+ * puts the events on the bus, then polls every action queue in batches, invokes the action's
+ * handler, deletes what it did not report as failed, and lets the visibility timeout bring the
+ * rest back, until every queue is empty. Each message's fate is reported as soon as it is final.
+ */
+export const runPipeline = async (options: PipelineOptions): Promise<RunResult> => {
+  const { scenario, settings, backend, simulator, logSink, faults } = options;
+  const observer = options.observer ?? {};
+
+  const byEventId = new Map<string, Tracked>();
+  const byMessageId = new Map<string, Tracked>();
+  const tracked: Tracked[] = [];
+  const logged = new Map<string, LoggedOutcome>();
+  const letters = new Map<string, DeadLetterReason>();
+  /** Messages whose dead-letter send failed in their latest receive. */
+  const failedSends = new Set<string>();
+  const results = new Map<string, string>();
+  let resultEvents = 0;
+  let invocations = 0;
+  let keyRotations = 0;
+  let failedDeadLetterSends = 0;
+  let deadLetterFaultPending = faults;
+
+  const finish = (
+    item: Tracked,
+    fate: Omit<
+      MessageFate,
+      'sequence' | 'phase' | 'file' | 'action' | 'detailType' | 'correlationId' | 'receives'
+    >,
+  ): void => {
+    if (item.fate) return;
+    const result = results.get(item.correlationId);
+    item.fate = {
+      sequence: item.sequence,
+      phase: item.phase,
+      file: item.input.file,
+      action: item.action,
+      detailType: item.input.detailType,
+      correlationId: item.correlationId,
+      receives: item.receives,
+      ...(fate.kind === 'applied' && result !== undefined ? { result } : {}),
+      ...fate,
+    };
+    observer.fate?.(item.fate);
+  };
+
+  const onLogRecord = (record: Readonly<Record<string, unknown>>): void => {
+    const { messageId, code, category, receiveCount, correlationId } = record;
+    if (typeof messageId !== 'string' || typeof code !== 'string' || typeof category !== 'string') {
+      return;
+    }
+    logged.set(messageId, {
+      code,
+      category,
+      receiveCount: typeof receiveCount === 'number' ? receiveCount : 0,
+      ...(typeof correlationId === 'string' ? { correlationId } : {}),
+    });
+  };
+
+  const platform: PlatformSettings = {
+    platformCode: settings.tenant.platformCode,
+    companyCode: settings.tenant.companyCode,
+    environmentName: settings.tenant.environmentName,
+    baseUrl: simulator.baseUrl,
+    campaignRegion: settings.campaignRegion,
+    secretsRegion: settings.secretsRegion,
+  };
+
+  /** Records what the handler dead-lettered; with faults, fails one send that can be retried. */
+  const deadLetterSink = (action: ActionName, inner: DeadLetterSink): DeadLetterSink => ({
+    send: async (body, reason) => {
+      const item = byMessageId.get(reason.sourceMessageId);
+      const receivesLeft =
+        item !== undefined && item.receives < settings.actions[action].maxReceiveCount;
+      if (deadLetterFaultPending && receivesLeft) {
+        deadLetterFaultPending = false;
+        failedDeadLetterSends += 1;
+        observer.note?.(
+          `fault: the ${action} DLQ send for ${reason.correlationId} fails once; the message is redelivered, not lost`,
+        );
+        failedSends.add(reason.sourceMessageId);
+        throw new Error(`SendMessage to the ${action} DLQ failed (simulated)`);
+      }
+      try {
+        await inner.send(body, reason);
+      } catch (error) {
+        failedSends.add(reason.sourceMessageId);
+        throw error;
+      }
+      letters.set(reason.sourceMessageId, reason);
+    },
+  });
+
+  const resultPublisher = (inner: ResultPublisher): ResultPublisher => ({
+    publish: async (event: ResultEvent) => {
+      await inner.publish(event);
+      resultEvents += 1;
+      const summary = summariseResult(event.result);
+      if (summary !== undefined) results.set(event.correlationId, summary);
+    },
+  });
+
+  const enabledActions = ACTION_NAMES.filter((action) => settings.actions[action].enabled);
+  const handlers = new Map(
+    enabledActions.map((action) => {
+      const apiKey = backend.apiKeySource(action);
+      const handler = createActionHandler(action, {
+        clients: createPlatformClients(platform, apiKey),
+        apiKey,
+        deadLetters: deadLetterSink(action, backend.deadLetterSink(action)),
+        results: resultPublisher(backend.resultPublisher(action)),
+        logger: new RunLogger({ action, sink: logSink, onRecord: onLogRecord }),
+        metrics: createRunMetrics(action, logSink),
+        maxReceiveCount: settings.actions[action].maxReceiveCount,
+      });
+      return [action, handler] as const;
+    }),
+  );
+
+  const trackedFor = (action: ActionName, record: SQSRecord): Tracked => {
+    const known = byMessageId.get(record.messageId);
+    if (known) return known;
+    const eventId = eventIdOf(record.body);
+    const item = eventId === undefined ? undefined : byEventId.get(eventId);
+    if (item) {
+      byMessageId.set(record.messageId, item);
+      return item;
+    }
+    // Not one of ours (should not happen): follow it anyway so nothing goes unreported.
+    const stranger: Tracked = {
+      sequence: tracked.length,
+      phase: 0,
+      input: {
+        file: '(unknown)',
+        index: 0,
+        format: 'eventbridge',
+        source: '?',
+        detailType: action,
+        detail: {},
+        envelope: {},
+      },
+      decision: { routed: true, action },
+      action,
+      correlationId: eventId ?? record.messageId,
+      receives: 0,
+    };
+    tracked.push(stranger);
+    byMessageId.set(record.messageId, stranger);
+    return stranger;
+  };
+
+  const takeRedriven = async (): Promise<void> => {
+    for (const moved of await backend.takeRedriven()) {
+      const eventId = eventIdOf(moved.body);
+      const item = eventId === undefined ? undefined : byEventId.get(eventId);
+      if (!item) continue;
+      finish(item, {
+        kind: 'redriven',
+        code: REDRIVEN,
+        reason: {
+          message: `moved to the DLQ by the queue's redrive policy after ${item.receives} receives, without a reason`,
+        },
+      });
+    }
+  };
+
+  const invoke = async (action: ActionName, records: SQSRecord[]): Promise<void> => {
+    const handler = handlers.get(action);
+    if (!handler) throw new Error(`no handler for ${action}`);
+    if (faults && invocations === ROTATE_KEY_AFTER_INVOCATIONS) {
+      const newKey = randomBytes(24).toString('base64url');
+      await backend.rotateApiKey(newKey);
+      simulator.setApiKey(newKey);
+      keyRotations += 1;
+      observer.note?.(
+        'fault: API key rotated in the secret; the platform now rejects the old key (401 → one refresh)',
+      );
+    }
+    invocations += 1;
+    const items = records.map((record) => {
+      const item = trackedFor(action, record);
+      item.receives = Number(record.attributes.ApproximateReceiveCount) || item.receives + 1;
+      letters.delete(record.messageId);
+      logged.delete(record.messageId);
+      failedSends.delete(record.messageId);
+      return item;
+    });
+
+    let failed: Set<string>;
+    try {
+      const response = (await handler(
+        { Records: records },
+        lambdaContext(action, settings.actions[action].timeoutSeconds),
+      )) as SQSBatchResponse | undefined;
+      failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (error) {
+      // A crashed invocation: Lambda returns the whole batch to the queue.
+      observer.note?.(
+        `${action} invocation failed (${error instanceof Error ? error.message : String(error)}); the batch is redelivered`,
+      );
+      failed = new Set(records.map((r) => r.messageId));
+    }
+    await backend.deleteMessages(
+      action,
+      records.filter((r) => !failed.has(r.messageId)),
+    );
+
+    records.forEach((record, i) => {
+      const item = items[i];
+      if (!item) return;
+      const outcome = logged.get(record.messageId);
+      if (outcome?.correlationId) item.correlationId = outcome.correlationId;
+      if (failed.has(record.messageId)) {
+        observer.retry?.({
+          action,
+          correlationId: item.correlationId,
+          code: failedSends.has(record.messageId)
+            ? DLQ_SEND_FAILED
+            : (outcome?.code ?? 'BATCH_ITEM_FAILURE'),
+          receive: item.receives,
+          maxReceiveCount: settings.actions[action].maxReceiveCount,
+        });
+        return;
+      }
+      const letter = letters.get(record.messageId);
+      if (letter) {
+        item.correlationId = letter.correlationId;
+        finish(item, {
+          kind: 'dead-lettered',
+          code: letter.errorCode,
+          reason: { category: letter.errorCategory, message: letter.errorMessage },
+        });
+        return;
+      }
+      // Deleted without a dead letter: the handler applied it. The code comes from its log.
+      finish(item, {
+        kind: 'applied',
+        code: outcome && outcome.category === 'success' ? outcome.code : 'APPLIED',
+      });
+    });
+  };
+
+  const drain = async (): Promise<void> => {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      let received = 0;
+      for (const action of enabledActions) {
+        const records = await backend.receive(action, settings.actions[action].batchSize);
+        await takeRedriven();
+        if (records.length === 0) continue;
+        received += records.length;
+        await invoke(action, records);
+      }
+      if (received > 0) continue;
+      const { visible, inFlight } = await backend.pending();
+      if (visible + inFlight === 0) return;
+      if (visible === 0) {
+        // Awaited on its own line: inside `note?.(…)` it would be skipped without an observer.
+        const waited = await backend.waitForRedelivery();
+        observer.note?.(waited);
+      }
+    }
+    throw new Error(`the queues did not drain within ${MAX_ROUNDS} rounds`);
+  };
+
+  const deliveryDefaults = {
+    region: settings.campaignRegion,
+    account: '000000000000',
+    now: Date.now,
+  };
+  for (const [phaseIndex, phase] of scenario.phases.entries()) {
+    const delivered = phase.events.map((input) => toDeliveredEvent(input, deliveryDefaults));
+    const decisions = phase.events.map((input) => routeEvent(input, settings.actions));
+    observer.phaseStarted?.({
+      index: phaseIndex + 1,
+      total: scenario.phases.length,
+      file: phase.file,
+      events: phase.events.length,
+      routed: decisions.filter((d) => d.routed).length,
+    });
+    const ids = await backend.putEvents(delivered);
+    const phaseItems = phase.events.map((input, i): Tracked => {
+      const decision = decisions[i] ?? { routed: false, reason: 'not routed' };
+      const eventId = ids[i] ?? delivered[i]?.id ?? '';
+      const item: Tracked = {
+        sequence: tracked.length,
+        phase: phaseIndex + 1,
+        input,
+        decision,
+        action: decision.routed
+          ? decision.action
+          : isActionName(input.detailType)
+            ? input.detailType
+            : undefined,
+        correlationId: declaredCorrelationId(input.detail) ?? eventId,
+        receives: 0,
+      };
+      tracked.push(item);
+      byEventId.set(eventId, item);
+      return item;
+    });
+    for (const item of phaseItems) {
+      if (!item.decision.routed) {
+        finish(item, {
+          kind: 'unrouted',
+          code: UNROUTED,
+          reason: { message: `${item.decision.reason}; EventBridge drops it without a trace` },
+        });
+      }
+    }
+    await drain();
+  }
+
+  // Dead letters without a reason that were not seen live (an emulator's redrive).
+  await takeRedriven();
+  for (const letter of await backend.deadLetters()) {
+    if (letter.reason) continue;
+    const eventId = eventIdOf(letter.body);
+    const item = eventId === undefined ? undefined : byEventId.get(eventId);
+    if (item) {
+      finish(item, {
+        kind: 'redriven',
+        code: REDRIVEN,
+        reason: { message: "moved to the DLQ by the queue's redrive policy, without a reason" },
+      });
+    }
+  }
+  for (const item of tracked) {
+    finish(item, {
+      kind: 'lost',
+      code: LOST,
+      reason: {
+        message:
+          item.receives === 0
+            ? 'routed to a queue but never received from it'
+            : 'neither applied nor in a dead-letter queue',
+      },
+    });
+  }
+
+  return {
+    fates: tracked.map((item) => item.fate).filter((f): f is MessageFate => f !== undefined),
+    invocations,
+    resultEvents,
+    keyRotations,
+    failedDeadLetterSends,
+  };
+};

@@ -1,0 +1,141 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as z from 'zod';
+import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
+import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/regions';
+
+/**
+ * The queue, function and rule settings the local run copies from a deployment config
+ * (`config/example.json`), so the run behaves like that deployment. Only the fields used here
+ * are read; the full validation is `cdk synth`'s job. Defaults equal the deployment defaults.
+ */
+export const RUN_DEFAULTS = {
+  batchSize: 10,
+  timeoutSeconds: 30,
+  maxReceiveCount: 5,
+  allowedSources: ['crm', 'hr'],
+  apiKeyMaxAgeSeconds: 900,
+  campaignRegion: 'eu-central-1',
+  secretsRegion: 'eu-central-1',
+  tenant: { platformCode: 'LOCALPLATFORM', companyCode: 'localco', environmentName: 'local' },
+} as const;
+
+/** The SQS visibility timeout is 6 × the function timeout (AWS's advice for SQS → Lambda). */
+export const VISIBILITY_TIMEOUT_FACTOR = 6;
+
+export interface ActionRunSettings {
+  /** False when the config disables the action: no rule, no queue, its events are unrouted. */
+  readonly enabled: boolean;
+  readonly batchSize: number;
+  readonly timeoutSeconds: number;
+  readonly visibilityTimeoutSeconds: number;
+  readonly maxReceiveCount: number;
+  /** EventBridge `source` values the action's rule accepts. */
+  readonly allowedSources: readonly string[];
+}
+
+export interface RunSettings {
+  /** Where the settings came from, for the run's header. */
+  readonly origin: string;
+  readonly actions: Readonly<Record<ActionName, ActionRunSettings>>;
+  readonly apiKeyMaxAgeSeconds: number;
+  readonly campaignRegion: PlatformRegion;
+  readonly secretsRegion: string;
+  readonly tenant: {
+    readonly platformCode: string;
+    readonly companyCode: string;
+    readonly environmentName: string;
+  };
+}
+
+const sources = z.array(z.string().min(1)).min(1);
+
+const actionSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+  batchSize: z.int().min(1).max(10_000).optional(),
+  timeoutSeconds: z.int().min(1).max(900).optional(),
+  maxReceiveCount: z.int().min(1).max(1000).optional(),
+  allowedSources: sources.optional(),
+});
+
+const configSchema = z.looseObject({
+  tenant: z
+    .looseObject({
+      platformCode: z.string().min(1),
+      companyCode: z.string().min(1),
+      environmentName: z.string().min(1),
+    })
+    .optional(),
+  platform: z.looseObject({ region: z.enum(PLATFORM_REGIONS).optional() }).optional(),
+  campaignRegion: z.enum(PLATFORM_REGIONS).optional(),
+  apiKey: z
+    .looseObject({
+      maxAgeSeconds: z.int().min(1).max(3600).optional(),
+      secretsRegion: z.string().min(1).optional(),
+    })
+    .optional(),
+  allowedSources: sources.optional(),
+  actions: z
+    .partialRecord(z.enum(ACTION_NAMES as [ActionName, ...ActionName[]]), actionSchema)
+    .optional(),
+});
+
+/** The config file exists but cannot be used. */
+export class RunSettingsError extends Error {
+  override readonly name = 'RunSettingsError';
+}
+
+/** Settings from a config object (already JSON-decoded); `origin` names it in errors. */
+export const runSettingsFrom = (input: unknown, origin: string): RunSettings => {
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join('.') || '(config)'}: ${i.message}`,
+    );
+    throw new RunSettingsError(`${origin}: ${problems.join('; ')}`);
+  }
+  const config = parsed.data;
+  const allowed = config.allowedSources ?? [...RUN_DEFAULTS.allowedSources];
+  const actions = Object.fromEntries(
+    ACTION_NAMES.map((name): [ActionName, ActionRunSettings] => {
+      const own = config.actions?.[name] ?? {};
+      const timeoutSeconds = own.timeoutSeconds ?? RUN_DEFAULTS.timeoutSeconds;
+      return [
+        name,
+        {
+          enabled: own.enabled ?? true,
+          batchSize: own.batchSize ?? RUN_DEFAULTS.batchSize,
+          timeoutSeconds,
+          visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_FACTOR * timeoutSeconds,
+          maxReceiveCount: own.maxReceiveCount ?? RUN_DEFAULTS.maxReceiveCount,
+          allowedSources: own.allowedSources ?? allowed,
+        },
+      ];
+    }),
+  ) as Record<ActionName, ActionRunSettings>;
+  return {
+    origin,
+    actions,
+    apiKeyMaxAgeSeconds: config.apiKey?.maxAgeSeconds ?? RUN_DEFAULTS.apiKeyMaxAgeSeconds,
+    campaignRegion: config.campaignRegion ?? config.platform?.region ?? RUN_DEFAULTS.campaignRegion,
+    secretsRegion: config.apiKey?.secretsRegion ?? RUN_DEFAULTS.secretsRegion,
+    tenant: config.tenant
+      ? {
+          platformCode: config.tenant.platformCode,
+          companyCode: config.tenant.companyCode,
+          environmentName: config.tenant.environmentName,
+        }
+      : { ...RUN_DEFAULTS.tenant },
+  };
+};
+
+/** Reads `file` when it exists, else the built-in defaults. */
+export const loadRunSettings = (file: string, shownAs: string = file): RunSettings => {
+  if (!existsSync(file)) return runSettingsFrom({}, 'built-in defaults');
+  let input: unknown;
+  try {
+    input = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new RunSettingsError(`${shownAs}: not valid JSON (${(error as Error).message})`);
+  }
+  return runSettingsFrom(input, shownAs);
+};

@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { type RunningSimulator, startSimulator } from '../simulator';
+import type { Backend } from './backend';
+import { loadScenario, type Scenario } from './event-input';
+import { evaluateRun } from './expectations';
+import { LocalBackend } from './local-backend';
+import { RUN_FAULTS, type RunObserver, runPipeline } from './pipeline';
+import {
+  formatFate,
+  formatPhase,
+  formatPlatform,
+  formatRetry,
+  formatSummary,
+  formatVerdict,
+  messageHeader,
+  type Style,
+  wrap,
+} from './report';
+import { fileLogSink, type LogSink } from './run-logger';
+import { loadRunSettings, type RunSettings } from './run-settings';
+
+/** Exit codes of `npm start`. */
+export const EXIT = {
+  /** Every message ended where it should. */
+  ok: 0,
+  /** At least one message did not (the output says which). */
+  failed: 1,
+  /** The run could not start: bad input or config, or the AWS emulator's needs are missing. */
+  cannotRun: 2,
+} as const;
+
+export interface RunOptions {
+  /** Repository root: default paths (examples/, config/, .tools/) are relative to it. */
+  readonly root: string;
+  /** `--events`: a file or folder, relative to `cwd`. Default: `<root>/examples`. */
+  readonly events?: string;
+  /** Where relative `--events` paths start (the shell's directory). */
+  readonly cwd: string;
+  readonly faults: boolean;
+  /** Creates the backend for `--aws-emulator`; the in-memory one when absent. */
+  readonly emulator?: (settings: RunSettings, apiKey: string) => Promise<Backend>;
+  readonly out: (line: string) => void;
+  readonly style: Style;
+  /** @default <root>/.tools/local-run.log */
+  readonly logFile?: string;
+}
+
+const relativeTo = (root: string, file: string): string => {
+  const relative = path.relative(root, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+};
+
+const seedSimulator = (simulator: RunningSimulator, scenario: Scenario): void => {
+  for (const user of scenario.seed.users) {
+    simulator.state.addUser({
+      loginUserId: user.loginUserId,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      userTemplateName: user.userTemplateName,
+      ...(user.primaryEmailAddr === undefined ? {} : { primaryEmailAddr: user.primaryEmailAddr }),
+      ...(user.inCloudConnect === undefined ? {} : { inCloudConnect: user.inCloudConnect }),
+    });
+  }
+};
+
+/**
+ * `npm start`: starts the platform simulator, feeds the scenario's events through the real
+ * handlers over in-memory (or emulated) SQS/EventBridge, prints each message's fate as it is
+ * decided, then a summary per action, the simulator's final state and the verdict. Returns the
+ * exit code.
+ */
+export const executeRun = async (options: RunOptions): Promise<number> => {
+  const { root, style, out } = options;
+  const settings = loadRunSettings(
+    path.join(root, 'config', 'example.json'),
+    'config/example.json',
+  );
+  const scenario = options.events
+    ? loadScenario(options.events, options.cwd)
+    : loadScenario(path.join(root, 'examples'), root);
+  const totalEvents = scenario.phases.reduce((n, phase) => n + phase.events.length, 0);
+  const logFile = options.logFile ?? path.join(root, '.tools', 'local-run.log');
+
+  const apiKey = randomBytes(24).toString('base64url');
+  const simulator = await startSimulator({
+    apiKey,
+    platformCode: settings.tenant.platformCode,
+    companyCode: settings.tenant.companyCode,
+    environmentName: settings.tenant.environmentName,
+    secretsRegion: settings.secretsRegion,
+    seed: 1,
+  });
+  let backend: Backend | undefined;
+  let logSink: LogSink | undefined;
+  try {
+    seedSimulator(simulator, scenario);
+    backend = options.emulator
+      ? await options.emulator(settings, apiKey)
+      : new LocalBackend(settings, apiKey);
+    if (options.faults) simulator.setFaults(RUN_FAULTS);
+    logSink = fileLogSink(logFile);
+
+    const enabled = Object.values(settings.actions).filter((a) => a.enabled);
+    const range = (values: number[]): string => {
+      const low = Math.min(...values);
+      const high = Math.max(...values);
+      return low === high ? String(low) : `${low}–${high}`;
+    };
+    out(style.bold('contact-center-sync: the whole integration on this machine'));
+    const header: [string, string][] = [
+      [
+        'events',
+        `${scenario.origin} (${scenario.phases.length} file${scenario.phases.length === 1 ? '' : 's'}, ${totalEvents} events${scenario.seed.users.length > 0 ? `, ${scenario.seed.users.length} seeded users` : ''})`,
+      ],
+      [
+        'expected',
+        scenario.expectationsOrigin
+          ? `${scenario.expectationsOrigin} (${scenario.expectations?.size ?? 0} outcomes)`
+          : 'none: every message must end applied or dead-lettered with a reason',
+      ],
+      ['platform', `simulator ${simulator.baseUrl} (both services, generated API key)`],
+      ['queues', backend.description],
+      [
+        'settings',
+        `${settings.origin}: batch ${range(enabled.map((a) => a.batchSize))}, maxReceiveCount ${range(enabled.map((a) => a.maxReceiveCount))}, visibility 6 × function timeout = ${range(enabled.map((a) => a.visibilityTimeoutSeconds))} s`,
+      ],
+      [
+        'faults',
+        options.faults
+          ? '5xx, 429 + Retry-After, resets, FAILED, lost responses, latency, 1 key rotation, 1 DLQ send'
+          : 'off (npm start -- --faults shows retries and dead letters under trouble)',
+      ],
+    ];
+    for (const [name, value] of header) {
+      const [firstLine = '', ...rest] = wrap(value, 12);
+      out(`  ${name.padEnd(10)}${firstLine.trimStart()}`);
+      for (const line of rest) out(line);
+    }
+
+    const observer: RunObserver = {
+      phaseStarted: (info) => {
+        out('');
+        out(formatPhase(info, style));
+        out(messageHeader(style));
+      },
+      fate: (fate) => {
+        for (const line of formatFate(fate, style)) out(line);
+      },
+      retry: (info) => out(formatRetry(info, style)),
+      note: (text) => {
+        for (const line of wrap(`· ${text}`, 2)) out(style.dim(line));
+      },
+    };
+    const result = await runPipeline({
+      scenario,
+      settings,
+      backend,
+      simulator,
+      logSink,
+      faults: options.faults,
+      observer,
+    });
+
+    out('');
+    for (const line of formatSummary(result.fates, style)) out(line);
+    out('');
+    for (const line of formatPlatform(
+      {
+        state: simulator.state.snapshot(),
+        stats: simulator.stats.snapshot(),
+        secretReads: backend.secretReads(),
+        resultEvents: result.resultEvents,
+        keyRotations: result.keyRotations,
+      },
+      style,
+    )) {
+      out(line);
+    }
+    out('');
+    const verdict = evaluateRun(result.fates, scenario.expectations, { faults: options.faults });
+    for (const line of formatVerdict(
+      result.fates,
+      verdict,
+      scenario.expectations !== undefined,
+      style,
+    )) {
+      out(line);
+    }
+    out(style.dim(`Handler logs (Powertools JSON): ${relativeTo(root, logFile)}`));
+    return verdict.ok ? EXIT.ok : EXIT.failed;
+  } finally {
+    logSink?.close();
+    await backend?.close();
+    await simulator.close();
+  }
+};
