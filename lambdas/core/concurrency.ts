@@ -3,15 +3,21 @@
  * 10 000 SQS records when a batching window is set, and the platform's rate limits are not shown.
  */
 export const createLimiter = (limit: number) => {
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new RangeError(`concurrency limit must be a positive integer, got ${limit}`);
+  }
   let active = 0;
   const waiting: Array<() => void> = [];
   const release = (): void => {
-    active -= 1;
-    waiting.shift()?.();
+    const next = waiting.shift();
+    // Hand the slot straight to the next waiter: were it freed first, a caller arriving before
+    // the waiter resumes (a microtask later) could take it too and exceed the limit.
+    if (next) next();
+    else active -= 1;
   };
   return async <T>(task: () => Promise<T>): Promise<T> => {
     if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active += 1;
+    else active += 1;
     try {
       return await task();
     } finally {

@@ -46,9 +46,17 @@ export type Disposition =
     }
   | { readonly kind: 'dead-lettered'; readonly correlationId: string; readonly outcome: Outcome };
 
-/** Reasons authored here (validation, idempotency) never quote values; platform texts might. */
+/** The result of a read could not be put on the result bus (the platform call succeeded). */
+export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED';
+
+/** Reasons authored here (validation, idempotency, publishing) never quote values; platform texts might. */
 const ownReason = (outcome: Outcome): boolean =>
-  outcome.attempts === 0 || outcome.code.startsWith('ALREADY_');
+  outcome.attempts === 0 ||
+  outcome.code.startsWith('ALREADY_') ||
+  outcome.code === RESULT_PUBLISH_FAILED;
+
+const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 
 const invalid = (code: string, message: string): Outcome => ({
   category: 'permanent',
@@ -103,8 +111,25 @@ export const processMessage = async (
       outcome = {
         category: 'retryable',
         code: 'UNEXPECTED_ERROR',
-        message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        message: describeError(error),
         attempts: 0,
+      };
+    }
+  }
+
+  if (outcome.category === 'success' && inbound.publishResult && execution?.result !== undefined) {
+    try {
+      if (!deps.results) throw new Error('no result publisher configured');
+      await deps.results.publish({ action, correlationId, request, result: execution.result });
+    } catch (error) {
+      // The answer must not be lost, nor the message leave without a reason: treat it like any
+      // retryable failure (redelivered; on the last receive dead-lettered saying why).
+      outcome = {
+        category: 'retryable',
+        code: RESULT_PUBLISH_FAILED,
+        message: `the result event could not be published: ${describeError(error)}`,
+        ...(outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus }),
+        attempts: outcome.attempts,
       };
     }
   }
@@ -125,11 +150,6 @@ export const processMessage = async (
   };
 
   if (outcome.category === 'success') {
-    if (inbound.publishResult && execution?.result !== undefined) {
-      if (!deps.results) throw new Error(`${action}: no result publisher configured`);
-      // A failed publish throws: the record is redelivered rather than the answer lost.
-      await deps.results.publish({ action, correlationId, request, result: execution.result });
-    }
     deps.metrics.addMetric(
       outcome.code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded',
       MetricUnit.Count,
@@ -157,14 +177,24 @@ export const processMessage = async (
     outcome.category === 'retryable'
       ? `gave up after receive ${inbound.receiveCount}: ${outcome.message}`
       : outcome.message;
-  await deps.deadLetters.send(inbound.body, {
-    action,
-    errorCategory: outcome.category,
-    errorCode: outcome.code,
-    errorMessage,
-    sourceMessageId: inbound.sourceMessageId,
-    correlationId,
-  });
+  try {
+    await deps.deadLetters.send(inbound.body, {
+      action,
+      errorCategory: outcome.category,
+      errorCode: outcome.code,
+      errorMessage,
+      sourceMessageId: inbound.sourceMessageId,
+      correlationId,
+    });
+  } catch (error) {
+    // The caller reports the record as failed so it is not lost; say why it failed here, as
+    // no other line of this record will.
+    deps.logger.error('message not dead-lettered', {
+      ...logFields,
+      deadLetterError: error instanceof Error ? error.name : typeof error,
+    });
+    throw error;
+  }
   deps.metrics.addMetric('DeadLettered', MetricUnit.Count, 1);
   deps.logger.error('message dead-lettered', logFields);
   return { kind: 'dead-lettered', correlationId, outcome: { ...outcome, message: errorMessage } };

@@ -1,0 +1,336 @@
+/**
+ * The real add-user entry point against the simulator and moto. The main simulator is a SAML
+ * environment; two more play a directory-linked environment (primaryEmailAddr required, else
+ * INVALID_ARGUMENTS) and one on the instance's internal directory (NOT_SUPPORTED). The mixed
+ * batch goes through a proxy that answers 503 for one user, because the simulator's faults hit
+ * every request alike.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import type { ForwardingProxy } from './support/forwarding-proxy';
+import {
+  type Harness,
+  type LambdaEntry,
+  MAX_RECEIVE_COUNT,
+  startHarness,
+} from './support/handler-harness';
+import {
+  eventBridgeEvent,
+  failedIds,
+  lambdaContext,
+  sqsEvent,
+  sqsRecord,
+} from './support/lambda-events';
+
+const ACTION = 'add-user';
+let harness: Harness;
+let handler: LambdaEntry;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  handler = await harness.load(ACTION);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(async () => {
+  await harness.reset();
+});
+
+const newHire = (loginUserId: string, extra: Record<string, unknown> = {}) => ({
+  loginUserId,
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  primaryEmailAddr: loginUserId,
+  userTemplateName: 'Agent',
+  ...extra,
+});
+
+const seedUser = (loginUserId: string, inCloudConnect: boolean) =>
+  harness.sim.state.addUser({
+    loginUserId,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    userTemplateName: 'Agent',
+    inCloudConnect,
+  });
+
+describe('add-user over SQS', () => {
+  it('creates the user, in the backing instance too when asked', async () => {
+    // Prepare
+    const record = sqsRecord(newHire('grace@example.com', { createInCloudConnect: true }));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(harness.sim.state.findUser('grace@example.com')).toMatchObject({
+      inCloudConnect: true,
+      userTemplateName: 'Agent',
+    });
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a malformed e-mail address, naming the field but not the value', async () => {
+    // Prepare
+    const record = sqsRecord(newHire('grace@example.com', { secondaryEmailAddr: 'grace at home' }));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage: 'secondaryEmailAddr: must be an e-mail address',
+      sourceMessageId: record.messageId,
+    });
+    expect(letter?.attributes.errorMessage).not.toContain('grace at home');
+    expect(harness.sim.stats.requests).toBe(0);
+  });
+
+  it('dead-letters INVALID_ARGUMENTS from a directory-linked environment without primaryEmailAddr', async () => {
+    // Prepare
+    const directory = await harness.startExtraSimulator({ userDirectory: 'directory' });
+    const directoryHandler = await harness.load(ACTION, { API_BASE_URL: directory.baseUrl });
+    const record = sqsRecord(newHire('grace@example.com', { primaryEmailAddr: undefined }));
+
+    // Act
+    const response = await directoryHandler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_ARGUMENTS',
+      errorMessage: 'add-user: result INVALID_ARGUMENTS: primaryEmailAddr is required',
+      sourceMessageId: record.messageId,
+    });
+    expect(directory.stats.endpoint('add-user').requests).toBe(1);
+  });
+
+  it('dead-letters NOT_SUPPORTED from an environment on the internal user directory', async () => {
+    // Prepare
+    const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
+    const internalHandler = await harness.load(ACTION, { API_BASE_URL: internal.baseUrl });
+    const record = sqsRecord(newHire('grace@example.com'));
+
+    // Act
+    const response = await internalHandler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'NOT_SUPPORTED',
+      sourceMessageId: record.messageId,
+    });
+  });
+
+  it('retries FAIL in-process, then reports the record as a batch item failure', async () => {
+    // Prepare
+    harness.sim.setFaults({ failedStatusRate: 1 });
+    const record = sqsRecord(newHire('grace@example.com'));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([record.messageId]);
+    expect(harness.sim.stats.count('add-user', 'FAIL')).toBe(3);
+    expect(harness.sim.state.findUser('grace@example.com')).toBeUndefined();
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
+    // Prepare
+    harness.sim.setFaults({ serverErrorRate: 1 });
+    const record = sqsRecord(newHire('grace@example.com'), { receiveCount: MAX_RECEIVE_COUNT });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: /^HTTP_50[023]$/,
+      errorMessage: new RegExp(
+        `^gave up after receive ${MAX_RECEIVE_COUNT}: add-user: HTTP 50[023]`,
+      ),
+      sourceMessageId: record.messageId,
+    });
+  });
+});
+
+describe('add-user idempotency', () => {
+  it('treats a user already provisioned as done (ALREADY_EXISTS) after confirming it exists', async () => {
+    // Prepare
+    seedUser('grace@example.com', false);
+    const record = sqsRecord(newHire('grace@example.com'));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(await harness.deadLetters()).toEqual([]);
+    expect(harness.sim.stats.endpoint('query-existence').requests).toBe(1);
+    expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
+      code: 'ALREADY_EXISTS',
+      category: 'success',
+    });
+  });
+
+  it('succeeds on the redelivery after the response to an applied add was lost', async () => {
+    // Prepare
+    const message = newHire('grace@example.com', { createInCloudConnect: true });
+    harness.sim.setFaults({ lostResponseRate: 1 });
+    const first = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-1' })),
+      lambdaContext(),
+    );
+    harness.sim.setFaults({});
+
+    // Act
+    const redelivery = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
+      lambdaContext(),
+    );
+
+    // Assess
+    expect(failedIds(first)).toEqual(['m-1']);
+    expect(failedIds(redelivery)).toEqual([]);
+    expect(harness.sim.state.findUser('grace@example.com')?.appliedCount).toBe(1);
+    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_EXISTS');
+  });
+
+  it('dead-letters an existing user missing from the backing instance it asks for', async () => {
+    // Prepare: the API cannot add an existing user to the backing instance.
+    seedUser('grace@example.com', false);
+    const record = sqsRecord(newHire('grace@example.com', { createInCloudConnect: true }));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'ALREADY_EXISTS',
+      errorMessage: 'not in the backing contact-center instance',
+      sourceMessageId: record.messageId,
+    });
+  });
+});
+
+describe('add-user over EventBridge', () => {
+  it('applies an SQS-wrapped event and a direct event', async () => {
+    // Prepare
+    const wrapped = sqsRecord(eventBridgeEvent(ACTION, newHire('ada@example.com'), 'evt-1'));
+    const direct = eventBridgeEvent(ACTION, newHire('grace@example.com'), 'evt-2');
+
+    // Act
+    const batch = await handler(sqsEvent(wrapped), lambdaContext());
+    const single = await handler(direct, lambdaContext());
+
+    // Assess
+    expect(failedIds(batch)).toEqual([]);
+    expect(single).toBeUndefined();
+    expect(
+      harness.sim.state
+        .listUsers()
+        .map((u) => u.loginUserId)
+        .sort(),
+    ).toEqual(['ada@example.com', 'grace@example.com']);
+    expect(outcomeLines(harness).get('evt-1')?.messageId).toBe(wrapped.messageId);
+  });
+
+  it('dead-letters a direct event the schema rejects', async () => {
+    // Prepare
+    const event = eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' }, 'evt-bad');
+
+    // Act
+    await handler(event, lambdaContext());
+
+    // Assess
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: JSON.stringify(event),
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage: 'firstName: is required',
+      sourceMessageId: 'evt-bad',
+    });
+  });
+});
+
+describe('add-user mixed batch', () => {
+  let proxy: ForwardingProxy;
+  let proxied: LambdaEntry;
+
+  beforeAll(async () => {
+    proxy = await harness.startPlatformProxy();
+    proxied = await harness.load(ACTION, { API_BASE_URL: proxy.endpoint });
+  });
+
+  it('reports exactly the retryable record as failed', async () => {
+    // Prepare: the platform is unavailable for requests about the two "flaky" users only.
+    proxy.intercept((request) =>
+      request.bodyText.includes('flaky')
+        ? { status: 503, body: { message: 'Service Unavailable' } }
+        : undefined,
+    );
+    seedUser('existing@example.com', false);
+    const records = [
+      sqsRecord(newHire('new@example.com'), { messageId: 'new' }),
+      sqsRecord(newHire('existing@example.com'), { messageId: 'existing' }),
+      sqsRecord(newHire('bad@example.com', { userTemplateName: '' }), { messageId: 'invalid' }),
+      sqsRecord(eventBridgeEvent(ACTION, newHire('wrapped@example.com')), { messageId: 'wrapped' }),
+      sqsRecord(newHire('flaky-1@example.com'), { messageId: 'flaky' }),
+      sqsRecord(newHire('flaky-2@example.com'), {
+        messageId: 'last-try',
+        receiveCount: MAX_RECEIVE_COUNT,
+      }),
+    ];
+
+    // Act
+    const response = await proxied(sqsEvent(...records), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual(['flaky']);
+    const letters = bySource(await harness.deadLetters(2));
+    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
+      ['invalid', 'INVALID_MESSAGE'],
+      ['last-try', 'HTTP_503'],
+    ]);
+    expect(letters.get('last-try')?.attributes.errorCategory).toBe('retryable');
+    expect(
+      harness.sim.state
+        .listUsers()
+        .map((u) => u.loginUserId)
+        .sort(),
+    ).toEqual(['existing@example.com', 'new@example.com', 'wrapped@example.com']);
+    expect(outcomeLines(harness).get('existing')?.code).toBe('ALREADY_EXISTS');
+  });
+});

@@ -1,0 +1,303 @@
+/**
+ * The real change-campaign-record-status entry point against the simulator and moto. Only
+ * `Leads` and `Callbacks` exist: a message naming `Closed` is answered FAILED (retryable).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import {
+  type Harness,
+  type LambdaEntry,
+  MAX_RECEIVE_COUNT,
+  startHarness,
+} from './support/handler-harness';
+import {
+  eventBridgeEvent,
+  failedIds,
+  lambdaContext,
+  sqsEvent,
+  sqsRecord,
+} from './support/lambda-events';
+
+const ACTION = 'change-campaign-record-status';
+/** 2030-01-01T00:00:00Z */
+const LATER = 1_893_456_000_000;
+let harness: Harness;
+let handler: LambdaEntry;
+
+beforeAll(async () => {
+  harness = await startHarness({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
+  handler = await harness.load(ACTION);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(async () => {
+  await harness.reset();
+});
+
+const seed = (clientId: string) =>
+  harness.sim.state.putRecord({
+    campaignName: 'Leads',
+    clientId,
+    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
+  });
+
+const stateOf = (clientId: string) => harness.sim.state.findByClientId('Leads', clientId);
+
+describe('change-campaign-record-status over SQS', () => {
+  it('sets the state and its routing options', async () => {
+    // Prepare
+    seed('c-1');
+    const record = sqsRecord({
+      campaignName: 'Leads',
+      clientId: 'c-1',
+      previewRecordStateEnum: 'WORKED',
+      nextEarliestWorkTimeUTC: LATER,
+      timeZone: 'Europe/Berlin',
+      skillQueue: 'Retention',
+    });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(stateOf('c-1')).toMatchObject({
+      workedState: 'WORKED',
+      nextEarliestWorkTimeMillis: LATER,
+      timeZone: 'Europe/Berlin',
+      skillQueue: 'Retention',
+    });
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters WORKED without nextEarliestWorkTimeUTC before calling the platform', async () => {
+    // Prepare
+    seed('c-1');
+    const record = sqsRecord({
+      campaignName: 'Leads',
+      clientId: 'c-1',
+      previewRecordStateEnum: 'WORKED',
+    });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage: 'nextEarliestWorkTimeUTC: is required when previewRecordStateEnum is WORKED',
+      sourceMessageId: record.messageId,
+    });
+    expect(harness.sim.stats.requests).toBe(0);
+  });
+
+  it('dead-letters NORECORDFOUND at once: a wrong id is permanent for a status change', async () => {
+    // Prepare
+    const record = sqsRecord({
+      campaignName: 'Leads',
+      previewRecordId: 'PR-unknown',
+      previewRecordStateEnum: 'COMPLETED',
+    });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'NORECORDFOUND',
+      errorMessage: 'no record found for the supplied previewRecordId',
+      sourceMessageId: record.messageId,
+    });
+    expect(harness.sim.stats.endpoint('changeCampaignRecordStatus').requests).toBe(1);
+  });
+
+  it('retries FAILED in-process, then reports the record as a batch item failure', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ failedStatusRate: 1 });
+    const record = sqsRecord({
+      campaignName: 'Leads',
+      clientId: 'c-1',
+      previewRecordStateEnum: 'COMPLETED',
+    });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([record.messageId]);
+    expect(harness.sim.stats.count('changeCampaignRecordStatus', 'FAILED')).toBe(3);
+    expect(stateOf('c-1')?.workedState).toBe('NOTWORKED');
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a network failure on the last receive, with its reason', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ connectionResetRate: 1 });
+    const record = sqsRecord(
+      { campaignName: 'Leads', clientId: 'c-1', previewRecordStateEnum: 'COMPLETED' },
+      { receiveCount: MAX_RECEIVE_COUNT + 1 },
+    );
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'NETWORK_ERROR',
+      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT + 1}: changeCampaignRecordStatus: network error`,
+      sourceMessageId: record.messageId,
+    });
+  });
+
+  it('succeeds again on a redelivery: setting a state twice is naturally idempotent', async () => {
+    // Prepare
+    seed('c-1');
+    const message = { campaignName: 'Leads', clientId: 'c-1', previewRecordStateEnum: 'REMOVED' };
+    harness.sim.setFaults({ lostResponseRate: 1 });
+    const first = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-1' })),
+      lambdaContext(),
+    );
+    harness.sim.setFaults({});
+
+    // Act
+    const redelivery = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
+      lambdaContext(),
+    );
+
+    // Assess
+    expect(failedIds(first)).toEqual(['m-1']);
+    expect(failedIds(redelivery)).toEqual([]);
+    expect(stateOf('c-1')?.workedState).toBe('REMOVED');
+  });
+});
+
+describe('change-campaign-record-status over EventBridge', () => {
+  it('prefers the message correlationId over the event id of an SQS-wrapped event', async () => {
+    // Prepare
+    seed('c-1');
+    const detail = {
+      correlationId: 'crm-task-77',
+      campaignName: 'Leads',
+      clientId: 'c-1',
+      previewRecordStateEnum: 'COMPLETED',
+    };
+    const record = sqsRecord(eventBridgeEvent(ACTION, detail, 'evt-1'));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(stateOf('c-1')?.workedState).toBe('COMPLETED');
+    expect(outcomeLines(harness).get('crm-task-77')).toMatchObject({
+      messageId: record.messageId,
+      code: 'SUCCESS',
+    });
+  });
+
+  it('applies a direct EventBridge event and dead-letters a direct one for an unknown record', async () => {
+    // Prepare
+    seed('c-1');
+    const good = eventBridgeEvent(ACTION, {
+      campaignName: 'Leads',
+      clientId: 'c-1',
+      previewRecordStateEnum: 'COMPLETED',
+    });
+    const unknown = eventBridgeEvent(
+      ACTION,
+      { campaignName: 'Leads', clientId: 'c-404', previewRecordStateEnum: 'COMPLETED' },
+      'evt-404',
+    );
+
+    // Act
+    const results = [await handler(good, lambdaContext()), await handler(unknown, lambdaContext())];
+
+    // Assess
+    expect(results).toEqual([undefined, undefined]);
+    expect(stateOf('c-1')?.workedState).toBe('COMPLETED');
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: JSON.stringify(unknown),
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'NORECORDFOUND',
+      sourceMessageId: 'evt-404',
+    });
+  });
+});
+
+describe('change-campaign-record-status mixed batch', () => {
+  it('reports exactly the retryable record as failed', async () => {
+    // Prepare
+    seed('c-ok');
+    seed('c-wrapped');
+    const records = [
+      sqsRecord(
+        { campaignName: 'Leads', clientId: 'c-ok', previewRecordStateEnum: 'COMPLETED' },
+        { messageId: 'ok' },
+      ),
+      sqsRecord(
+        { campaignName: 'Leads', clientId: 'c-404', previewRecordStateEnum: 'COMPLETED' },
+        { messageId: 'unknown' },
+      ),
+      sqsRecord(
+        { campaignName: 'Leads', clientId: 'c-ok', previewRecordStateEnum: 'DONE' },
+        { messageId: 'invalid' },
+      ),
+      sqsRecord(
+        eventBridgeEvent(ACTION, {
+          campaignName: 'Leads',
+          clientId: 'c-wrapped',
+          previewRecordStateEnum: 'REMOVED',
+        }),
+        { messageId: 'wrapped' },
+      ),
+      sqsRecord(
+        { campaignName: 'Closed', clientId: 'c-1', previewRecordStateEnum: 'COMPLETED' },
+        { messageId: 'flaky' },
+      ),
+      sqsRecord(
+        { campaignName: 'Closed', clientId: 'c-2', previewRecordStateEnum: 'COMPLETED' },
+        { messageId: 'last-try', receiveCount: MAX_RECEIVE_COUNT },
+      ),
+    ];
+
+    // Act
+    const response = await handler(sqsEvent(...records), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual(['flaky']);
+    const letters = bySource(await harness.deadLetters(3));
+    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
+      ['invalid', 'INVALID_MESSAGE'],
+      ['last-try', 'FAILED'],
+      ['unknown', 'NORECORDFOUND'],
+    ]);
+    expect(letters.get('invalid')?.attributes.errorMessage).toContain('previewRecordStateEnum');
+    expect(letters.get('last-try')?.attributes.errorCategory).toBe('retryable');
+    expect(stateOf('c-ok')?.workedState).toBe('COMPLETED');
+    expect(stateOf('c-wrapped')?.workedState).toBe('REMOVED');
+  });
+});

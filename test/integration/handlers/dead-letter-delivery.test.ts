@@ -1,0 +1,66 @@
+/**
+ * Nothing is lost when the dead-letter queue itself cannot be reached: the record is reported
+ * as a batch item failure (SQS redelivers it) and a log line says why, while the other records
+ * of the batch stay processed.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { motoEndpoint, TEST_ACCOUNT_ID, uniqueName } from '../../support/aws-clients';
+import { type Harness, type LambdaEntry, startHarness } from './support/handler-harness';
+import { failedIds, lambdaContext, sqsEvent, sqsRecord } from './support/lambda-events';
+
+let harness: Harness;
+let handler: LambdaEntry;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  handler = await harness.load('delete-user', {
+    DEAD_LETTER_QUEUE_URL: `${motoEndpoint()}/${TEST_ACCOUNT_ID}/${uniqueName('missing-dlq')}`,
+  });
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(async () => {
+  await harness.reset();
+});
+
+describe('dead-letter queue unavailable', () => {
+  it('reports the record that should be dead-lettered as failed, and logs why', async () => {
+    // Prepare
+    harness.sim.state.addUser({
+      loginUserId: 'grace@example.com',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      userTemplateName: 'Agent',
+    });
+    const ok = sqsRecord({ loginUserId: 'grace@example.com' }, { messageId: 'ok' });
+    const invalid = sqsRecord(
+      { correlationId: 'corr-invalid', loginUserId: 42 },
+      { messageId: 'invalid' },
+    );
+
+    // Act
+    const response = await handler(sqsEvent(ok, invalid), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual(['invalid']);
+    expect(harness.sim.state.findUser('grace@example.com')).toBeUndefined();
+    const line = harness.output
+      .jsonLines()
+      .find((entry) => entry.message === 'message not dead-lettered');
+    expect(line).toMatchObject({
+      level: 'ERROR',
+      action: 'delete-user',
+      correlationId: 'corr-invalid',
+      messageId: 'invalid',
+      category: 'permanent',
+      code: 'INVALID_MESSAGE',
+      deadLetterError: expect.any(String),
+    });
+    expect(
+      harness.output.jsonLines().some((entry) => entry.message === 'message dead-lettered'),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,327 @@
+/**
+ * The real delete-campaign-record entry point against the simulator and moto. Only the
+ * campaigns `Leads` and `Callbacks` exist: a message naming `Closed` is answered FAILED, the
+ * per-message retryable failure a mixed batch needs.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import {
+  type Harness,
+  type LambdaEntry,
+  MAX_RECEIVE_COUNT,
+  startHarness,
+} from './support/handler-harness';
+import {
+  eventBridgeEvent,
+  failedIds,
+  lambdaContext,
+  sqsEvent,
+  sqsRecord,
+} from './support/lambda-events';
+
+const ACTION = 'delete-campaign-record';
+let harness: Harness;
+let handler: LambdaEntry;
+
+beforeAll(async () => {
+  harness = await startHarness({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
+  handler = await harness.load(ACTION);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(async () => {
+  await harness.reset();
+});
+
+const seed = (clientId: string, campaignName = 'Leads') =>
+  harness.sim.state.putRecord({
+    campaignName,
+    clientId,
+    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
+  });
+
+describe('delete-campaign-record over SQS', () => {
+  it('deletes the record and reports no failure', async () => {
+    // Prepare
+    const seeded = seed('c-1');
+    const record = sqsRecord({ campaignName: 'Leads', previewRecordId: seeded.previewRecordID });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeUndefined();
+    expect(await harness.deadLetters()).toEqual([]);
+    expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
+      action: ACTION,
+      code: 'SUCCESS',
+      category: 'success',
+    });
+  });
+
+  it('dead-letters a message without a locator, naming the field, body unchanged', async () => {
+    // Prepare
+    const record = sqsRecord('{"campaignName": "Leads",  "correlationId": "corr-no-id"}');
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter, ...others] = await harness.deadLetters(1);
+    expect(others).toEqual([]);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage: 'clientId: either previewRecordId or clientId is required',
+      sourceMessageId: record.messageId,
+      correlationId: 'corr-no-id',
+    });
+    expect(harness.sim.stats.requests).toBe(0);
+  });
+
+  it('dead-letters a body that is not JSON', async () => {
+    // Prepare
+    const record = sqsRecord('campaignName=Leads&clientId=c-1');
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_JSON',
+      errorMessage: 'not valid JSON',
+      sourceMessageId: record.messageId,
+    });
+  });
+
+  it('retries a retryable failure in-process, then reports the record as a batch item failure', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ serverErrorRate: 1 });
+    const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-1' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([record.messageId]);
+    expect(harness.sim.stats.endpoint('deleteRecordFromCampaign').requests).toBe(3);
+    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeDefined();
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ throttleRate: 1 });
+    const record = sqsRecord(
+      { campaignName: 'Leads', clientId: 'c-1' },
+      { receiveCount: MAX_RECEIVE_COUNT },
+    );
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'HTTP_429',
+      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: deleteRecordFromCampaign: HTTP 429`,
+      sourceMessageId: record.messageId,
+    });
+  });
+});
+
+describe('delete-campaign-record idempotency', () => {
+  it('treats a record already gone as done (ALREADY_DELETED), not a failure', async () => {
+    // Prepare
+    const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-gone' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(await harness.deadLetters()).toEqual([]);
+    expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
+      code: 'ALREADY_DELETED',
+      category: 'success',
+    });
+  });
+
+  it('succeeds on the redelivery after the response to an applied delete was lost', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ lostResponseRate: 1 });
+    const message = { campaignName: 'Leads', clientId: 'c-1' };
+    const first = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-lost' })),
+      lambdaContext(),
+    );
+    harness.sim.setFaults({});
+
+    // Act
+    const redelivery = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-lost', receiveCount: 2 })),
+      lambdaContext(),
+    );
+
+    // Assess
+    expect(failedIds(first)).toEqual(['m-lost']);
+    expect(failedIds(redelivery)).toEqual([]);
+    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeUndefined();
+    expect(harness.sim.state.history.map((op) => op.action)).toEqual(['deleteRecordFromCampaign']);
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+});
+
+describe('delete-campaign-record over EventBridge', () => {
+  it('unwraps an EventBridge event delivered through SQS; the event id is the correlation id', async () => {
+    // Prepare
+    seed('c-1');
+    const event = eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' }, 'evt-1');
+    const record = sqsRecord(event);
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeUndefined();
+    expect(outcomeLines(harness).get('evt-1')).toMatchObject({
+      messageId: record.messageId,
+      code: 'SUCCESS',
+    });
+  });
+
+  it('applies a direct EventBridge event', async () => {
+    // Prepare
+    seed('c-1');
+    const event = eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' });
+
+    // Act
+    const result = await handler(event, lambdaContext());
+
+    // Assess
+    expect(result).toBeUndefined();
+    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeUndefined();
+  });
+
+  it('dead-letters a direct EventBridge event the schema rejects: the whole event is the body', async () => {
+    // Prepare
+    const event = eventBridgeEvent(ACTION, { campaignName: '' }, 'evt-bad');
+
+    // Act
+    const result = await handler(event, lambdaContext());
+
+    // Assess
+    expect(result).toBeUndefined();
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: JSON.stringify(event),
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage: 'campaignName: must not be empty',
+      sourceMessageId: 'evt-bad',
+    });
+  });
+
+  it('throws for a retryable failure of a direct EventBridge event so Lambda retries it', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ failedStatusRate: 1 });
+    const event = eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' });
+
+    // Act
+    const invoking = handler(event, lambdaContext());
+
+    // Assess
+    await expect(invoking).rejects.toMatchObject({
+      name: 'RetryableFailure',
+      outcome: { category: 'retryable', code: 'FAILED' },
+    });
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('refuses a direct invocation: a write has no answer to return', async () => {
+    // Act
+    const invoking = handler({ campaignName: 'Leads', clientId: 'c-1' }, lambdaContext());
+
+    // Assess
+    await expect(invoking).rejects.toMatchObject({
+      name: 'ActionFailedError',
+      code: 'UNSUPPORTED_EVENT',
+    });
+    expect(harness.sim.stats.requests).toBe(0);
+  });
+});
+
+describe('delete-campaign-record mixed batch', () => {
+  it('reports exactly the retryable record as failed and dead-letters the rest with reasons', async () => {
+    // Prepare
+    seed('c-ok');
+    seed('c-wrapped');
+    const records = {
+      ok: sqsRecord({ campaignName: 'Leads', clientId: 'c-ok' }, { messageId: 'ok' }),
+      gone: sqsRecord({ campaignName: 'Leads', clientId: 'c-gone' }, { messageId: 'gone' }),
+      invalid: sqsRecord({ campaignName: 'Leads' }, { messageId: 'invalid' }),
+      notJson: sqsRecord('<delete/>', { messageId: 'not-json' }),
+      wrapped: sqsRecord(
+        eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-wrapped' }, 'evt-w'),
+        { messageId: 'wrapped' },
+      ),
+      misrouted: sqsRecord(eventBridgeEvent('delete-user', { loginUserId: 'someone' }, 'evt-m'), {
+        messageId: 'misrouted',
+      }),
+      flaky: sqsRecord({ campaignName: 'Closed', clientId: 'c-1' }, { messageId: 'flaky' }),
+      lastTry: sqsRecord(
+        { campaignName: 'Closed', clientId: 'c-2' },
+        { messageId: 'last-try', receiveCount: MAX_RECEIVE_COUNT },
+      ),
+    };
+
+    // Act
+    const response = await handler(sqsEvent(...Object.values(records)), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual(['flaky']);
+    const letters = bySource(await harness.deadLetters(4));
+    expect([...letters.keys()].sort()).toEqual(['invalid', 'last-try', 'misrouted', 'not-json']);
+    expect(letters.get('invalid')?.attributes.errorCode).toBe('INVALID_MESSAGE');
+    expect(letters.get('not-json')?.attributes.errorCode).toBe('INVALID_JSON');
+    expect(letters.get('misrouted')?.attributes).toMatchObject({
+      errorCode: 'WRONG_DETAIL_TYPE',
+      correlationId: 'misrouted',
+    });
+    expectDeadLetter(letters.get('last-try'), {
+      body: records.lastTry.body,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'FAILED',
+      errorMessage: 'campaign not found',
+      sourceMessageId: 'last-try',
+    });
+    expect(harness.sim.state.listRecords('Leads')).toEqual([]);
+    const lines = outcomeLines(harness);
+    expect(lines.get('gone')?.code).toBe('ALREADY_DELETED');
+    expect(lines.get('evt-w')?.code).toBe('SUCCESS');
+    expect(lines.get('flaky')).toMatchObject({ code: 'FAILED', category: 'retryable' });
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * The real delete-user entry point against the simulator and moto. A user already gone is
+ * done (ALREADY_DELETED); the mixed batch goes through a proxy that answers 503 for one user.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import type { ForwardingProxy } from './support/forwarding-proxy';
+import {
+  type Harness,
+  type LambdaEntry,
+  MAX_RECEIVE_COUNT,
+  startHarness,
+} from './support/handler-harness';
+import {
+  eventBridgeEvent,
+  failedIds,
+  lambdaContext,
+  sqsEvent,
+  sqsRecord,
+} from './support/lambda-events';
+
+const ACTION = 'delete-user';
+let harness: Harness;
+let handler: LambdaEntry;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  handler = await harness.load(ACTION);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(async () => {
+  await harness.reset();
+});
+
+const seedUser = (loginUserId: string) =>
+  harness.sim.state.addUser({
+    loginUserId,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    userTemplateName: 'Agent',
+  });
+
+const userIds = () =>
+  harness.sim.state
+    .listUsers()
+    .map((u) => u.loginUserId)
+    .sort();
+
+describe('delete-user over SQS', () => {
+  it('deletes the user', async () => {
+    // Prepare
+    seedUser('grace@example.com');
+    const record = sqsRecord({ loginUserId: 'grace@example.com' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(userIds()).toEqual([]);
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a message without loginUserId, naming it', async () => {
+    // Prepare
+    const record = sqsRecord({ correlationId: 'hr-leaver-1' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage: 'loginUserId: is required',
+      sourceMessageId: record.messageId,
+      correlationId: 'hr-leaver-1',
+    });
+  });
+
+  it('dead-letters NOT_SUPPORTED from an environment on the internal user directory', async () => {
+    // Prepare
+    const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
+    const internalHandler = await harness.load(ACTION, { API_BASE_URL: internal.baseUrl });
+    const record = sqsRecord({ loginUserId: 'grace@example.com' });
+
+    // Act
+    const response = await internalHandler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'NOT_SUPPORTED',
+      sourceMessageId: record.messageId,
+    });
+  });
+
+  it('retries a 429 in-process, then reports the record as a batch item failure', async () => {
+    // Prepare
+    seedUser('grace@example.com');
+    harness.sim.setFaults({ throttleRate: 1, retryAfterSeconds: 0 });
+    const record = sqsRecord({ loginUserId: 'grace@example.com' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([record.messageId]);
+    expect(harness.sim.stats.count('delete-user', 429)).toBe(3);
+    expect(userIds()).toEqual(['grace@example.com']);
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
+    // Prepare
+    seedUser('grace@example.com');
+    harness.sim.setFaults({ failedStatusRate: 1 });
+    const record = sqsRecord(
+      { loginUserId: 'grace@example.com' },
+      { receiveCount: MAX_RECEIVE_COUNT },
+    );
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'FAIL',
+      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: delete-user: result FAIL`,
+      sourceMessageId: record.messageId,
+    });
+  });
+});
+
+describe('delete-user idempotency', () => {
+  it('treats a user already gone as done (ALREADY_DELETED)', async () => {
+    // Prepare
+    const record = sqsRecord({ loginUserId: 'gone@example.com' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(await harness.deadLetters()).toEqual([]);
+    expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
+      code: 'ALREADY_DELETED',
+      category: 'success',
+    });
+  });
+
+  it('succeeds on the redelivery after the response to an applied delete was lost', async () => {
+    // Prepare
+    seedUser('grace@example.com');
+    const message = { loginUserId: 'grace@example.com' };
+    harness.sim.setFaults({ lostResponseRate: 1 });
+    const first = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-1' })),
+      lambdaContext(),
+    );
+    harness.sim.setFaults({});
+
+    // Act
+    const redelivery = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
+      lambdaContext(),
+    );
+
+    // Assess
+    expect(failedIds(first)).toEqual(['m-1']);
+    expect(failedIds(redelivery)).toEqual([]);
+    expect(userIds()).toEqual([]);
+    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_DELETED');
+  });
+});
+
+describe('delete-user over EventBridge', () => {
+  it('applies an SQS-wrapped event and a direct event', async () => {
+    // Prepare
+    seedUser('ada@example.com');
+    seedUser('grace@example.com');
+    const wrapped = sqsRecord(eventBridgeEvent(ACTION, { loginUserId: 'ada@example.com' }));
+    const direct = eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' });
+
+    // Act
+    const batch = await handler(sqsEvent(wrapped), lambdaContext());
+    const single = await handler(direct, lambdaContext());
+
+    // Assess
+    expect(failedIds(batch)).toEqual([]);
+    expect(single).toBeUndefined();
+    expect(userIds()).toEqual([]);
+  });
+
+  it('throws for a retryable direct event so that Lambda retries it', async () => {
+    // Prepare
+    harness.sim.setFaults({ serverErrorRate: 1 });
+    const event = eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' });
+
+    // Act
+    const invoking = handler(event, lambdaContext());
+
+    // Assess
+    await expect(invoking).rejects.toMatchObject({ name: 'RetryableFailure' });
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+});
+
+describe('delete-user mixed batch', () => {
+  let proxy: ForwardingProxy;
+  let proxied: LambdaEntry;
+
+  beforeAll(async () => {
+    proxy = await harness.startPlatformProxy();
+    proxied = await harness.load(ACTION, { API_BASE_URL: proxy.endpoint });
+  });
+
+  it('reports exactly the retryable record as failed', async () => {
+    // Prepare
+    proxy.intercept((request) =>
+      request.bodyText.includes('flaky') ? { status: 500, body: { message: 'oops' } } : undefined,
+    );
+    seedUser('leaver@example.com');
+    seedUser('wrapped@example.com');
+    const records = [
+      sqsRecord({ loginUserId: 'leaver@example.com' }, { messageId: 'leaver' }),
+      sqsRecord({ loginUserId: 'gone@example.com' }, { messageId: 'gone' }),
+      sqsRecord({ loginUserId: 'x', extra: true }, { messageId: 'invalid' }),
+      sqsRecord(eventBridgeEvent(ACTION, { loginUserId: 'wrapped@example.com' }), {
+        messageId: 'wrapped',
+      }),
+      sqsRecord({ loginUserId: 'flaky@example.com' }, { messageId: 'flaky' }),
+      sqsRecord(
+        { loginUserId: 'flaky@example.com' },
+        { messageId: 'last-try', receiveCount: MAX_RECEIVE_COUNT },
+      ),
+    ];
+
+    // Act
+    const response = await proxied(sqsEvent(...records), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual(['flaky']);
+    const letters = bySource(await harness.deadLetters(2));
+    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
+      ['invalid', 'INVALID_MESSAGE'],
+      ['last-try', 'HTTP_500'],
+    ]);
+    expect(userIds()).toEqual([]);
+    expect(outcomeLines(harness).get('gone')?.code).toBe('ALREADY_DELETED');
+  });
+});

@@ -1,0 +1,384 @@
+/**
+ * The real search-campaign-records entry point against the simulator and moto. A read: its
+ * answer is published on the result bus (delivered by a moto rule to a queue) when triggered by
+ * SQS or EventBridge, and returned when invoked directly. Only `Leads` and `Callbacks` exist
+ * (`Closed` is answered FAILED); bodies above 16 KiB get HTTP 413.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import {
+  type Harness,
+  type LambdaEntry,
+  MAX_RECEIVE_COUNT,
+  startHarness,
+} from './support/handler-harness';
+import {
+  eventBridgeEvent,
+  failedIds,
+  lambdaContext,
+  sqsEvent,
+  sqsRecord,
+} from './support/lambda-events';
+
+const ACTION = 'search-campaign-records';
+let harness: Harness;
+let handler: LambdaEntry;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    simulator: { campaigns: ['Leads', 'Callbacks'], maxBodyBytes: 16 * 1024 },
+  });
+  handler = await harness.load(ACTION);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(async () => {
+  await harness.reset();
+});
+
+const seed = (clientId: string, city = 'Berlin') =>
+  harness.sim.state.putRecord({
+    campaignName: 'Leads',
+    clientId,
+    previewRecordData: [
+      { key: 'Name', value: 'Grace Hopper' },
+      { key: 'City', value: city },
+    ],
+  });
+
+const byCity = (city: string) => ({
+  campaignName: 'Leads',
+  previewRecordData: [{ key: 'City', value: city, condition: 'EQUALS' }],
+});
+
+const clientIdsOf = (result: unknown): string[] =>
+  ((result as { records?: { clientId: string }[] }).records ?? []).map((r) => r.clientId);
+
+describe('search-campaign-records over SQS', () => {
+  it('publishes the result event with the correlation id, the request and the records', async () => {
+    // Prepare
+    seed('c-1');
+    seed('c-2', 'Paris');
+    seed('c-3');
+    const message = { correlationId: 'crm-q-1', ...byCity('Berlin') };
+    const record = sqsRecord(message);
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [event, ...others] = await harness.resultEvents(1);
+    expect(others).toEqual([]);
+    expect(event).toMatchObject({
+      source: 'contact-center-sync',
+      'detail-type': 'search-campaign-records.result',
+      detail: { correlationId: 'crm-q-1', request: message, result: { status: 'SUCCESS' } },
+    });
+    expect(clientIdsOf(event?.detail.result)).toEqual(['c-1', 'c-3']);
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('publishes NORECORDFOUND for an id lookup that matches nothing: an answer, not a failure', async () => {
+    // Prepare
+    const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-none' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [event] = await harness.resultEvents(1);
+    expect(event?.detail).toEqual({
+      correlationId: record.messageId,
+      request: { campaignName: 'Leads', clientId: 'c-none' },
+      result: { status: 'NORECORDFOUND', records: [] },
+    });
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a search with neither id nor criteria, and publishes nothing', async () => {
+    // Prepare
+    const record = sqsRecord({ campaignName: 'Leads', maxRecords: 10 });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage:
+        'previewRecordData: a search needs previewRecordId, clientId, or at least one criterion',
+      sourceMessageId: record.messageId,
+    });
+    expect(await harness.resultEvents()).toEqual([]);
+  });
+
+  it('dead-letters a non-retryable HTTP status (413) at once', async () => {
+    // Prepare
+    const criteria = Array.from({ length: 5 }, (_, i) => ({
+      key: `Note${i}`,
+      value: 'n'.repeat(4000),
+      condition: 'CONTAINS',
+    }));
+    const record = sqsRecord({ campaignName: 'Leads', previewRecordData: criteria });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'HTTP_413',
+      sourceMessageId: record.messageId,
+    });
+  });
+
+  it('reports a retryable failure as a batch item failure and publishes nothing', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ failedStatusRate: 1 });
+    const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-1' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([record.messageId]);
+    expect(await harness.resultEvents()).toEqual([]);
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
+    // Prepare
+    const record = sqsRecord(
+      { campaignName: 'Closed', clientId: 'c-1' },
+      { receiveCount: MAX_RECEIVE_COUNT },
+    );
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'FAILED',
+      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: searchPreviewCampaign: previewResultStatus FAILED: campaign not found`,
+      sourceMessageId: record.messageId,
+    });
+  });
+});
+
+describe('search-campaign-records when the result cannot be published', () => {
+  let unpublishable: LambdaEntry;
+
+  beforeAll(async () => {
+    unpublishable = await harness.load(ACTION, { RESULT_EVENT_BUS_NAME: 'no-such-result-bus' });
+  });
+
+  it('reports the record as a batch item failure, logging why', async () => {
+    // Prepare
+    seed('c-1');
+    const record = sqsRecord({
+      correlationId: 'corr-unpublished',
+      campaignName: 'Leads',
+      clientId: 'c-1',
+    });
+
+    // Act
+    const response = await unpublishable(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([record.messageId]);
+    expect(outcomeLines(harness).get('corr-unpublished')).toMatchObject({
+      category: 'retryable',
+      code: 'RESULT_PUBLISH_FAILED',
+      reason: expect.stringContaining('the result event could not be published'),
+    });
+  });
+
+  it('dead-letters the message on the last receive, saying why', async () => {
+    // Prepare
+    seed('c-1');
+    const record = sqsRecord(
+      { campaignName: 'Leads', clientId: 'c-1' },
+      { receiveCount: MAX_RECEIVE_COUNT },
+    );
+
+    // Act
+    const response = await unpublishable(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'RESULT_PUBLISH_FAILED',
+      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: the result event could not be published`,
+      sourceMessageId: record.messageId,
+    });
+  });
+});
+
+describe('search-campaign-records over EventBridge', () => {
+  it('publishes the result of an SQS-wrapped event under the event id', async () => {
+    // Prepare
+    seed('c-1');
+    const record = sqsRecord(
+      eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' }, 'evt-1'),
+    );
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [event] = await harness.resultEvents(1);
+    expect(event?.detail.correlationId).toBe('evt-1');
+    expect(clientIdsOf(event?.detail.result)).toEqual(['c-1']);
+  });
+
+  it('publishes the result of a direct EventBridge event', async () => {
+    // Prepare
+    seed('c-1');
+    const event = eventBridgeEvent(ACTION, byCity('Berlin'), 'evt-2');
+
+    // Act
+    const result = await handler(event, lambdaContext());
+
+    // Assess
+    expect(result).toBeUndefined();
+    const [published] = await harness.resultEvents(1);
+    expect(published).toMatchObject({
+      'detail-type': 'search-campaign-records.result',
+      detail: { correlationId: 'evt-2', request: byCity('Berlin') },
+    });
+  });
+});
+
+describe('search-campaign-records invoked directly', () => {
+  it('returns the typed result and publishes nothing', async () => {
+    // Prepare
+    const seeded = seed('c-1');
+
+    // Act
+    const result = await handler(
+      { correlationId: 'ui-42', campaignName: 'Leads', previewRecordId: seeded.previewRecordID },
+      lambdaContext(),
+    );
+
+    // Assess
+    expect(result).toMatchObject({
+      correlationId: 'ui-42',
+      code: 'SUCCESS',
+      result: {
+        status: 'SUCCESS',
+        records: [
+          { previewRecordID: seeded.previewRecordID, clientId: 'c-1', workedState: 'NOTWORKED' },
+        ],
+      },
+    });
+    expect(await harness.resultEvents()).toEqual([]);
+  });
+
+  it('uses the request id as the correlation id when the message has none', async () => {
+    // Act
+    const result = await handler(
+      { campaignName: 'Leads', clientId: 'c-none' },
+      lambdaContext('req-7'),
+    );
+
+    // Assess
+    expect(result).toEqual({
+      correlationId: 'req-7',
+      code: 'NORECORDFOUND',
+      result: { status: 'NORECORDFOUND', records: [] },
+    });
+  });
+
+  it('throws a permanent error for an invalid request and dead-letters nothing', async () => {
+    // Act
+    const invoking = handler({ campaignName: 'Leads' }, lambdaContext());
+
+    // Assess
+    await expect(invoking).rejects.toMatchObject({
+      name: 'ActionFailedError',
+      category: 'permanent',
+      code: 'INVALID_MESSAGE',
+    });
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('throws a retryable error when the platform keeps failing', async () => {
+    // Act
+    const invoking = handler({ campaignName: 'Closed', clientId: 'c-1' }, lambdaContext());
+
+    // Assess
+    await expect(invoking).rejects.toMatchObject({
+      name: 'ActionFailedError',
+      category: 'retryable',
+      code: 'FAILED',
+    });
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+});
+
+describe('search-campaign-records mixed batch', () => {
+  it('publishes every answer and reports exactly the retryable record as failed', async () => {
+    // Prepare
+    seed('c-1');
+    const records = [
+      sqsRecord({ campaignName: 'Leads', clientId: 'c-1' }, { messageId: 'found' }),
+      sqsRecord({ campaignName: 'Leads', clientId: 'c-none' }, { messageId: 'not-found' }),
+      sqsRecord(eventBridgeEvent(ACTION, byCity('Berlin'), 'evt-w'), { messageId: 'wrapped' }),
+      sqsRecord(
+        { campaignName: 'Leads', maxRecords: 0, clientId: 'c-1' },
+        { messageId: 'invalid' },
+      ),
+      sqsRecord({ campaignName: 'Closed', clientId: 'c-1' }, { messageId: 'flaky' }),
+      sqsRecord(
+        { campaignName: 'Closed', clientId: 'c-1' },
+        { messageId: 'last-try', receiveCount: MAX_RECEIVE_COUNT },
+      ),
+    ];
+
+    // Act
+    const response = await handler(sqsEvent(...records), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual(['flaky']);
+    const events = await harness.resultEvents(3);
+    expect(
+      events
+        .map((e) => [e.detail.correlationId, (e.detail.result as { status: string }).status])
+        .sort(),
+    ).toEqual([
+      ['evt-w', 'SUCCESS'],
+      ['found', 'SUCCESS'],
+      ['not-found', 'NORECORDFOUND'],
+    ]);
+    const letters = bySource(await harness.deadLetters(2));
+    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
+      ['invalid', 'INVALID_MESSAGE'],
+      ['last-try', 'FAILED'],
+    ]);
+  });
+});

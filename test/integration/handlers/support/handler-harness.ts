@@ -1,0 +1,243 @@
+/**
+ * Runs the REAL Lambda entry points (`lambdas/handlers/<action>.ts`) against the platform
+ * simulator over loopback and the shared moto server: a secret holding the API key, a
+ * dead-letter queue, and a result bus whose rule delivers `contact-center-sync` events to a
+ * queue. The environment contract is set with `vi.stubEnv` before each (re-)import, exactly as
+ * Lambda would set it, so the entry point wires its own AWS SDK clients from the standard
+ * `AWS_ENDPOINT_URL_*` variables.
+ *
+ * Secrets Manager goes through a counting proxy in front of moto so tests can assert how many
+ * `GetSecretValue` calls the handler really made. One harness per test file; `reset()` between
+ * tests. Every resource has a unique name because other files use the same moto server.
+ */
+import type { Message } from '@aws-sdk/client-sqs';
+import type { Context } from 'aws-lambda';
+import { vi } from 'vitest';
+import { type ActionName, RESULT_EVENT_SOURCE } from '../../../../lambdas/actions';
+import {
+  type RunningSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../../../local/simulator';
+import {
+  type BusRuleToQueue,
+  createBusRuleToQueue,
+  createQueue,
+  createSecret,
+  motoEndpoint,
+  motoEnvironment,
+  motoEventBridgeClient,
+  motoSecretsManagerClient,
+  motoSqsClient,
+  putSecretValue,
+  receiveAllMessages,
+  TEST_REGION,
+  type TestQueue,
+  uniqueName,
+} from '../../../support/aws-clients';
+import { type ForwardingProxy, startForwardingProxy } from './forwarding-proxy';
+import { captureOutput, type OutputCapture } from './output-capture';
+
+/** A Lambda entry point as the runtime sees it. */
+export type LambdaEntry = (event: unknown, context: Context) => Promise<unknown>;
+
+/** Static imports of the eight entry points, so each is typed and resolvable by the bundler. */
+const ENTRY_POINTS: { readonly [A in ActionName]: () => Promise<{ handler: LambdaEntry }> } = {
+  'add-or-update-campaign-record': () =>
+    import('../../../../lambdas/handlers/add-or-update-campaign-record'),
+  'search-campaign-records': () => import('../../../../lambdas/handlers/search-campaign-records'),
+  'change-campaign-record-status': () =>
+    import('../../../../lambdas/handlers/change-campaign-record-status'),
+  'transfer-campaign-record': () => import('../../../../lambdas/handlers/transfer-campaign-record'),
+  'delete-campaign-record': () => import('../../../../lambdas/handlers/delete-campaign-record'),
+  'add-user': () => import('../../../../lambdas/handlers/add-user'),
+  'query-user-existence': () => import('../../../../lambdas/handlers/query-user-existence'),
+  'delete-user': () => import('../../../../lambdas/handlers/delete-user'),
+};
+
+export const TENANT = {
+  platformCode: 'TESTPLATFORM',
+  companyCode: 'acme',
+  environmentName: 'qa',
+} as const;
+
+/** Long enough to be redacted if it ever reached an error text (see platform-caller). */
+export const INITIAL_API_KEY = 'sk-initial-4f9a2c7e1b8d';
+export const MAX_RECEIVE_COUNT = 3;
+/** Campaign region the deployment defaults to (messages may name another). */
+export const CAMPAIGN_REGION = 'eu-central-1';
+
+/** A dead letter as moto holds it: the body and the reason attributes. */
+export interface DeadLetter {
+  readonly body: string;
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+/** A result event as the rule delivered it to the results queue. */
+export interface DeliveredEvent {
+  readonly source: string;
+  readonly 'detail-type': string;
+  readonly detail: {
+    readonly correlationId: string;
+    readonly request: unknown;
+    readonly result: unknown;
+  };
+}
+
+export interface HarnessOptions {
+  /** Simulator options besides the tenant and key (e.g. `campaigns`, `userDirectory`). */
+  readonly simulator?: Partial<Omit<SimulatorOptions, 'apiKey' | keyof typeof TENANT>>;
+}
+
+export type EnvOverrides = Readonly<Record<string, string | undefined>>;
+
+export interface Harness {
+  readonly sim: RunningSimulator;
+  readonly secretName: string;
+  readonly deadLetterQueue: TestQueue;
+  readonly resultRoute: BusRuleToQueue;
+  readonly output: OutputCapture;
+  /** The handler environment contract (plus the moto SDK variables), with overrides applied. */
+  environment(overrides?: EnvOverrides): Record<string, string | undefined>;
+  /** Sets the environment and imports a fresh copy of the action's entry point (a cold start). */
+  load(action: ActionName, overrides?: EnvOverrides): Promise<LambdaEntry>;
+  /** Starts another simulator (other options) that `load` can point at via `API_BASE_URL`. */
+  startExtraSimulator(options: HarnessOptions['simulator']): Promise<RunningSimulator>;
+  /** A proxy in front of the simulator that can fail chosen requests (point `API_BASE_URL` at it). */
+  startPlatformProxy(): Promise<ForwardingProxy>;
+  /** Dead letters in moto (removed from the queue once read). */
+  deadLetters(expected?: number): Promise<DeadLetter[]>;
+  /** Result events delivered to the results queue (removed once read). */
+  resultEvents(expected?: number): Promise<DeliveredEvent[]>;
+  /** GetSecretValue requests that reached Secrets Manager so far. */
+  getSecretValueCalls(): number;
+  /** Rotates the key: a new secret version in moto and the simulator accepting only it. */
+  rotateApiKey(newKey: string): Promise<void>;
+  /** Clears simulator data/faults, both queues and the captured output. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const attributesOf = (message: Message): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+      name,
+      value.StringValue ?? '',
+    ]),
+  );
+
+export const startHarness = async (options: HarnessOptions = {}): Promise<Harness> => {
+  const moto = motoEndpoint();
+  const sqs = motoSqsClient();
+  const events = motoEventBridgeClient();
+  const secrets = motoSecretsManagerClient();
+  const extraSimulators: RunningSimulator[] = [];
+  const platformProxies: ForwardingProxy[] = [];
+
+  const simulatorOptions = (extra: HarnessOptions['simulator'] = {}): SimulatorOptions => ({
+    ...TENANT,
+    apiKey: INITIAL_API_KEY,
+    secretsRegion: TEST_REGION,
+    ...extra,
+  });
+
+  const [sim, proxy, secret, deadLetterQueue, resultRoute] = await Promise.all([
+    startSimulator(simulatorOptions(options.simulator)),
+    startForwardingProxy(moto),
+    createSecret(secrets, INITIAL_API_KEY, uniqueName('api-key')),
+    createQueue(sqs, { name: uniqueName('handler-dlq') }),
+    createBusRuleToQueue(events, sqs, { eventPattern: { source: [RESULT_EVENT_SOURCE] } }),
+  ]);
+  const output = captureOutput();
+  let rotated = false;
+
+  const environment = (overrides: EnvOverrides = {}): Record<string, string | undefined> => ({
+    ...motoEnvironment(moto),
+    AWS_ENDPOINT_URL: moto,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: proxy.endpoint,
+    PLATFORM_CODE: TENANT.platformCode,
+    COMPANY_CODE: TENANT.companyCode,
+    ENVIRONMENT_NAME: TENANT.environmentName,
+    API_BASE_URL: sim.baseUrl,
+    CAMPAIGN_REGION,
+    API_KEY_SECRET_ID: secret.name,
+    API_KEY_SECRETS_REGION: TEST_REGION,
+    API_KEY_MAX_AGE_SECONDS: '300',
+    DEAD_LETTER_QUEUE_URL: deadLetterQueue.queueUrl,
+    MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT),
+    RESULT_EVENT_BUS_NAME: resultRoute.busName,
+    POWERTOOLS_SERVICE_NAME: 'contact-center-sync',
+    POWERTOOLS_LOG_LEVEL: 'DEBUG',
+    ...overrides,
+  });
+
+  const drain = (queueUrl: string, expected: number): Promise<Message[]> =>
+    receiveAllMessages(sqs, queueUrl, { atLeast: expected, afterwards: 'delete' });
+
+  return {
+    sim,
+    secretName: secret.name,
+    deadLetterQueue,
+    resultRoute,
+    output,
+    environment,
+    load: async (action, overrides) => {
+      for (const [name, value] of Object.entries(environment(overrides))) vi.stubEnv(name, value);
+      // A fresh module graph: the entry point reads the environment and builds its clients at
+      // import time, as in a new Lambda container.
+      vi.resetModules();
+      const module = await ENTRY_POINTS[action]();
+      return module.handler;
+    },
+    startExtraSimulator: async (extra) => {
+      const started = await startSimulator(simulatorOptions(extra));
+      extraSimulators.push(started);
+      return started;
+    },
+    startPlatformProxy: async () => {
+      const started = await startForwardingProxy(sim.baseUrl);
+      platformProxies.push(started);
+      return started;
+    },
+    deadLetters: async (expected = 0) =>
+      (await drain(deadLetterQueue.queueUrl, expected)).map((message) => ({
+        body: message.Body ?? '',
+        attributes: attributesOf(message),
+      })),
+    resultEvents: async (expected = 0) =>
+      (await drain(resultRoute.queue.queueUrl, expected)).map(
+        (message) => JSON.parse(message.Body ?? '{}') as DeliveredEvent,
+      ),
+    getSecretValueCalls: () => proxy.count('GetSecretValue'),
+    rotateApiKey: async (newKey) => {
+      await putSecretValue(secrets, secret.name, newKey);
+      sim.setApiKey(newKey);
+      for (const extra of extraSimulators) extra.setApiKey(newKey);
+      rotated = true;
+    },
+    reset: async () => {
+      sim.reset();
+      for (const extra of extraSimulators) extra.reset();
+      for (const platformProxy of platformProxies) platformProxy.intercept(undefined);
+      if (rotated) {
+        await putSecretValue(secrets, secret.name, INITIAL_API_KEY);
+        rotated = false;
+      }
+      await Promise.all([drain(deadLetterQueue.queueUrl, 0), drain(resultRoute.queue.queueUrl, 0)]);
+      output.clear();
+    },
+    close: async () => {
+      output.restore();
+      vi.unstubAllEnvs();
+      await Promise.all([
+        sim.close(),
+        proxy.close(),
+        ...extraSimulators.map((extra) => extra.close()),
+        ...platformProxies.map((platformProxy) => platformProxy.close()),
+      ]);
+      sqs.destroy();
+      events.destroy();
+      secrets.destroy();
+    },
+  };
+};

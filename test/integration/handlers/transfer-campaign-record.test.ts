@@ -1,0 +1,273 @@
+/**
+ * The real transfer-campaign-record entry point against the simulator and moto. Only `Leads`
+ * and `Callbacks` exist: naming `Closed` is answered FAILED (retryable).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import {
+  type Harness,
+  type LambdaEntry,
+  MAX_RECEIVE_COUNT,
+  startHarness,
+} from './support/handler-harness';
+import {
+  eventBridgeEvent,
+  failedIds,
+  lambdaContext,
+  sqsEvent,
+  sqsRecord,
+} from './support/lambda-events';
+
+const ACTION = 'transfer-campaign-record';
+let harness: Harness;
+let handler: LambdaEntry;
+
+beforeAll(async () => {
+  harness = await startHarness({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
+  handler = await harness.load(ACTION);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+beforeEach(async () => {
+  await harness.reset();
+});
+
+const seed = (clientId: string, campaignName = 'Leads') =>
+  harness.sim.state.putRecord({
+    campaignName,
+    clientId,
+    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
+  });
+
+const campaignOf = (clientId: string): string | undefined =>
+  ['Leads', 'Callbacks'].find((name) => harness.sim.state.findByClientId(name, clientId));
+
+const transfer = (clientId: string, extra: Record<string, unknown> = {}) => ({
+  campaignName: 'Leads',
+  clientId,
+  transferToCampaign: 'Callbacks',
+  ...extra,
+});
+
+describe('transfer-campaign-record over SQS', () => {
+  it('moves the record to the destination campaign with the given routing', async () => {
+    // Prepare
+    const seeded = seed('c-1');
+    const record = sqsRecord(
+      transfer('c-1', { skillQueue: 'Callbacks', preferredAgent: 'agent-7' }),
+    );
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(harness.sim.state.findByClientId('Callbacks', 'c-1')).toMatchObject({
+      previewRecordID: seeded.previewRecordID,
+      skillQueue: 'Callbacks',
+      preferredAgent: 'agent-7',
+    });
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a message without transferToCampaign, naming it', async () => {
+    // Prepare
+    const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-1' });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage: 'transferToCampaign: is required',
+      sourceMessageId: record.messageId,
+    });
+  });
+
+  it('dead-letters NORECORDFOUND when the record is in neither campaign', async () => {
+    // Prepare
+    const record = sqsRecord(transfer('c-nowhere'));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'NORECORDFOUND',
+      errorMessage: 'no record with that id in "Leads" nor in "Callbacks"',
+      sourceMessageId: record.messageId,
+    });
+  });
+
+  it('retries a 5xx in-process, then reports the record as a batch item failure', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ serverErrorRate: 1 });
+    const record = sqsRecord(transfer('c-1'));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([record.messageId]);
+    expect(harness.sim.stats.endpoint('transferCampaignRecord').requests).toBe(3);
+    expect(campaignOf('c-1')).toBe('Leads');
+    expect(await harness.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a malformed platform answer on the last receive, with its reason', async () => {
+    // Prepare
+    seed('c-1');
+    harness.sim.setFaults({ malformedBodyRate: 1 });
+    const record = sqsRecord(transfer('c-1'), { receiveCount: MAX_RECEIVE_COUNT });
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expectDeadLetter(letter, {
+      body: record.body,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'MALFORMED_RESPONSE',
+      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: transferCampaignRecord: HTTP 200 but the body is not JSON`,
+      sourceMessageId: record.messageId,
+    });
+  });
+});
+
+describe('transfer-campaign-record idempotency', () => {
+  it('treats a record already in the destination as done (ALREADY_TRANSFERRED)', async () => {
+    // Prepare
+    seed('c-1', 'Callbacks');
+    const record = sqsRecord(transfer('c-1'));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    expect(await harness.deadLetters()).toEqual([]);
+    expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
+      code: 'ALREADY_TRANSFERRED',
+      category: 'success',
+    });
+  });
+
+  it('succeeds on the redelivery after the response to an applied transfer was lost', async () => {
+    // Prepare
+    const seeded = seed('c-1');
+    const message = transfer('c-1', {
+      previewRecordId: seeded.previewRecordID,
+      clientId: undefined,
+    });
+    harness.sim.setFaults({ lostResponseRate: 1 });
+    const first = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-1' })),
+      lambdaContext(),
+    );
+    harness.sim.setFaults({});
+
+    // Act
+    const redelivery = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
+      lambdaContext(),
+    );
+
+    // Assess
+    expect(failedIds(first)).toEqual(['m-1']);
+    expect(failedIds(redelivery)).toEqual([]);
+    expect(campaignOf('c-1')).toBe('Callbacks');
+    expect(harness.sim.state.history.map((op) => op.action)).toEqual(['transferCampaignRecord']);
+    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_TRANSFERRED');
+  });
+});
+
+describe('transfer-campaign-record over EventBridge', () => {
+  it('applies an SQS-wrapped event and a direct event', async () => {
+    // Prepare
+    seed('c-1');
+    seed('c-2');
+    const wrapped = sqsRecord(eventBridgeEvent(ACTION, transfer('c-1')));
+    const direct = eventBridgeEvent(ACTION, transfer('c-2'));
+
+    // Act
+    const batch = await handler(sqsEvent(wrapped), lambdaContext());
+    const single = await handler(direct, lambdaContext());
+
+    // Assess
+    expect(failedIds(batch)).toEqual([]);
+    expect(single).toBeUndefined();
+    expect([campaignOf('c-1'), campaignOf('c-2')]).toEqual(['Callbacks', 'Callbacks']);
+  });
+
+  it('throws for a retryable direct event so that Lambda retries it', async () => {
+    // Prepare
+    seed('c-1');
+    const event = eventBridgeEvent(ACTION, transfer('c-1', { transferToCampaign: 'Closed' }));
+
+    // Act
+    const invoking = handler(event, lambdaContext());
+
+    // Assess
+    await expect(invoking).rejects.toMatchObject({
+      name: 'RetryableFailure',
+      outcome: { code: 'FAILED' },
+    });
+  });
+});
+
+describe('transfer-campaign-record mixed batch', () => {
+  it('reports exactly the retryable record as failed', async () => {
+    // Prepare
+    seed('c-ok');
+    seed('c-done', 'Callbacks');
+    seed('c-flaky');
+    seed('c-last');
+    const records = [
+      sqsRecord(transfer('c-ok'), { messageId: 'ok' }),
+      sqsRecord(transfer('c-done'), { messageId: 'done' }),
+      sqsRecord(transfer('c-nowhere'), { messageId: 'nowhere' }),
+      sqsRecord(transfer('c-ok', { transferToCampaign: '' }), { messageId: 'invalid' }),
+      sqsRecord(transfer('c-flaky', { transferToCampaign: 'Closed' }), { messageId: 'flaky' }),
+      sqsRecord(transfer('c-last', { transferToCampaign: 'Closed' }), {
+        messageId: 'last-try',
+        receiveCount: MAX_RECEIVE_COUNT,
+      }),
+    ];
+
+    // Act
+    const response = await handler(sqsEvent(...records), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual(['flaky']);
+    const letters = bySource(await harness.deadLetters(3));
+    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
+      ['invalid', 'INVALID_MESSAGE'],
+      ['last-try', 'FAILED'],
+      ['nowhere', 'NORECORDFOUND'],
+    ]);
+    expect(outcomeLines(harness).get('done')?.code).toBe('ALREADY_TRANSFERRED');
+    expect([campaignOf('c-ok'), campaignOf('c-flaky'), campaignOf('c-last')]).toEqual([
+      'Callbacks',
+      'Leads',
+      'Leads',
+    ]);
+  });
+});
