@@ -17,7 +17,7 @@ const CROSS_FIELD_RULES: Record<string, string> = {
   'change-campaign-record-status':
     'Also checked: previewRecordId or clientId is required; nextEarliestWorkTimeUTC is required when previewRecordStateEnum is WORKED; timeZone is an IANA zone name spelled exactly (e.g. Europe/Berlin).',
   'transfer-campaign-record':
-    'Also checked: previewRecordId or clientId is required; timeZone is an IANA zone name spelled exactly (e.g. Europe/Berlin).',
+    'Also checked: previewRecordId or clientId is required; transferToCampaign differs from campaignName; timeZone is an IANA zone name spelled exactly (e.g. Europe/Berlin).',
   'delete-campaign-record': 'Also checked: previewRecordId or clientId is required.',
 };
 

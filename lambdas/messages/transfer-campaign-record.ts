@@ -2,6 +2,7 @@ import * as z from 'zod';
 import {
   campaignName,
   correlationId,
+  crossFieldCheck,
   epochMillis,
   ianaTimeZone,
   nonEmpty,
@@ -9,6 +10,23 @@ import {
   region,
   requireLocator,
 } from './common';
+
+/**
+ * A transfer within the same campaign is not a move the spec describes; the platform's answer
+ * to it is not shown, so it is refused here with a reason rather than retried as a FAILED.
+ */
+const differentCampaigns = crossFieldCheck(
+  z.object({ campaignName: z.string(), transferToCampaign: z.string() }),
+  (value, ctx) => {
+    if (value.campaignName === value.transferToCampaign) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['transferToCampaign'],
+        message: 'must differ from campaignName (the record is already in that campaign)',
+      });
+    }
+  },
+);
 
 export const transferCampaignRecordMessage = z
   .strictObject({
@@ -22,6 +40,6 @@ export const transferCampaignRecordMessage = z
     nextEarliestWorkTimeUTC: epochMillis.optional(),
     timeZone: ianaTimeZone.optional(),
   })
-  .check(requireLocator);
+  .check(requireLocator, differentCampaigns);
 
 export type TransferCampaignRecordMessage = z.infer<typeof transferCampaignRecordMessage>;

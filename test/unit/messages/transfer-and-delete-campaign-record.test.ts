@@ -70,6 +70,34 @@ describe('transfer-campaign-record message', () => {
     expect(error).toBe('transferToCampaign: is required');
   });
 
+  it('refuses a transfer into the campaign the record is already in', () => {
+    // Prepare
+    const message = {
+      ...validMessage(ACTION),
+      transferToCampaign: validMessage(ACTION).campaignName,
+    };
+
+    // Act
+    const error = rejected(ACTION, message);
+
+    // Assess
+    expect(error).toBe(
+      'transferToCampaign: must differ from campaignName (the record is already in that campaign)',
+    );
+  });
+
+  it('treats campaign names as case-sensitive when comparing them', () => {
+    // Prepare
+    const source = String(validMessage(ACTION).campaignName);
+    const message = { ...validMessage(ACTION), transferToCampaign: source.toUpperCase() };
+
+    // Act
+    const parsed = accepted(ACTION, message);
+
+    // Assess
+    expect(parsed).toMatchObject({ transferToCampaign: source.toUpperCase() });
+  });
+
   it('accepts every optional field', () => {
     // Prepare
     const message = {
