@@ -21,6 +21,7 @@ import {
   parseSecretArn,
 } from './config';
 import { handlerEnvironment, isReadAction } from './handler-environment';
+import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from './stack-outputs';
 
 export interface ContactCenterSyncStackProps extends StackProps {
   /** Validated deployment config (`loadConfig`). */
@@ -90,23 +91,23 @@ export class ContactCenterSyncStack extends Stack {
       });
       pipelines.set(action, pipeline);
 
-      const name = pascalCase(action);
-      new CfnOutput(this, `${name}QueueUrl`, {
+      const outputKeys = actionOutputKeys(action);
+      new CfnOutput(this, outputKeys.queueUrl, {
         description: `${action}: send action messages here`,
         value: pipeline.queue.queueUrl,
       });
-      new CfnOutput(this, `${name}DeadLetterQueueUrl`, {
+      new CfnOutput(this, outputKeys.deadLetterQueueUrl, {
         description: `${action}: dead letters with their reason attributes`,
         value: pipeline.deadLetterQueue.queueUrl,
       });
-      new CfnOutput(this, `${name}LogGroupName`, {
+      new CfnOutput(this, outputKeys.logGroupName, {
         description: `${action}: handler logs`,
         value: pipeline.logGroup.logGroupName,
       });
     }
     this.pipelines = pipelines;
 
-    new CfnOutput(this, 'EventBusName', {
+    new CfnOutput(this, EVENT_BUS_OUTPUT_KEY, {
       description: 'Put action events here (detail-type = action name)',
       value: this.eventBus.eventBusName,
     });
