@@ -1,5 +1,6 @@
 import type { ActionName } from '../actions';
 import type { MessageOf } from '../messages';
+import { DEFAULT_CLIENT_ID_FIELD_NAME } from '../messages/rules';
 import type { Outcome } from './outcome';
 import type { HttpSettings, PlatformSettings } from './platform-settings';
 import type { ApiKeySource } from './ports';
@@ -43,10 +44,16 @@ export interface UserExistenceResult {
   readonly connectUserId: string | null;
 }
 
+/** How to call the platform for one message, and what is known of its earlier deliveries. */
+export interface ExecutionOptions extends CallOptions {
+  /** The message was received before: an earlier delivery may have applied it already. */
+  readonly redelivered?: boolean;
+}
+
 type Executor<A extends ActionName> = (
   message: MessageOf<A>,
   clients: PlatformClients,
-  call: CallOptions,
+  call: ExecutionOptions,
 ) => Promise<Execution>;
 
 /** The desired end state already holds: report success, keep the evidence in code and message. */
@@ -73,10 +80,107 @@ const existenceResult = (outcome: Outcome<ProvisioningResponse>): UserExistenceR
   };
 };
 
+/** Failures after which the request may have been applied although no answer said so. */
+const mayHaveBeenApplied = (outcome: Outcome<unknown>): boolean =>
+  outcome.code === 'TIMEOUT' ||
+  outcome.code === 'NETWORK_ERROR' ||
+  outcome.code === 'MALFORMED_RESPONSE' ||
+  (outcome.httpStatus !== undefined && outcome.httpStatus >= 500);
+
+/** Search responses carry times as UTC `CCYY-MM-DD HH:MM:SS.mmm`. */
+const platformTimeMillis = (time: string | null): number | undefined =>
+  time === null ? undefined : Date.parse(`${time.replace(' ', 'T')}Z`);
+
+/**
+ * True when the stored record already is what this add-or-update asks for: the same data items
+ * (besides the clientId item the platform stores on add) and the same optional fields.
+ */
+const holdsMessage = (
+  record: CampaignRecord,
+  message: MessageOf<'add-or-update-campaign-record'>,
+): boolean => {
+  const clientIdKey = message.clientIdFieldName ?? DEFAULT_CLIENT_ID_FIELD_NAME;
+  const stored = record.previewRecordData.filter(
+    (item) => !(item.key === clientIdKey && item.value === message.clientId),
+  );
+  const sameData =
+    stored.length === message.previewRecordData.length &&
+    message.previewRecordData.every((item, i) => {
+      const found = stored[i];
+      return (
+        found !== undefined &&
+        found.key === item.key &&
+        found.value === item.value &&
+        (item.displayOrder === undefined || found.displayOrder === item.displayOrder)
+      );
+    });
+  const agent = message.preferredAgent;
+  const sameAgent =
+    agent === undefined ||
+    (agent === '' ? !record.preferredAgent : record.preferredAgent === agent);
+  const time = message.nextEarliestWorkTimeUTC;
+  const sameTime = time === undefined || platformTimeMillis(record.nextEarliestWorkTime) === time;
+  return sameData && sameAgent && sameTime;
+};
+
+/**
+ * Looks the record up (by previewRecordId, then clientId) and answers ALREADY_APPLIED when it
+ * already holds the message; undefined when it does not, or the lookup itself failed.
+ */
+const alreadyInPlace = async (
+  message: MessageOf<'add-or-update-campaign-record'>,
+  clients: PlatformClients,
+  call: CallOptions,
+): Promise<Outcome<never> | undefined> => {
+  const options = {
+    ...(call.deadline === undefined ? {} : { deadline: call.deadline }),
+    ...(call.onAttempt === undefined ? {} : { onAttempt: call.onAttempt }),
+  };
+  const locators = [
+    ...(message.previewRecordId === undefined
+      ? []
+      : [{ previewRecordId: message.previewRecordId }]),
+    { clientId: message.clientId },
+  ];
+  for (const locator of locators) {
+    const lookup = await clients.realtime.searchPreviewCampaign(
+      { campaignName: message.campaignName, region: message.region, ...locator },
+      options,
+    );
+    if (lookup.code === 'NORECORDFOUND') continue;
+    if (lookup.category !== 'success') return undefined;
+    const record = lookup.body?.previewRecordClientData[0];
+    if (record === undefined) continue;
+    if (!holdsMessage(record, message)) return undefined;
+    return {
+      category: 'success',
+      code: 'ALREADY_APPLIED',
+      message: `record "${message.clientId}" in "${message.campaignName}" already holds this data; not sent again`,
+      attempts: lookup.attempts,
+    };
+  }
+  return undefined;
+};
+
 export const EXECUTORS: { readonly [A in ActionName]: Executor<A> } = {
-  'add-or-update-campaign-record': async (message, clients, call) => ({
-    outcome: await clients.realtime.addOrUpdateCampaignRecord(message, call),
-  }),
+  'add-or-update-campaign-record': async (message, clients, call) => {
+    // Repeating an add whose answer was lost is not harmless: the platform takes the repeat for
+    // an update, and an update replaces all data, dropping the clientId item the add stored
+    // (realtime spec, add-or-update rule 1). So before repeating, look whether the record
+    // already holds what this message asks for.
+    const { redelivered, ...options } = call;
+    if (redelivered === true) {
+      const done = await alreadyInPlace(message, clients, options);
+      if (done) return { outcome: done };
+    }
+    return {
+      outcome: await clients.realtime.addOrUpdateCampaignRecord(message, {
+        ...options,
+        beforeRetry: async (failed) =>
+          mayHaveBeenApplied(failed) ? alreadyInPlace(message, clients, options) : undefined,
+      }),
+    };
+  },
 
   'search-campaign-records': async (message, clients, call) => {
     const outcome = await clients.realtime.searchPreviewCampaign(message, call);

@@ -94,6 +94,7 @@ export const processMessage = async (
       request = parsed.message;
       execution = await EXECUTORS[action](parsed.message as MessageOf<never>, deps.clients, {
         deadline: inbound.deadline,
+        redelivered: inbound.receiveCount > 1,
         onAttempt: (attempt: AttemptInfo) => {
           deps.metrics.addMetric('ApiLatency', MetricUnit.Milliseconds, attempt.latencyMs);
           deps.logger.debug('platform attempt', { action, correlationId, ...attempt });

@@ -33,6 +33,12 @@ export interface CallOptions {
   readonly deadline?: number;
   /** Called after every HTTP request of the call; an exception it throws is ignored. */
   readonly onAttempt?: (attempt: AttemptInfo) => void;
+  /**
+   * Asked before each retry, with the outcome of the attempt that failed. An outcome it returns
+   * ends the call instead of the retry (e.g. a write found applied already although its answer
+   * was lost); undefined lets the retry go ahead. It must not throw.
+   */
+  readonly beforeRetry?: (failed: Outcome<unknown>) => Promise<Outcome<never> | undefined>;
 }
 
 /** Test seams: transport, clock and randomness. */
@@ -173,7 +179,22 @@ export class PlatformCaller {
       return { outcome, result };
     };
 
+    let failed: Outcome<TBody> | undefined;
     const attempt = async (budget: AttemptBudget): Promise<AttemptResult<Outcome<TBody>>> => {
+      if (failed !== undefined && options.beforeRetry !== undefined) {
+        const settled = await options.beforeRetry(failed);
+        if (settled !== undefined) return { value: settled, retryable: false };
+        // The check took time of its own; the retry must still end before the deadline.
+        if (!budget.mayStartRequest()) return { value: failed, retryable: true, final: true };
+      }
+      const sent = await sendAuthenticated(budget);
+      failed = sent.value;
+      return sent;
+    };
+
+    const sendAuthenticated = async (
+      budget: AttemptBudget,
+    ): Promise<AttemptResult<Outcome<TBody>>> => {
       let { outcome, result } = await send(apiKey, budget.timeoutMs);
       if (isAuthRejection(outcome)) {
         // One refresh per call: a second rejection means the key is not the problem (or the

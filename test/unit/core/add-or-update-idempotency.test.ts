@@ -1,0 +1,189 @@
+/**
+ * add-or-update must not repeat an add that was applied but not answered: the platform takes
+ * the repeat for an update, and an update replaces all data, dropping the clientId item the
+ * add stored. Before a retry after a failure that may have been applied, and on a redelivery,
+ * the executor looks the record up and answers ALREADY_APPLIED when it already holds the
+ * message. Against the simulator; its faults are switched per request through the transport.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EXECUTORS, type PlatformClients } from '../../../lambdas/core/action-executors';
+import type { FetchFn } from '../../../lambdas/core/http';
+import type { PlatformSettings } from '../../../lambdas/core/platform-settings';
+import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
+import { RealtimeClient } from '../../../lambdas/core/realtime-client';
+import {
+  type FaultSettings,
+  type RunningSimulator,
+  startSimulator,
+} from '../../../local/simulator';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+
+const KEY = 'idempotency-test-key-5521';
+const TENANT = { platformCode: 'PLAT', companyCode: 'acme', environmentName: 'prod' } as const;
+const HTTP = { baseDelayMs: 0, maxDelayMs: 0, requestTimeoutMs: 2000, maxAttempts: 3 };
+
+let sim: RunningSimulator;
+let clients: PlatformClients;
+/** Simulator faults for the next requests, one entry per request (then none). */
+let faultPlan: FaultSettings[] = [];
+
+const settingsFor = (baseUrl: string): PlatformSettings => ({
+  ...TENANT,
+  baseUrl,
+  campaignRegion: 'eu-central-1',
+  secretsRegion: 'eu-central-1',
+});
+
+/** Applies the next planned fault setting before each request leaves. */
+const plannedFetch: FetchFn = (input, init) => {
+  sim.setFaults(faultPlan.shift() ?? {});
+  return fetch(input, init);
+};
+
+beforeAll(async () => {
+  sim = await startSimulator({ ...TENANT, apiKey: KEY });
+  const settings = settingsFor(sim.baseUrl);
+  const apiKey = new InMemoryApiKeySource(KEY);
+  clients = {
+    realtime: new RealtimeClient(settings, apiKey, HTTP, { fetch: plannedFetch }),
+    provisioning: new ProvisioningClient(settings, apiKey, HTTP, { fetch: plannedFetch }),
+  };
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+beforeEach(() => {
+  sim.reset();
+  faultPlan = [];
+});
+
+const lead = {
+  campaignName: 'Leads',
+  clientId: 'c-1',
+  preferredAgent: 'agent-7',
+  nextEarliestWorkTimeUTC: 1_893_456_000_000,
+  previewRecordData: [
+    { key: 'Name', value: 'Grace Hopper', displayOrder: 1 },
+    { key: 'Note', value: 'renewal' },
+  ],
+};
+
+const storedKeys = () =>
+  sim.state.findByClientId('Leads', 'c-1')?.previewRecordData.map((item) => item.key);
+
+const requestsTo = (endpoint: string) => sim.stats.endpoint(endpoint).requests;
+
+describe('add-or-update-campaign-record after an answer was lost', () => {
+  it('does not repeat an add that was applied: the clientId item stays', async () => {
+    // Prepare: the add is applied, then the connection drops.
+    faultPlan = [{ lostResponseRate: 1 }];
+
+    // Act
+    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_APPLIED', attempts: 1 });
+    expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
+    expect(sim.state.history.map((op) => op.action)).toEqual(['addOrUpdateCampaignRecord:add']);
+    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(1);
+    expect(requestsTo('searchPreviewCampaign')).toBe(1);
+  });
+
+  it('retries the add when the lookup finds no record (the failed request was not applied)', async () => {
+    // Prepare: a 5xx before anything is applied.
+    faultPlan = [{ serverErrorRate: 1 }];
+
+    // Act
+    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
+    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(2);
+    expect(requestsTo('searchPreviewCampaign')).toBe(1);
+  });
+
+  it('looks nothing up before retrying after a throttle (nothing can have been applied)', async () => {
+    // Prepare
+    faultPlan = [{ throttleRate: 1 }];
+
+    // Act
+    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(requestsTo('searchPreviewCampaign')).toBe(0);
+  });
+
+  it('on a redelivery sends nothing when the record already holds the message', async () => {
+    // Prepare: the first delivery added the record, its answer never arrived.
+    await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+
+    // Act
+    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {
+      redelivered: true,
+    });
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_APPLIED' });
+    expect(outcome.message).toBe('record "c-1" in "Leads" already holds this data; not sent again');
+    expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
+    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(1);
+  });
+
+  it.each([
+    ['other data', { previewRecordData: [{ key: 'Name', value: 'Grace B. Hopper' }] }],
+    ['another preferred agent', { preferredAgent: 'agent-8' }],
+    ['another next work time', { nextEarliestWorkTimeUTC: 1_893_456_060_000 }],
+  ])('on a redelivery still updates a record that holds %s', async (_case, change) => {
+    // Prepare
+    await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+
+    // Act
+    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](
+      { ...lead, ...change },
+      clients,
+      { redelivered: true },
+    );
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(sim.state.history.map((op) => op.action)).toEqual([
+      'addOrUpdateCampaignRecord:add',
+      'addOrUpdateCampaignRecord:update',
+    ]);
+  });
+
+  it('on a redelivery adds a record that is not there', async () => {
+    // Act
+    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {
+      redelivered: true,
+    });
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
+  });
+
+  it('falls back to sending when the lookup itself fails', async () => {
+    // Prepare: the add is lost, the lookup gets 503 three times, then the retry goes out.
+    faultPlan = [
+      { lostResponseRate: 1 },
+      { serverErrorRate: 1 },
+      { serverErrorRate: 1 },
+      { serverErrorRate: 1 },
+    ];
+
+    // Act
+    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+
+    // Assess: the platform takes the retry for an update, as before this check existed.
+    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(sim.state.history.map((op) => op.action)).toEqual([
+      'addOrUpdateCampaignRecord:add',
+      'addOrUpdateCampaignRecord:update',
+    ]);
+  });
+});
