@@ -160,7 +160,9 @@ const builders: { readonly [A in ActionName]: () => fc.Arbitrary<Message> } = {
   'transfer-campaign-record': () =>
     fc
       .tuple(walk('transfer-campaign-record', { timeZone }), id)
-      .map(([message, clientId]) => withLocator(message, clientId)),
+      .map(([message, clientId]) => withLocator(message, clientId))
+      // A transfer must leave the campaign the record is in.
+      .filter((message) => message.transferToCampaign !== message.campaignName),
 
   'delete-campaign-record': () =>
     fc
