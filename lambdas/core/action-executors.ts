@@ -124,14 +124,15 @@ const holdsMessage = (
 };
 
 /**
- * Looks the record up (by previewRecordId, then clientId) and answers ALREADY_APPLIED when it
- * already holds the message; undefined when it does not, or the lookup itself failed.
+ * Looks the record up (by previewRecordId, then clientId): `in-place` with an ALREADY_APPLIED
+ * outcome when it already holds the message, `send` when it is absent or differs, `unknown`
+ * when the lookup got no answer.
  */
-const alreadyInPlace = async (
+const lookUpRecord = async (
   message: MessageOf<'add-or-update-campaign-record'>,
   clients: PlatformClients,
   call: CallOptions,
-): Promise<Outcome<never> | undefined> => {
+): Promise<{ kind: 'in-place'; outcome: Outcome<never> } | { kind: 'send' | 'unknown' }> => {
   const options = {
     ...(call.deadline === undefined ? {} : { deadline: call.deadline }),
     ...(call.onAttempt === undefined ? {} : { onAttempt: call.onAttempt }),
@@ -148,18 +149,21 @@ const alreadyInPlace = async (
       options,
     );
     if (lookup.code === 'NORECORDFOUND') continue;
-    if (lookup.category !== 'success') return undefined;
+    if (lookup.category !== 'success') return { kind: 'unknown' };
     const record = lookup.body?.previewRecordClientData[0];
     if (record === undefined) continue;
-    if (!holdsMessage(record, message)) return undefined;
+    if (!holdsMessage(record, message)) return { kind: 'send' };
     return {
-      category: 'success',
-      code: 'ALREADY_APPLIED',
-      message: `record "${message.clientId}" in "${message.campaignName}" already holds this data; not sent again`,
-      attempts: lookup.attempts,
+      kind: 'in-place',
+      outcome: {
+        category: 'success',
+        code: 'ALREADY_APPLIED',
+        message: `record "${message.clientId}" in "${message.campaignName}" already holds this data; not sent again`,
+        attempts: lookup.attempts,
+      },
     };
   }
-  return undefined;
+  return { kind: 'send' };
 };
 
 export const EXECUTORS: { readonly [A in ActionName]: Executor<A> } = {
@@ -169,15 +173,23 @@ export const EXECUTORS: { readonly [A in ActionName]: Executor<A> } = {
     // (realtime spec, add-or-update rule 1). So before repeating, look whether the record
     // already holds what this message asks for.
     const { redelivered, ...options } = call;
+    // Once a lookup got no answer (the platform is down, say), retries go out unchecked: in an
+    // outage a lookup before every retry would only multiply the failing requests.
+    let lookupAnswered = true;
+    const inPlace = async (): Promise<Outcome<never> | undefined> => {
+      const found = await lookUpRecord(message, clients, options);
+      lookupAnswered = found.kind !== 'unknown';
+      return found.kind === 'in-place' ? found.outcome : undefined;
+    };
     if (redelivered === true) {
-      const done = await alreadyInPlace(message, clients, options);
+      const done = await inPlace();
       if (done) return { outcome: done };
     }
     return {
       outcome: await clients.realtime.addOrUpdateCampaignRecord(message, {
         ...options,
         beforeRetry: async (failed) =>
-          mayHaveBeenApplied(failed) ? alreadyInPlace(message, clients, options) : undefined,
+          lookupAnswered && mayHaveBeenApplied(failed) ? inPlace() : undefined,
       }),
     };
   },

@@ -167,10 +167,11 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
   });
 
-  it('falls back to sending when the lookup itself fails', async () => {
-    // Prepare: the add is lost, the lookup gets 503 three times, then the retry goes out.
+  it('falls back to sending, without further lookups, when a lookup gets no answer', async () => {
+    // Prepare: the add is lost, every attempt of the lookup gets a 503, the retried add too.
     faultPlan = [
       { lostResponseRate: 1 },
+      { serverErrorRate: 1 },
       { serverErrorRate: 1 },
       { serverErrorRate: 1 },
       { serverErrorRate: 1 },
@@ -179,11 +180,28 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     // Act
     const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
 
-    // Assess: the platform takes the retry for an update, as before this check existed.
+    // Assess: the platform takes the last retry for an update, as before this check existed.
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
     expect(sim.state.history.map((op) => op.action)).toEqual([
       'addOrUpdateCampaignRecord:add',
       'addOrUpdateCampaignRecord:update',
     ]);
+    expect(requestsTo('searchPreviewCampaign')).toBe(3);
+    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(3);
+  });
+
+  it('looks again before each retry while lookups answer', async () => {
+    // Prepare: the connection drops before the add is applied; the lookup finds nothing; the
+    // retried add is applied but its answer lost; the second lookup finds it.
+    faultPlan = [{ connectionResetRate: 1 }, {}, { lostResponseRate: 1 }, {}];
+
+    // Act
+    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_APPLIED' });
+    expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
+    expect(requestsTo('searchPreviewCampaign')).toBe(2);
+    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(2);
   });
 });
