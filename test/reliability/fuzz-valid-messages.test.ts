@@ -31,6 +31,7 @@ const API_KEY = 'fuzz-valid-api-key-4c1d9e';
 let server: CaptureServer;
 let output: CapturedOutput;
 const casesRun: Record<string, number> = {};
+let messagesSent = 0;
 
 beforeAll(async () => {
   server = await startCaptureServer((request) => ({
@@ -44,7 +45,7 @@ afterAll(async () => {
   output?.stop();
   await server?.close();
   console.log(
-    `fuzz-valid-messages: ${Object.entries(casesRun)
+    `fuzz-valid-messages: ${messagesSent} messages sent; cases ${Object.entries(casesRun)
       .map(([name, count]) => `${name}=${count}`)
       .join(', ')}`,
   );
@@ -95,6 +96,7 @@ describe.each(ACTION_NAMES.map((action, index) => ({ action, index })))(
           fc.array(validMessage(action), { minLength: 1, maxLength: 3 }),
           async (messages: Message[]) => {
             count(`${action}:send`);
+            messagesSent += messages.length;
             batch += 1;
             const before = server.requests.length;
             const publishedBefore = results.events.length;

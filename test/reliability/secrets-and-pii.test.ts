@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACTION_NAMES, READ_ACTIONS } from '../../lambdas/actions';
 import { SecretsManagerApiKeySource } from '../../lambdas/core/aws-adapters';
 import type { ApiKeySource } from '../../lambdas/core/ports';
+import { LocalApiKeySource, LocalSecretStore } from '../../local/in-memory/api-key-source';
 import { type CapturedRequest, type Reply, startCaptureServer } from '../support/capture-server';
 import {
   captureOutput,
@@ -244,5 +245,42 @@ describe('SecretsManagerApiKeySource', () => {
     expect(new Set(refreshed)).toEqual(new Set(['sm-key-v2-abcdef']));
     expect(next).toBe('sm-key-v2-abcdef');
     expect(sm.reads()).toBe(2);
+  });
+});
+
+describe('LocalApiKeySource (the local run and the fault matrix)', () => {
+  it.each([60, 900, 3600])(
+    'with maxAge %i s serves the cached key within its max age and reads the store once it has passed',
+    async (maxAgeSeconds) => {
+      // Prepare
+      let now = T0;
+      const store = new LocalSecretStore('local-key-v1-abcdef');
+      const source = new LocalApiKeySource({ store, maxAgeSeconds, now: () => now });
+
+      // Act
+      const first = await source.getKey();
+      store.rotate('local-key-v2-abcdef');
+      now = T0 + maxAgeSeconds * 1000 - 1;
+      const withinMaxAge = await source.getKey();
+      const readsWithin = store.reads;
+      now = T0 + maxAgeSeconds * 1000 + 1;
+      const afterMaxAge = await source.getKey();
+
+      // Assess
+      expect(first).toBe('local-key-v1-abcdef');
+      expect(withinMaxAge).toBe('local-key-v1-abcdef');
+      expect(readsWithin).toBe(1);
+      expect(afterMaxAge).toBe('local-key-v2-abcdef');
+      expect(store.reads).toBe(2);
+    },
+  );
+
+  it('refuses a max age above one hour', () => {
+    // Act
+    const create = () =>
+      new LocalApiKeySource({ store: new LocalSecretStore('k'), maxAgeSeconds: 3601 });
+
+    // Assess
+    expect(create).toThrow(RangeError);
   });
 });
