@@ -17,6 +17,21 @@ export interface ProcessorDependencies {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly now?: () => number;
+  /**
+   * Told how each receive of a message ended, for callers that report per message (the local
+   * run). Observing only: it cannot change the disposition.
+   */
+  readonly onOutcome?: (observation: OutcomeObservation) => void;
+}
+
+/** How one receive of one message ended. */
+export interface OutcomeObservation {
+  readonly messageId: string;
+  readonly correlationId: string;
+  readonly receiveCount: number;
+  /** `retry`: reported as failed for redelivery (also when the dead-letter send failed). */
+  readonly disposition: 'applied' | 'retry' | 'dead-lettered';
+  readonly outcome: Outcome;
 }
 
 /** One inbound message, whatever carried it. */
@@ -150,7 +165,17 @@ export const processMessage = async (
     latencyMs: now() - startedAt,
   };
 
+  const observe = (disposition: OutcomeObservation['disposition'], observed: Outcome): void =>
+    deps.onOutcome?.({
+      messageId: inbound.sourceMessageId,
+      correlationId,
+      receiveCount: inbound.receiveCount,
+      disposition,
+      outcome: observed,
+    });
+
   if (outcome.category === 'success') {
+    observe('applied', outcome);
     deps.metrics.addMetric(
       outcome.code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded',
       MetricUnit.Count,
@@ -169,6 +194,7 @@ export const processMessage = async (
   if (outcome.category === 'retryable' && !inbound.isLastReceive) {
     deps.metrics.addMetric('Retried', MetricUnit.Count, 1);
     deps.logger.warn('retryable failure, message will be redelivered', logFields);
+    observe('retry', outcome);
     throw new RetryableFailure(outcome);
   }
 
@@ -194,9 +220,12 @@ export const processMessage = async (
       ...logFields,
       deadLetterError: error instanceof Error ? error.name : typeof error,
     });
+    observe('retry', outcome);
     throw error;
   }
   deps.metrics.addMetric('DeadLettered', MetricUnit.Count, 1);
   deps.logger.error('message dead-lettered', logFields);
-  return { kind: 'dead-lettered', correlationId, outcome: { ...outcome, message: errorMessage } };
+  const deadLettered = { ...outcome, message: errorMessage };
+  observe('dead-lettered', deadLettered);
+  return { kind: 'dead-lettered', correlationId, outcome: deadLettered };
 };

@@ -4,6 +4,7 @@ import { ACTION_NAMES, type ActionName, isActionName } from '../../lambdas/actio
 import { createPlatformClients } from '../../lambdas/core/action-executors';
 import { createActionHandler } from '../../lambdas/core/action-handler';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
+import type { OutcomeObservation } from '../../lambdas/core/message-processor';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type {
   DeadLetterReason,
@@ -121,14 +122,6 @@ interface Tracked {
   fate?: MessageFate;
 }
 
-/** What the handler logged about a message's latest receive (read from its log records). */
-interface LoggedOutcome {
-  readonly code: string;
-  readonly category: string;
-  readonly receiveCount: number;
-  readonly correlationId?: string;
-}
-
 const MAX_ROUNDS = 100_000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -172,7 +165,8 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
   const byEventId = new Map<string, Tracked>();
   const byMessageId = new Map<string, Tracked>();
   const tracked: Tracked[] = [];
-  const logged = new Map<string, LoggedOutcome>();
+  /** How each message's latest receive ended, as the handler reported it. */
+  const observed = new Map<string, OutcomeObservation>();
   const letters = new Map<string, DeadLetterReason>();
   /** Messages whose dead-letter send failed in their latest receive. */
   const failedSends = new Set<string>();
@@ -204,19 +198,6 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
       ...fate,
     };
     observer.fate?.(item.fate);
-  };
-
-  const onLogRecord = (record: Readonly<Record<string, unknown>>): void => {
-    const { messageId, code, category, receiveCount, correlationId } = record;
-    if (typeof messageId !== 'string' || typeof code !== 'string' || typeof category !== 'string') {
-      return;
-    }
-    logged.set(messageId, {
-      code,
-      category,
-      receiveCount: typeof receiveCount === 'number' ? receiveCount : 0,
-      ...(typeof correlationId === 'string' ? { correlationId } : {}),
-    });
   };
 
   const platform: PlatformSettings = {
@@ -271,9 +252,10 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
         apiKey,
         deadLetters: deadLetterSink(action, backend.deadLetterSink(action)),
         results: resultPublisher(backend.resultPublisher(action)),
-        logger: new RunLogger({ action, sink: logSink, onRecord: onLogRecord }),
+        logger: new RunLogger({ action, sink: logSink }),
         metrics: createRunMetrics(action, logSink),
         maxReceiveCount: settings.actions[action].maxReceiveCount,
+        onOutcome: (observation) => observed.set(observation.messageId, observation),
       });
       return [action, handler] as const;
     }),
@@ -343,7 +325,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
       const item = trackedFor(action, record);
       item.receives = Number(record.attributes.ApproximateReceiveCount) || item.receives + 1;
       letters.delete(record.messageId);
-      logged.delete(record.messageId);
+      observed.delete(record.messageId);
       failedSends.delete(record.messageId);
       return item;
     });
@@ -370,15 +352,15 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     records.forEach((record, i) => {
       const item = items[i];
       if (!item) return;
-      const outcome = logged.get(record.messageId);
-      if (outcome?.correlationId) item.correlationId = outcome.correlationId;
+      const observation = observed.get(record.messageId);
+      if (observation) item.correlationId = observation.correlationId;
       if (failed.has(record.messageId)) {
         observer.retry?.({
           action,
           correlationId: item.correlationId,
           code: failedSends.has(record.messageId)
             ? DLQ_SEND_FAILED
-            : (outcome?.code ?? 'BATCH_ITEM_FAILURE'),
+            : (observation?.outcome.code ?? 'BATCH_ITEM_FAILURE'),
           receive: item.receives,
           maxReceiveCount: settings.actions[action].maxReceiveCount,
         });
@@ -394,10 +376,10 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
         });
         return;
       }
-      // Deleted without a dead letter: the handler applied it. The code comes from its log.
+      // Deleted without a dead letter: the handler applied it.
       finish(item, {
         kind: 'applied',
-        code: outcome && outcome.category === 'success' ? outcome.code : 'APPLIED',
+        code: observation?.disposition === 'applied' ? observation.outcome.code : 'APPLIED',
       });
     });
   };

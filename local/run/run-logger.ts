@@ -31,8 +31,6 @@ export const fileLogSink = (file: string): LogSink => {
 /** Drops everything (tests that do not look at logs). */
 export const discardLogSink: LogSink = { write: () => undefined, close: () => undefined };
 
-export type LogRecordListener = (record: Readonly<Record<string, unknown>>) => void;
-
 const replacer = (_key: string, value: unknown): unknown => {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Error) return { name: value.name, message: value.message };
@@ -41,17 +39,14 @@ const replacer = (_key: string, value: unknown): unknown => {
 
 /**
  * The handlers' Powertools Logger, unchanged except where lines go: to the run's log file
- * instead of stdout, and to a listener that reads the per-message outcome records (the same
- * structured fields CloudWatch would get) so the run can report each message's outcome code.
+ * instead of stdout, so the run's own report stays readable.
  */
 export class RunLogger extends Logger {
   readonly #sink: LogSink;
-  readonly #listener: LogRecordListener | undefined;
 
   constructor(options: {
     readonly action: ActionName;
     readonly sink: LogSink;
-    readonly onRecord?: LogRecordListener;
   }) {
     super({
       serviceName: SERVICE_NAME,
@@ -59,15 +54,12 @@ export class RunLogger extends Logger {
       logLevel: 'DEBUG',
     });
     this.#sink = options.sink;
-    this.#listener = options.onRecord;
   }
 
   protected override printLog(_logLevel: number, log: LogItem): void {
     // The base constructor may print (buffered warnings) before this class's fields exist.
     if (!(#sink in this)) return;
-    const record = log.getAttributes();
-    this.#listener?.(record);
-    this.#sink.write(JSON.stringify(record, replacer));
+    this.#sink.write(JSON.stringify(log.getAttributes(), replacer));
   }
 }
 
