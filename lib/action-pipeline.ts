@@ -16,6 +16,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ActionName } from '../lambdas/actions';
+import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
 import { ACTION_DEFAULTS, SOURCE_QUEUE_RETENTION_SECONDS } from './config';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -214,7 +215,7 @@ export class ActionPipeline extends Construct {
     this.function = new nodejs.NodejsFunction(this, 'Function', {
       entry: props.entry ?? handlerEntry(action),
       handler: 'handler',
-      runtime: lambda.Runtime.NODEJS_24_X,
+      runtime: HANDLER_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? ACTION_DEFAULTS.memoryMiB,
       timeout,
@@ -224,22 +225,7 @@ export class ActionPipeline extends Construct {
       environment: props.environment({ deadLetterQueueUrl: this.deadLetterQueue.queueUrl }),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
-      bundling: {
-        minify: true,
-        sourceMap: true,
-        // Stack traces only need the mappings; leaving the sources out keeps the zip small.
-        sourcesContent: false,
-        format: nodejs.OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        // CommonJS dependencies inside an ESM bundle still call require().
-        banner:
-          "import { createRequire as __ccsCreateRequire } from 'node:module'; const require = __ccsCreateRequire(import.meta.url);",
-        // The Node.js 24 runtime ships AWS SDK v3.
-        externalModules: ['@aws-sdk/*'],
-        forceDockerBundling: false,
-        logLevel: nodejs.LogLevel.WARNING,
-      },
+      bundling: HANDLER_BUNDLING,
     });
 
     this.function.addEventSource(

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: throughput, bundle size, cold start, secret reads, memory and synth time,
+ * each against a baseline measured in the same run. Prints one table on stdout (progress goes
+ * to stderr) and writes bench/RESULTS.md. Exits 0 even when a target is missed (it is a
+ * report); non-zero only when the bench itself failed. `--quick` runs a small version and does
+ * not write RESULTS.md.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { ACTION_NAMES } from '../lambdas/actions';
+import { buildWorkers, bundleHandler, type HandlerBundle } from './build';
+import { measureColdStart } from './cold-start';
+import { startFakeSecretsManager } from './fake-secrets-manager';
+import { OUT_DIR, RESULTS_FILE } from './paths';
+import { describeMachine, textTable } from './report';
+import { buildRows, largestModules, type Measurements, resultsMarkdown } from './results';
+import { BENCH_API_KEY, lambdaEnvironment, loadScenario } from './scenario';
+import { measureSecretReads } from './secret-reads';
+import { startSimulatorProcess } from './simulator-process';
+import { measureSynth } from './synth';
+import { measureThroughput } from './throughput';
+
+const FULL = {
+  messages: 10_000,
+  warmupMessages: 1_000,
+  rounds: 5,
+  coldStartSamples: 21,
+  secretInvocations: 100,
+  secretWindowSeconds: 2 * 3600,
+};
+
+const QUICK: typeof FULL = {
+  ...FULL,
+  messages: 1_000,
+  warmupMessages: 200,
+  rounds: 1,
+  coldStartSamples: 3,
+};
+
+const progress = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+const main = async (): Promise<void> => {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+  const settings = values.quick ? QUICK : FULL;
+  const started = performance.now();
+  const machine = describeMachine();
+  const scenario = loadScenario();
+  const { config } = scenario;
+
+  await rm(OUT_DIR, { recursive: true, force: true });
+  await mkdir(OUT_DIR, { recursive: true });
+
+  progress('bundling the handlers as the stack does…');
+  const bundles: HandlerBundle[] = [];
+  for (const action of ACTION_NAMES) bundles.push(await bundleHandler(action));
+  const measuredBundle = bundles.find((b) => b.action === scenario.action);
+  if (!measuredBundle) throw new Error(`no bundle for ${scenario.action}`);
+  const workers = await buildWorkers();
+  // Right after bundling, so the comparison with the staged assets sees the same sources.
+  progress('cdk synth…');
+  const synth = await measureSynth(scenario, bundles);
+
+  const secretsManager = await startFakeSecretsManager({
+    secretId: config.apiKey.secretId,
+    secretString: BENCH_API_KEY,
+    region: config.apiKey.secretsRegion,
+  });
+  const simulator = await startSimulatorProcess({
+    apiKey: BENCH_API_KEY,
+    platformCode: config.tenant.platformCode,
+    companyCode: config.tenant.companyCode,
+    environmentName: config.tenant.environmentName,
+    secretsRegion: config.apiKey.secretsRegion,
+  });
+  let measurements: Omit<Measurements, 'totalSeconds'>;
+  try {
+    const lambdaEnv = lambdaEnvironment(scenario, {
+      simulatorUrl: simulator.baseUrl,
+      secretsManagerUrl: secretsManager.url,
+    });
+
+    progress(`cold start: ${settings.coldStartSamples} fresh processes of each kind…`);
+    const coldStart = await measureColdStart({
+      scenario,
+      workers,
+      bundle: measuredBundle.file,
+      lambdaEnv,
+      samples: settings.coldStartSamples,
+    });
+
+    progress(`throughput: ${settings.rounds} round(s) of ${settings.messages} messages per side…`);
+    const throughput = await measureThroughput({
+      scenario,
+      simulator,
+      workers,
+      bundle: measuredBundle.file,
+      lambdaEnv,
+      messages: settings.messages,
+      warmupMessages: settings.warmupMessages,
+      rounds: settings.rounds,
+      progress,
+    });
+
+    progress('secret reads over a simulated window…');
+    await simulator.reset();
+    const secretReads = await measureSecretReads({
+      scenario,
+      simulatorUrl: simulator.baseUrl,
+      secretsManager,
+      invocations: settings.secretInvocations,
+      windowSeconds: settings.secretWindowSeconds,
+    });
+    measurements = { machine, scenario, bundles, synth, coldStart, throughput, secretReads };
+  } finally {
+    await simulator.stop();
+    await secretsManager.close();
+  }
+
+  const complete: Measurements = {
+    ...measurements,
+    totalSeconds: (performance.now() - started) / 1000,
+  };
+
+  const rows = buildRows(complete);
+  console.log(textTable(rows));
+  console.log('');
+  console.log(largestModules(measuredBundle));
+  const different = synth.assets.filter((a) => !a.identical).map((a) => a.action);
+  if (different.length > 0) {
+    console.log(
+      `\nWARNING: bundles differ from the cdk synth assets: ${different.join(', ')} (did a source change between the two builds?)`,
+    );
+  }
+  if (values.quick) {
+    progress('--quick: RESULTS.md not written');
+  } else {
+    await writeFile(RESULTS_FILE, resultsMarkdown(complete, rows));
+    progress(`wrote ${RESULTS_FILE} (${complete.totalSeconds.toFixed(0)} s)`);
+  }
+};
+
+main().catch((error: unknown) => {
+  console.error('bench failed:', error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,101 @@
+/**
+ * Secret reads: one handler instance (one container) with the real
+ * `SecretsManagerApiKeySource`, its SDK client pointed at the counting fake Secrets Manager,
+ * invoked with SQS batches spread evenly over a simulated window. Powertools' cache and the
+ * handler read the clock through `Date`, which is shifted ahead between invocations.
+ */
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { createPlatformClients } from '../lambdas/core/action-executors';
+import { createActionHandler } from '../lambdas/core/action-handler';
+import { SecretsManagerApiKeySource } from '../lambdas/core/aws-adapters';
+import { createLogger, createMetrics } from '../lambdas/core/observability';
+import { InMemoryDeadLetterQueue } from '../local/in-memory/dead-letter-queue';
+import type { FakeSecretsManager } from './fake-secrets-manager';
+import { chunk, lambdaContext, sqsEvent } from './lambda-events';
+import { benchBodies, platformSettings, type Scenario } from './scenario';
+import { installShiftedClock } from './shifted-clock';
+
+export interface SecretReadsOptions {
+  readonly scenario: Scenario;
+  readonly simulatorUrl: string;
+  readonly secretsManager: FakeSecretsManager;
+  readonly invocations: number;
+  readonly windowSeconds: number;
+}
+
+export interface SecretReadsResult {
+  readonly invocations: number;
+  readonly records: number;
+  readonly windowSeconds: number;
+  readonly maxAgeSeconds: number;
+  readonly calls: number;
+  /** Simulated second (from the first invocation) of each invocation that read the secret. */
+  readonly readsAtSecond: readonly number[];
+  /** Most GetSecretValue calls made during one invocation. */
+  readonly maxCallsPerInvocation: number;
+}
+
+export const measureSecretReads = async (
+  options: SecretReadsOptions,
+): Promise<SecretReadsResult> => {
+  const { scenario, secretsManager } = options;
+  const { config, action, lambda, batchSize } = scenario;
+  const maxAgeSeconds = config.apiKey.maxAgeSeconds;
+  // Read when Metrics is constructed: no EMF lines on the bench's stdout.
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+  const apiKey = new SecretsManagerApiKeySource({
+    secretId: config.apiKey.secretId,
+    secretsRegion: config.apiKey.secretsRegion,
+    maxAgeSeconds,
+    client: new SecretsManagerClient({
+      region: config.apiKey.secretsRegion,
+      endpoint: secretsManager.url,
+      credentials: { accessKeyId: 'AKIABENCHFAKEKEY0000', secretAccessKey: 'bench-fake' },
+    }),
+  });
+  const logger = createLogger(action);
+  logger.setLogLevel('SILENT');
+  const handler = createActionHandler(action, {
+    clients: createPlatformClients(platformSettings(scenario, options.simulatorUrl), apiKey),
+    apiKey,
+    deadLetters: new InMemoryDeadLetterQueue(`${action}-dlq`),
+    logger,
+    metrics: createMetrics(action),
+    maxReceiveCount: config.actions[action].maxReceiveCount,
+  });
+
+  const batches = chunk(benchBodies('reads', options.invocations * batchSize), batchSize);
+  const stepMs = (options.windowSeconds * 1000) / options.invocations;
+  const readsAtSecond: number[] = [];
+  let maxCallsPerInvocation = 0;
+  secretsManager.resetCalls();
+
+  const clock = installShiftedClock();
+  try {
+    for (const [index, batch] of batches.entries()) {
+      clock.offsetMs = index * stepMs;
+      const before = secretsManager.calls;
+      const response = (await handler(sqsEvent(batch, lambda), lambdaContext(lambda))) as {
+        batchItemFailures: unknown[];
+      };
+      if (response.batchItemFailures.length > 0) {
+        throw new Error(`secret reads: invocation ${index} failed records`);
+      }
+      const calls = secretsManager.calls - before;
+      maxCallsPerInvocation = Math.max(maxCallsPerInvocation, calls);
+      if (calls > 0) readsAtSecond.push(Math.round(clock.offsetMs / 1000));
+    }
+  } finally {
+    clock.restore();
+  }
+  return {
+    invocations: batches.length,
+    records: batches.length * batchSize,
+    windowSeconds: options.windowSeconds,
+    maxAgeSeconds,
+    calls: secretsManager.calls,
+    readsAtSecond,
+    maxCallsPerInvocation,
+  };
+};

@@ -1,0 +1,127 @@
+/**
+ * The platform simulator in its own Node process, so its event loop and CPU time are not
+ * shared with the side being measured (the handler or the bare fetch loop). Both throughput
+ * runs talk to this same process over loopback.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StatsSnapshot } from '../local/simulator';
+import { PROJECT_ROOT } from './paths';
+
+export interface SimulatorTenant {
+  readonly apiKey: string;
+  readonly platformCode: string;
+  readonly companyCode: string;
+  readonly environmentName: string;
+  readonly secretsRegion: string;
+}
+
+export interface SimulatorProcess {
+  readonly baseUrl: string;
+  /** Clears records and counters: each run starts from an empty platform. */
+  reset(): Promise<void>;
+  stats(): Promise<StatsSnapshot>;
+  /** CPU time (user + system) the simulator has used so far, ms; undefined without /proc. */
+  cpuMs(): Promise<number | undefined>;
+  stop(): Promise<void>;
+}
+
+/** /proc reports CPU times in clock ticks of USER_HZ, which Linux fixes at 100 per second. */
+const MS_PER_TICK = 10;
+
+const processCpuMs = async (pid: number | undefined): Promise<number | undefined> => {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return Number.isFinite(utime + stime) ? (utime + stime) * MS_PER_TICK : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const STARTUP_TIMEOUT_MS = 30_000;
+
+const admin = async (baseUrl: string, method: 'GET' | 'POST', path: string): Promise<unknown> => {
+  const response = await fetch(`${baseUrl}/__admin/${path}`, { method });
+  const body = (await response.json()) as unknown;
+  if (!response.ok) throw new Error(`simulator ${method} ${path}: HTTP ${response.status}`);
+  return body;
+};
+
+const waitForUrl = (child: ChildProcess): Promise<string> =>
+  new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`simulator did not start within ${STARTUP_TIMEOUT_MS} ms:\n${output}`));
+    }, STARTUP_TIMEOUT_MS);
+    const onData = (text: string): void => {
+      output += text;
+      const match = /simulator listening on (\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.setEncoding('utf8').on('data', onData);
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      output += text;
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`simulator exited with code ${code}:\n${output}`));
+    });
+  });
+
+export const startSimulatorProcess = async (tenant: SimulatorTenant): Promise<SimulatorProcess> => {
+  // `--import tsx` rather than the tsx CLI: one process (no wrapper), so its CPU time is its own.
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join('local', 'simulator', 'cli.ts'),
+      '--port',
+      '0',
+      '--api-key',
+      tenant.apiKey,
+      '--platform-code',
+      tenant.platformCode,
+      '--company-code',
+      tenant.companyCode,
+      '--environment',
+      tenant.environmentName,
+      '--secrets-region',
+      tenant.secretsRegion,
+    ],
+    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let baseUrl: string;
+  try {
+    baseUrl = await waitForUrl(child);
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
+  // Keep draining its output so a full pipe never blocks it.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return {
+    baseUrl,
+    reset: async () => {
+      await admin(baseUrl, 'POST', 'reset');
+    },
+    stats: async () => (await admin(baseUrl, 'GET', 'stats')) as StatsSnapshot,
+    cpuMs: () => processCpuMs(child.pid),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+};

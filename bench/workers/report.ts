@@ -1,0 +1,39 @@
+import { writeSync } from 'node:fs';
+
+/** File descriptor the bench reads the worker's result from (stdout carries log lines). */
+const RESULT_FD = 3;
+
+/** Reads the job the bench passed as JSON in argv[2]. */
+export const readJob = <T>(): T => {
+  const text = process.argv[2];
+  if (text === undefined) throw new Error('worker needs its job as JSON in argv[2]');
+  return JSON.parse(text) as T;
+};
+
+/** Hands the result to the bench and ends the process (keep-alive sockets would hold it open). */
+export const report = (result: unknown): never => {
+  writeSync(RESULT_FD, JSON.stringify(result));
+  process.exit(0);
+};
+
+/** The handler's partial batch response: which records failed. */
+export const failedRecords = (response: unknown): number => {
+  const failures = (response as { batchItemFailures?: unknown } | null)?.batchItemFailures;
+  if (!Array.isArray(failures)) throw new Error('handler did not return an SQS batch response');
+  return failures.length;
+};
+
+/** Bundled handler entry: `export const handler`. */
+export type LambdaEntry = (event: unknown, context: unknown) => Promise<unknown>;
+
+export const handlerOf = (module: unknown): LambdaEntry => {
+  const handler = (module as { handler?: unknown }).handler;
+  if (typeof handler !== 'function') throw new Error('bundle does not export a handler');
+  return handler as LambdaEntry;
+};
+
+/** CPU time (user + system) this process spent since `before`, ms. */
+export const cpuMs = (before: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+};

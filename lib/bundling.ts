@@ -1,0 +1,135 @@
+/**
+ * How every handler is bundled. `ActionPipeline` hands `HANDLER_BUNDLING` to NodejsFunction;
+ * `esbuildOptionsFor` turns the same object into the esbuild options NodejsFunction's local
+ * bundling passes, so the bench (`npm run bench`) measures exactly what gets deployed.
+ */
+import { relative } from 'node:path';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+// Type only: synth never loads esbuild through this file (NodejsFunction runs its CLI).
+import type { BuildOptions, Loader } from 'esbuild';
+
+/** Runtime of every handler; also gives esbuild its default target. */
+export const HANDLER_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+/** NodejsFunction `bundling` of every handler. */
+export const HANDLER_BUNDLING: nodejs.BundlingOptions = {
+  minify: true,
+  sourceMap: true,
+  // Stack traces only need the mappings; leaving the sources out keeps the zip small.
+  sourcesContent: false,
+  format: nodejs.OutputFormat.ESM,
+  target: 'node24',
+  mainFields: ['module', 'main'],
+  // CommonJS dependencies inside an ESM bundle still call require().
+  banner:
+    "import { createRequire as __ccsCreateRequire } from 'node:module'; const require = __ccsCreateRequire(import.meta.url);",
+  // The Node.js 24 runtime ships AWS SDK v3.
+  externalModules: ['@aws-sdk/*'],
+  forceDockerBundling: false,
+  logLevel: nodejs.LogLevel.WARNING,
+};
+
+/**
+ * Options whose effect `esbuildOptionsFor` does not reproduce (extra files, extra CLI
+ * arguments, a tsc step, Docker bundling with another esbuild). Using one makes it throw rather
+ * than let the bench measure something other than the deployment.
+ */
+const NOT_REPRODUCED = [
+  'nodeModules',
+  'esbuildArgs',
+  'preCompilation',
+  'commandHooks',
+  'charset',
+  'esbuildVersion',
+  'dockerImage',
+] as const satisfies readonly (keyof nodejs.BundlingOptions)[];
+
+// NodejsFunction passes the enum values to the esbuild CLI as they are.
+const FORMATS: Record<nodejs.OutputFormat, NonNullable<BuildOptions['format']>> = {
+  [nodejs.OutputFormat.CJS]: 'cjs',
+  [nodejs.OutputFormat.ESM]: 'esm',
+};
+const SOURCE_MAPS: Record<nodejs.SourceMapMode, NonNullable<BuildOptions['sourcemap']>> = {
+  [nodejs.SourceMapMode.DEFAULT]: true,
+  [nodejs.SourceMapMode.EXTERNAL]: 'external',
+  [nodejs.SourceMapMode.INLINE]: 'inline',
+  [nodejs.SourceMapMode.BOTH]: 'both',
+};
+const LOG_LEVELS: Record<nodejs.LogLevel, NonNullable<BuildOptions['logLevel']>> = {
+  [nodejs.LogLevel.VERBOSE]: 'verbose',
+  [nodejs.LogLevel.DEBUG]: 'debug',
+  [nodejs.LogLevel.INFO]: 'info',
+  [nodejs.LogLevel.WARNING]: 'warning',
+  [nodejs.LogLevel.ERROR]: 'error',
+  [nodejs.LogLevel.SILENT]: 'silent',
+};
+
+export interface EsbuildTarget {
+  /** Absolute path of the handler entry file. */
+  readonly entry: string;
+  /** Absolute path of the bundle (NodejsFunction writes `index.mjs` for ESM, `index.js` for CJS). */
+  readonly outfile: string;
+  /** NodejsFunction runs esbuild in the project root with the entry relative to it. */
+  readonly projectRoot: string;
+  /** @default HANDLER_RUNTIME */
+  readonly runtime?: lambda.Runtime;
+}
+
+/**
+ * The esbuild build options NodejsFunction's local bundling uses for `bundling` (the mirror of
+ * aws-cdk-lib `aws-lambda-nodejs/lib/bundling.js` `buildEsbuildArgs`: `--bundle`,
+ * `--platform=node`, the target from the runtime, and each option it maps; no `define` or
+ * `keepNames` unless given). The external modules must be explicit: their default depends on
+ * the runtime and a feature flag.
+ */
+export const esbuildOptionsFor = (
+  bundling: nodejs.BundlingOptions,
+  target: EsbuildTarget,
+): BuildOptions => {
+  const unsupported: string[] = NOT_REPRODUCED.filter((option) => bundling[option] !== undefined);
+  if (bundling.forceDockerBundling) unsupported.push('forceDockerBundling');
+  if (unsupported.length > 0) {
+    throw new Error(`esbuildOptionsFor does not reproduce bundling.${unsupported.join(', ')}`);
+  }
+  if (bundling.externalModules === undefined) {
+    throw new Error('esbuildOptionsFor needs bundling.externalModules to be explicit');
+  }
+  const runtime = target.runtime ?? HANDLER_RUNTIME;
+  const runtimeVersion = /nodejs(\d+)/.exec(runtime.name)?.[1];
+  if (bundling.target === undefined && runtimeVersion === undefined) {
+    throw new Error(`cannot derive an esbuild target from runtime ${runtime.name}`);
+  }
+  if (bundling.sourceMap === false && bundling.sourceMapMode !== undefined) {
+    throw new Error('sourceMapMode cannot be used when sourceMap is false');
+  }
+  const sourceMapEnabled = Boolean(bundling.sourceMapMode ?? bundling.sourceMap);
+
+  return {
+    absWorkingDir: target.projectRoot,
+    // As NodejsFunction passes it: relative to the project root it runs esbuild in.
+    entryPoints: [relative(target.projectRoot, target.entry)],
+    bundle: true,
+    outfile: target.outfile,
+    platform: 'node',
+    target: bundling.target ?? `node${runtimeVersion}`,
+    ...(bundling.format ? { format: FORMATS[bundling.format] } : {}),
+    ...(bundling.minify ? { minify: true } : {}),
+    ...(sourceMapEnabled
+      ? { sourcemap: SOURCE_MAPS[bundling.sourceMapMode ?? nodejs.SourceMapMode.DEFAULT] }
+      : {}),
+    ...(bundling.sourcesContent === false ? { sourcesContent: false } : {}),
+    external: [...bundling.externalModules],
+    // esbuild checks the loader names at build time, as its CLI does for NodejsFunction.
+    ...(bundling.loader ? { loader: { ...bundling.loader } as Record<string, Loader> } : {}),
+    ...(bundling.define ? { define: { ...bundling.define } } : {}),
+    ...(bundling.logLevel ? { logLevel: LOG_LEVELS[bundling.logLevel] } : {}),
+    ...(bundling.keepNames ? { keepNames: true } : {}),
+    ...(bundling.tsconfig ? { tsconfig: bundling.tsconfig } : {}),
+    ...(bundling.metafile ? { metafile: true } : {}),
+    ...(bundling.banner ? { banner: { js: bundling.banner } } : {}),
+    ...(bundling.footer ? { footer: { js: bundling.footer } } : {}),
+    ...(bundling.mainFields ? { mainFields: [...bundling.mainFields] } : {}),
+    ...(bundling.inject ? { inject: [...bundling.inject] } : {}),
+  };
+};
