@@ -1,12 +1,13 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PLATFORM_REGIONS } from './regions';
+import './zod-locale';
 
 /**
  * The handler environment contract. The CDK stack sets these variables from the deployment
  * config; a missing or invalid one fails at cold start with a message naming it, so a broken
  * deployment never consumes (and dead-letters) messages.
  */
-const nonEmpty = z.string().trim().min(1, 'must be set');
+const nonEmpty = z.string().check(z.trim(), z.minLength(1, 'must be set'));
 
 export const runtimeEnvSchema = z.object({
   PLATFORM_CODE: nonEmpty,
@@ -20,17 +21,24 @@ export const runtimeEnvSchema = z.object({
   API_KEY_SECRETS_REGION: nonEmpty,
   API_KEY_MAX_AGE_SECONDS: z.coerce
     .number({ error: 'must be a number of seconds' })
-    .int('must be a whole number of seconds')
-    .min(1, 'must be at least 1')
-    .max(3600, 'must be at most 3600 (the specs forbid caching the key longer than one hour)'),
+    .check(
+      z.int('must be a whole number of seconds'),
+      z.minimum(1, 'must be at least 1'),
+      z.maximum(
+        3600,
+        'must be at most 3600 (the specs forbid caching the key longer than one hour)',
+      ),
+    ),
   DEAD_LETTER_QUEUE_URL: z.url({ error: 'must be the dead-letter queue URL' }),
   MAX_RECEIVE_COUNT: z.coerce
     .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1'),
-  RESULT_EVENT_BUS_NAME: z.string().trim().min(1).optional(),
+    .check(z.int('must be a whole number'), z.minimum(1, 'must be at least 1')),
+  RESULT_EVENT_BUS_NAME: z.optional(z.string().check(z.trim(), z.minLength(1))),
   /** Records of one batch processed at the same time. @default 10 */
-  MAX_RECORD_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+  MAX_RECORD_CONCURRENCY: z._default(
+    z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)),
+    10,
+  ),
 });
 
 export type RuntimeEnv = z.infer<typeof runtimeEnvSchema>;

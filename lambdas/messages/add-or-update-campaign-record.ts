@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   campaignName,
   checkRecordData,
@@ -16,19 +16,21 @@ export const addOrUpdateCampaignRecordMessage = z
     correlationId,
     campaignName,
     region,
-    previewRecordId: nonEmpty()
-      .optional()
-      .describe('Locates an existing record for update; ignored when no record matches.'),
-    clientId: nonEmpty().describe('Client-supplied id, unique in the campaign.'),
-    clientIdFieldName: nonEmpty(MAX_KEY_LENGTH)
-      .optional()
-      .describe('Data key under which clientId is stored on add. Default "Id".'),
-    preferredAgent: z.string().max(256).optional(),
-    nextEarliestWorkTimeUTC: epochMillis.optional(),
+    previewRecordId: z
+      .optional(nonEmpty())
+      .check(z.describe('Locates an existing record for update; ignored when no record matches.')),
+    clientId: nonEmpty().check(z.describe('Client-supplied id, unique in the campaign.')),
+    clientIdFieldName: z
+      .optional(nonEmpty(MAX_KEY_LENGTH))
+      .check(z.describe('Data key under which clientId is stored on add. Default "Id".')),
+    preferredAgent: z.optional(z.string().check(z.maxLength(256))),
+    nextEarliestWorkTimeUTC: z.optional(epochMillis),
     previewRecordData: z
       .array(dataItem)
-      .min(1, 'must hold at least one data item')
-      .max(MAX_DATA_ITEMS, `must hold at most ${MAX_DATA_ITEMS} data items`),
+      .check(
+        z.minLength(1, 'must hold at least one data item'),
+        z.maxLength(MAX_DATA_ITEMS, `must hold at most ${MAX_DATA_ITEMS} data items`),
+      ),
   })
   .check(checkRecordData);
 

@@ -1,17 +1,19 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { correlationId, email, nonEmpty } from './common';
 
 export const addUserMessage = z.strictObject({
   correlationId,
-  loginUserId: nonEmpty().describe('Case-sensitive login id, usually an e-mail address.'),
+  loginUserId: nonEmpty().check(z.describe('Case-sensitive login id, usually an e-mail address.')),
   firstName: nonEmpty(),
   lastName: nonEmpty(),
-  primaryEmailAddr: email
-    .optional()
-    .describe('Required for directory-linked environments; ignored for SAML environments.'),
-  secondaryEmailAddr: email.optional(),
+  primaryEmailAddr: z
+    .optional(email)
+    .check(
+      z.describe('Required for directory-linked environments; ignored for SAML environments.'),
+    ),
+  secondaryEmailAddr: z.optional(email),
   userTemplateName: nonEmpty(),
-  createInCloudConnect: z.boolean().optional(),
+  createInCloudConnect: z.optional(z.boolean()),
 });
 
 export type AddUserMessage = z.infer<typeof addUserMessage>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   campaignName,
   correlationId,
@@ -23,19 +23,21 @@ export const changeCampaignRecordStatusMessage = z
     previewRecordStateEnum: z.enum(RECORD_STATES, {
       error: `must be one of ${RECORD_STATES.join(', ')}`,
     }),
-    skillQueue: nonEmpty().optional(),
-    preferredAgent: z.string().max(256).optional().describe('Empty string clears the preference.'),
-    nextEarliestWorkTimeUTC: epochMillis
-      .optional()
-      .describe('Required when previewRecordStateEnum is WORKED.'),
-    timeZone: ianaTimeZone.optional(),
+    skillQueue: z.optional(nonEmpty()),
+    preferredAgent: z
+      .optional(z.string().check(z.maxLength(256)))
+      .check(z.describe('Empty string clears the preference.')),
+    nextEarliestWorkTimeUTC: z
+      .optional(epochMillis)
+      .check(z.describe('Required when previewRecordStateEnum is WORKED.')),
+    timeZone: z.optional(ianaTimeZone),
   })
   .check(
     requireLocator,
     crossFieldCheck(
       z.object({
-        previewRecordStateEnum: z.unknown().optional(),
-        nextEarliestWorkTimeUTC: z.unknown().optional(),
+        previewRecordStateEnum: z.optional(z.unknown()),
+        nextEarliestWorkTimeUTC: z.optional(z.unknown()),
       }),
       (message, ctx) => {
         if (

@@ -1,5 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PLATFORM_REGIONS } from '../core/regions';
+import '../core/zod-locale';
 import {
   DEFAULT_CLIENT_ID_FIELD_NAME,
   ITEM_TIME_ZONE_KEY,
@@ -21,30 +22,42 @@ export const MAX_VALUE_LENGTH = 4000;
 export const MAX_DATA_ITEMS = 500;
 
 export const nonEmpty = (max = MAX_ID_LENGTH) =>
-  z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+  z
+    .string()
+    .check(
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(max, `must be at most ${max} characters`),
+    );
 
-export const correlationId = nonEmpty(128)
-  .optional()
-  .describe('Optional id that follows the message end to end (logs, dead letters, result events).');
+export const correlationId = z
+  .optional(nonEmpty(128))
+  .check(
+    z.describe(
+      'Optional id that follows the message end to end (logs, dead letters, result events).',
+    ),
+  );
 
-export const campaignName = nonEmpty().describe('Case-sensitive campaign name.');
+export const campaignName = nonEmpty().check(z.describe('Case-sensitive campaign name.'));
 
 export const region = z
-  .enum(PLATFORM_REGIONS, { error: `must be one of ${PLATFORM_REGIONS.join(', ')}` })
-  .optional()
-  .describe("Region of the campaign; defaults to the deployment's campaign region.");
+  .optional(z.enum(PLATFORM_REGIONS, { error: `must be one of ${PLATFORM_REGIONS.join(', ')}` }))
+  .check(z.describe("Region of the campaign; defaults to the deployment's campaign region."));
 
 export const epochMillis = z
   .int('must be an integer number of milliseconds since 1970-01-01 UTC')
-  .min(0, 'must not be before 1970-01-01')
-  .max(MAX_EPOCH_MILLIS, 'must not be after 9999-12-31');
+  .check(
+    z.minimum(0, 'must not be before 1970-01-01'),
+    z.maximum(MAX_EPOCH_MILLIS, 'must not be after 9999-12-31'),
+  );
 
 export const ianaTimeZone = z
   .string()
-  .max(64, 'must be at most 64 characters')
-  .refine(isIanaTimeZone, 'must be an IANA time zone name such as Europe/Berlin');
+  .check(
+    z.maxLength(64, 'must be at most 64 characters'),
+    z.refine(isIanaTimeZone, 'must be an IANA time zone name such as Europe/Berlin'),
+  );
 
-export const email = z.email('must be an e-mail address').max(MAX_ID_LENGTH);
+export const email = z.email('must be an e-mail address').check(z.maxLength(MAX_ID_LENGTH));
 
 /**
  * A check across fields that runs even when other fields already failed (zod skips a plain
@@ -53,8 +66,8 @@ export const email = z.email('must be an e-mail address').max(MAX_ID_LENGTH);
  * because their own issues already explain the failure.
  */
 export const crossFieldCheck = <T>(
-  needs: z.ZodType<T>,
-  check: (value: T, ctx: z.RefinementCtx) => void,
+  needs: z.ZodMiniType<T>,
+  check: (value: T, ctx: z.core.$RefinementCtx) => void,
 ): z.core.$ZodCheck<unknown> =>
   z.superRefine<unknown>(
     (value, ctx) => {
@@ -66,13 +79,17 @@ export const crossFieldCheck = <T>(
 
 /** `previewRecordId` / `clientId`: at least one locates the record. */
 export const recordLocator = {
-  previewRecordId: nonEmpty().optional().describe('Locates the record; wins over clientId.'),
-  clientId: nonEmpty().optional().describe('Locates the record when previewRecordId is absent.'),
+  previewRecordId: z
+    .optional(nonEmpty())
+    .check(z.describe('Locates the record; wins over clientId.')),
+  clientId: z
+    .optional(nonEmpty())
+    .check(z.describe('Locates the record when previewRecordId is absent.')),
 };
 
 /** Either id locates the record; checked even when other fields failed. */
 export const requireLocator = crossFieldCheck(
-  z.object({ previewRecordId: z.unknown().optional(), clientId: z.unknown().optional() }),
+  z.object({ previewRecordId: z.optional(z.unknown()), clientId: z.optional(z.unknown()) }),
   (value, ctx) => {
     if (value.previewRecordId === undefined && value.clientId === undefined) {
       ctx.addIssue({
@@ -121,13 +138,18 @@ const checkDataItemValue = crossFieldCheck(
 
 export const dataItem = z
   .strictObject({
-    key: nonEmpty(MAX_KEY_LENGTH).describe('Name of the data item.'),
-    value: z.string().max(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`),
-    displayOrder: z
-      .int('must be an integer')
-      .min(1, 'must be greater than zero')
-      .max(2_147_483_647, 'must be at most 2147483647')
-      .optional(),
+    key: nonEmpty(MAX_KEY_LENGTH).check(z.describe('Name of the data item.')),
+    value: z
+      .string()
+      .check(z.maxLength(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`)),
+    displayOrder: z.optional(
+      z
+        .int('must be an integer')
+        .check(
+          z.minimum(1, 'must be greater than zero'),
+          z.maximum(2_147_483_647, 'must be at most 2147483647'),
+        ),
+    ),
   })
   .check(checkDataItemValue);
 
@@ -147,7 +169,7 @@ const dataKeyOf = (item: unknown): string | undefined => {
  * (the platform answers INVALIDRECORDDATAKEY). Runs even when other fields failed.
  */
 export const checkRecordData = crossFieldCheck(
-  z.object({ clientIdFieldName: z.unknown().optional(), previewRecordData: z.array(z.unknown()) }),
+  z.object({ clientIdFieldName: z.optional(z.unknown()), previewRecordData: z.array(z.unknown()) }),
   ({ clientIdFieldName, previewRecordData }, ctx) => {
     // With an unusable clientIdFieldName the reserved key is unknown; its own issue says why.
     const reserved =

@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { campaignName, correlationId, recordLocator, region, requireLocator } from './common';
 
 export const deleteCampaignRecordMessage = z
   .strictObject({
     correlationId,
-    campaignName: campaignName.describe('Campaign the record is in.'),
+    campaignName: campaignName.check(z.describe('Campaign the record is in.')),
     region,
     ...recordLocator,
   })

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { ActionName } from '../actions';
 import { addOrUpdateCampaignRecordMessage } from './add-or-update-campaign-record';
 import { addUserMessage } from './add-user';
@@ -34,7 +34,7 @@ export const MESSAGE_SCHEMAS = {
   'add-user': addUserMessage,
   'query-user-existence': queryUserExistenceMessage,
   'delete-user': deleteUserMessage,
-} as const satisfies Record<ActionName, z.ZodType>;
+} as const satisfies Record<ActionName, z.ZodMiniType>;
 
 export type MessageOf<A extends ActionName> = z.infer<(typeof MESSAGE_SCHEMAS)[A]>;
 
@@ -75,7 +75,7 @@ export const formatIssues = (issues: readonly z.core.$ZodIssue[]): string =>
 
 /** Parses an already JSON-decoded message against its action's schema and the spec rules. */
 export const parseMessage = <A extends ActionName>(action: A, input: unknown): ParseResult<A> => {
-  const schema = MESSAGE_SCHEMAS[action] as unknown as z.ZodType<MessageOf<A>>;
+  const schema = MESSAGE_SCHEMAS[action] as unknown as z.ZodMiniType<MessageOf<A>>;
   // reportInput lets formatIssues tell a missing field from a wrong type; it prints no input.
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return { success: true, message: result.data };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { correlationId, nonEmpty } from './common';
 
 export const queryUserExistenceMessage = z.strictObject({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   campaignName,
   correlationId,
@@ -35,8 +35,10 @@ export const MAX_SEARCH_RECORDS = 1000;
 export const MAX_SEARCH_CRITERIA = 50;
 
 export const searchCriterion = z.strictObject({
-  key: nonEmpty(MAX_KEY_LENGTH).describe('A custom data key or one of the sys_* keys.'),
-  value: z.string().max(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`),
+  key: nonEmpty(MAX_KEY_LENGTH).check(z.describe('A custom data key or one of the sys_* keys.')),
+  value: z
+    .string()
+    .check(z.maxLength(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`)),
   condition: z.enum(SEARCH_CONDITIONS, {
     error: `must be one of ${SEARCH_CONDITIONS.join(', ')}`,
   }),
@@ -48,22 +50,28 @@ export const searchCampaignRecordsMessage = z
     campaignName,
     region,
     ...recordLocator,
-    maxRecords: z
-      .int('must be an integer')
-      .min(1, 'must be at least 1')
-      .max(MAX_SEARCH_RECORDS, `must be at most ${MAX_SEARCH_RECORDS}`)
-      .optional(),
-    previewRecordData: z
-      .array(searchCriterion)
-      .max(MAX_SEARCH_CRITERIA, `must hold at most ${MAX_SEARCH_CRITERIA} criteria`)
-      .optional(),
+    maxRecords: z.optional(
+      z
+        .int('must be an integer')
+        .check(
+          z.minimum(1, 'must be at least 1'),
+          z.maximum(MAX_SEARCH_RECORDS, `must be at most ${MAX_SEARCH_RECORDS}`),
+        ),
+    ),
+    previewRecordData: z.optional(
+      z
+        .array(searchCriterion)
+        .check(
+          z.maxLength(MAX_SEARCH_CRITERIA, `must hold at most ${MAX_SEARCH_CRITERIA} criteria`),
+        ),
+    ),
   })
   .check(
     crossFieldCheck(
       z.object({
-        previewRecordId: z.unknown().optional(),
-        clientId: z.unknown().optional(),
-        previewRecordData: z.unknown().optional(),
+        previewRecordId: z.optional(z.unknown()),
+        clientId: z.optional(z.unknown()),
+        previewRecordData: z.optional(z.unknown()),
       }),
       (message, ctx) => {
         const byId = message.previewRecordId !== undefined || message.clientId !== undefined;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   campaignName,
   correlationId,
@@ -31,14 +31,16 @@ const differentCampaigns = crossFieldCheck(
 export const transferCampaignRecordMessage = z
   .strictObject({
     correlationId,
-    campaignName: campaignName.describe('Campaign the record is currently in.'),
+    campaignName: campaignName.check(z.describe('Campaign the record is currently in.')),
     region,
     ...recordLocator,
-    transferToCampaign: nonEmpty().describe('Case-sensitive destination campaign.'),
-    skillQueue: nonEmpty().optional(),
-    preferredAgent: z.string().max(256).optional().describe('Empty string clears the preference.'),
-    nextEarliestWorkTimeUTC: epochMillis.optional(),
-    timeZone: ianaTimeZone.optional(),
+    transferToCampaign: nonEmpty().check(z.describe('Case-sensitive destination campaign.')),
+    skillQueue: z.optional(nonEmpty()),
+    preferredAgent: z
+      .optional(z.string().check(z.maxLength(256)))
+      .check(z.describe('Empty string clears the preference.')),
+    nextEarliestWorkTimeUTC: z.optional(epochMillis),
+    timeZone: z.optional(ianaTimeZone),
   })
   .check(requireLocator, differentCampaigns);
 

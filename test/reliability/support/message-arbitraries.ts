@@ -5,7 +5,6 @@
  * a record locator, a time with WORKED, a search with something to search by).
  */
 import fc from 'fast-check';
-import type * as z from 'zod';
 import type { ActionName } from '../../../lambdas/actions';
 import { MESSAGE_SCHEMAS, type MessageOf } from '../../../lambdas/messages';
 import { arbitraryFromSchema, integer, text } from './zod-arbitrary';
@@ -184,7 +183,7 @@ const walk = (
   action: ActionName,
   overrides: Readonly<Record<string, fc.Arbitrary<unknown>>> = {},
 ): fc.Arbitrary<Message> =>
-  arbitraryFromSchema(MESSAGE_SCHEMAS[action] as z.ZodType, { overrides }) as fc.Arbitrary<Message>;
+  arbitraryFromSchema(MESSAGE_SCHEMAS[action], { overrides }) as fc.Arbitrary<Message>;
 
 /** Valid messages of `action`. */
 export const validMessage = <A extends ActionName>(

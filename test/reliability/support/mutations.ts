@@ -4,7 +4,6 @@
  * the zod schema (support/zod-arbitrary.ts), so every field of every action is a target.
  */
 import fc from 'fast-check';
-import type * as z from 'zod';
 import type { ActionName } from '../../../lambdas/actions';
 import { MESSAGE_SCHEMAS } from '../../../lambdas/messages';
 import { type Message, validMessage } from './message-arbitraries';
@@ -411,7 +410,7 @@ const kindsFor = (fields: readonly FieldInfo[], message: Message): MutationKind[
 
 /** Invalid bodies for `action`: a valid message with one mutation of any applicable kind. */
 export const mutatedBody = (action: ActionName): fc.Arbitrary<MutatedBody> => {
-  const fields = fieldsOf(MESSAGE_SCHEMAS[action] as unknown as z.ZodObject);
+  const fields = fieldsOf(MESSAGE_SCHEMAS[action]);
   return validMessage(action).chain((message) =>
     fc
       .constantFrom(...kindsFor(fields, message))

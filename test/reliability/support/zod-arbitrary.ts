@@ -6,7 +6,12 @@
  * new construct in a schema makes the fuzz suite fail loudly instead of silently skipping it.
  */
 import fc from 'fast-check';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+
+// The contract is built with zod/mini, whose schemas carry no `.minLength`/`.maxValue`/`.unwrap()`
+// accessors; the walker reads the core definitions (`_zod.def`) instead. Matching on the core
+// classes (`z.core.$ZodString`…) keeps it independent of which zod API built the schema.
+type Schema = z.core.$ZodType;
 
 /** Where a field sits: `campaignName`, `previewRecordData[]`, `previewRecordData[].key`. */
 export type FieldPath = string;
@@ -42,62 +47,103 @@ interface CheckDef {
   readonly check: string;
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly value?: number;
+  readonly inclusive?: boolean;
+  readonly format?: string;
 }
 
-/** zod keeps min/max of arrays only in its check list; read them from there. */
-const checkDefs = (schema: z.ZodType): CheckDef[] =>
-  (schema._zod.def.checks ?? []).map((check) => check._zod.def as unknown as CheckDef);
+/**
+ * zod keeps every bound in the schema's check list; read them from there. A format schema
+ * (`z.int()`, `z.email()`) is itself its first check, as zod's own aggregation treats it.
+ */
+const checkDefs = (schema: Schema): CheckDef[] => {
+  const own = (schema._zod.def.checks ?? []).map((check) => check._zod.def as unknown as CheckDef);
+  const self = schema._zod.def as unknown as CheckDef;
+  return schema._zod.traits.has('$ZodCheck') ? [self, ...own] : own;
+};
 
-const hasRefinement = (schema: z.ZodType): boolean =>
+const hasRefinement = (schema: Schema): boolean =>
   checkDefs(schema).some((check) => check.check === 'custom');
 
-const lengthBounds = (schema: z.ZodType): { min: number; max: number } => {
+/** Length bounds (strings, arrays); the tightest wins, as in zod. */
+const lengthBounds = (schema: Schema): { min: number; max: number } => {
   let min = 0;
   let max = Number.POSITIVE_INFINITY;
   for (const check of checkDefs(schema)) {
-    if (check.check === 'min_length' && check.minimum !== undefined) min = check.minimum;
-    if (check.check === 'max_length' && check.maximum !== undefined) max = check.maximum;
+    if (check.check === 'min_length' && check.minimum !== undefined) {
+      min = Math.max(min, check.minimum);
+    }
+    if (check.check === 'max_length' && check.maximum !== undefined) {
+      max = Math.min(max, check.maximum);
+    }
   }
   return { min, max };
+};
+
+/** Integer bounds: the range of the int format (`z.int()`: safe integers), narrowed by min/max. */
+const integerBounds = (schema: Schema): { isInt: boolean; min: number; max: number } => {
+  let isInt = false;
+  let min = Number.MIN_SAFE_INTEGER;
+  let max = Number.MAX_SAFE_INTEGER;
+  for (const check of checkDefs(schema)) {
+    if (check.check === 'number_format' && check.format?.includes('int')) {
+      isInt = true;
+      const [low, high] = z.util.NUMBER_FORMAT_RANGES[check.format as z.core.$ZodNumberFormats];
+      min = Math.max(min, low);
+      max = Math.min(max, high);
+    }
+    // gt/lt are exclusive; on integers they become the next integer inside.
+    if (check.check === 'greater_than' && check.value !== undefined) {
+      min = Math.max(min, check.inclusive ? check.value : Math.floor(check.value) + 1);
+    }
+    if (check.check === 'less_than' && check.value !== undefined) {
+      max = Math.min(max, check.inclusive ? check.value : Math.ceil(check.value) - 1);
+    }
+  }
+  return { isInt, min, max };
 };
 
 const unsupported = (path: FieldPath, what: string): Error =>
   new Error(`zod-arbitrary: ${what} at "${path || '(root)'}" is not supported; add an override`);
 
 /** The shape of one (non-optional) schema, for mutations. Refinements are ignored here. */
-export const shapeOf = (schema: z.ZodType, path: FieldPath = ''): FieldShape => {
-  // `z.email()` is a ZodStringFormat, a sibling of ZodString with the same length accessors.
-  if (schema instanceof z.ZodString || schema instanceof z.ZodStringFormat) {
-    const max = schema.maxLength ?? Number.POSITIVE_INFINITY;
-    return { kind: 'string', min: schema.minLength ?? 0, max, email: schema.format === 'email' };
-  }
-  if (schema instanceof z.ZodNumber) {
-    if (!schema.isInt) throw unsupported(path, 'a non-integer number');
-    return {
-      kind: 'int',
-      min: schema.minValue ?? Number.MIN_SAFE_INTEGER,
-      max: schema.maxValue ?? Number.MAX_SAFE_INTEGER,
-    };
-  }
-  if (schema instanceof z.ZodEnum) {
-    return { kind: 'enum', options: schema.options.map(String) };
-  }
-  if (schema instanceof z.ZodBoolean) return { kind: 'boolean' };
-  if (schema instanceof z.ZodArray) {
+export const shapeOf = (schema: Schema, path: FieldPath = ''): FieldShape => {
+  // `z.email()` is a string format, a kind of $ZodString with its format in the definition.
+  if (schema instanceof z.core.$ZodString) {
     const { min, max } = lengthBounds(schema);
-    return { kind: 'array', min, max, element: shapeOf(schema.element as z.ZodType, `${path}[]`) };
+    const { format } = schema._zod.def as { format?: string };
+    return { kind: 'string', min, max, email: format === 'email' };
   }
-  if (schema instanceof z.ZodObject) return { kind: 'object', fields: fieldsOf(schema, path) };
+  if (schema instanceof z.core.$ZodNumber) {
+    const { isInt, min, max } = integerBounds(schema);
+    if (!isInt) throw unsupported(path, 'a non-integer number');
+    return { kind: 'int', min, max };
+  }
+  if (schema instanceof z.core.$ZodEnum) {
+    return { kind: 'enum', options: Object.values(schema._zod.def.entries).map(String) };
+  }
+  if (schema instanceof z.core.$ZodBoolean) return { kind: 'boolean' };
+  if (schema instanceof z.core.$ZodArray) {
+    const { min, max } = lengthBounds(schema);
+    return { kind: 'array', min, max, element: shapeOf(schema._zod.def.element, `${path}[]`) };
+  }
+  if (schema instanceof z.core.$ZodObject) {
+    return { kind: 'object', fields: fieldsOf(schema, path) };
+  }
   throw unsupported(path, `zod type "${schema._zod.def.type}"`);
 };
 
+/** A field without its `optional()` wrapper, and whether it had one. */
+const unwrapOptional = (field: Schema): { required: boolean; inner: Schema } =>
+  field instanceof z.core.$ZodOptional
+    ? { required: false, inner: field._zod.def.innerType }
+    : { required: true, inner: field };
+
 /** The fields of an object schema, with whether each is required. */
-export const fieldsOf = (schema: z.ZodObject, path: FieldPath = ''): FieldInfo[] =>
-  Object.entries(schema.shape).map(([name, field]) => {
+export const fieldsOf = (schema: z.core.$ZodObject, path: FieldPath = ''): FieldInfo[] =>
+  Object.entries(schema._zod.def.shape).map(([name, field]) => {
     const fieldPath = path === '' ? name : `${path}.${name}`;
-    const zodField = field as z.ZodType;
-    const required = !(zodField instanceof z.ZodOptional);
-    const inner = zodField instanceof z.ZodOptional ? (zodField.unwrap() as z.ZodType) : zodField;
+    const { required, inner } = unwrapOptional(field);
     return { name, required, shape: shapeOf(inner, fieldPath) };
   });
 
@@ -175,7 +221,7 @@ export const integer = (min: number, max: number): fc.Arbitrary<number> =>
 
 /** An arbitrary of values the schema accepts, refinements aside (see the module comment). */
 export const arbitraryFromSchema = (
-  schema: z.ZodType,
+  schema: Schema,
   options: WalkOptions = {},
   path: FieldPath = '',
 ): fc.Arbitrary<unknown> => {
@@ -183,22 +229,18 @@ export const arbitraryFromSchema = (
   if (override !== undefined) return override;
   const maxArrayLength = options.maxArrayLength ?? 6;
 
-  if (schema instanceof z.ZodObject) {
+  if (schema instanceof z.core.$ZodObject) {
     // Only strict objects: the contract refuses unknown fields, and the mutations rely on it.
-    if (!(schema._zod.def.catchall instanceof z.ZodNever)) {
+    if (!(schema._zod.def.catchall instanceof z.core.$ZodNever)) {
       throw unsupported(path, 'an object that is not strict');
     }
     const model: Record<string, fc.Arbitrary<unknown>> = {};
     const requiredKeys: string[] = [];
-    for (const [name, field] of Object.entries(schema.shape)) {
+    for (const [name, field] of Object.entries(schema._zod.def.shape)) {
       const fieldPath = path === '' ? name : `${path}.${name}`;
-      const zodField = field as z.ZodType;
-      if (zodField instanceof z.ZodOptional) {
-        model[name] = arbitraryFromSchema(zodField.unwrap() as z.ZodType, options, fieldPath);
-      } else {
-        model[name] = arbitraryFromSchema(zodField, options, fieldPath);
-        requiredKeys.push(name);
-      }
+      const { required, inner } = unwrapOptional(field);
+      model[name] = arbitraryFromSchema(inner, options, fieldPath);
+      if (required) requiredKeys.push(name);
     }
     // Optional keys are left out (never set to undefined), as a producer's JSON would.
     return fc.record(model, { requiredKeys, noNullPrototype: true });
@@ -216,7 +258,7 @@ export const arbitraryFromSchema = (
       return fc.boolean();
     case 'array': {
       const element = arbitraryFromSchema(
-        (schema as z.ZodArray<z.ZodType>).element,
+        (schema as z.core.$ZodArray)._zod.def.element,
         options,
         `${path}[]`,
       );
