@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { ActionName } from '../lambdas/actions';
+import type { HttpTransport } from '../lambdas/core/http';
 import type { PlatformSettings } from '../lambdas/core/platform-settings';
 import type { ApiKeySource } from '../lambdas/core/ports';
 import { RealtimeClient } from '../lambdas/core/realtime-client';
@@ -137,13 +138,15 @@ export const recordRequests = async (
   bodies: readonly string[],
 ): Promise<RecordedRequest[]> => {
   const recorded: RecordedRequest[] = [];
-  const recordingFetch: typeof fetch = async (input, init) => {
-    recorded.push({
-      url: String(input),
-      headers: { ...(init?.headers as Record<string, string>) },
-      body: String(init?.body),
-    });
-    return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+  const recordingTransport: HttpTransport = async (request) => {
+    recorded.push({ url: request.url, headers: { ...request.headers }, body: request.body });
+    return {
+      kind: 'response',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      bodyText: '{}',
+      json: {},
+    };
   };
   const apiKey: ApiKeySource = {
     getKey: async () => BENCH_API_KEY,
@@ -153,7 +156,7 @@ export const recordRequests = async (
     platformSettings(scenario, baseUrl),
     apiKey,
     { maxAttempts: 1 },
-    { fetch: recordingFetch },
+    { transport: recordingTransport },
   );
   for (const body of bodies) {
     const parsed = parseMessage(ACTION, JSON.parse(body));

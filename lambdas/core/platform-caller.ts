@@ -1,5 +1,5 @@
 import { AUTH_REJECTION_CODES } from './classify';
-import { type FetchFn, type HttpResult, postJson } from './http';
+import { type HttpResult, type HttpTransport, postJson } from './http';
 import type { Outcome, OutcomeCategory } from './outcome';
 import {
   DEFAULT_HTTP_SETTINGS,
@@ -43,7 +43,8 @@ export interface CallOptions {
 
 /** Test seams: transport, clock and randomness. */
 export interface ClientDeps {
-  readonly fetch?: FetchFn;
+  /** Sends one HTTP request. @default postJson */
+  readonly transport?: HttpTransport;
   readonly sleep?: RetryDeps['sleep'];
   readonly random?: RetryDeps['random'];
   readonly now?: RetryDeps['now'];
@@ -80,7 +81,7 @@ export class PlatformCaller {
   readonly #settings: PlatformSettings;
   readonly #apiKey: ApiKeySource;
   readonly #http: HttpSettings;
-  readonly #fetch: FetchFn | undefined;
+  readonly #transport: HttpTransport;
   readonly #retryDeps: RetryDeps;
   readonly #baseUrl: string;
 
@@ -93,7 +94,7 @@ export class PlatformCaller {
     this.#settings = settings;
     this.#apiKey = apiKey;
     this.#http = validateHttpSettings({ ...DEFAULT_HTTP_SETTINGS, ...http });
-    this.#fetch = deps.fetch;
+    this.#transport = deps.transport ?? postJson;
     this.#retryDeps = {
       sleep: deps.sleep ?? defaultRetryDeps.sleep,
       random: deps.random ?? defaultRetryDeps.random,
@@ -158,10 +159,12 @@ export class PlatformCaller {
     ): Promise<{ outcome: Outcome<TBody>; result: HttpResult }> => {
       usedKeys.add(key);
       const started = now();
-      const result = await postJson(
-        { url, headers: this.#headers(key), body: payload, timeoutMs },
-        this.#fetch,
-      );
+      const result = await this.#transport({
+        url,
+        headers: this.#headers(key),
+        body: payload,
+        timeoutMs,
+      });
       requests += 1;
       const outcome = classify(result);
       try {

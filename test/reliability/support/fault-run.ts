@@ -8,7 +8,7 @@
 import type { SQSBatchResponse } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName } from '../../../lambdas/actions';
 import { createActionHandler } from '../../../lambdas/core/action-handler';
-import type { FetchFn } from '../../../lambdas/core/http';
+import { type HttpTransport, postJson } from '../../../lambdas/core/http';
 import { createMetrics } from '../../../lambdas/core/observability';
 import type { HttpSettings } from '../../../lambdas/core/platform-settings';
 import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/ports';
@@ -238,11 +238,11 @@ const run = async (
   let requests = 0;
   let skewMs = 0;
   const handlerNow = (): number => Date.now() + skewMs;
-  const countingFetch: FetchFn = (input, init) => {
+  const countingTransport: HttpTransport = (request) => {
     requests += 1;
     skewMs += profile.virtualMsPerRequest ?? 0;
     profile.beforeRequest?.(requests, controls);
-    return fetch(input, init);
+    return postJson(request);
   };
 
   const resultBus = new InMemoryResultBus();
@@ -269,7 +269,7 @@ const run = async (
         maxAgeSeconds: KEY_MAX_AGE_SECONDS,
         now: () => clock.now(),
       });
-      const clientDeps = { fetch: countingFetch, now: handlerNow };
+      const clientDeps = { transport: countingTransport, now: handlerNow };
       const handler = createActionHandler(action, {
         clients: {
           realtime: new RealtimeClient(settings, apiKey, http, clientDeps),

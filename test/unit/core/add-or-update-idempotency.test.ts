@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXECUTORS, type PlatformClients } from '../../../lambdas/core/action-executors';
-import type { FetchFn } from '../../../lambdas/core/http';
+import { type HttpTransport, postJson } from '../../../lambdas/core/http';
 import type { PlatformSettings } from '../../../lambdas/core/platform-settings';
 import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
 import { RealtimeClient } from '../../../lambdas/core/realtime-client';
@@ -35,9 +35,9 @@ const settingsFor = (baseUrl: string): PlatformSettings => ({
 });
 
 /** Applies the next planned fault setting before each request leaves. */
-const plannedFetch: FetchFn = (input, init) => {
+const plannedTransport: HttpTransport = (request) => {
   sim.setFaults(faultPlan.shift() ?? {});
-  return fetch(input, init);
+  return postJson(request);
 };
 
 beforeAll(async () => {
@@ -45,8 +45,8 @@ beforeAll(async () => {
   const settings = settingsFor(sim.baseUrl);
   const apiKey = new InMemoryApiKeySource(KEY);
   clients = {
-    realtime: new RealtimeClient(settings, apiKey, HTTP, { fetch: plannedFetch }),
-    provisioning: new ProvisioningClient(settings, apiKey, HTTP, { fetch: plannedFetch }),
+    realtime: new RealtimeClient(settings, apiKey, HTTP, { transport: plannedTransport }),
+    provisioning: new ProvisioningClient(settings, apiKey, HTTP, { transport: plannedTransport }),
   };
 });
 
