@@ -360,9 +360,9 @@ describe('classification table', () => {
     expect(missing).toEqual([]);
   });
 
-  it('is what docs/classification.md shows', () => {
+  it.each(['docs/classification.md', 'README.md'])('is what %s shows', (file) => {
     // Prepare
-    const doc = readFileSync(new URL('../../../docs/classification.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8');
 
     // Act
     const table = classificationTableMarkdown();
