@@ -23,6 +23,8 @@ export interface HandlerBundle {
   readonly packages: readonly ModuleShare[];
   /** Bytes in the output per input file, largest first. */
   readonly files: readonly ModuleShare[];
+  /** Packages the bundle imports but leaves external (the AWS SDK clients), in import order. */
+  readonly externalPackages: readonly string[];
 }
 
 const packageOf = (input: string): string => {
@@ -56,6 +58,11 @@ export const bundleHandler = async (action: ActionName): Promise<HandlerBundle> 
     byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
     byFile.set(input, bytesInOutput);
   }
+  const externalPackages = [
+    ...new Set(
+      output.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path),
+    ),
+  ];
   return {
     action,
     file,
@@ -63,14 +70,17 @@ export const bundleHandler = async (action: ActionName): Promise<HandlerBundle> 
     buildMs,
     packages: largestFirst(byPackage),
     files: largestFirst(byFile),
+    externalPackages,
   };
 };
 
 const WORKERS = {
   handlerLoad: 'handler-load',
   fetchLoad: 'fetch-load',
+  httpLoad: 'http-load',
   coldStartHandler: 'cold-start-handler',
   coldStartSdk: 'cold-start-sdk',
+  coldStartImports: 'cold-start-imports',
 } as const;
 
 export type WorkerScripts = { readonly [K in keyof typeof WORKERS]: string };
@@ -100,7 +110,9 @@ export const buildWorkers = async (): Promise<WorkerScripts> => {
   return {
     handlerLoad: path(WORKERS.handlerLoad),
     fetchLoad: path(WORKERS.fetchLoad),
+    httpLoad: path(WORKERS.httpLoad),
     coldStartHandler: path(WORKERS.coldStartHandler),
     coldStartSdk: path(WORKERS.coldStartSdk),
+    coldStartImports: path(WORKERS.coldStartImports),
   };
 };

@@ -1,26 +1,39 @@
 /**
  * Cold start: fresh Node processes load the bundled handler and complete its first
  * invocation, against fresh processes that only load `@aws-sdk/client-secrets-manager`. The
- * two kinds alternate so that drift of the machine hits both alike; one untimed run of each
- * comes first to warm the file cache.
+ * kinds alternate so that drift of the machine hits them alike; one untimed run of each comes
+ * first to warm the file cache.
+ *
+ * A third kind, for the breakdown only, imports every SDK client the bundle imports (and
+ * nothing else): it separates the SDK's share of the bundle's import time from the rest.
  */
 import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
-import type { ColdStartJob, ColdStartResult } from './protocol';
-import { benchBodies, type Scenario } from './scenario';
+import type { ColdStartImportJob, ColdStartJob, ColdStartResult } from './protocol';
+import { benchBodies, type Endpoints, type Scenario } from './scenario';
 
 export interface ColdStartOptions {
   readonly scenario: Scenario;
   readonly workers: WorkerScripts;
   readonly bundle: string;
+  /** The packages the bundle leaves external, in its import order. */
+  readonly bundleExternals: readonly string[];
+  readonly endpoints: Endpoints;
   readonly lambdaEnv: Readonly<Record<string, string>>;
   readonly samples: number;
 }
 
 export interface ColdStartSamples {
   readonly handler: readonly ColdStartResult[];
+  /** The baseline: `@aws-sdk/client-secrets-manager` alone. */
   readonly sdk: readonly ColdStartResult[];
+  /** Breakdown: every SDK client the bundle imports. */
+  readonly sdkClients: readonly ColdStartResult[];
+  readonly sdkClientModules: readonly string[];
 }
+
+/** Expected per first invocation: one GetSecretValue, one platform request. */
+const FIRST_INVOCATION_REQUESTS = 2;
 
 export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -32,11 +45,17 @@ export const median = (values: readonly number[]): number => {
 };
 
 export const measureColdStart = async (options: ColdStartOptions): Promise<ColdStartSamples> => {
-  const { scenario, workers, lambdaEnv } = options;
+  const { scenario, workers, lambdaEnv, endpoints } = options;
   const bodies = benchBodies('cold', options.samples + 1);
   const heapArgs = lambdaHeapArgs(scenario.lambda.memoryMiB);
   const handlerRun = async (body: string): Promise<ColdStartResult> => {
-    const job: ColdStartJob = { bundle: options.bundle, body, lambda: scenario.lambda };
+    const job: ColdStartJob = {
+      bundle: options.bundle,
+      body,
+      lambda: scenario.lambda,
+      secretsManagerUrl: endpoints.secretsManagerUrl,
+      platformUrl: endpoints.simulatorUrl,
+    };
     const result = await runWorker<ColdStartResult>(
       workers.coldStartHandler,
       job,
@@ -44,19 +63,31 @@ export const measureColdStart = async (options: ColdStartOptions): Promise<ColdS
       heapArgs,
     );
     if (result.failures > 0) throw new Error('the first invocation failed its record');
+    const requests = result.firstInvocation?.requests;
+    if (requests !== FIRST_INVOCATION_REQUESTS) {
+      throw new Error(
+        `the first invocation made ${requests} HTTP requests, expected ${FIRST_INVOCATION_REQUESTS}`,
+      );
+    }
     return result;
   };
-  // Same environment for both: NODE_OPTIONS (source maps) applies to either process alike.
+  // Same environment for all kinds: NODE_OPTIONS (source maps) applies to each process alike.
   const sdkRun = (): Promise<ColdStartResult> =>
     runWorker<ColdStartResult>(workers.coldStartSdk, {}, lambdaEnv, heapArgs);
+  const clientsJob: ColdStartImportJob = { modules: options.bundleExternals };
+  const clientsRun = (): Promise<ColdStartResult> =>
+    runWorker<ColdStartResult>(workers.coldStartImports, clientsJob, lambdaEnv, heapArgs);
 
   await handlerRun(bodies[options.samples] as string);
   await sdkRun();
+  await clientsRun();
   const handler: ColdStartResult[] = [];
   const sdk: ColdStartResult[] = [];
+  const sdkClients: ColdStartResult[] = [];
   for (let sample = 0; sample < options.samples; sample += 1) {
     sdk.push(await sdkRun());
     handler.push(await handlerRun(bodies[sample] as string));
+    sdkClients.push(await clientsRun());
   }
-  return { handler, sdk };
+  return { handler, sdk, sdkClients, sdkClientModules: options.bundleExternals };
 };

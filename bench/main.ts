@@ -76,16 +76,16 @@ const main = async (): Promise<void> => {
   });
   let measurements: Omit<Measurements, 'totalSeconds'>;
   try {
-    const lambdaEnv = lambdaEnvironment(scenario, {
-      simulatorUrl: simulator.baseUrl,
-      secretsManagerUrl: secretsManager.url,
-    });
+    const endpoints = { simulatorUrl: simulator.baseUrl, secretsManagerUrl: secretsManager.url };
+    const lambdaEnv = lambdaEnvironment(scenario, endpoints);
 
     progress(`cold start: ${settings.coldStartSamples} fresh processes of each kind…`);
     const coldStart = await measureColdStart({
       scenario,
       workers,
       bundle: measuredBundle.file,
+      bundleExternals: measuredBundle.externalPackages,
+      endpoints,
       lambdaEnv,
       samples: settings.coldStartSamples,
     });

@@ -3,7 +3,7 @@
  * JSON document written to file descriptor 3; stdout is free for the handler's log lines).
  */
 
-/** One platform request as the handler sends it, replayed by the bare fetch loop. */
+/** One platform request as the handler sends it, replayed by the bare fetch and node:http loops. */
 export interface RecordedRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -34,7 +34,8 @@ export interface HandlerLoadJob {
   readonly lambda: LambdaShape;
 }
 
-export interface FetchLoadJob {
+/** A bare request loop (fetch or node:http) replaying the recorded requests. */
+export interface RequestLoadJob {
   /** JSON file holding `MessagePhases<RecordedRequest>`. */
   readonly requestsFile: string;
   /** Requests in flight at once. */
@@ -46,6 +47,14 @@ export interface ColdStartJob {
   /** SQS body of the one message of the first invocation. */
   readonly body: string;
   readonly lambda: LambdaShape;
+  /** Where the handler reads its secret and sends its platform request (to tell them apart). */
+  readonly secretsManagerUrl: string;
+  readonly platformUrl: string;
+}
+
+/** A cold-start process that only imports packages (`import()` of each, in order). */
+export interface ColdStartImportJob {
+  readonly modules: readonly string[];
 }
 
 /** A timed phase of a load worker. */
@@ -63,6 +72,26 @@ export interface LoadResult {
   readonly measured: PhaseResult;
   /** Peak resident set size of the worker process, KiB (`process.resourceUsage().maxRSS`). */
   readonly maxRssKiB: number;
+  /** Connections the worker opened over both phases, where it can count them (node:http loop). */
+  readonly socketsOpened?: number;
+}
+
+/** One HTTP exchange of a first invocation, ms after the invocation started. */
+export interface ExchangeTiming {
+  /** The request object was created (before connecting). */
+  readonly startMs: number;
+  /** The last byte of the response body arrived. */
+  readonly endMs: number;
+}
+
+/** Where the first invocation's time goes, from node:http's diagnostics channels. */
+export interface FirstInvocationTimings {
+  /** The GetSecretValue call the AWS SDK sends to Secrets Manager. */
+  readonly secretRead: ExchangeTiming;
+  /** The platform request. */
+  readonly platformRequest: ExchangeTiming;
+  /** HTTP requests the invocation made in all (one secret read + one platform call expected). */
+  readonly requests: number;
 }
 
 export interface ColdStartResult {
@@ -75,4 +104,6 @@ export interface ColdStartResult {
   readonly invokeMs: number;
   /** Failed records of the first invocation (must be 0). */
   readonly failures: number;
+  /** Handler only. */
+  readonly firstInvocation?: FirstInvocationTimings;
 }

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { cpus, release, totalmem } from 'node:os';
 import { PROJECT_ROOT } from './paths';
 
-export type Verdict = 'PASS' | 'MISS' | 'PASS (soft)' | 'MISS (soft)';
+/** `info`: an informational row with no target. */
+export type Verdict = 'PASS' | 'MISS' | 'PASS (soft)' | 'MISS (soft)' | 'info';
 
 export interface Row {
   readonly metric: string;

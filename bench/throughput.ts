@@ -1,6 +1,9 @@
 /**
  * Throughput (and the handler side's peak RSS): the same messages through the bundled handler
- * and, as the baseline, the same platform requests through a bare keep-alive fetch loop.
+ * and, as the baseline, the same platform requests through a bare keep-alive fetch loop (issue
+ * 6's definition, which the target applies to). The same requests also go through a bare
+ * keep-alive node:http loop with the product transport's agent settings: an informational
+ * second baseline, since the handler itself no longer uses fetch.
  *
  * "The same concurrency": the handler side has `maxConcurrency` batches in flight, and each
  * batch sends up to min(batchSize, recordConcurrency) requests at once, so at most
@@ -13,7 +16,7 @@ import { join } from 'node:path';
 import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
 import { OUT_DIR } from './paths';
-import type { FetchLoadJob, HandlerLoadJob, LoadResult, MessagePhases } from './protocol';
+import type { HandlerLoadJob, LoadResult, MessagePhases, RequestLoadJob } from './protocol';
 import { benchBodies, recordRequests, type Scenario } from './scenario';
 import type { SimulatorProcess } from './simulator-process';
 
@@ -29,14 +32,17 @@ export interface ThroughputOptions {
   readonly progress: (line: string) => void;
 }
 
+/** The three runs of a round: the handler and the two bare loops. */
+export type Side = 'handler' | 'bareFetch' | 'bareHttp';
+
+export const SIDES: readonly Side[] = ['bareFetch', 'bareHttp', 'handler'];
+
 export interface ThroughputRound {
-  readonly handler: LoadResult;
-  readonly baseline: LoadResult;
+  /** The order the sides ran in this round. */
+  readonly order: readonly Side[];
+  readonly results: { readonly [S in Side]: LoadResult };
   /** Simulator CPU time per request during each side's run (warm-up included), ms. */
-  readonly simulatorCpuMsPerRequest: {
-    readonly handler: number | undefined;
-    readonly baseline: number | undefined;
-  };
+  readonly simulatorCpuMsPerRequest: { readonly [S in Side]: number | undefined };
 }
 
 export interface ThroughputResult {
@@ -93,22 +99,34 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
     batchesInFlight: scenario.maxConcurrency,
     lambda: scenario.lambda,
   };
-  const fetchJob: FetchLoadJob = { requestsFile, concurrency: requestsInFlight };
+  const loopJob: RequestLoadJob = { requestsFile, concurrency: requestsInFlight };
   const total = options.warmupMessages + options.messages;
-  // The bare loop needs no AWS settings; PATH only, so neither child inherits the bench's env.
-  const fetchEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-  // Both sides get the heap budget of the function, so neither can trade memory for speed.
+  // The bare loops need no AWS settings; PATH only, so no child inherits the bench's env.
+  const loopEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  // Every side gets the heap budget of the function, so none can trade memory for speed.
   const heapArgs = lambdaHeapArgs(scenario.lambda.memoryMiB);
+  const launch: { readonly [S in Side]: () => Promise<LoadResult> } = {
+    handler: () => runWorker(workers.handlerLoad, handlerJob, options.lambdaEnv, heapArgs),
+    bareFetch: () => runWorker(workers.fetchLoad, loopJob, loopEnv, heapArgs),
+    bareHttp: () => runWorker(workers.httpLoad, loopJob, loopEnv, heapArgs),
+  };
 
   /** Runs one side against a freshly reset simulator; also returns its CPU ms per request. */
-  const runSide = async (run: () => Promise<LoadResult>, side: string) => {
+  const runSide = async (side: Side) => {
     await simulator.reset();
     const before = await simulator.cpuMs();
-    const result = await run();
+    const result = await launch[side]();
     const after = await simulator.cpuMs();
     await checkApplied(simulator, total, `${side} run`);
     const failed = result.warmup.failures + result.measured.failures;
     if (failed > 0) throw new Error(`${side} run: ${failed} messages failed`);
+    // A keep-alive loop never needs more connections than requests in flight; more would
+    // mean it measured connection set-up, not the loop.
+    if (result.socketsOpened !== undefined && result.socketsOpened > requestsInFlight) {
+      throw new Error(
+        `${side} run opened ${result.socketsOpened} connections for ${requestsInFlight} requests in flight: keep-alive did not hold`,
+      );
+    }
     const simulatorCpuMs =
       before === undefined || after === undefined ? undefined : (after - before) / total;
     return { result, simulatorCpuMs };
@@ -116,22 +134,30 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
 
   const rounds: ThroughputRound[] = [];
   for (let round = 1; round <= options.rounds; round += 1) {
-    // Alternating sides spreads any drift of the machine over both.
-    const { result: baseline, simulatorCpuMs: baselineSimCpu } = await runSide(
-      () => runWorker<LoadResult>(workers.fetchLoad, fetchJob, fetchEnv, heapArgs),
-      'baseline',
-    );
-    const { result: handler, simulatorCpuMs: handlerSimCpu } = await runSide(
-      () => runWorker<LoadResult>(workers.handlerLoad, handlerJob, options.lambdaEnv, heapArgs),
-      'handler',
-    );
+    // Each round starts with a different side, so drift of the machine hits all three alike.
+    const order = SIDES.map((_, i) => SIDES[(i + round - 1) % SIDES.length] as Side);
+    const runs = new Map<Side, Awaited<ReturnType<typeof runSide>>>();
+    for (const side of order) runs.set(side, await runSide(side));
+    const get = (side: Side) => {
+      const run = runs.get(side);
+      if (run === undefined) throw new Error(`round ${round}: no ${side} run`);
+      return run;
+    };
+    const handler = get('handler');
+    const bareFetch = get('bareFetch');
+    const bareHttp = get('bareHttp');
     rounds.push({
-      handler,
-      baseline,
-      simulatorCpuMsPerRequest: { handler: handlerSimCpu, baseline: baselineSimCpu },
+      order,
+      results: { handler: handler.result, bareFetch: bareFetch.result, bareHttp: bareHttp.result },
+      simulatorCpuMsPerRequest: {
+        handler: handler.simulatorCpuMs,
+        bareFetch: bareFetch.simulatorCpuMs,
+        bareHttp: bareHttp.simulatorCpuMs,
+      },
     });
+    const rate = (run: { result: LoadResult }): string => perSecond(run.result.measured).toFixed(0);
     progress(
-      `  round ${round}: handler ${perSecond(handler.measured).toFixed(0)} msg/s, bare fetch ${perSecond(baseline.measured).toFixed(0)} req/s`,
+      `  round ${round}: handler ${rate(handler)} msg/s, bare fetch ${rate(bareFetch)} req/s, bare node:http ${rate(bareHttp)} req/s`,
     );
   }
   return {

@@ -5,15 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { forEachConcurrently } from '../lambda-events';
 import type {
-  FetchLoadJob,
   LoadResult,
   MessagePhases,
   PhaseResult,
   RecordedRequest,
+  RequestLoadJob,
 } from '../protocol';
 import { cpuMs, readJob, report } from './report';
 
-const job = readJob<FetchLoadJob>();
+const job = readJob<RequestLoadJob>();
 const requests = JSON.parse(
   readFileSync(job.requestsFile, 'utf8'),
 ) as MessagePhases<RecordedRequest>;

@@ -52,7 +52,8 @@ export type HttpResult =
 /** Sends one request and never throws: the seam the platform clients (and their tests) use. */
 export type HttpTransport = (request: HttpRequest) => Promise<HttpResult>;
 
-const AGENT_OPTIONS: AgentOptions = {
+/** Exported for the bench's bare node:http baseline, which must pool sockets the same way. */
+export const AGENT_OPTIONS: AgentOptions = {
   keepAlive: true,
   // The most records a container processes at once (MAX_RECORD_CONCURRENCY ≤ 100), so a request
   // never waits for a socket, while a bug cannot open sockets without bound.
