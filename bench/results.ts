@@ -379,7 +379,7 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
       [
         ['import of the bundle', cold.importMs.toFixed(1)],
         ['… the SDK clients it imports (separate processes)', cold.sdkClientsMs.toFixed(1)],
-        ['… the rest: zod, Powertools, our code, source map', cold.restImportMs.toFixed(1)],
+        ['… the rest (the difference): zod, Powertools, our code', cold.restImportMs.toFixed(1)],
         ['first invocation', cold.invokeMs.toFixed(1)],
         [
           '… until the GetSecretValue request is created (Powertools, SDK set-up)',
