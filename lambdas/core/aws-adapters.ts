@@ -6,9 +6,9 @@
 
 import { ParameterNotFoundError } from '@aws-lambda-powertools/parameters/errors';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { type MessageAttributeValue, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { RESULT_EVENT_SOURCE, resultDetailType } from '../actions';
 import type {
   ApiKeySource,
@@ -17,6 +17,22 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from './ports';
+
+/**
+ * SQS is needed only on the failure path (dead letters) and EventBridge only by the two reads,
+ * so their SDK modules are loaded on first use instead of adding 15–30 ms to every cold start.
+ * Once loaded, the client lives as long as the container, like a module-scope client.
+ */
+const loadOnce = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined; // a failed load is tried again by the next caller
+      throw error;
+    });
+    return loading;
+  };
+};
 
 // ---------------------------------------------------------------------------------------------
 // API key from Secrets Manager
@@ -224,15 +240,22 @@ export interface SqsDeadLetterSinkOptions {
 /** Sends the original body unchanged to the DLQ, with the reason as message attributes. */
 export class SqsDeadLetterSink implements DeadLetterSink {
   readonly #queueUrl: string;
-  readonly #client: SQSClient;
+  readonly #sdk: () => Promise<{
+    readonly client: SQSClient;
+    readonly SendMessageCommand: typeof import('@aws-sdk/client-sqs').SendMessageCommand;
+  }>;
 
   constructor(options: SqsDeadLetterSinkOptions) {
     this.#queueUrl = options.queueUrl;
-    this.#client = options.client ?? new SQSClient({});
+    this.#sdk = loadOnce(async () => {
+      const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
+      return { client: options.client ?? new SQSClient({}), SendMessageCommand };
+    });
   }
 
   async send(body: string, reason: DeadLetterReason): Promise<void> {
-    await this.#client.send(
+    const { client, SendMessageCommand } = await this.#sdk();
+    await client.send(
       new SendMessageCommand({
         QueueUrl: this.#queueUrl,
         MessageBody: body,
@@ -358,15 +381,22 @@ export interface EventBridgeResultPublisherOptions {
 /** Publishes read results as `<action>.result` events from source `contact-center-sync`. */
 export class EventBridgeResultPublisher implements ResultPublisher {
   readonly #eventBusName: string;
-  readonly #client: EventBridgeClient;
+  readonly #sdk: () => Promise<{
+    readonly client: EventBridgeClient;
+    readonly PutEventsCommand: typeof import('@aws-sdk/client-eventbridge').PutEventsCommand;
+  }>;
 
   constructor(options: EventBridgeResultPublisherOptions) {
     this.#eventBusName = options.eventBusName;
-    this.#client = options.client ?? new EventBridgeClient({});
+    this.#sdk = loadOnce(async () => {
+      const { EventBridgeClient, PutEventsCommand } = await import('@aws-sdk/client-eventbridge');
+      return { client: options.client ?? new EventBridgeClient({}), PutEventsCommand };
+    });
   }
 
   async publish(event: ResultEvent): Promise<void> {
-    const response = await this.#client.send(
+    const { client, PutEventsCommand } = await this.#sdk();
+    const response = await client.send(
       new PutEventsCommand({
         Entries: [
           {

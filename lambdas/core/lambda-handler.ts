@@ -1,5 +1,3 @@
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { type ActionName, READ_ACTIONS } from '../actions';
 import { createPlatformClients } from './action-executors';
 import { createActionHandler } from './action-handler';
@@ -36,17 +34,11 @@ export const createLambdaHandler = (action: ActionName) => {
     },
     apiKey,
   );
-  const deadLetters = new SqsDeadLetterSink({
-    queueUrl: env.DEAD_LETTER_QUEUE_URL,
-    client: new SQSClient({}),
-  });
+  const deadLetters = new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL });
   const results =
     env.RESULT_EVENT_BUS_NAME === undefined
       ? undefined
-      : new EventBridgeResultPublisher({
-          eventBusName: env.RESULT_EVENT_BUS_NAME,
-          client: new EventBridgeClient({}),
-        });
+      : new EventBridgeResultPublisher({ eventBusName: env.RESULT_EVENT_BUS_NAME });
   return createActionHandler(action, {
     clients,
     apiKey,
