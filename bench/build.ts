@@ -23,7 +23,7 @@ export interface HandlerBundle {
   readonly packages: readonly ModuleShare[];
   /** Bytes in the output per input file, largest first. */
   readonly files: readonly ModuleShare[];
-  /** Packages the bundle imports but leaves external (the AWS SDK clients), in import order. */
+  /** Packages the bundle imports statically but leaves external (AWS SDK clients), in import order. */
   readonly externalPackages: readonly string[];
 }
 
@@ -60,7 +60,10 @@ export const bundleHandler = async (action: ActionName): Promise<HandlerBundle> 
   }
   const externalPackages = [
     ...new Set(
-      output.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path),
+      output.imports
+        // Dynamic imports (SQS for dead letters, EventBridge for reads) load on first use, not at start.
+        .filter((i) => i.external && i.kind !== 'dynamic-import' && !i.path.startsWith('node:'))
+        .map((i) => i.path),
     ),
   ];
   return {
