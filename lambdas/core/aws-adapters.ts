@@ -10,6 +10,7 @@ import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { RESULT_EVENT_SOURCE, resultDetailType } from '../actions';
+import { KeyReadCoordinator } from './key-read-coordinator';
 import type {
   ApiKeySource,
   DeadLetterReason,
@@ -75,12 +76,6 @@ export interface SecretsManagerApiKeySourceOptions {
   readonly client?: SecretsManagerClient;
 }
 
-interface InFlight {
-  readonly promise: Promise<string>;
-  /** A forced fetch bypasses the cache, so its answer is the freshest there is. */
-  readonly forced: boolean;
-}
-
 /**
  * The rotating platform API key, through Powertools Parameters `SecretsProvider` with an
  * explicit `maxAge`. Concurrent callers share one in-flight fetch (single-flight), so a burst of
@@ -93,9 +88,7 @@ export class SecretsManagerApiKeySource implements ApiKeySource {
   readonly #provider: SecretsProvider;
   readonly #secretId: string;
   readonly #maxAge: number;
-  /** The last key read, to answer `refreshKey` without a call when it was already replaced. */
-  #current: string | undefined;
-  #inFlight: InFlight | undefined;
+  readonly #reads = new KeyReadCoordinator((forceFetch) => this.#read(forceFetch));
 
   constructor(options: SecretsManagerApiKeySourceOptions) {
     const { maxAgeSeconds } = options;
@@ -116,30 +109,13 @@ export class SecretsManagerApiKeySource implements ApiKeySource {
       : new SecretsProvider({ clientConfig: { region: options.secretsRegion } });
   }
 
+  /** Served from the provider's cache within maxAge; concurrent callers share one read. */
   getKey(): Promise<string> {
-    // Joining a fetch under way also covers the concurrent first calls of a cold start.
-    return this.#inFlight?.promise ?? this.#fetch(false);
+    return this.#reads.get();
   }
 
-  async refreshKey(rejectedKey: string): Promise<string> {
-    const pending = this.#inFlight;
-    if (pending?.forced) return pending.promise;
-    if (pending) {
-      const key = await pending.promise;
-      if (key !== rejectedKey) return key;
-    } else if (this.#current !== undefined && this.#current !== rejectedKey) {
-      // Someone already replaced the rejected key.
-      return this.#current;
-    }
-    return this.#inFlight?.forced ? this.#inFlight.promise : this.#fetch(true);
-  }
-
-  #fetch(forceFetch: boolean): Promise<string> {
-    const promise: Promise<string> = this.#read(forceFetch).finally(() => {
-      if (this.#inFlight?.promise === promise) this.#inFlight = undefined;
-    });
-    this.#inFlight = { promise, forced: forceFetch };
-    return promise;
+  refreshKey(rejectedKey: string): Promise<string> {
+    return this.#reads.refresh(rejectedKey);
   }
 
   async #read(forceFetch: boolean): Promise<string> {
@@ -180,7 +156,6 @@ export class SecretsManagerApiKeySource implements ApiKeySource {
     if (key === '') {
       throw new ApiKeySecretError('empty', secretId, `API key secret "${secretId}" is empty`);
     }
-    this.#current = key;
     return key;
   }
 }

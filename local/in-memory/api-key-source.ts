@@ -1,3 +1,4 @@
+import { KeyReadCoordinator } from '../../lambdas/core/key-read-coordinator';
 import type { ApiKeySource } from '../../lambdas/core/ports';
 
 /** Same bound as the deployed key source: the platform allows caching the key for an hour. */
@@ -70,7 +71,7 @@ export class LocalApiKeySource implements ApiKeySource {
   readonly #maxAgeMs: number;
   readonly #now: () => number;
   #cached: { readonly key: string; readonly readAt: number } | undefined;
-  #inFlight: { readonly promise: Promise<string>; readonly forced: boolean } | undefined;
+  readonly #reads = new KeyReadCoordinator(() => this.#read());
 
   constructor(options: LocalApiKeySourceOptions) {
     const maxAge = options.maxAgeSeconds ?? DEFAULT_API_KEY_MAX_AGE_SECONDS;
@@ -87,34 +88,18 @@ export class LocalApiKeySource implements ApiKeySource {
   getKey(): Promise<string> {
     const cached = this.#cached;
     if (cached && this.#now() - cached.readAt < this.#maxAgeMs) return Promise.resolve(cached.key);
-    return this.#inFlight?.promise ?? this.#read(false);
+    return this.#reads.get();
   }
 
-  async refreshKey(rejectedKey: string): Promise<string> {
-    const pending = this.#inFlight;
-    if (pending?.forced) return pending.promise;
-    if (pending) {
-      const key = await pending.promise;
-      if (key !== rejectedKey) return key;
-    } else if (this.#cached !== undefined && this.#cached.key !== rejectedKey) {
-      // Another caller already replaced the rejected key.
-      return this.#cached.key;
-    }
-    return this.#inFlight?.forced ? this.#inFlight.promise : this.#read(true);
+  refreshKey(rejectedKey: string): Promise<string> {
+    return this.#reads.refresh(rejectedKey);
   }
 
-  #read(forced: boolean): Promise<string> {
-    const promise = this.#store
-      .read()
-      .then(({ value }) => {
-        const key = value.trim();
-        this.#cached = { key, readAt: this.#now() };
-        return key;
-      })
-      .finally(() => {
-        if (this.#inFlight?.promise === promise) this.#inFlight = undefined;
-      });
-    this.#inFlight = { promise, forced };
-    return promise;
+  /** The store has no cache of its own, so every read (forced or not) reads it. */
+  async #read(): Promise<string> {
+    const { value } = await this.#store.read();
+    const key = value.trim();
+    this.#cached = { key, readAt: this.#now() };
+    return key;
   }
 }
