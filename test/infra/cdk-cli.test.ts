@@ -119,9 +119,11 @@ describe('cdk synth through the CLI', () => {
       expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
       // Minified: long lines (esbuild keeps only the newlines inside template literals).
       expect(code.length / code.split('\n').length).toBeGreaterThan(500);
-      // The runtime's SDK is used: imported by name, none of its (smithy) internals bundled.
+      // The runtime's SDK is used: imported by name (statically, or on first use for SQS and
+      // EventBridge), none of its (smithy) internals bundled.
       const sdkMentions = code.match(/@aws-sdk\//g) ?? [];
-      const sdkImports = code.match(/from\s*"@aws-sdk\/[a-z0-9-]+"/g) ?? [];
+      const sdkImports = code.match(/(?:from\s*|import\(\s*)"@aws-sdk\/client-[a-z0-9-]+"/g) ?? [];
+      expect(sdkImports.length).toBeGreaterThan(0);
       expect(sdkMentions.length).toBe(sdkImports.length);
       expect(code).not.toContain('@smithy/');
     }
