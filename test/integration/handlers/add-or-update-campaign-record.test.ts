@@ -4,13 +4,12 @@
  * platform refuses bodies above 16 KiB with HTTP 413 (the spec shows no size limit; a real
  * platform has one), which gives a non-retryable 4xx to dead-letter.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import { describe, expect, it } from 'vitest';
+import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
-  type Harness,
-  type LambdaEntry,
+  deliverLosingResponse,
+  handlerHarness,
   MAX_RECEIVE_COUNT,
-  startHarness,
 } from './support/handler-harness';
 import {
   eventBridgeEvent,
@@ -22,22 +21,8 @@ import {
 
 const ACTION = 'add-or-update-campaign-record';
 const MAX_BODY_BYTES = 16 * 1024;
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness({
-    simulator: { campaigns: ['Leads', 'Callbacks'], maxBodyBytes: MAX_BODY_BYTES },
-  });
-  handler = await harness.load(ACTION);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
+const { harness, handler } = handlerHarness(ACTION, {
+  simulator: { campaigns: ['Leads', 'Callbacks'], maxBodyBytes: MAX_BODY_BYTES },
 });
 
 const lead = (clientId: string, extra: Record<string, unknown> = {}) => ({
@@ -126,14 +111,12 @@ describe('add-or-update-campaign-record over SQS', () => {
 
       // Assess
       expect(failedIds(response)).toEqual([]);
-      const [letter] = await harness.deadLetters(1);
-      expectDeadLetter(letter, {
-        body: record.body,
+      const letter = await expectDeadLettered(harness, {
+        source: record,
         action: ACTION,
         errorCategory: 'permanent',
         errorCode: 'INVALID_MESSAGE',
         errorMessage: reason,
-        sourceMessageId: record.messageId,
       });
       // The reason names fields, never values (they are personal data).
       expect(letter?.attributes.errorMessage).not.toMatch(/Grace|0049 30/);
@@ -154,14 +137,12 @@ describe('add-or-update-campaign-record over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'HTTP_413',
       errorMessage: 'addOrUpdateCampaignRecord: HTTP 413',
-      sourceMessageId: record.messageId,
     });
     expect(harness.sim.stats.endpoint('addOrUpdateCampaignRecord').requests).toBe(1);
   });
@@ -192,25 +173,18 @@ describe('add-or-update-campaign-record over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'FAILED',
       errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: addOrUpdateCampaignRecord: previewResultStatus FAILED: campaign not found`,
-      sourceMessageId: record.messageId,
     });
   });
 
   it('keeps one record when a redelivery follows a lost response (the add becomes an update)', async () => {
     // Prepare
-    harness.sim.setFaults({ lostResponseRate: 1 });
-    const first = await handler(
-      sqsEvent(sqsRecord(lead('c-1'), { messageId: 'm-1' })),
-      lambdaContext(),
-    );
-    harness.sim.setFaults({});
+    const first = await deliverLosingResponse(harness, handler, lead('c-1'), 'm-1');
 
     // Act
     const redelivery = await handler(
@@ -254,14 +228,12 @@ describe('add-or-update-campaign-record over EventBridge', () => {
 
     // Assess
     expect(result).toBeUndefined();
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: JSON.stringify(event),
+    await expectDeadLettered(harness, {
+      source: event,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'WRONG_DETAIL_TYPE',
       errorMessage: 'detail-type "add-user" but this is the add-or-update-campaign-record handler',
-      sourceMessageId: 'evt-misrouted',
     });
   });
 });
@@ -288,12 +260,11 @@ describe('add-or-update-campaign-record mixed batch', () => {
 
     // Assess
     expect(failedIds(response)).toEqual(['flaky']);
-    const letters = bySource(await harness.deadLetters(3));
-    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
-      ['empty', 'INVALID_JSON'],
-      ['last-try', 'FAILED'],
-      ['reserved', 'INVALID_MESSAGE'],
-    ]);
+    await expectDeadLetterCodes(harness, {
+      empty: 'INVALID_JSON',
+      'last-try': 'FAILED',
+      reserved: 'INVALID_MESSAGE',
+    });
     expect(
       harness.sim.state
         .listRecords('Leads')

@@ -5,14 +5,13 @@
  * batch goes through a proxy that answers 503 for one user, because the simulator's faults hit
  * every request alike.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
-import type { ForwardingProxy } from './support/forwarding-proxy';
+import { describe, expect, it } from 'vitest';
+import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
-  type Harness,
-  type LambdaEntry,
+  deliverLosingResponse,
+  handlerBehindProxy,
+  handlerHarness,
   MAX_RECEIVE_COUNT,
-  startHarness,
 } from './support/handler-harness';
 import {
   eventBridgeEvent,
@@ -21,23 +20,10 @@ import {
   sqsEvent,
   sqsRecord,
 } from './support/lambda-events';
+import { seedUser } from './support/seed-data';
 
 const ACTION = 'add-user';
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness();
-  handler = await harness.load(ACTION);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
-});
+const { harness, handler } = handlerHarness(ACTION);
 
 const newHire = (loginUserId: string, extra: Record<string, unknown> = {}) => ({
   loginUserId,
@@ -47,15 +33,6 @@ const newHire = (loginUserId: string, extra: Record<string, unknown> = {}) => ({
   userTemplateName: 'Agent',
   ...extra,
 });
-
-const seedUser = (loginUserId: string, inCloudConnect: boolean) =>
-  harness.sim.state.addUser({
-    loginUserId,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    userTemplateName: 'Agent',
-    inCloudConnect,
-  });
 
 describe('add-user over SQS', () => {
   it('creates the user, in the backing instance too when asked', async () => {
@@ -83,14 +60,12 @@ describe('add-user over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    const letter = await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage: 'secondaryEmailAddr: must be an e-mail address',
-      sourceMessageId: record.messageId,
     });
     expect(letter?.attributes.errorMessage).not.toContain('grace at home');
     expect(harness.sim.stats.requests).toBe(0);
@@ -107,14 +82,12 @@ describe('add-user over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_ARGUMENTS',
       errorMessage: 'add-user: result INVALID_ARGUMENTS: primaryEmailAddr is required',
-      sourceMessageId: record.messageId,
     });
     expect(directory.stats.endpoint('add-user').requests).toBe(1);
   });
@@ -130,13 +103,11 @@ describe('add-user over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'NOT_SUPPORTED',
-      sourceMessageId: record.messageId,
     });
   });
 
@@ -165,16 +136,14 @@ describe('add-user over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: /^HTTP_50[023]$/,
       errorMessage: new RegExp(
         `^gave up after receive ${MAX_RECEIVE_COUNT}: add-user: HTTP 50[023]`,
       ),
-      sourceMessageId: record.messageId,
     });
   });
 });
@@ -182,7 +151,7 @@ describe('add-user over SQS', () => {
 describe('add-user idempotency', () => {
   it('treats a user already provisioned as done (ALREADY_EXISTS) after confirming it exists', async () => {
     // Prepare
-    seedUser('grace@example.com', false);
+    seedUser(harness, 'grace@example.com', false);
     const record = sqsRecord(newHire('grace@example.com'));
 
     // Act
@@ -201,12 +170,7 @@ describe('add-user idempotency', () => {
   it('succeeds on the redelivery after the response to an applied add was lost', async () => {
     // Prepare
     const message = newHire('grace@example.com', { createInCloudConnect: true });
-    harness.sim.setFaults({ lostResponseRate: 1 });
-    const first = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1' })),
-      lambdaContext(),
-    );
-    harness.sim.setFaults({});
+    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
 
     // Act
     const redelivery = await handler(
@@ -223,7 +187,7 @@ describe('add-user idempotency', () => {
 
   it('dead-letters an existing user missing from the backing instance it asks for', async () => {
     // Prepare: the API cannot add an existing user to the backing instance.
-    seedUser('grace@example.com', false);
+    seedUser(harness, 'grace@example.com', false);
     const record = sqsRecord(newHire('grace@example.com', { createInCloudConnect: true }));
 
     // Act
@@ -231,14 +195,12 @@ describe('add-user idempotency', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'ALREADY_EXISTS',
       errorMessage: 'not in the backing contact-center instance',
-      sourceMessageId: record.messageId,
     });
   });
 });
@@ -273,26 +235,18 @@ describe('add-user over EventBridge', () => {
     await handler(event, lambdaContext());
 
     // Assess
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: JSON.stringify(event),
+    await expectDeadLettered(harness, {
+      source: event,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage: 'firstName: is required',
-      sourceMessageId: 'evt-bad',
     });
   });
 });
 
 describe('add-user mixed batch', () => {
-  let proxy: ForwardingProxy;
-  let proxied: LambdaEntry;
-
-  beforeAll(async () => {
-    proxy = await harness.startPlatformProxy();
-    proxied = await harness.load(ACTION, { API_BASE_URL: proxy.endpoint });
-  });
+  const { proxy, handler: proxied } = handlerBehindProxy(harness, ACTION);
 
   it('reports exactly the retryable record as failed', async () => {
     // Prepare: the platform is unavailable for requests about the two "flaky" users only.
@@ -301,7 +255,7 @@ describe('add-user mixed batch', () => {
         ? { status: 503, body: { message: 'Service Unavailable' } }
         : undefined,
     );
-    seedUser('existing@example.com', false);
+    seedUser(harness, 'existing@example.com', false);
     const records = [
       sqsRecord(newHire('new@example.com'), { messageId: 'new' }),
       sqsRecord(newHire('existing@example.com'), { messageId: 'existing' }),
@@ -319,11 +273,10 @@ describe('add-user mixed batch', () => {
 
     // Assess
     expect(failedIds(response)).toEqual(['flaky']);
-    const letters = bySource(await harness.deadLetters(2));
-    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
-      ['invalid', 'INVALID_MESSAGE'],
-      ['last-try', 'HTTP_503'],
-    ]);
+    const letters = await expectDeadLetterCodes(harness, {
+      invalid: 'INVALID_MESSAGE',
+      'last-try': 'HTTP_503',
+    });
     expect(letters.get('last-try')?.attributes.errorCategory).toBe('retryable');
     expect(
       harness.sim.state

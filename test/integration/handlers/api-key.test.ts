@@ -5,24 +5,13 @@
  * and the key the simulator accepts: the next call gets 401, the key is re-read once, and the
  * call succeeds.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { expectDeadLetter, outcomeLines } from './support/expectations';
-import { type Harness, MAX_RECEIVE_COUNT, startHarness } from './support/handler-harness';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { expectDeadLettered, outcomeLines } from './support/expectations';
+import { harnessPerFile, MAX_RECEIVE_COUNT } from './support/handler-harness';
 import { failedIds, lambdaContext, sqsEvent, sqsRecord } from './support/lambda-events';
+import { seedUser } from './support/seed-data';
 
-let harness: Harness;
-
-beforeAll(async () => {
-  harness = await startHarness();
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
-});
+const harness = harnessPerFile();
 
 afterEach(() => {
   vi.useRealTimers();
@@ -96,12 +85,7 @@ describe('API key rotation', () => {
     await handler(batchOf(1, 'before'), lambdaContext());
     await harness.rotateApiKey('sk-rotated-9d3e6b1a7c52');
     harness.sim.stats.reset();
-    harness.sim.state.addUser({
-      loginUserId: 'grace@example.com',
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      userTemplateName: 'Agent',
-    });
+    seedUser(harness, 'grace@example.com');
     let response: unknown;
 
     // Act
@@ -178,14 +162,12 @@ describe('API key unavailable', () => {
 
     // Assess
     expect(failedIds(response)).toEqual(['retried']);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: last.body,
+    await expectDeadLettered(harness, {
+      source: last,
       action: 'delete-user',
       errorCategory: 'retryable',
       errorCode: 'API_KEY_UNAVAILABLE',
       errorMessage: 'API key secret "no-such-secret" not found',
-      sourceMessageId: 'last',
     });
     expect(harness.sim.stats.requests).toBe(0);
     const warning = harness.output

@@ -2,13 +2,12 @@
  * The real change-campaign-record-status entry point against the simulator and moto. Only
  * `Leads` and `Callbacks` exist: a message naming `Closed` is answered FAILED (retryable).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import { describe, expect, it } from 'vitest';
+import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
-  type Harness,
-  type LambdaEntry,
+  deliverLosingResponse,
+  handlerHarness,
   MAX_RECEIVE_COUNT,
-  startHarness,
 } from './support/handler-harness';
 import {
   eventBridgeEvent,
@@ -17,39 +16,21 @@ import {
   sqsEvent,
   sqsRecord,
 } from './support/lambda-events';
+import { seedRecord } from './support/seed-data';
 
 const ACTION = 'change-campaign-record-status';
 /** 2030-01-01T00:00:00Z */
 const LATER = 1_893_456_000_000;
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
-  handler = await harness.load(ACTION);
+const { harness, handler } = handlerHarness(ACTION, {
+  simulator: { campaigns: ['Leads', 'Callbacks'] },
 });
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
-});
-
-const seed = (clientId: string) =>
-  harness.sim.state.putRecord({
-    campaignName: 'Leads',
-    clientId,
-    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
-  });
 
 const stateOf = (clientId: string) => harness.sim.state.findByClientId('Leads', clientId);
 
 describe('change-campaign-record-status over SQS', () => {
   it('sets the state and its routing options', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     const record = sqsRecord({
       campaignName: 'Leads',
       clientId: 'c-1',
@@ -75,7 +56,7 @@ describe('change-campaign-record-status over SQS', () => {
 
   it('dead-letters WORKED without nextEarliestWorkTimeUTC before calling the platform', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     const record = sqsRecord({
       campaignName: 'Leads',
       clientId: 'c-1',
@@ -87,14 +68,12 @@ describe('change-campaign-record-status over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage: 'nextEarliestWorkTimeUTC: is required when previewRecordStateEnum is WORKED',
-      sourceMessageId: record.messageId,
     });
     expect(harness.sim.stats.requests).toBe(0);
   });
@@ -112,21 +91,19 @@ describe('change-campaign-record-status over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'NORECORDFOUND',
       errorMessage: 'no record found for the supplied previewRecordId',
-      sourceMessageId: record.messageId,
     });
     expect(harness.sim.stats.endpoint('changeCampaignRecordStatus').requests).toBe(1);
   });
 
   it('retries FAILED in-process, then reports the record as a batch item failure', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     harness.sim.setFaults({ failedStatusRate: 1 });
     const record = sqsRecord({
       campaignName: 'Leads',
@@ -146,7 +123,7 @@ describe('change-campaign-record-status over SQS', () => {
 
   it('dead-letters a network failure on the last receive, with its reason', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     harness.sim.setFaults({ connectionResetRate: 1 });
     const record = sqsRecord(
       { campaignName: 'Leads', clientId: 'c-1', previewRecordStateEnum: 'COMPLETED' },
@@ -158,27 +135,20 @@ describe('change-campaign-record-status over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'NETWORK_ERROR',
       errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT + 1}: changeCampaignRecordStatus: network error`,
-      sourceMessageId: record.messageId,
     });
   });
 
   it('succeeds again on a redelivery: setting a state twice is naturally idempotent', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     const message = { campaignName: 'Leads', clientId: 'c-1', previewRecordStateEnum: 'REMOVED' };
-    harness.sim.setFaults({ lostResponseRate: 1 });
-    const first = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1' })),
-      lambdaContext(),
-    );
-    harness.sim.setFaults({});
+    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
 
     // Act
     const redelivery = await handler(
@@ -196,7 +166,7 @@ describe('change-campaign-record-status over SQS', () => {
 describe('change-campaign-record-status over EventBridge', () => {
   it('prefers the message correlationId over the event id of an SQS-wrapped event', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     const detail = {
       correlationId: 'crm-task-77',
       campaignName: 'Leads',
@@ -219,7 +189,7 @@ describe('change-campaign-record-status over EventBridge', () => {
 
   it('applies a direct EventBridge event and dead-letters a direct one for an unknown record', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     const good = eventBridgeEvent(ACTION, {
       campaignName: 'Leads',
       clientId: 'c-1',
@@ -237,13 +207,11 @@ describe('change-campaign-record-status over EventBridge', () => {
     // Assess
     expect(results).toEqual([undefined, undefined]);
     expect(stateOf('c-1')?.workedState).toBe('COMPLETED');
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: JSON.stringify(unknown),
+    await expectDeadLettered(harness, {
+      source: unknown,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'NORECORDFOUND',
-      sourceMessageId: 'evt-404',
     });
   });
 });
@@ -251,8 +219,8 @@ describe('change-campaign-record-status over EventBridge', () => {
 describe('change-campaign-record-status mixed batch', () => {
   it('reports exactly the retryable record as failed', async () => {
     // Prepare
-    seed('c-ok');
-    seed('c-wrapped');
+    seedRecord(harness, 'c-ok');
+    seedRecord(harness, 'c-wrapped');
     const records = [
       sqsRecord(
         { campaignName: 'Leads', clientId: 'c-ok', previewRecordStateEnum: 'COMPLETED' },
@@ -289,12 +257,11 @@ describe('change-campaign-record-status mixed batch', () => {
 
     // Assess
     expect(failedIds(response)).toEqual(['flaky']);
-    const letters = bySource(await harness.deadLetters(3));
-    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
-      ['invalid', 'INVALID_MESSAGE'],
-      ['last-try', 'FAILED'],
-      ['unknown', 'NORECORDFOUND'],
-    ]);
+    const letters = await expectDeadLetterCodes(harness, {
+      invalid: 'INVALID_MESSAGE',
+      'last-try': 'FAILED',
+      unknown: 'NORECORDFOUND',
+    });
     expect(letters.get('invalid')?.attributes.errorMessage).toContain('previewRecordStateEnum');
     expect(letters.get('last-try')?.attributes.errorCategory).toBe('retryable');
     expect(stateOf('c-ok')?.workedState).toBe('COMPLETED');

@@ -3,38 +3,22 @@
  * as a batch item failure (SQS redelivers it) and a log line says why, while the other records
  * of the batch stay processed.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { motoEndpoint, TEST_ACCOUNT_ID, uniqueName } from '../../support/aws-clients';
-import { type Harness, type LambdaEntry, startHarness } from './support/handler-harness';
+import { handlerHarness } from './support/handler-harness';
 import { failedIds, lambdaContext, sqsEvent, sqsRecord } from './support/lambda-events';
+import { seedUser } from './support/seed-data';
 
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness();
-  handler = await harness.load('delete-user', {
+const { harness, handler } = handlerHarness('delete-user', {
+  env: {
     DEAD_LETTER_QUEUE_URL: `${motoEndpoint()}/${TEST_ACCOUNT_ID}/${uniqueName('missing-dlq')}`,
-  });
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
+  },
 });
 
 describe('dead-letter queue unavailable', () => {
   it('reports the record that should be dead-lettered as failed, and logs why', async () => {
     // Prepare
-    harness.sim.state.addUser({
-      loginUserId: 'grace@example.com',
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      userTemplateName: 'Agent',
-    });
+    seedUser(harness, 'grace@example.com');
     const ok = sqsRecord({ loginUserId: 'grace@example.com' }, { messageId: 'ok' });
     const invalid = sqsRecord(
       { correlationId: 'corr-invalid', loginUserId: 42 },

@@ -3,13 +3,17 @@
  * campaigns `Leads` and `Callbacks` exist: a message naming `Closed` is answered FAILED, the
  * per-message retryable failure a mixed batch needs.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import { describe, expect, it } from 'vitest';
 import {
-  type Harness,
-  type LambdaEntry,
+  bySource,
+  expectDeadLetter,
+  expectDeadLettered,
+  outcomeLines,
+} from './support/expectations';
+import {
+  deliverLosingResponse,
+  handlerHarness,
   MAX_RECEIVE_COUNT,
-  startHarness,
 } from './support/handler-harness';
 import {
   eventBridgeEvent,
@@ -18,35 +22,17 @@ import {
   sqsEvent,
   sqsRecord,
 } from './support/lambda-events';
+import { seedRecord } from './support/seed-data';
 
 const ACTION = 'delete-campaign-record';
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
-  handler = await harness.load(ACTION);
+const { harness, handler } = handlerHarness(ACTION, {
+  simulator: { campaigns: ['Leads', 'Callbacks'] },
 });
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
-});
-
-const seed = (clientId: string, campaignName = 'Leads') =>
-  harness.sim.state.putRecord({
-    campaignName,
-    clientId,
-    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
-  });
 
 describe('delete-campaign-record over SQS', () => {
   it('deletes the record and reports no failure', async () => {
     // Prepare
-    const seeded = seed('c-1');
+    const seeded = seedRecord(harness, 'c-1');
     const record = sqsRecord({ campaignName: 'Leads', previewRecordId: seeded.previewRecordID });
 
     // Act
@@ -75,12 +61,11 @@ describe('delete-campaign-record over SQS', () => {
     const [letter, ...others] = await harness.deadLetters(1);
     expect(others).toEqual([]);
     expectDeadLetter(letter, {
-      body: record.body,
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage: 'clientId: either previewRecordId or clientId is required',
-      sourceMessageId: record.messageId,
       correlationId: 'corr-no-id',
     });
     expect(harness.sim.stats.requests).toBe(0);
@@ -95,20 +80,18 @@ describe('delete-campaign-record over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_JSON',
       errorMessage: 'not valid JSON',
-      sourceMessageId: record.messageId,
     });
   });
 
   it('retries a retryable failure in-process, then reports the record as a batch item failure', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     harness.sim.setFaults({ serverErrorRate: 1 });
     const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-1' });
 
@@ -124,7 +107,7 @@ describe('delete-campaign-record over SQS', () => {
 
   it('dead-letters a retryable failure on the last receive, with its reason', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     harness.sim.setFaults({ throttleRate: 1 });
     const record = sqsRecord(
       { campaignName: 'Leads', clientId: 'c-1' },
@@ -136,14 +119,12 @@ describe('delete-campaign-record over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'HTTP_429',
       errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: deleteRecordFromCampaign: HTTP 429`,
-      sourceMessageId: record.messageId,
     });
   });
 });
@@ -167,14 +148,9 @@ describe('delete-campaign-record idempotency', () => {
 
   it('succeeds on the redelivery after the response to an applied delete was lost', async () => {
     // Prepare
-    seed('c-1');
-    harness.sim.setFaults({ lostResponseRate: 1 });
+    seedRecord(harness, 'c-1');
     const message = { campaignName: 'Leads', clientId: 'c-1' };
-    const first = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-lost' })),
-      lambdaContext(),
-    );
-    harness.sim.setFaults({});
+    const first = await deliverLosingResponse(harness, handler, message, 'm-lost');
 
     // Act
     const redelivery = await handler(
@@ -194,7 +170,7 @@ describe('delete-campaign-record idempotency', () => {
 describe('delete-campaign-record over EventBridge', () => {
   it('unwraps an EventBridge event delivered through SQS; the event id is the correlation id', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     const event = eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' }, 'evt-1');
     const record = sqsRecord(event);
 
@@ -212,7 +188,7 @@ describe('delete-campaign-record over EventBridge', () => {
 
   it('applies a direct EventBridge event', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     const event = eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' });
 
     // Act
@@ -232,20 +208,18 @@ describe('delete-campaign-record over EventBridge', () => {
 
     // Assess
     expect(result).toBeUndefined();
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: JSON.stringify(event),
+    await expectDeadLettered(harness, {
+      source: event,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage: 'campaignName: must not be empty',
-      sourceMessageId: 'evt-bad',
     });
   });
 
   it('throws for a retryable failure of a direct EventBridge event so Lambda retries it', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     harness.sim.setFaults({ failedStatusRate: 1 });
     const event = eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' });
 
@@ -276,8 +250,8 @@ describe('delete-campaign-record over EventBridge', () => {
 describe('delete-campaign-record mixed batch', () => {
   it('reports exactly the retryable record as failed and dead-letters the rest with reasons', async () => {
     // Prepare
-    seed('c-ok');
-    seed('c-wrapped');
+    seedRecord(harness, 'c-ok');
+    seedRecord(harness, 'c-wrapped');
     const records = {
       ok: sqsRecord({ campaignName: 'Leads', clientId: 'c-ok' }, { messageId: 'ok' }),
       gone: sqsRecord({ campaignName: 'Leads', clientId: 'c-gone' }, { messageId: 'gone' }),
@@ -311,12 +285,11 @@ describe('delete-campaign-record mixed batch', () => {
       correlationId: 'misrouted',
     });
     expectDeadLetter(letters.get('last-try'), {
-      body: records.lastTry.body,
+      source: records.lastTry,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'FAILED',
       errorMessage: 'campaign not found',
-      sourceMessageId: 'last-try',
     });
     expect(harness.sim.state.listRecords('Leads')).toEqual([]);
     const lines = outcomeLines(harness);

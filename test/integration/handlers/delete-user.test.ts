@@ -2,14 +2,13 @@
  * The real delete-user entry point against the simulator and moto. A user already gone is
  * done (ALREADY_DELETED); the mixed batch goes through a proxy that answers 503 for one user.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
-import type { ForwardingProxy } from './support/forwarding-proxy';
+import { describe, expect, it } from 'vitest';
+import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
-  type Harness,
-  type LambdaEntry,
+  deliverLosingResponse,
+  handlerBehindProxy,
+  handlerHarness,
   MAX_RECEIVE_COUNT,
-  startHarness,
 } from './support/handler-harness';
 import {
   eventBridgeEvent,
@@ -18,31 +17,10 @@ import {
   sqsEvent,
   sqsRecord,
 } from './support/lambda-events';
+import { seedUser } from './support/seed-data';
 
 const ACTION = 'delete-user';
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness();
-  handler = await harness.load(ACTION);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
-});
-
-const seedUser = (loginUserId: string) =>
-  harness.sim.state.addUser({
-    loginUserId,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    userTemplateName: 'Agent',
-  });
+const { harness, handler } = handlerHarness(ACTION);
 
 const userIds = () =>
   harness.sim.state
@@ -53,7 +31,7 @@ const userIds = () =>
 describe('delete-user over SQS', () => {
   it('deletes the user', async () => {
     // Prepare
-    seedUser('grace@example.com');
+    seedUser(harness, 'grace@example.com');
     const record = sqsRecord({ loginUserId: 'grace@example.com' });
 
     // Act
@@ -74,14 +52,12 @@ describe('delete-user over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage: 'loginUserId: is required',
-      sourceMessageId: record.messageId,
       correlationId: 'hr-leaver-1',
     });
   });
@@ -97,19 +73,17 @@ describe('delete-user over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'NOT_SUPPORTED',
-      sourceMessageId: record.messageId,
     });
   });
 
   it('retries a 429 in-process, then reports the record as a batch item failure', async () => {
     // Prepare
-    seedUser('grace@example.com');
+    seedUser(harness, 'grace@example.com');
     harness.sim.setFaults({ throttleRate: 1, retryAfterSeconds: 0 });
     const record = sqsRecord({ loginUserId: 'grace@example.com' });
 
@@ -125,7 +99,7 @@ describe('delete-user over SQS', () => {
 
   it('dead-letters a retryable failure on the last receive, with its reason', async () => {
     // Prepare
-    seedUser('grace@example.com');
+    seedUser(harness, 'grace@example.com');
     harness.sim.setFaults({ failedStatusRate: 1 });
     const record = sqsRecord(
       { loginUserId: 'grace@example.com' },
@@ -137,14 +111,12 @@ describe('delete-user over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'FAIL',
       errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: delete-user: result FAIL`,
-      sourceMessageId: record.messageId,
     });
   });
 });
@@ -168,14 +140,9 @@ describe('delete-user idempotency', () => {
 
   it('succeeds on the redelivery after the response to an applied delete was lost', async () => {
     // Prepare
-    seedUser('grace@example.com');
+    seedUser(harness, 'grace@example.com');
     const message = { loginUserId: 'grace@example.com' };
-    harness.sim.setFaults({ lostResponseRate: 1 });
-    const first = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1' })),
-      lambdaContext(),
-    );
-    harness.sim.setFaults({});
+    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
 
     // Act
     const redelivery = await handler(
@@ -194,8 +161,8 @@ describe('delete-user idempotency', () => {
 describe('delete-user over EventBridge', () => {
   it('applies an SQS-wrapped event and a direct event', async () => {
     // Prepare
-    seedUser('ada@example.com');
-    seedUser('grace@example.com');
+    seedUser(harness, 'ada@example.com');
+    seedUser(harness, 'grace@example.com');
     const wrapped = sqsRecord(eventBridgeEvent(ACTION, { loginUserId: 'ada@example.com' }));
     const direct = eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' });
 
@@ -224,21 +191,15 @@ describe('delete-user over EventBridge', () => {
 });
 
 describe('delete-user mixed batch', () => {
-  let proxy: ForwardingProxy;
-  let proxied: LambdaEntry;
-
-  beforeAll(async () => {
-    proxy = await harness.startPlatformProxy();
-    proxied = await harness.load(ACTION, { API_BASE_URL: proxy.endpoint });
-  });
+  const { proxy, handler: proxied } = handlerBehindProxy(harness, ACTION);
 
   it('reports exactly the retryable record as failed', async () => {
     // Prepare
     proxy.intercept((request) =>
       request.bodyText.includes('flaky') ? { status: 500, body: { message: 'oops' } } : undefined,
     );
-    seedUser('leaver@example.com');
-    seedUser('wrapped@example.com');
+    seedUser(harness, 'leaver@example.com');
+    seedUser(harness, 'wrapped@example.com');
     const records = [
       sqsRecord({ loginUserId: 'leaver@example.com' }, { messageId: 'leaver' }),
       sqsRecord({ loginUserId: 'gone@example.com' }, { messageId: 'gone' }),
@@ -258,11 +219,7 @@ describe('delete-user mixed batch', () => {
 
     // Assess
     expect(failedIds(response)).toEqual(['flaky']);
-    const letters = bySource(await harness.deadLetters(2));
-    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
-      ['invalid', 'INVALID_MESSAGE'],
-      ['last-try', 'HTTP_500'],
-    ]);
+    await expectDeadLetterCodes(harness, { invalid: 'INVALID_MESSAGE', 'last-try': 'HTTP_500' });
     expect(userIds()).toEqual([]);
     expect(outcomeLines(harness).get('gone')?.code).toBe('ALREADY_DELETED');
   });

@@ -4,15 +4,13 @@
  * not exist" is an answer, not a failure. The mixed batch goes through a proxy that answers 503
  * for one user.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bySource, expectDeadLetter } from './support/expectations';
-import type { ForwardingProxy } from './support/forwarding-proxy';
+import { describe, expect, it } from 'vitest';
 import {
-  type Harness,
-  type LambdaEntry,
-  MAX_RECEIVE_COUNT,
-  startHarness,
-} from './support/handler-harness';
+  expectDeadLetterCodes,
+  expectDeadLettered,
+  expectResultStatuses,
+} from './support/expectations';
+import { handlerBehindProxy, handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
 import {
   eventBridgeEvent,
   failedIds,
@@ -20,37 +18,15 @@ import {
   sqsEvent,
   sqsRecord,
 } from './support/lambda-events';
+import { seedUser } from './support/seed-data';
 
 const ACTION = 'query-user-existence';
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness();
-  handler = await harness.load(ACTION);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
-});
-
-const seedUser = (loginUserId: string, inCloudConnect: boolean) =>
-  harness.sim.state.addUser({
-    loginUserId,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    userTemplateName: 'Agent',
-    inCloudConnect,
-  });
+const { harness, handler } = handlerHarness(ACTION);
 
 describe('query-user-existence over SQS', () => {
   it('publishes the answer for a user in the platform and the backing instance', async () => {
     // Prepare
-    const seeded = seedUser('grace@example.com', true);
+    const seeded = seedUser(harness, 'grace@example.com', true);
     const message = { correlationId: 'hr-7', loginUserId: 'grace@example.com' };
 
     // Act
@@ -103,14 +79,12 @@ describe('query-user-existence over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage: 'unknown field(s) "userName"',
-      sourceMessageId: record.messageId,
     });
     expect(await harness.resultEvents()).toEqual([]);
   });
@@ -126,14 +100,12 @@ describe('query-user-existence over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'NOT_SUPPORTED',
       errorMessage: 'query-existence: result NOT_SUPPORTED',
-      sourceMessageId: record.messageId,
     });
     expect(await harness.resultEvents()).toEqual([]);
   });
@@ -166,14 +138,12 @@ describe('query-user-existence over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'FAIL',
       errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: query-existence: result FAIL`,
-      sourceMessageId: record.messageId,
     });
   });
 });
@@ -181,7 +151,7 @@ describe('query-user-existence over SQS', () => {
 describe('query-user-existence over EventBridge', () => {
   it('publishes the answers of an SQS-wrapped and a direct event under their event ids', async () => {
     // Prepare
-    seedUser('grace@example.com', false);
+    seedUser(harness, 'grace@example.com', false);
     const wrapped = sqsRecord(
       eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' }, 'evt-1'),
     );
@@ -207,7 +177,7 @@ describe('query-user-existence over EventBridge', () => {
 describe('query-user-existence invoked directly', () => {
   it('returns the typed answer and publishes nothing', async () => {
     // Prepare
-    seedUser('grace@example.com', false);
+    seedUser(harness, 'grace@example.com', false);
 
     // Act
     const result = await handler(
@@ -260,13 +230,7 @@ describe('query-user-existence invoked directly', () => {
 });
 
 describe('query-user-existence mixed batch', () => {
-  let proxy: ForwardingProxy;
-  let proxied: LambdaEntry;
-
-  beforeAll(async () => {
-    proxy = await harness.startPlatformProxy();
-    proxied = await harness.load(ACTION, { API_BASE_URL: proxy.endpoint });
-  });
+  const { proxy, handler: proxied } = handlerBehindProxy(harness, ACTION);
 
   it('publishes every answer and reports exactly the retryable record as failed', async () => {
     // Prepare
@@ -275,7 +239,7 @@ describe('query-user-existence mixed batch', () => {
         ? { status: 502, body: { message: 'Bad Gateway' } }
         : undefined,
     );
-    seedUser('grace@example.com', true);
+    seedUser(harness, 'grace@example.com', true);
     const records = [
       sqsRecord({ loginUserId: 'grace@example.com' }, { messageId: 'exists' }),
       sqsRecord({ loginUserId: 'nobody@example.com' }, { messageId: 'missing' }),
@@ -295,20 +259,11 @@ describe('query-user-existence mixed batch', () => {
 
     // Assess
     expect(failedIds(response)).toEqual(['flaky']);
-    const events = await harness.resultEvents(3);
-    expect(
-      events
-        .map((e) => [e.detail.correlationId, (e.detail.result as { status: string }).status])
-        .sort(),
-    ).toEqual([
-      ['evt-w', 'SUCCESS'],
-      ['exists', 'SUCCESS'],
-      ['missing', 'NOT_FOUND'],
-    ]);
-    const letters = bySource(await harness.deadLetters(2));
-    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
-      ['invalid', 'INVALID_MESSAGE'],
-      ['last-try', 'HTTP_502'],
-    ]);
+    await expectResultStatuses(harness, {
+      'evt-w': 'SUCCESS',
+      exists: 'SUCCESS',
+      missing: 'NOT_FOUND',
+    });
+    await expectDeadLetterCodes(harness, { invalid: 'INVALID_MESSAGE', 'last-try': 'HTTP_502' });
   });
 });

@@ -4,14 +4,14 @@
  * SQS or EventBridge, and returned when invoked directly. Only `Leads` and `Callbacks` exist
  * (`Closed` is answered FAILED); bodies above 16 KiB get HTTP 413.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type Harness,
-  type LambdaEntry,
-  MAX_RECEIVE_COUNT,
-  startHarness,
-} from './support/handler-harness';
+  expectDeadLetterCodes,
+  expectDeadLettered,
+  expectResultStatuses,
+  outcomeLines,
+} from './support/expectations';
+import { handlerHarness, type LambdaEntry, MAX_RECEIVE_COUNT } from './support/handler-harness';
 import {
   eventBridgeEvent,
   failedIds,
@@ -21,22 +21,8 @@ import {
 } from './support/lambda-events';
 
 const ACTION = 'search-campaign-records';
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness({
-    simulator: { campaigns: ['Leads', 'Callbacks'], maxBodyBytes: 16 * 1024 },
-  });
-  handler = await harness.load(ACTION);
-});
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
+const { harness, handler } = handlerHarness(ACTION, {
+  simulator: { campaigns: ['Leads', 'Callbacks'], maxBodyBytes: 16 * 1024 },
 });
 
 const seed = (clientId: string, city = 'Berlin') =>
@@ -109,15 +95,13 @@ describe('search-campaign-records over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage:
         'previewRecordData: a search needs previewRecordId, clientId, or at least one criterion',
-      sourceMessageId: record.messageId,
     });
     expect(await harness.resultEvents()).toEqual([]);
   });
@@ -136,13 +120,11 @@ describe('search-campaign-records over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'HTTP_413',
-      sourceMessageId: record.messageId,
     });
   });
 
@@ -173,14 +155,12 @@ describe('search-campaign-records over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'FAILED',
       errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: searchPreviewCampaign: previewResultStatus FAILED: campaign not found`,
-      sourceMessageId: record.messageId,
     });
   });
 });
@@ -226,14 +206,12 @@ describe('search-campaign-records when the result cannot be published', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'RESULT_PUBLISH_FAILED',
       errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: the result event could not be published`,
-      sourceMessageId: record.messageId,
     });
   });
 });
@@ -365,20 +343,11 @@ describe('search-campaign-records mixed batch', () => {
 
     // Assess
     expect(failedIds(response)).toEqual(['flaky']);
-    const events = await harness.resultEvents(3);
-    expect(
-      events
-        .map((e) => [e.detail.correlationId, (e.detail.result as { status: string }).status])
-        .sort(),
-    ).toEqual([
-      ['evt-w', 'SUCCESS'],
-      ['found', 'SUCCESS'],
-      ['not-found', 'NORECORDFOUND'],
-    ]);
-    const letters = bySource(await harness.deadLetters(2));
-    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
-      ['invalid', 'INVALID_MESSAGE'],
-      ['last-try', 'FAILED'],
-    ]);
+    await expectResultStatuses(harness, {
+      'evt-w': 'SUCCESS',
+      found: 'SUCCESS',
+      'not-found': 'NORECORDFOUND',
+    });
+    await expectDeadLetterCodes(harness, { invalid: 'INVALID_MESSAGE', 'last-try': 'FAILED' });
   });
 });

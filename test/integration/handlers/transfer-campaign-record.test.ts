@@ -2,13 +2,12 @@
  * The real transfer-campaign-record entry point against the simulator and moto. Only `Leads`
  * and `Callbacks` exist: naming `Closed` is answered FAILED (retryable).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bySource, expectDeadLetter, outcomeLines } from './support/expectations';
+import { describe, expect, it } from 'vitest';
+import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
-  type Harness,
-  type LambdaEntry,
+  deliverLosingResponse,
+  handlerHarness,
   MAX_RECEIVE_COUNT,
-  startHarness,
 } from './support/handler-harness';
 import {
   eventBridgeEvent,
@@ -17,30 +16,12 @@ import {
   sqsEvent,
   sqsRecord,
 } from './support/lambda-events';
+import { seedRecord } from './support/seed-data';
 
 const ACTION = 'transfer-campaign-record';
-let harness: Harness;
-let handler: LambdaEntry;
-
-beforeAll(async () => {
-  harness = await startHarness({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
-  handler = await harness.load(ACTION);
+const { harness, handler } = handlerHarness(ACTION, {
+  simulator: { campaigns: ['Leads', 'Callbacks'] },
 });
-
-afterAll(async () => {
-  await harness?.close();
-});
-
-beforeEach(async () => {
-  await harness.reset();
-});
-
-const seed = (clientId: string, campaignName = 'Leads') =>
-  harness.sim.state.putRecord({
-    campaignName,
-    clientId,
-    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
-  });
 
 const campaignOf = (clientId: string): string | undefined =>
   ['Leads', 'Callbacks'].find((name) => harness.sim.state.findByClientId(name, clientId));
@@ -55,7 +36,7 @@ const transfer = (clientId: string, extra: Record<string, unknown> = {}) => ({
 describe('transfer-campaign-record over SQS', () => {
   it('moves the record to the destination campaign with the given routing', async () => {
     // Prepare
-    const seeded = seed('c-1');
+    const seeded = seedRecord(harness, 'c-1');
     const record = sqsRecord(
       transfer('c-1', { skillQueue: 'Callbacks', preferredAgent: 'agent-7' }),
     );
@@ -82,14 +63,12 @@ describe('transfer-campaign-record over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'INVALID_MESSAGE',
       errorMessage: 'transferToCampaign: is required',
-      sourceMessageId: record.messageId,
     });
   });
 
@@ -102,20 +81,18 @@ describe('transfer-campaign-record over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'permanent',
       errorCode: 'NORECORDFOUND',
       errorMessage: 'no record with that id in "Leads" nor in "Callbacks"',
-      sourceMessageId: record.messageId,
     });
   });
 
   it('retries a 5xx in-process, then reports the record as a batch item failure', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     harness.sim.setFaults({ serverErrorRate: 1 });
     const record = sqsRecord(transfer('c-1'));
 
@@ -131,7 +108,7 @@ describe('transfer-campaign-record over SQS', () => {
 
   it('dead-letters a malformed platform answer on the last receive, with its reason', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     harness.sim.setFaults({ malformedBodyRate: 1 });
     const record = sqsRecord(transfer('c-1'), { receiveCount: MAX_RECEIVE_COUNT });
 
@@ -140,14 +117,12 @@ describe('transfer-campaign-record over SQS', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    const [letter] = await harness.deadLetters(1);
-    expectDeadLetter(letter, {
-      body: record.body,
+    await expectDeadLettered(harness, {
+      source: record,
       action: ACTION,
       errorCategory: 'retryable',
       errorCode: 'MALFORMED_RESPONSE',
       errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: transferCampaignRecord: HTTP 200 but the body is not JSON`,
-      sourceMessageId: record.messageId,
     });
   });
 });
@@ -155,7 +130,7 @@ describe('transfer-campaign-record over SQS', () => {
 describe('transfer-campaign-record idempotency', () => {
   it('treats a record already in the destination as done (ALREADY_TRANSFERRED)', async () => {
     // Prepare
-    seed('c-1', 'Callbacks');
+    seedRecord(harness, 'c-1', 'Callbacks');
     const record = sqsRecord(transfer('c-1'));
 
     // Act
@@ -172,17 +147,12 @@ describe('transfer-campaign-record idempotency', () => {
 
   it('succeeds on the redelivery after the response to an applied transfer was lost', async () => {
     // Prepare
-    const seeded = seed('c-1');
+    const seeded = seedRecord(harness, 'c-1');
     const message = transfer('c-1', {
       previewRecordId: seeded.previewRecordID,
       clientId: undefined,
     });
-    harness.sim.setFaults({ lostResponseRate: 1 });
-    const first = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1' })),
-      lambdaContext(),
-    );
-    harness.sim.setFaults({});
+    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
 
     // Act
     const redelivery = await handler(
@@ -202,8 +172,8 @@ describe('transfer-campaign-record idempotency', () => {
 describe('transfer-campaign-record over EventBridge', () => {
   it('applies an SQS-wrapped event and a direct event', async () => {
     // Prepare
-    seed('c-1');
-    seed('c-2');
+    seedRecord(harness, 'c-1');
+    seedRecord(harness, 'c-2');
     const wrapped = sqsRecord(eventBridgeEvent(ACTION, transfer('c-1')));
     const direct = eventBridgeEvent(ACTION, transfer('c-2'));
 
@@ -219,7 +189,7 @@ describe('transfer-campaign-record over EventBridge', () => {
 
   it('throws for a retryable direct event so that Lambda retries it', async () => {
     // Prepare
-    seed('c-1');
+    seedRecord(harness, 'c-1');
     const event = eventBridgeEvent(ACTION, transfer('c-1', { transferToCampaign: 'Closed' }));
 
     // Act
@@ -236,10 +206,10 @@ describe('transfer-campaign-record over EventBridge', () => {
 describe('transfer-campaign-record mixed batch', () => {
   it('reports exactly the retryable record as failed', async () => {
     // Prepare
-    seed('c-ok');
-    seed('c-done', 'Callbacks');
-    seed('c-flaky');
-    seed('c-last');
+    seedRecord(harness, 'c-ok');
+    seedRecord(harness, 'c-done', 'Callbacks');
+    seedRecord(harness, 'c-flaky');
+    seedRecord(harness, 'c-last');
     const records = [
       sqsRecord(transfer('c-ok'), { messageId: 'ok' }),
       sqsRecord(transfer('c-done'), { messageId: 'done' }),
@@ -257,12 +227,11 @@ describe('transfer-campaign-record mixed batch', () => {
 
     // Assess
     expect(failedIds(response)).toEqual(['flaky']);
-    const letters = bySource(await harness.deadLetters(3));
-    expect([...letters].map(([id, l]) => [id, l.attributes.errorCode]).sort()).toEqual([
-      ['invalid', 'INVALID_MESSAGE'],
-      ['last-try', 'FAILED'],
-      ['nowhere', 'NORECORDFOUND'],
-    ]);
+    await expectDeadLetterCodes(harness, {
+      invalid: 'INVALID_MESSAGE',
+      'last-try': 'FAILED',
+      nowhere: 'NORECORDFOUND',
+    });
     expect(outcomeLines(harness).get('done')?.code).toBe('ALREADY_TRANSFERRED');
     expect([campaignOf('c-ok'), campaignOf('c-flaky'), campaignOf('c-last')]).toEqual([
       'Callbacks',

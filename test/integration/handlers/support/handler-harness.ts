@@ -9,10 +9,13 @@
  * Secrets Manager goes through a counting proxy in front of moto so tests can assert how many
  * `GetSecretValue` calls the handler really made. One harness per test file; `reset()` between
  * tests. Every resource has a unique name because other files use the same moto server.
+ *
+ * Test files get it through `handlerHarness` / `harnessPerFile`, which register that lifecycle
+ * once, here, so that a change to the wiring is made in one place.
  */
 import type { Message } from '@aws-sdk/client-sqs';
 import type { Context } from 'aws-lambda';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import { type ActionName, RESULT_EVENT_SOURCE } from '../../../../lambdas/actions';
 import {
   type RunningSimulator,
@@ -35,7 +38,9 @@ import {
   type TestQueue,
   uniqueName,
 } from '../../../support/aws-clients';
+import { lateBound } from '../../../support/late-bound';
 import { type ForwardingProxy, startForwardingProxy } from './forwarding-proxy';
+import { lambdaContext, sqsEvent, sqsRecord } from './lambda-events';
 import { captureOutput, type OutputCapture } from './output-capture';
 
 /** A Lambda entry point as the runtime sees it. */
@@ -240,4 +245,80 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
       secrets.destroy();
     },
   };
+};
+
+export interface HandlerHarnessOptions extends HarnessOptions {
+  /** Environment overrides for the entry point loaded before all tests (e.g. a missing DLQ). */
+  readonly env?: EnvOverrides;
+}
+
+const registerHarness = (
+  options: HandlerHarnessOptions,
+  action: ActionName | undefined,
+): { harness: Harness; handler: LambdaEntry } => {
+  const harness = lateBound<Harness>('the handler harness');
+  const handler = lateBound<LambdaEntry>(`the ${action ?? 'unnamed'} entry point`);
+  beforeAll(async () => {
+    harness.set(await startHarness(options));
+    if (action) handler.set(await harness.value().load(action, options.env));
+  });
+  afterAll(async () => {
+    await harness.peek()?.close();
+  });
+  beforeEach(async () => {
+    await harness.value().reset();
+  });
+  return { harness: harness.standIn, handler: handler.standIn };
+};
+
+/**
+ * The lifecycle of a test file that loads its entry points itself: start the harness (moto
+ * secret, DLQ, result bus, simulator) before all tests, reset it before each, close it after
+ * all. Call it at the top level of the file.
+ */
+export const harnessPerFile = (options: HarnessOptions = {}): Harness =>
+  registerHarness(options, undefined).harness;
+
+/**
+ * `harnessPerFile` plus the action's real entry point, cold-started once before all tests with
+ * the handler environment (and `options.env`). Call it at the top level of the file.
+ */
+export const handlerHarness = (
+  action: ActionName,
+  options: HandlerHarnessOptions = {},
+): { readonly harness: Harness; readonly handler: LambdaEntry } => registerHarness(options, action);
+
+/**
+ * The set-up of a "redelivery after a lost response" test: delivers `message` once while the
+ * platform applies it but its response is lost, then switches the fault off. Returns what the
+ * handler answered to that first delivery.
+ */
+export const deliverLosingResponse = async (
+  harness: Harness,
+  handler: LambdaEntry,
+  message: unknown,
+  messageId: string,
+): Promise<unknown> => {
+  harness.sim.setFaults({ lostResponseRate: 1 });
+  const response = await handler(sqsEvent(sqsRecord(message, { messageId })), lambdaContext());
+  harness.sim.setFaults({});
+  return response;
+};
+
+/**
+ * Registers, in the calling `describe`, a proxy in front of the simulator and a copy of the
+ * action's entry point pointed at it: for a mixed batch that needs chosen requests to fail
+ * (the simulator's own faults hit every request alike).
+ */
+export const handlerBehindProxy = (
+  harness: Harness,
+  action: ActionName,
+): { readonly proxy: ForwardingProxy; readonly handler: LambdaEntry } => {
+  const proxy = lateBound<ForwardingProxy>('the platform proxy');
+  const handler = lateBound<LambdaEntry>(`the proxied ${action} entry point`);
+  beforeAll(async () => {
+    proxy.set(await harness.startPlatformProxy());
+    handler.set(await harness.load(action, { API_BASE_URL: proxy.value().endpoint }));
+  });
+  return { proxy: proxy.standIn, handler: handler.standIn };
 };

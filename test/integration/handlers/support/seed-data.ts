@@ -1,0 +1,31 @@
+/**
+ * Platform data the handler tests seed straight into the simulator (no request, not counted
+ * as applied): a user, and a campaign record. The values are fixed test data.
+ */
+import type { Harness } from './handler-harness';
+
+/** A user in the platform (and in the backing instance when `inCloudConnect`). */
+export const seedUser = (
+  { sim }: Pick<Harness, 'sim'>,
+  loginUserId: string,
+  inCloudConnect?: boolean,
+) =>
+  sim.state.addUser({
+    loginUserId,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    userTemplateName: 'Agent',
+    inCloudConnect,
+  });
+
+/** A record with one data item in `campaignName`. */
+export const seedRecord = (
+  { sim }: Pick<Harness, 'sim'>,
+  clientId: string,
+  campaignName = 'Leads',
+) =>
+  sim.state.putRecord({
+    campaignName,
+    clientId,
+    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
+  });
