@@ -1,6 +1,13 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { PlatformSettings } from '../../../lambdas/core/platform-settings';
-import type { RetryDeps } from '../../../lambdas/core/retry';
-import { type SimulatorOptions, startSimulator } from '../../../local/simulator';
+import {
+  type RunningSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../../local/simulator';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { lateBound } from '../../support/late-bound';
+import type { PlatformClientClass } from '../core/client-fixtures';
 
 export const SIM_KEY = 'contract-api-key-01';
 
@@ -25,14 +32,50 @@ export const settingsFor = (baseUrl: string): PlatformSettings => ({
   secretsRegion: 'eu-west-2',
 });
 
-/** Backoff sleeps are recorded, not waited for. */
-export const instantSleeps = () => {
+export interface ContractClient<C> {
+  readonly sim: RunningSimulator;
+  /** The client's key source: `storedKey` plays the secret, `refreshCalls` counts refreshes. */
+  readonly keys: InMemoryApiKeySource;
+  /** Two attempts per call; backoff sleeps are recorded in `sleeps`, not waited for. */
+  readonly client: C;
+  /** The backoff sleeps (ms) of the current test. */
+  readonly sleeps: number[];
+}
+
+/**
+ * One contract simulator for the file, reset before each test, and before each test a fresh
+ * key source (SIM_KEY) and client against it.
+ */
+export const clientAgainstSimulator = <C extends object>(
+  Client: PlatformClientClass<C>,
+): ContractClient<C> => {
+  const sim = lateBound<RunningSimulator>('the contract simulator');
+  const keys = lateBound<InMemoryApiKeySource>('the key source');
+  const client = lateBound<C>('the client');
   const sleeps: number[] = [];
-  const deps: Pick<RetryDeps, 'sleep' | 'random'> = {
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    random: () => 0.5,
-  };
-  return { deps, sleeps };
+  beforeAll(async () => {
+    sim.set(await startContractSimulator());
+  });
+  afterAll(async () => {
+    await sim.peek()?.close();
+  });
+  beforeEach(() => {
+    sim.value().reset();
+    sleeps.length = 0;
+    keys.set(new InMemoryApiKeySource(SIM_KEY));
+    client.set(
+      new Client(
+        settingsFor(sim.value().baseUrl),
+        keys.value(),
+        { maxAttempts: 2 },
+        {
+          sleep: async (ms) => {
+            sleeps.push(ms);
+          },
+          random: () => 0.5,
+        },
+      ),
+    );
+  });
+  return { sim: sim.standIn, keys: keys.standIn, client: client.standIn, sleeps };
 };

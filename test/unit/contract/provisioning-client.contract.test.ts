@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
 import type { AddUserMessage } from '../../../lambdas/messages';
-import type { RunningSimulator } from '../../../local/simulator';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
-import { instantSleeps, SIM_KEY, settingsFor, startContractSimulator } from './contract-fixtures';
+import {
+  clientAgainstSimulator,
+  SIM_KEY,
+  settingsFor,
+  startContractSimulator,
+} from './contract-fixtures';
 
 /**
  * The provisioning client against the real simulator over loopback: every operation and
  * every result it can answer, as the client classifies them.
  */
 
-let sim: RunningSimulator;
-let keys: InMemoryApiKeySource;
-let client: ProvisioningClient;
-let sleeps: number[];
+const { sim, keys, client, sleeps } = clientAgainstSimulator(ProvisioningClient);
 
 const ADA: AddUserMessage = {
   loginUserId: 'ada@example.com',
@@ -21,22 +21,6 @@ const ADA: AddUserMessage = {
   lastName: 'Lovelace',
   userTemplateName: 'Agent',
 };
-
-beforeAll(async () => {
-  sim = await startContractSimulator();
-});
-
-afterAll(async () => {
-  await sim.close();
-});
-
-beforeEach(() => {
-  sim.reset();
-  keys = new InMemoryApiKeySource(SIM_KEY);
-  const clock = instantSleeps();
-  sleeps = clock.sleeps;
-  client = new ProvisioningClient(settingsFor(sim.baseUrl), keys, { maxAttempts: 2 }, clock.deps);
-});
 
 describe('add-user', () => {
   it('SUCCESS: creates the user, with a connectUserId when created in the backing instance', async () => {

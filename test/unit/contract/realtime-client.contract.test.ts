@@ -1,40 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RealtimeClient } from '../../../lambdas/core/realtime-client';
 import type {
   AddOrUpdateCampaignRecordMessage,
   ChangeCampaignRecordStatusMessage,
 } from '../../../lambdas/messages';
-import type { RunningSimulator } from '../../../local/simulator';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
-import { instantSleeps, SIM_KEY, settingsFor, startContractSimulator } from './contract-fixtures';
+import {
+  clientAgainstSimulator,
+  SIM_KEY,
+  settingsFor,
+  startContractSimulator,
+} from './contract-fixtures';
 
 /**
  * The realtime client against the real simulator over loopback: every action and every
  * status it can answer, as the client classifies them.
  */
 
-let sim: RunningSimulator;
-let keys: InMemoryApiKeySource;
-let client: RealtimeClient;
-let sleeps: number[];
+const { sim, keys, client, sleeps } = clientAgainstSimulator(RealtimeClient);
 
 const PLATFORM_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/;
-
-beforeAll(async () => {
-  sim = await startContractSimulator();
-});
-
-afterAll(async () => {
-  await sim.close();
-});
-
-beforeEach(() => {
-  sim.reset();
-  keys = new InMemoryApiKeySource(SIM_KEY);
-  const clock = instantSleeps();
-  sleeps = clock.sleeps;
-  client = new RealtimeClient(settingsFor(sim.baseUrl), keys, { maxAttempts: 2 }, clock.deps);
-});
 
 const addLead = (clientId: string, extra: Partial<AddOrUpdateCampaignRecordMessage> = {}) =>
   client.addOrUpdateCampaignRecord({

@@ -1,5 +1,16 @@
-import type { PlatformSettings } from '../../../lambdas/core/platform-settings';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import type { ClientDeps } from '../../../lambdas/core/platform-caller';
+import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
+import type { ApiKeySource } from '../../../lambdas/core/ports';
 import type { RetryDeps } from '../../../lambdas/core/retry';
+import {
+  type CapturedRequest,
+  type CaptureServer,
+  type Reply,
+  startCaptureServer,
+} from '../../support/capture-server';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { lateBound } from '../../support/late-bound';
 
 export const TEST_KEY = 'test-api-key-7f3a9c';
 
@@ -45,3 +56,67 @@ export const realtimeEnvelope = (previewResultStatus: string, error: string | nu
   campaignName: 'Leads',
   previewResult: { previewResultStatus, error },
 });
+
+/** Realtime request bodies: the common properties from `settingsFor` plus the action's own. */
+export const realtimeBody = (own: Record<string, unknown>) => ({
+  platform: 'PLAT',
+  companyCode: 'acme',
+  environment: 'prod',
+  campaignName: 'Leads',
+  region: 'eu-central-1',
+  ...own,
+});
+
+/** RealtimeClient or ProvisioningClient, as the tests construct them. */
+export type PlatformClientClass<C> = new (
+  settings: PlatformSettings,
+  apiKey: ApiKeySource,
+  http?: Partial<HttpSettings>,
+  deps?: ClientDeps,
+) => C;
+
+/**
+ * One capture server for the file and, before each test, its request log cleared, `reply` as
+ * the answer to every request and a fresh client (`settingsFor`, TEST_KEY) against it.
+ */
+export const clientAgainstCaptureServer = <C extends object>(
+  Client: PlatformClientClass<C>,
+  reply: Reply,
+): { readonly server: CaptureServer; readonly client: C } => {
+  const server = lateBound<CaptureServer>('the capture server');
+  const client = lateBound<C>('the client');
+  beforeAll(async () => {
+    server.set(await startCaptureServer());
+  });
+  afterAll(async () => {
+    await server.peek()?.close();
+  });
+  beforeEach(() => {
+    const running = server.value();
+    running.requests.length = 0;
+    running.respond(() => reply);
+    client.set(new Client(settingsFor(running.baseUrl), new InMemoryApiKeySource(TEST_KEY)));
+  });
+  return { server: server.standIn, client: client.standIn };
+};
+
+/** The one request the server captured; fails when there were none or several. */
+export const onlyRequest = (server: CaptureServer): CapturedRequest => {
+  expect(server.requests).toHaveLength(1);
+  const [request] = server.requests;
+  if (request === undefined) throw new Error('no request captured');
+  return request;
+};
+
+/** The one captured request went to `path` with the five X-sc headers and exactly `body`. */
+export const expectOnlyRequest = (
+  server: CaptureServer,
+  path: string,
+  body: unknown,
+): CapturedRequest => {
+  const request = onlyRequest(server);
+  expect(request.path).toBe(path);
+  expect(request.headers).toMatchObject(expectedHeaders());
+  expect(request.body).toStrictEqual(body);
+  return request;
+};

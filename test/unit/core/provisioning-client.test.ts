@@ -1,34 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
-import { type CaptureServer, startCaptureServer } from '../../support/capture-server';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
-import { expectedHeaders, settingsFor, TEST_KEY } from './client-fixtures';
-
-let server: CaptureServer;
-let client: ProvisioningClient;
+import { clientAgainstCaptureServer, expectOnlyRequest, onlyRequest } from './client-fixtures';
 
 const TENANT = { platform: 'PLAT', companyCode: 'acme', environment: 'prod' };
 
-beforeAll(async () => {
-  server = await startCaptureServer();
+const { server, client } = clientAgainstCaptureServer(ProvisioningClient, {
+  status: 200,
+  body: { result: 'SUCCESS', message: 'done' },
 });
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
-  server.respond(() => ({ status: 200, body: { result: 'SUCCESS', message: 'done' } }));
-  client = new ProvisioningClient(settingsFor(server.baseUrl), new InMemoryApiKeySource(TEST_KEY));
-});
-
-const only = () => {
-  expect(server.requests).toHaveLength(1);
-  const [request] = server.requests;
-  if (request === undefined) throw new Error('no request captured');
-  return request;
-};
 
 describe('ProvisioningClient request shape', () => {
   it('addUser sends tenant plus every user property given', async () => {
@@ -58,11 +37,7 @@ describe('ProvisioningClient request shape', () => {
       attempts: 1,
       body: { connectUserId: 'cu-1' },
     });
-    const request = only();
-    expect(request.method).toBe('POST');
-    expect(request.path).toBe('/platform-admin/api/users/add-user');
-    expect(request.headers).toMatchObject(expectedHeaders());
-    expect(request.body).toStrictEqual({
+    const request = expectOnlyRequest(server, '/platform-admin/api/users/add-user', {
       tenant: TENANT,
       loginUserId: 'ada@example.com',
       firstName: 'Ada',
@@ -72,6 +47,7 @@ describe('ProvisioningClient request shape', () => {
       userTemplateName: 'Agent',
       createInCloudConnect: true,
     });
+    expect(request.method).toBe('POST');
   });
 
   it('addUser leaves out optional properties that are not given', async () => {
@@ -88,7 +64,7 @@ describe('ProvisioningClient request shape', () => {
     await client.addUser(message);
 
     // Assess
-    expect(only().bodyText).toBe(
+    expect(onlyRequest(server).bodyText).toBe(
       '{"tenant":{"platform":"PLAT","companyCode":"acme","environment":"prod"},"loginUserId":"bob@example.com","firstName":"Bob","lastName":"Builder","userTemplateName":"Agent"}',
     );
   });
@@ -113,10 +89,10 @@ describe('ProvisioningClient request shape', () => {
 
     // Assess
     expect(outcome.body).toMatchObject({ cloudConnectStatus: 'EXISTS', connectUserId: 'cu-1' });
-    const request = only();
-    expect(request.path).toBe('/platform-admin/api/users/query-existence');
-    expect(request.headers).toMatchObject(expectedHeaders());
-    expect(request.body).toStrictEqual({ tenant: TENANT, loginUserId: 'ada@example.com' });
+    expectOnlyRequest(server, '/platform-admin/api/users/query-existence', {
+      tenant: TENANT,
+      loginUserId: 'ada@example.com',
+    });
   });
 
   it('deleteUser sends tenant and loginUserId', async () => {
@@ -127,10 +103,10 @@ describe('ProvisioningClient request shape', () => {
     await client.deleteUser(message);
 
     // Assess
-    const request = only();
-    expect(request.path).toBe('/platform-admin/api/users/delete-user');
-    expect(request.headers).toMatchObject(expectedHeaders());
-    expect(request.body).toStrictEqual({ tenant: TENANT, loginUserId: 'ada@example.com' });
+    expectOnlyRequest(server, '/platform-admin/api/users/delete-user', {
+      tenant: TENANT,
+      loginUserId: 'ada@example.com',
+    });
   });
 });
 

@@ -1,34 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RealtimeClient } from '../../../lambdas/core/realtime-client';
-import { type CaptureServer, startCaptureServer } from '../../support/capture-server';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
-import { expectedHeaders, realtimeEnvelope, settingsFor, TEST_KEY } from './client-fixtures';
+import {
+  clientAgainstCaptureServer,
+  expectOnlyRequest,
+  onlyRequest,
+  realtimeBody,
+  realtimeEnvelope,
+  settingsFor,
+  TEST_KEY,
+} from './client-fixtures';
 
 const PREFIX = '/platform-previewcontact-service/svc/rs/PreviewContactServiceExternal';
 
-let server: CaptureServer;
-let client: RealtimeClient;
-
-beforeAll(async () => {
-  server = await startCaptureServer();
+const { server, client } = clientAgainstCaptureServer(RealtimeClient, {
+  status: 200,
+  body: realtimeEnvelope('SUCCESS'),
 });
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
-  server.respond(() => ({ status: 200, body: realtimeEnvelope('SUCCESS') }));
-  client = new RealtimeClient(settingsFor(server.baseUrl), new InMemoryApiKeySource(TEST_KEY));
-});
-
-const only = () => {
-  expect(server.requests).toHaveLength(1);
-  const [request] = server.requests;
-  if (request === undefined) throw new Error('no request captured');
-  return request;
-};
 
 describe('RealtimeClient request shape', () => {
   it('addOrUpdateCampaignRecord sends the spec body and the five X-sc headers', async () => {
@@ -53,26 +41,23 @@ describe('RealtimeClient request shape', () => {
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 1 });
-    const request = only();
+    const request = expectOnlyRequest(
+      server,
+      `${PREFIX}/addOrUpdateCampaignRecord`,
+      realtimeBody({
+        region: 'us-west-2',
+        previewRecordId: 'pr-9',
+        clientId: 'c-1',
+        clientIdFieldName: 'CrmId',
+        preferredAgent: 'agent.smith',
+        nextEarliestWorkTimeUTC: 1_767_225_600_000,
+        previewRecordData: [
+          { key: 'Name', value: 'Ada', displayOrder: 1 },
+          { key: 'Phone', value: '+14155550100' },
+        ],
+      }),
+    );
     expect(request.method).toBe('POST');
-    expect(request.path).toBe(`${PREFIX}/addOrUpdateCampaignRecord`);
-    expect(request.headers).toMatchObject(expectedHeaders());
-    expect(request.body).toStrictEqual({
-      platform: 'PLAT',
-      companyCode: 'acme',
-      environment: 'prod',
-      campaignName: 'Leads',
-      region: 'us-west-2',
-      previewRecordId: 'pr-9',
-      clientId: 'c-1',
-      clientIdFieldName: 'CrmId',
-      preferredAgent: 'agent.smith',
-      nextEarliestWorkTimeUTC: 1_767_225_600_000,
-      previewRecordData: [
-        { key: 'Name', value: 'Ada', displayOrder: 1 },
-        { key: 'Phone', value: '+14155550100' },
-      ],
-    });
   });
 
   it('addOrUpdateCampaignRecord defaults region and sends no optional or undefined keys', async () => {
@@ -88,7 +73,7 @@ describe('RealtimeClient request shape', () => {
     await client.addOrUpdateCampaignRecord(message);
 
     // Assess
-    expect(only().bodyText).toBe(
+    expect(onlyRequest(server).bodyText).toBe(
       '{"platform":"PLAT","companyCode":"acme","environment":"prod","campaignName":"Leads","region":"eu-central-1","clientId":"c-1","previewRecordData":[{"key":"Name","value":"Ada"}]}',
     );
   });
@@ -114,21 +99,17 @@ describe('RealtimeClient request shape', () => {
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', body: { previewRecordClientData: [] } });
-    const request = only();
-    expect(request.path).toBe(`${PREFIX}/searchPreviewCampaign`);
-    expect(request.headers).toMatchObject(expectedHeaders());
-    expect(request.body).toStrictEqual({
-      platform: 'PLAT',
-      companyCode: 'acme',
-      environment: 'prod',
-      campaignName: 'Leads',
-      region: 'eu-central-1',
-      maxRecords: 25,
-      previewRecordData: [
-        { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' },
-        { key: 'City', value: 'Ber', condition: 'BEGINSWITH' },
-      ],
-    });
+    expectOnlyRequest(
+      server,
+      `${PREFIX}/searchPreviewCampaign`,
+      realtimeBody({
+        maxRecords: 25,
+        previewRecordData: [
+          { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' },
+          { key: 'City', value: 'Ber', condition: 'BEGINSWITH' },
+        ],
+      }),
+    );
   });
 
   it('searchPreviewCampaign by clientId sends no criteria', async () => {
@@ -142,14 +123,7 @@ describe('RealtimeClient request shape', () => {
     await client.searchPreviewCampaign({ campaignName: 'Leads', clientId: 'c-1' });
 
     // Assess
-    expect(only().body).toStrictEqual({
-      platform: 'PLAT',
-      companyCode: 'acme',
-      environment: 'prod',
-      campaignName: 'Leads',
-      region: 'eu-central-1',
-      clientId: 'c-1',
-    });
+    expect(onlyRequest(server).body).toStrictEqual(realtimeBody({ clientId: 'c-1' }));
   });
 
   it('changeCampaignRecordStatus sends the state change and its options', async () => {
@@ -169,22 +143,18 @@ describe('RealtimeClient request shape', () => {
     await client.changeCampaignRecordStatus(message);
 
     // Assess
-    const request = only();
-    expect(request.path).toBe(`${PREFIX}/changeCampaignRecordStatus`);
-    expect(request.headers).toMatchObject(expectedHeaders());
-    expect(request.body).toStrictEqual({
-      platform: 'PLAT',
-      companyCode: 'acme',
-      environment: 'prod',
-      campaignName: 'Leads',
-      region: 'eu-central-1',
-      previewRecordId: 'pr-9',
-      previewRecordStateEnum: 'WORKED',
-      skillQueue: 'Sales',
-      preferredAgent: '',
-      nextEarliestWorkTimeUTC: 1_767_225_600_000,
-      timeZone: 'Europe/Berlin',
-    });
+    expectOnlyRequest(
+      server,
+      `${PREFIX}/changeCampaignRecordStatus`,
+      realtimeBody({
+        previewRecordId: 'pr-9',
+        previewRecordStateEnum: 'WORKED',
+        skillQueue: 'Sales',
+        preferredAgent: '',
+        nextEarliestWorkTimeUTC: 1_767_225_600_000,
+        timeZone: 'Europe/Berlin',
+      }),
+    );
   });
 
   it('transferCampaignRecord sends the destination and its options', async () => {
@@ -202,20 +172,17 @@ describe('RealtimeClient request shape', () => {
     await client.transferCampaignRecord(message);
 
     // Assess
-    const request = only();
-    expect(request.path).toBe(`${PREFIX}/transferCampaignRecord`);
-    expect(request.headers).toMatchObject(expectedHeaders());
-    expect(request.body).toStrictEqual({
-      platform: 'PLAT',
-      companyCode: 'acme',
-      environment: 'prod',
-      campaignName: 'Leads',
-      region: 'af-south-1',
-      clientId: 'c-1',
-      transferToCampaign: 'Renewals',
-      skillQueue: 'Retention',
-      timeZone: 'Africa/Johannesburg',
-    });
+    expectOnlyRequest(
+      server,
+      `${PREFIX}/transferCampaignRecord`,
+      realtimeBody({
+        region: 'af-south-1',
+        clientId: 'c-1',
+        transferToCampaign: 'Renewals',
+        skillQueue: 'Retention',
+        timeZone: 'Africa/Johannesburg',
+      }),
+    );
   });
 
   it('deleteRecordFromCampaign sends only the locator', async () => {
@@ -226,17 +193,11 @@ describe('RealtimeClient request shape', () => {
     await client.deleteRecordFromCampaign(message);
 
     // Assess
-    const request = only();
-    expect(request.path).toBe(`${PREFIX}/deleteRecordFromCampaign`);
-    expect(request.headers).toMatchObject(expectedHeaders());
-    expect(request.body).toStrictEqual({
-      platform: 'PLAT',
-      companyCode: 'acme',
-      environment: 'prod',
-      campaignName: 'Leads',
-      region: 'eu-central-1',
-      previewRecordId: 'pr-9',
-    });
+    expectOnlyRequest(
+      server,
+      `${PREFIX}/deleteRecordFromCampaign`,
+      realtimeBody({ previewRecordId: 'pr-9' }),
+    );
   });
 
   it('joins a base URL with a trailing slash without a double slash', async () => {
@@ -250,7 +211,7 @@ describe('RealtimeClient request shape', () => {
     await slashed.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'c-1' });
 
     // Assess
-    expect(only().path).toBe(`${PREFIX}/deleteRecordFromCampaign`);
+    expect(onlyRequest(server).path).toBe(`${PREFIX}/deleteRecordFromCampaign`);
   });
 });
 
