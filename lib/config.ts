@@ -8,6 +8,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { ACTIONS, type ActionName, RESULT_EVENT_SOURCE } from '../lambdas/actions';
+import { platformBaseUrl } from '../lambdas/core/base-url';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../lambdas/core/regions';
 
 /** Folder of the committed deployment configs. */
@@ -49,9 +50,9 @@ const tenantValue = z
   .max(128, 'must be at most 128 characters')
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces (it is sent as an HTTP header)');
 
+/** Like the runtime's host rule (`lambdas/core/base-url.ts`), but with at least one dot. */
 const HOST_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
 const SECRET_ARN =
@@ -72,9 +73,7 @@ export const parseSecretArn = (
   return { partition, region, account, resource };
 };
 
-/** Base URL exactly as both specs give it: `https://[<region>.]<host>:9443`, no prefix for us-east-1. */
-export const platformBaseUrl = (host: string, region: PlatformRegion): string =>
-  region === 'us-east-1' ? `https://${host}:9443` : `https://${region}.${host}:9443`;
+const platformRegion = z.enum(PLATFORM_REGIONS, `must be one of ${PLATFORM_REGIONS.join(', ')}`);
 
 const eventSource = z
   .string()
@@ -215,12 +214,8 @@ const configSchema = z
             HOST_NAME,
             'must be a host name such as platform.example.com (no scheme, port or path)',
           )
-          // Host names are case-insensitive; the runtime lower-cases them the same way.
-          .transform((host) => host.toLowerCase())
           .optional(),
-        region: z
-          .enum(PLATFORM_REGIONS, `must be one of ${PLATFORM_REGIONS.join(', ')}`)
-          .optional(),
+        region: platformRegion.optional(),
         baseUrlOverride: z
           .url({ protocol: /^https$/, error: 'must be an https URL' })
           .transform((url) => url.replace(/\/+$/, ''))
@@ -253,9 +248,7 @@ const configSchema = z
         }
       }),
     /** Default `region` of realtime requests; defaults to platform.region. */
-    campaignRegion: z
-      .enum(PLATFORM_REGIONS, `must be one of ${PLATFORM_REGIONS.join(', ')}`)
-      .optional(),
+    campaignRegion: platformRegion.optional(),
     apiKey: z
       .strictObject({
         /** Secret name (same account as the stack) or the complete secret ARN. */
@@ -341,7 +334,9 @@ const configSchema = z
   })
   .transform((config) => {
     const { host, region, baseUrlOverride } = config.platform;
-    const baseUrl = baseUrlOverride ?? platformBaseUrl(host ?? '', region ?? 'us-east-1');
+    // The refinements above guarantee host and region without an override; the runtime's own
+    // builder (which also lower-cases the host) keeps the config and the handlers in step.
+    const baseUrl = baseUrlOverride ?? platformBaseUrl(host ?? '', region ?? '');
     return {
       ...config,
       platform: { ...config.platform, baseUrl },
