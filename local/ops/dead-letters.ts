@@ -25,7 +25,6 @@ import type { Deployment } from './deployment';
 import { OpsError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { redactedPreview } from './redact';
-import { actionQueues } from './stack-outputs';
 
 /** Message attributes the handler attaches to a dead letter (`DeadLetterReason`). */
 export const REASON_ATTRIBUTES = [
@@ -303,13 +302,19 @@ export const exportRecord = (message: Message): Record<string, unknown> => {
 // Commands
 // ---------------------------------------------------------------------------------------------
 
-const releaseWarning = (io: OpsIo, count: number): void => {
-  if (count > 0) {
+/** ` (interrupted: the <what> is incomplete)` after Ctrl-C, else nothing. */
+const interruptedNote = (io: OpsIo, what: string): string =>
+  io.signal?.aborted ? ` (interrupted: the ${what} is incomplete)` : '';
+
+/** Warns about messages still held after a peek; returns the command's exit code. */
+const finishPeek = (io: OpsIo, peek: PeekResult): number => {
+  if (peek.notReleased > 0) {
     writeLine(
       io.stderr,
-      `Warning: ${count} message(s) could not be made visible again; SQS shows them again within ${PEEK_HOLD_SECONDS} s.`,
+      `Warning: ${peek.notReleased} message(s) could not be made visible again; SQS shows them again within ${PEEK_HOLD_SECONDS} s.`,
     );
   }
+  return io.signal?.aborted ? INTERRUPTED_EXIT_CODE : 0;
 };
 
 export interface ListOptions {
@@ -323,11 +328,7 @@ export const runList = async (
   options: ListOptions,
   io: OpsIo,
 ): Promise<number> => {
-  const { deadLetterQueueUrl } = actionQueues(
-    await deployment.outputs(),
-    options.action,
-    deployment.configName,
-  );
+  const { deadLetterQueueUrl } = await deployment.queues(options.action);
   const peek = await peekMessages(deployment.sqs(), deadLetterQueueUrl, {
     max: options.max,
     signal: io.signal,
@@ -337,15 +338,16 @@ export const runList = async (
     shown >= options.max && peek.approximateCount > shown
       ? `; the DLQ holds about ${peek.approximateCount}, use --max to see more`
       : '';
-  const interrupted = io.signal?.aborted ? ' (interrupted: the list is incomplete)' : '';
-  writeLine(io.stdout, `${options.action} DLQ: ${shown} dead letter(s)${more}${interrupted}`);
+  writeLine(
+    io.stdout,
+    `${options.action} DLQ: ${shown} dead letter(s)${more}${interruptedNote(io, 'list')}`,
+  );
   peek.messages.forEach((message, index) => {
     for (const line of formatDeadLetter(viewDeadLetter(message), index + 1, options.showBody)) {
       writeLine(io.stdout, line);
     }
   });
-  releaseWarning(io, peek.notReleased);
-  return io.signal?.aborted ? INTERRUPTED_EXIT_CODE : 0;
+  return finishPeek(io, peek);
 };
 
 export interface ExportOptions {
@@ -360,11 +362,7 @@ export const runExport = async (
   options: ExportOptions,
   io: OpsIo,
 ): Promise<number> => {
-  const { deadLetterQueueUrl } = actionQueues(
-    await deployment.outputs(),
-    options.action,
-    deployment.configName,
-  );
+  const { deadLetterQueueUrl } = await deployment.queues(options.action);
   // Opened first so a file that already exists stops the command before anything is received.
   // 0600: the bodies are personal data.
   const handle =
@@ -387,13 +385,11 @@ export const runExport = async (
     if (handle === undefined) io.stdout.write(text);
     else await handle.writeFile(text, 'utf8');
     written = true;
-    const interrupted = io.signal?.aborted ? ' (interrupted: the export is incomplete)' : '';
     writeLine(
       io.stderr,
-      `Exported ${peek.messages.length} ${options.action} dead letter(s) to ${options.file === '-' ? 'stdout' : options.file}; they are still in the DLQ${interrupted}.`,
+      `Exported ${peek.messages.length} ${options.action} dead letter(s) to ${options.file === '-' ? 'stdout' : options.file}; they are still in the DLQ${interruptedNote(io, 'export')}.`,
     );
-    releaseWarning(io, peek.notReleased);
-    return io.signal?.aborted ? INTERRUPTED_EXIT_CODE : 0;
+    return finishPeek(io, peek);
   } finally {
     await handle?.close();
     // Leave no empty or partial file behind when the export failed.

@@ -9,10 +9,17 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import type { ActionName } from '../../lambdas/actions';
 import { ConfigError, type DeploymentConfig, loadConfig, stackNameFor } from '../../lib/config';
 import { OpsError } from './errors';
 import type { OpsClients } from './io';
-import { describeStackOutputs, readOutputsFile, type StackOutputs } from './stack-outputs';
+import {
+  type ActionQueues,
+  actionQueues,
+  describeStackOutputs,
+  readOutputsFile,
+  type StackOutputs,
+} from './stack-outputs';
 
 export interface DeploymentOptions {
   /** Name of `config/<name>.json`. */
@@ -31,6 +38,8 @@ export interface Deployment {
   sqs(): SQSClient;
   eventBridge(): EventBridgeClient;
   outputs(): Promise<StackOutputs>;
+  /** The action's source queue and DLQ URLs; a clear error when the stack has no such outputs. */
+  queues(action: ActionName): Promise<ActionQueues>;
 }
 
 const loadDeploymentConfig = (name: string): DeploymentConfig => {
@@ -75,5 +84,6 @@ export const openDeployment = (
     sqs: once(() => clients.sqs ?? new SQSClient(clientConfig)),
     eventBridge: once(() => clients.eventBridge ?? new EventBridgeClient(clientConfig)),
     outputs,
+    queues: async (action) => actionQueues(await outputs(), action, options.configName),
   };
 };

@@ -31,7 +31,6 @@ import type { Deployment } from './deployment';
 import { describeError, isCredentialError, isQueueLevelError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { createProgress, type Progress } from './progress';
-import { actionQueues } from './stack-outputs';
 
 /** Seconds a message being redriven stays invisible to others. */
 export const REDRIVE_HOLD_SECONDS = 60;
@@ -379,7 +378,7 @@ export const runRedrive = async (
   options: RedriveCommandOptions,
   io: OpsIo,
 ): Promise<number> => {
-  const queues = actionQueues(await deployment.outputs(), options.action, deployment.configName);
+  const queues = await deployment.queues(options.action);
   const progress = createProgress(io.stderr, `redrive ${options.action}`);
   let result: RedriveResult;
   try {

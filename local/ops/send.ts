@@ -13,7 +13,7 @@ import { allowedSourcesFor } from '../../lib/config';
 import type { Deployment } from './deployment';
 import { describeError, OpsError, UsageError } from './errors';
 import { type OpsIo, writeLine } from './io';
-import { actionQueues, eventBusName } from './stack-outputs';
+import { eventBusName } from './stack-outputs';
 
 export interface SendOptions {
   readonly action: ActionName;
@@ -85,7 +85,7 @@ const chooseSource = (deployment: Deployment, action: ActionName, wanted?: strin
 type Sender = (message: unknown) => Promise<string>;
 
 const queueSender = async (deployment: Deployment, action: ActionName): Promise<Sender> => {
-  const { queueUrl } = actionQueues(await deployment.outputs(), action, deployment.configName);
+  const { queueUrl } = await deployment.queues(action);
   const sqs = deployment.sqs();
   return async (message) => {
     const { MessageId } = await sqs.send(
