@@ -21,19 +21,12 @@ import {
   parseSecretArn,
 } from './config';
 import { handlerEnvironment, isReadAction } from './handler-environment';
-import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from './stack-outputs';
+import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY, pascalCase } from './stack-outputs';
 
 export interface ContactCenterSyncStackProps extends StackProps {
   /** Validated deployment config (`loadConfig`). */
   readonly config: DeploymentConfig;
 }
-
-/** `add-user` → `AddUser`, for logical ids and output names. */
-export const pascalCase = (action: ActionName): string =>
-  action
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 
 export class ContactCenterSyncStack extends Stack {
   readonly eventBus: events.IEventBus;

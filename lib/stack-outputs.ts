@@ -17,8 +17,11 @@ export interface ActionOutputKeys {
   readonly logGroupName: string;
 }
 
-/** `add-user` → `AddUser`: output keys allow only letters and digits. */
-const outputPrefix = (action: ActionName): string =>
+/**
+ * `add-user` → `AddUser`: output keys allow only letters and digits. The stack names each
+ * action's construct the same way, so its logical ids and output keys share the prefix.
+ */
+export const pascalCase = (action: ActionName): string =>
   action
     .split('-')
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
@@ -26,7 +29,7 @@ const outputPrefix = (action: ActionName): string =>
 
 /** Output keys of one (enabled) action, e.g. `AddUserQueueUrl`. */
 export const actionOutputKeys = (action: ActionName): ActionOutputKeys => {
-  const prefix = outputPrefix(action);
+  const prefix = pascalCase(action);
   return {
     queueUrl: `${prefix}QueueUrl`,
     deadLetterQueueUrl: `${prefix}DeadLetterQueueUrl`,

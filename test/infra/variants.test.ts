@@ -6,7 +6,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../lambdas/actions';
-import { pascalCase } from '../../lib/contact-center-sync-stack';
+import { pascalCase } from '../../lib/stack-outputs';
 import {
   actionsOf,
   configWith,

@@ -18,7 +18,7 @@ import {
   resultDetailType,
 } from '../../lambdas/actions';
 import { allowedSourcesFor, loadConfig } from '../../lib/config';
-import { pascalCase } from '../../lib/contact-center-sync-stack';
+import { pascalCase } from '../../lib/stack-outputs';
 import { logicalId, resourcesOfType, synth } from '../infra/synth';
 import {
   countMessages,
