@@ -22,7 +22,6 @@ import {
   DeleteQueueCommand,
   GetQueueAttributesCommand,
   type Message,
-  ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSMessageAttributes, SQSRecord } from 'aws-lambda';
@@ -38,6 +37,12 @@ import type {
   DeadLetterSink,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import {
+  type DeadLetterView,
+  peekMessages,
+  receiveBatch,
+  viewDeadLetter,
+} from '../ops/dead-letters';
 import type { Backend, DeadLetterFound } from '../run/backend';
 import type { DeliveredEvent } from '../run/event-router';
 import type { RunSettings } from '../run/run-settings';
@@ -103,28 +108,41 @@ const toRecordAttributes = (message: Message): SQSMessageAttributes =>
     ]),
   );
 
-const REASON_FIELDS = [
-  'action',
-  'errorCategory',
-  'errorCode',
-  'errorMessage',
-  'sourceMessageId',
-  'correlationId',
-] as const;
+/**
+ * The reason attributes of a dead letter in `action`'s DLQ, or undefined when it has none (the
+ * redrive policy moved it).
+ */
+const reasonOf = (action: ActionName, { reason }: DeadLetterView): DeadLetterReason | undefined =>
+  reason.errorCode === undefined
+    ? undefined
+    : {
+        action,
+        errorCategory: reason.errorCategory === 'retryable' ? 'retryable' : 'permanent',
+        errorCode: reason.errorCode,
+        errorMessage: reason.errorMessage ?? '',
+        sourceMessageId: reason.sourceMessageId ?? '',
+        correlationId: reason.correlationId ?? '',
+      };
 
-/** The reason attributes of a dead letter, or undefined when it has none (redrive policy). */
-const reasonOf = (message: Message): DeadLetterReason | undefined => {
-  const attributes = message.MessageAttributes ?? {};
-  if (attributes.errorCode?.StringValue === undefined) return undefined;
-  const value = (name: (typeof REASON_FIELDS)[number]): string =>
-    attributes[name]?.StringValue ?? '';
+/** A received message as the record Lambda's SQS poller hands the handler. */
+const toRecord = (message: Message, queueArn: string): SQSRecord => {
+  const attributes = message.Attributes ?? {};
   return {
-    action: value('action') as ActionName,
-    errorCategory: value('errorCategory') === 'retryable' ? 'retryable' : 'permanent',
-    errorCode: value('errorCode'),
-    errorMessage: value('errorMessage'),
-    sourceMessageId: value('sourceMessageId'),
-    correlationId: value('correlationId'),
+    messageId: message.MessageId ?? '',
+    receiptHandle: message.ReceiptHandle ?? '',
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'emulator',
+      ApproximateFirstReceiveTimestamp:
+        attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: toRecordAttributes(message),
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: queueArn.split(':')[3] ?? 'us-east-1',
   };
 };
 
@@ -303,36 +321,13 @@ export class EmulatorBackend implements Backend {
     const { queueUrl, queueArn } = this.#of(action);
     const records: SQSRecord[] = [];
     while (records.length < max) {
-      const { Messages = [] } = await this.#sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: queueUrl,
-          MaxNumberOfMessages: Math.min(SQS_MAX_MESSAGES, max - records.length),
-          WaitTimeSeconds: 0,
-          MessageSystemAttributeNames: ['All'],
-          MessageAttributeNames: ['All'],
-        }),
-      );
-      if (Messages.length === 0) break;
-      for (const message of Messages) {
-        const attributes = message.Attributes ?? {};
-        records.push({
-          messageId: message.MessageId ?? '',
-          receiptHandle: message.ReceiptHandle ?? '',
-          body: message.Body ?? '',
-          attributes: {
-            ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
-            SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
-            SenderId: attributes.SenderId ?? 'emulator',
-            ApproximateFirstReceiveTimestamp:
-              attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
-          },
-          messageAttributes: toRecordAttributes(message),
-          md5OfBody: message.MD5OfBody ?? '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: queueArn,
-          awsRegion: queueArn.split(':')[3] ?? 'us-east-1',
-        });
-      }
+      // The queue's own visibility timeout applies, as for Lambda's poller.
+      const messages = await receiveBatch(this.#sqs, queueUrl, {
+        maxMessages: max - records.length,
+        waitSeconds: 0,
+      });
+      if (messages.length === 0) break;
+      records.push(...messages.map((message) => toRecord(message, queueArn)));
     }
     return records;
   }
@@ -387,23 +382,12 @@ export class EmulatorBackend implements Backend {
   async deadLetters(): Promise<DeadLetterFound[]> {
     const found: DeadLetterFound[] = [];
     for (const [action, { dlqUrl }] of this.#resources) {
-      // Held invisible while collecting so none is read twice; they stay in the DLQ.
-      for (;;) {
-        const { Messages = [] } = await this.#sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: dlqUrl,
-            MaxNumberOfMessages: SQS_MAX_MESSAGES,
-            VisibilityTimeout: 60,
-            WaitTimeSeconds: 0,
-            MessageAttributeNames: ['All'],
-          }),
-        );
-        if (Messages.length === 0) break;
-        for (const message of Messages) {
-          const reason = reasonOf(message);
-          const body = message.Body ?? '';
-          found.push(reason ? { action, body, reason } : { action, body });
-        }
+      // Read as `npm run ops -- dlq list` reads a DLQ: each seen once, all left in place.
+      const { messages } = await peekMessages(this.#sqs, dlqUrl);
+      for (const message of messages) {
+        const view = viewDeadLetter(message);
+        const reason = reasonOf(action, view);
+        found.push(reason ? { action, body: view.body, reason } : { action, body: view.body });
       }
     }
     return found;

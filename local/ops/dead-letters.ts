@@ -87,7 +87,8 @@ export const approximateVisibleCount = async (
 
 export interface ReceiveOptions {
   readonly maxMessages: number;
-  readonly visibilityTimeout: number;
+  /** Seconds the received messages stay invisible; the queue's own setting when absent. */
+  readonly visibilityTimeout?: number;
   /** Long polling asks every SQS server; 0 only samples some of them. */
   readonly waitSeconds: number;
 }
