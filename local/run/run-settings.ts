@@ -2,16 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/regions';
+import { ACTION_DEFAULTS } from '../../lib/config';
 
 /**
  * The queue, function and rule settings the local run copies from a deployment config
  * (`config/example.json`), so the run behaves like that deployment. Only the fields used here
- * are read; the full validation is `cdk synth`'s job. Defaults equal the deployment defaults.
+ * are read; the full validation is `cdk synth`'s job. The per-action defaults are the
+ * deployment's own (`ACTION_DEFAULTS`); the rest stand in for fields a deployment must set.
  */
 export const RUN_DEFAULTS = {
-  batchSize: 10,
-  timeoutSeconds: 30,
-  maxReceiveCount: 5,
+  enabled: ACTION_DEFAULTS.enabled,
+  batchSize: ACTION_DEFAULTS.batchSize,
+  timeoutSeconds: ACTION_DEFAULTS.timeoutSeconds,
+  maxReceiveCount: ACTION_DEFAULTS.maxReceiveCount,
   allowedSources: ['crm', 'hr'],
   apiKeyMaxAgeSeconds: 900,
   campaignRegion: 'eu-central-1',
@@ -102,7 +105,7 @@ export const runSettingsFrom = (input: unknown, origin: string): RunSettings => 
       return [
         name,
         {
-          enabled: own.enabled ?? true,
+          enabled: own.enabled ?? RUN_DEFAULTS.enabled,
           batchSize: own.batchSize ?? RUN_DEFAULTS.batchSize,
           timeoutSeconds,
           visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_FACTOR * timeoutSeconds,
