@@ -17,7 +17,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ActionName } from '../lambdas/actions';
 import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
-import { ACTION_DEFAULTS, SOURCE_QUEUE_RETENTION_SECONDS } from './config';
+import { SOURCE_QUEUE_RETENTION_SECONDS } from './config';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -73,61 +73,32 @@ export interface ActionPipelineProps {
    * @default - no publishing permission (write actions)
    */
   readonly resultBus?: events.IEventBus;
-  /**
-   * Messages per invocation.
-   * @default 10
+  /*
+   * The settings below have no defaults here: the stack passes every one from the validated
+   * config, whose schema is the single place their defaults live.
    */
-  readonly batchSize?: number;
-  /**
-   * How long the event source mapping gathers a batch.
-   * @default Duration.seconds(0)
-   */
-  readonly maxBatchingWindow?: Duration;
-  /**
-   * Most concurrent invocations the SQS event source mapping starts (2..1000).
-   * @default 5
-   */
-  readonly maxConcurrency?: number;
-  /**
-   * Function timeout; the queue's visibility timeout is 6 × this + the batching window.
-   * @default Duration.seconds(30)
-   */
-  readonly timeout?: Duration;
-  /**
-   * Function memory in MiB.
-   * @default 256
-   */
-  readonly memorySize?: number;
-  /**
-   * Receives before SQS moves a message to the DLQ; also `MAX_RECEIVE_COUNT` of the handler.
-   * @default 5
-   */
-  readonly maxReceiveCount?: number;
-  /**
-   * EventBridge retries of a failed delivery to the queue.
-   * @default 185
-   */
-  readonly eventRetryAttempts?: number;
-  /**
-   * Oldest event EventBridge still retries delivering.
-   * @default Duration.hours(24)
-   */
-  readonly maxEventAge?: Duration;
-  /**
-   * Retention of the function's log group.
-   * @default logs.RetentionDays.ONE_MONTH
-   */
-  readonly logRetention?: logs.RetentionDays;
-  /**
-   * Where the alarms notify (alarm and OK).
-   * @default - alarms without actions
-   */
-  readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
-  /**
-   * The source-queue age alarm fires when the oldest message is older than this.
-   * @default Duration.minutes(15)
-   */
-  readonly oldestMessageAgeThreshold?: Duration;
+  /** Messages per invocation. */
+  readonly batchSize: number;
+  /** How long the event source mapping gathers a batch (0 s: none). */
+  readonly maxBatchingWindow: Duration;
+  /** Most concurrent invocations the SQS event source mapping starts (2..1000). */
+  readonly maxConcurrency: number;
+  /** Function timeout; the queue's visibility timeout is 6 × this + the batching window. */
+  readonly timeout: Duration;
+  /** Function memory in MiB. */
+  readonly memorySize: number;
+  /** Receives before SQS moves a message to the DLQ; also `MAX_RECEIVE_COUNT` of the handler. */
+  readonly maxReceiveCount: number;
+  /** EventBridge retries of a failed delivery to the queue. */
+  readonly eventRetryAttempts: number;
+  /** Oldest event EventBridge still retries delivering. */
+  readonly maxEventAge: Duration;
+  /** Retention of the function's log group. */
+  readonly logRetention: logs.RetentionDays;
+  /** Where the alarms notify (alarm and OK); empty: alarms without actions. */
+  readonly alarmActions: readonly cloudwatch.IAlarmAction[];
+  /** The source-queue age alarm fires when the oldest message is older than this. */
+  readonly oldestMessageAgeThreshold: Duration;
 }
 
 export class ActionPipeline extends Construct {
@@ -142,11 +113,7 @@ export class ActionPipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: ActionPipelineProps) {
     super(scope, id);
-    const { action } = props;
-    const timeout = props.timeout ?? Duration.seconds(ACTION_DEFAULTS.timeoutSeconds);
-    const maxBatchingWindow =
-      props.maxBatchingWindow ?? Duration.seconds(ACTION_DEFAULTS.maxBatchingWindowSeconds);
-    const maxReceiveCount = props.maxReceiveCount ?? ACTION_DEFAULTS.maxReceiveCount;
+    const { action, timeout, maxBatchingWindow, maxReceiveCount } = props;
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
       // SQS-managed SSE: encrypted at rest with no key policy to keep in step for the
@@ -165,7 +132,7 @@ export class ActionPipeline extends Construct {
     });
 
     this.logGroup = new logs.LogGroup(this, 'LogGroup', {
-      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      retention: props.logRetention,
     });
 
     // An own role instead of AWSLambdaBasicExecutionRole: logs only to this log group.
@@ -217,7 +184,7 @@ export class ActionPipeline extends Construct {
       handler: 'handler',
       runtime: HANDLER_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: props.memorySize ?? ACTION_DEFAULTS.memoryMiB,
+      memorySize: props.memorySize,
       timeout,
       role,
       logGroup: this.logGroup,
@@ -230,9 +197,9 @@ export class ActionPipeline extends Construct {
 
     this.function.addEventSource(
       new SqsEventSource(this.queue, {
-        batchSize: props.batchSize ?? ACTION_DEFAULTS.batchSize,
+        batchSize: props.batchSize,
         maxBatchingWindow: maxBatchingWindow.toSeconds() > 0 ? maxBatchingWindow : undefined,
-        maxConcurrency: props.maxConcurrency ?? ACTION_DEFAULTS.maxConcurrency,
+        maxConcurrency: props.maxConcurrency,
         reportBatchItemFailures: true,
       }),
     );
@@ -249,16 +216,12 @@ export class ActionPipeline extends Construct {
       new targets.SqsQueue(this.queue, {
         // Undeliverable events land in the action's DLQ too: one place to read and redrive.
         deadLetterQueue: this.deadLetterQueue,
-        retryAttempts: props.eventRetryAttempts ?? 185,
-        maxEventAge: props.maxEventAge ?? Duration.hours(24),
+        retryAttempts: props.eventRetryAttempts,
+        maxEventAge: props.maxEventAge,
       }),
     );
 
-    this.alarms = this.createAlarms(
-      action,
-      props.oldestMessageAgeThreshold ?? Duration.minutes(15),
-      props.alarmActions ?? [],
-    );
+    this.alarms = this.createAlarms(action, props.oldestMessageAgeThreshold, props.alarmActions);
   }
 
   private createAlarms(

@@ -14,7 +14,7 @@ import { PLATFORM_REGIONS, type PlatformRegion } from '../lambdas/core/regions';
 /** Folder of the committed deployment configs. */
 export const DEFAULT_CONFIG_DIR = fileURLToPath(new URL('../config/', import.meta.url));
 
-/** Per-action defaults; the construct uses the same values when a prop is left out. */
+/** Defaults of every action's settings (`actions.<action>.*`). */
 export const ACTION_DEFAULTS = {
   enabled: true,
   batchSize: 10,
