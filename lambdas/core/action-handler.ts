@@ -4,6 +4,7 @@ import { type ActionName, READ_ACTIONS } from '../actions';
 import { createLimiter } from './concurrency';
 import { isEventBridgeEvent } from './envelope';
 import { type Disposition, type ProcessorDependencies, processMessage } from './message-processor';
+import { RetryableFailure } from './outcome';
 import type { ApiKeySource } from './ports';
 
 export interface HandlerDependencies extends ProcessorDependencies {
@@ -81,7 +82,7 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
             receiveCount,
             isLastReceive: receiveCount >= deps.maxReceiveCount,
             deadline,
-            publishResult: true,
+            answersCaller: false,
           },
           deps,
         );
@@ -111,7 +112,7 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
             receiveCount: 1,
             isLastReceive: false,
             deadline: deadlineOf(context),
-            publishResult: true,
+            answersCaller: false,
           },
           deps,
         );
@@ -146,13 +147,13 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
         // The caller gets the answer now; nothing is redelivered, so nothing goes to a DLQ.
         isLastReceive: false,
         deadline: deadlineOf(context),
-        publishResult: false,
+        answersCaller: true,
       },
-      { ...deps, deadLetters: rejectToCaller },
+      deps,
     ).catch((error: unknown) => {
-      if (error instanceof ActionFailedError) throw error;
-      const outcome = (error as { outcome?: { code: string; message: string } }).outcome;
-      if (outcome) throw new ActionFailedError('retryable', outcome.code, outcome.message);
+      if (error instanceof RetryableFailure) {
+        throw new ActionFailedError('retryable', error.outcome.code, error.outcome.message);
+      }
       throw error;
     });
     if (disposition.kind !== 'applied') {
@@ -168,11 +169,4 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
       result: disposition.result ?? null,
     };
   }
-};
-
-/** For direct invocations a permanent failure is the caller's error, not a dead letter. */
-const rejectToCaller = {
-  send: async (_body: string, reason: { errorCode: string; errorMessage: string }) => {
-    throw new ActionFailedError('permanent', reason.errorCode, reason.errorMessage);
-  },
 };

@@ -29,8 +29,11 @@ export interface OutcomeObservation {
   readonly messageId: string;
   readonly correlationId: string;
   readonly receiveCount: number;
-  /** `retry`: reported as failed for redelivery (also when the dead-letter send failed). */
-  readonly disposition: 'applied' | 'retry' | 'dead-lettered';
+  /**
+   * `retry`: reported as failed for redelivery (also when the dead-letter send failed);
+   * `rejected`: a permanent failure answered to a direct caller instead of dead-lettered.
+   */
+  readonly disposition: 'applied' | 'retry' | 'dead-lettered' | 'rejected';
   readonly outcome: Outcome;
 }
 
@@ -48,8 +51,11 @@ export interface InboundMessage {
   readonly isLastReceive: boolean;
   /** Epoch ms by which the platform calls for this message must be finished. */
   readonly deadline: number;
-  /** Publish read results on the result bus (false for direct invocations, which return them). */
-  readonly publishResult: boolean;
+  /**
+   * A direct invocation: the caller gets the result or the reason, so nothing is published on
+   * the result bus and nothing is dead-lettered.
+   */
+  readonly answersCaller: boolean;
 }
 
 export type Disposition =
@@ -59,7 +65,9 @@ export type Disposition =
       readonly outcome: Outcome;
       readonly result?: Execution['result'];
     }
-  | { readonly kind: 'dead-lettered'; readonly correlationId: string; readonly outcome: Outcome };
+  | { readonly kind: 'dead-lettered'; readonly correlationId: string; readonly outcome: Outcome }
+  /** A permanent failure of a direct invocation, for the caller to see; not dead-lettered. */
+  | { readonly kind: 'rejected'; readonly correlationId: string; readonly outcome: Outcome };
 
 /** The result of a read could not be put on the result bus (the platform call succeeded). */
 export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED';
@@ -82,8 +90,9 @@ const invalid = (code: string, message: string): Outcome => ({
 
 /**
  * Turns one message into a disposition: parse at the edge, call the platform, classify.
- * Permanent failures (and retryable ones on the last receive) go to the DLQ with their reason;
- * other retryable failures throw `RetryableFailure` so the record is redelivered.
+ * Permanent failures (and retryable ones on the last receive) go to the DLQ with their reason,
+ * or back to a direct caller; other retryable failures throw `RetryableFailure` so the record
+ * is redelivered.
  */
 export const processMessage = async (
   action: ActionName,
@@ -133,7 +142,7 @@ export const processMessage = async (
     }
   }
 
-  if (outcome.category === 'success' && inbound.publishResult && execution?.result !== undefined) {
+  if (outcome.category === 'success' && !inbound.answersCaller && execution?.result !== undefined) {
     try {
       if (!deps.results) throw new Error('no result publisher configured');
       await deps.results.publish({ action, correlationId, request, result: execution.result });
@@ -196,6 +205,12 @@ export const processMessage = async (
     deps.logger.warn('retryable failure, message will be redelivered', logFields);
     observe('retry', outcome);
     throw new RetryableFailure(outcome);
+  }
+
+  if (inbound.answersCaller) {
+    deps.logger.warn('message rejected to the caller', logFields);
+    observe('rejected', outcome);
+    return { kind: 'rejected', correlationId, outcome };
   }
 
   // Permanent, or retryable on its last receive: dead-letter with the reason. A failed send

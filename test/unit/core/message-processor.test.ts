@@ -1,0 +1,136 @@
+/**
+ * Where a bad message ends: every input the contract rejects leaves with a reason, dead-lettered
+ * when it came from a queue or EventBridge, answered to the caller when invoked directly. No
+ * platform call is made for any of them (the clients point at a port nothing listens on).
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { describe, expect, it, vi } from 'vitest';
+import { createPlatformClients } from '../../../lambdas/core/action-executors';
+import {
+  type InboundMessage,
+  type OutcomeObservation,
+  processMessage,
+} from '../../../lambdas/core/message-processor';
+import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/ports';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { settingsFor, TEST_KEY } from './client-fixtures';
+
+class RecordingDeadLetters implements DeadLetterSink {
+  readonly sent: { body: string; reason: DeadLetterReason }[] = [];
+  failWith: Error | undefined;
+
+  async send(body: string, reason: DeadLetterReason): Promise<void> {
+    if (this.failWith) throw this.failWith;
+    this.sent.push({ body, reason });
+  }
+}
+
+const setup = () => {
+  const deadLetters = new RecordingDeadLetters();
+  const observations: OutcomeObservation[] = [];
+  const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
+  const warn = vi.spyOn(logger, 'warn');
+  const error = vi.spyOn(logger, 'error');
+  const deps = {
+    clients: createPlatformClients(
+      settingsFor('http://127.0.0.1:9'),
+      new InMemoryApiKeySource(TEST_KEY),
+    ),
+    deadLetters,
+    logger,
+    metrics: new Metrics({ namespace: 'Test', serviceName: 'test' }),
+    onOutcome: (observation: OutcomeObservation) => observations.push(observation),
+  };
+  const loggedMessages = (spy: typeof warn) => spy.mock.calls.map(([message]) => message);
+  return {
+    deps,
+    deadLetters,
+    observations,
+    warnings: () => loggedMessages(warn),
+    errors: () => loggedMessages(error),
+  };
+};
+
+const inbound = (body: string, overrides: Partial<InboundMessage> = {}): InboundMessage => ({
+  body,
+  sourceMessageId: 'm-1',
+  receiveCount: 1,
+  isLastReceive: false,
+  deadline: Date.now() + 60_000,
+  answersCaller: false,
+  ...overrides,
+});
+
+describe('processMessage with a message the contract rejects', () => {
+  it.each([
+    ['a body that is not JSON', '{"loginUserId": ', 'INVALID_JSON', 'not valid JSON'],
+    ['a body missing a field', '{}', 'INVALID_MESSAGE', 'loginUserId: is required'],
+    [
+      'an event for another action',
+      JSON.stringify({ 'detail-type': 'add-user', detail: { loginUserId: 'a' }, id: 'e-1' }),
+      'WRONG_DETAIL_TYPE',
+      'this is the delete-user handler',
+    ],
+  ])('dead-letters %s unchanged, with the reason', async (_name, body, code, reasonPart) => {
+    // Prepare
+    const run = setup();
+
+    // Act
+    const disposition = await processMessage('delete-user', inbound(body), run.deps);
+
+    // Assess
+    expect(disposition).toMatchObject({
+      kind: 'dead-lettered',
+      outcome: { category: 'permanent', code },
+    });
+    expect(run.deadLetters.sent).toHaveLength(1);
+    expect(run.deadLetters.sent[0]?.body).toBe(body);
+    expect(run.deadLetters.sent[0]?.reason).toMatchObject({
+      action: 'delete-user',
+      errorCategory: 'permanent',
+      errorCode: code,
+      sourceMessageId: 'm-1',
+    });
+    expect(run.deadLetters.sent[0]?.reason.errorMessage).toContain(reasonPart);
+    expect(run.observations.map((o) => o.disposition)).toEqual(['dead-lettered']);
+  });
+
+  it('answers a direct caller with the reason and dead-letters nothing', async () => {
+    // Prepare
+    const run = setup();
+
+    // Act
+    const disposition = await processMessage(
+      'query-user-existence',
+      inbound('{}', { decoded: {}, answersCaller: true }),
+      run.deps,
+    );
+
+    // Assess
+    expect(disposition).toMatchObject({
+      kind: 'rejected',
+      correlationId: 'm-1',
+      outcome: { category: 'permanent', code: 'INVALID_MESSAGE' },
+    });
+    expect(disposition.outcome.message).toContain('loginUserId: is required');
+    expect(run.deadLetters.sent).toEqual([]);
+    expect(run.observations.map((o) => o.disposition)).toEqual(['rejected']);
+    expect(run.warnings()).toEqual(['message rejected to the caller']);
+    expect(run.errors()).toEqual([]);
+  });
+
+  it('throws for redelivery, saying why, when the dead-letter send fails', async () => {
+    // Prepare
+    const run = setup();
+    run.deadLetters.failWith = new Error('SQS unavailable');
+
+    // Act
+    const processing = processMessage('delete-user', inbound('{}'), run.deps);
+
+    // Assess
+    await expect(processing).rejects.toThrow('SQS unavailable');
+    expect(run.errors()).toEqual(['message not dead-lettered']);
+    expect(run.observations.map((o) => o.disposition)).toEqual(['retry']);
+  });
+});
