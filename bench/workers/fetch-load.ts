@@ -3,26 +3,16 @@
  * with a bare keep-alive `fetch` loop, `concurrency` in flight.
  */
 import { readFileSync } from 'node:fs';
-import { forEachConcurrently } from '../lambda-events';
-import type {
-  LoadResult,
-  MessagePhases,
-  PhaseResult,
-  RecordedRequest,
-  RequestLoadJob,
-} from '../protocol';
-import { cpuMs, readJob, report } from './report';
+import type { LoadResult, MessagePhases, RecordedRequest, RequestLoadJob } from '../protocol';
+import { readJob, report, timePhase } from './report';
 
 const job = readJob<RequestLoadJob>();
 const requests = JSON.parse(
   readFileSync(job.requestsFile, 'utf8'),
 ) as MessagePhases<RecordedRequest>;
 
-const run = async (list: readonly RecordedRequest[]): Promise<PhaseResult> => {
-  let failures = 0;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  await forEachConcurrently(list, job.concurrency, async (request) => {
+const run = (list: readonly RecordedRequest[]) =>
+  timePhase(list, job.concurrency, list.length, async (request) => {
     const response = await fetch(request.url, {
       method: 'POST',
       headers: request.headers,
@@ -30,15 +20,8 @@ const run = async (list: readonly RecordedRequest[]): Promise<PhaseResult> => {
     });
     // Reading the body to the end hands the socket back to the keep-alive pool.
     await response.text();
-    if (response.status !== 200) failures += 1;
+    return response.status === 200 ? 0 : 1;
   });
-  return {
-    items: list.length,
-    elapsedMs: performance.now() - started,
-    failures,
-    cpuMs: cpuMs(cpuBefore),
-  };
-};
 
 const warmup = await run(requests.warmup);
 const measured = await run(requests.measured);

@@ -6,29 +6,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chunk, forEachConcurrently, lambdaContext, sqsEvent } from '../lambda-events';
-import type { HandlerLoadJob, LoadResult, MessagePhases, PhaseResult } from '../protocol';
-import { cpuMs, failedRecords, handlerOf, readJob, report } from './report';
+import { chunk, lambdaContext, sqsEvent } from '../lambda-events';
+import type { HandlerLoadJob, LoadResult, MessagePhases } from '../protocol';
+import { failedRecords, handlerOf, readJob, report, timePhase } from './report';
 
 const job = readJob<HandlerLoadJob>();
 const messages = JSON.parse(readFileSync(job.messagesFile, 'utf8')) as MessagePhases<string>;
 const handler = handlerOf(await import(pathToFileURL(job.bundle).href));
 
-const run = async (bodies: readonly string[]): Promise<PhaseResult> => {
+const run = (bodies: readonly string[]) => {
   // Events are built before the clock starts: SQS builds them, not the function.
   const events = chunk(bodies, job.batchSize).map((batch) => sqsEvent(batch, job.lambda));
-  let failures = 0;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  await forEachConcurrently(events, job.batchesInFlight, async (event) => {
-    failures += failedRecords(await handler(event, lambdaContext(job.lambda)));
-  });
-  return {
-    items: bodies.length,
-    elapsedMs: performance.now() - started,
-    failures,
-    cpuMs: cpuMs(cpuBefore),
-  };
+  return timePhase(events, job.batchesInFlight, bodies.length, async (event) =>
+    failedRecords(await handler(event, lambdaContext(job.lambda))),
+  );
 };
 
 const warmup = await run(messages.warmup);

@@ -11,15 +11,8 @@ import { readFileSync } from 'node:fs';
 import { type ClientRequestArgs, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AGENT_OPTIONS } from '../../lambdas/core/http';
-import { forEachConcurrently } from '../lambda-events';
-import type {
-  LoadResult,
-  MessagePhases,
-  PhaseResult,
-  RecordedRequest,
-  RequestLoadJob,
-} from '../protocol';
-import { cpuMs, readJob, report } from './report';
+import type { LoadResult, MessagePhases, RecordedRequest, RequestLoadJob } from '../protocol';
+import { readJob, report, timePhase } from './report';
 
 /** Counts the connections it opens, so the bench can check the loop really kept them alive. */
 class CountingAgent extends HttpAgent {
@@ -89,20 +82,10 @@ const send = (request: RecordedRequest): Promise<number> =>
     outgoing.end(request.body);
   });
 
-const run = async (list: readonly RecordedRequest[]): Promise<PhaseResult> => {
-  let failures = 0;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  await forEachConcurrently(list, job.concurrency, async (request) => {
-    if ((await send(request)) !== 200) failures += 1;
-  });
-  return {
-    items: list.length,
-    elapsedMs: performance.now() - started,
-    failures,
-    cpuMs: cpuMs(cpuBefore),
-  };
-};
+const run = (list: readonly RecordedRequest[]) =>
+  timePhase(list, job.concurrency, list.length, async (request) =>
+    (await send(request)) === 200 ? 0 : 1,
+  );
 
 const warmup = await run(requests.warmup);
 const measured = await run(requests.measured);

@@ -1,4 +1,6 @@
 import { writeSync } from 'node:fs';
+import { forEachConcurrently } from '../lambda-events';
+import type { PhaseResult } from '../protocol';
 
 /** File descriptor the bench reads the worker's result from (stdout carries log lines). */
 const RESULT_FD = 3;
@@ -33,7 +35,27 @@ export const handlerOf = (module: unknown): LambdaEntry => {
 };
 
 /** CPU time (user + system) this process spent since `before`, ms. */
-export const cpuMs = (before: NodeJS.CpuUsage): number => {
+const cpuMs = (before: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000;
+};
+
+/**
+ * One timed phase of a load worker, measured the same way for the handler and its baselines:
+ * `work` runs over `units` with `concurrency` in flight and returns how many of its items
+ * failed; `items` is what the phase counts (messages or requests).
+ */
+export const timePhase = async <T>(
+  units: readonly T[],
+  concurrency: number,
+  items: number,
+  work: (unit: T) => Promise<number>,
+): Promise<PhaseResult> => {
+  let failures = 0;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await forEachConcurrently(units, concurrency, async (unit) => {
+    failures += await work(unit);
+  });
+  return { items, elapsedMs: performance.now() - started, failures, cpuMs: cpuMs(cpuBefore) };
 };
