@@ -56,7 +56,10 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
   const deadlineOf = (context: Context): number =>
     now() + Math.max(0, context.getRemainingTimeInMillis() - margin);
 
-  /** One Secrets Manager read per invocation at most: records then share the cached key. */
+  /**
+   * Logs a Secrets Manager failure once per invocation, before the records retry the read. The
+   * read count does not depend on it: concurrent records share one read (KeyReadCoordinator).
+   */
   const warmApiKey = async (): Promise<void> => {
     try {
       await deps.apiKey.getKey();
@@ -102,7 +105,9 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
 
       if (isEventBridgeEvent(event)) {
         const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
-        // Retryable failures throw: Lambda's async retries and the target's DLQ take over.
+        // Retryable failures throw, for Lambda's asynchronous retries. After the last one only an
+        // on-failure destination of the function keeps the event: the rule target's DLQ takes
+        // events EventBridge could not hand to Lambda, not errors the function returned.
         await processMessage(
           action,
           {
