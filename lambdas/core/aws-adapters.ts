@@ -11,12 +11,13 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { RESULT_EVENT_SOURCE, resultDetailType } from '../actions';
 import { KeyReadCoordinator } from './key-read-coordinator';
-import type {
-  ApiKeySource,
-  DeadLetterReason,
-  DeadLetterSink,
-  ResultEvent,
-  ResultPublisher,
+import {
+  type ApiKeySource,
+  type DeadLetterReason,
+  type DeadLetterSink,
+  MAX_API_KEY_MAX_AGE_SECONDS,
+  type ResultEvent,
+  type ResultPublisher,
 } from './ports';
 
 /**
@@ -38,9 +39,6 @@ const loadOnce = <T>(load: () => Promise<T>): (() => Promise<T>) => {
 // ---------------------------------------------------------------------------------------------
 // API key from Secrets Manager
 // ---------------------------------------------------------------------------------------------
-
-/** The platform allows caching the API key for at most one hour. */
-export const MAX_API_KEY_MAX_AGE_SECONDS = 3600;
 
 export type ApiKeySecretProblem =
   /** The secret (or its current version) does not exist. */
@@ -70,7 +68,7 @@ export interface SecretsManagerApiKeySourceOptions {
   readonly secretId: string;
   /** Region of the secret; ignored when `client` is given (the client has its own). */
   readonly secretsRegion: string;
-  /** Seconds a fetched key is served from cache: an integer from 1 to 3600. */
+  /** Seconds a fetched key is served from cache: an integer from 1 to MAX_API_KEY_MAX_AGE_SECONDS. */
   readonly maxAgeSeconds: number;
   /** For tests (e.g. an emulator endpoint or call-counting middleware). */
   readonly client?: SecretsManagerClient;

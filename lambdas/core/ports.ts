@@ -5,6 +5,9 @@ import type { ActionName } from '../actions';
  * SDK implementations (`aws-adapters.ts`); the local run and tests wire in-memory ones.
  */
 
+/** Both specs: the rotating API key must not be cached longer than one hour. */
+export const MAX_API_KEY_MAX_AGE_SECONDS = 3600;
+
 /** Source of the platform API key (rotating secret). */
 export interface ApiKeySource {
   /** The current key; served from cache within its max age. */

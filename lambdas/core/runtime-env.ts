@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_API_KEY_MAX_AGE_SECONDS } from './ports';
 import { PLATFORM_REGIONS } from './regions';
 import './zod-locale';
 
@@ -25,8 +26,8 @@ export const runtimeEnvSchema = z.object({
       z.int('must be a whole number of seconds'),
       z.minimum(1, 'must be at least 1'),
       z.maximum(
-        3600,
-        'must be at most 3600 (the specs forbid caching the key longer than one hour)',
+        MAX_API_KEY_MAX_AGE_SECONDS,
+        `must be at most ${MAX_API_KEY_MAX_AGE_SECONDS} (the specs forbid caching the key longer than one hour)`,
       ),
     ),
   DEAD_LETTER_QUEUE_URL: z.url({ error: 'must be the dead-letter queue URL' }),
