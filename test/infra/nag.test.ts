@@ -10,9 +10,7 @@ import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../lib/app';
 import { type DeploymentConfig, loadConfig } from '../../lib/config';
-import { configWith } from './synth';
-
-const NO_BUNDLING = { context: { 'aws:cdk:bundling-stacks': [] } };
+import { configWith, NO_BUNDLING } from './synth';
 
 const variants: ReadonlyArray<[string, () => DeploymentConfig]> = [
   ['the example config', () => loadConfig('example')],

@@ -27,15 +27,15 @@ export interface Synthesized {
   readonly template: Template;
 }
 
+/** App props that skip esbuild: no stack is selected for bundling. */
+export const NO_BUNDLING = { context: { 'aws:cdk:bundling-stacks': [] } };
+
 /** Synthesizes the config's stack (with the cdk-nag plugin, as `bin/app.ts` does). */
 export const synth = (
   config: DeploymentConfig,
   options: { bundle?: boolean } = {},
 ): Synthesized => {
-  const { app, stack } = createApp(
-    config,
-    options.bundle ? undefined : { context: { 'aws:cdk:bundling-stacks': [] } },
-  );
+  const { app, stack } = createApp(config, options.bundle ? undefined : NO_BUNDLING);
   return { app, stack, template: Template.fromStack(stack) };
 };
 
