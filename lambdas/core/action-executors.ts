@@ -2,6 +2,7 @@ import type { ActionName } from '../actions';
 import type { MessageOf } from '../messages';
 import { DEFAULT_CLIENT_ID_FIELD_NAME } from '../messages/rules';
 import type { Outcome } from './outcome';
+import { pickDefined } from './pick-defined';
 import type { HttpSettings, PlatformSettings } from './platform-settings';
 import type { ApiKeySource } from './ports';
 import { ProvisioningClient, type ProvisioningResponse } from './provisioning-client';
@@ -133,10 +134,8 @@ const lookUpRecord = async (
   clients: PlatformClients,
   call: CallOptions,
 ): Promise<{ kind: 'in-place'; outcome: Outcome<never> } | { kind: 'send' | 'unknown' }> => {
-  const options = {
-    ...(call.deadline === undefined ? {} : { deadline: call.deadline }),
-    ...(call.onAttempt === undefined ? {} : { onAttempt: call.onAttempt }),
-  };
+  // Never the add's own beforeRetry: a lookup must not start another lookup.
+  const options = pickDefined(call, ['deadline', 'onAttempt']);
   const locators = [
     ...(message.previewRecordId === undefined
       ? []
