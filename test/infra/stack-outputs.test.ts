@@ -1,6 +1,7 @@
 /**
  * The stack's output keys are the ones `lib/stack-outputs.ts` names, because the operator
- * commands (`npm run ops`) find each action's queues by those keys.
+ * commands (`npm run ops`) find each action's queues by those keys and docs/deploy.md's
+ * queries find the log groups by them.
  */
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../lambdas/actions';
@@ -8,7 +9,7 @@ import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from '../../lib/stack-outputs'
 import { configWith, ref, synth } from './synth';
 
 describe('stack outputs', () => {
-  it('has the queue and DLQ URL of every enabled action under the keys ops reads', () => {
+  it('has the queue URL, DLQ URL and log group of every enabled action under the shared keys', () => {
     // Prepare
     const config = configWith({ actions: { 'delete-user': { enabled: false } } });
 
@@ -22,9 +23,12 @@ describe('stack outputs', () => {
       const keys = actionOutputKeys(action);
       template.hasOutput(keys.queueUrl, { Value: ref(pipeline.queue) });
       template.hasOutput(keys.deadLetterQueueUrl, { Value: ref(pipeline.deadLetterQueue) });
+      template.hasOutput(keys.logGroupName, { Value: ref(pipeline.logGroup) });
     }
     const outputKeys = Object.keys(template.findOutputs('*'));
-    expect(outputKeys).not.toContain(actionOutputKeys('delete-user').queueUrl);
-    expect(outputKeys).toContain(EVENT_BUS_OUTPUT_KEY);
+    for (const key of Object.values(actionOutputKeys('delete-user'))) {
+      expect(outputKeys).not.toContain(key);
+    }
+    template.hasOutput(EVENT_BUS_OUTPUT_KEY, { Value: ref(stack.eventBus) });
   });
 });
