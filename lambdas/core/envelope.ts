@@ -54,7 +54,7 @@ export const unwrapBody = (action: ActionName, body: string): UnwrappedMessage =
   } catch {
     throw new EnvelopeError(
       'INVALID_JSON',
-      `message body is not valid JSON (${body.length} bytes)`,
+      `message body is not valid JSON (${Buffer.byteLength(body)} bytes)`,
     );
   }
   return unwrapDecoded(action, decoded);

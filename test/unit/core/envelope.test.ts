@@ -110,9 +110,9 @@ describe('unwrapBody', () => {
     expect(unwrapped).toEqual({ message, eventId: 'e-9' });
   });
 
-  it('refuses a body that is not JSON with its size but not its content', () => {
-    // Prepare
-    const body = '{"firstName": "Ada", oops';
+  it('refuses a body that is not JSON with its size in bytes but not its content', () => {
+    // Prepare: 24 ASCII characters and one of two UTF-8 bytes.
+    const body = '{"firstName": "Zoë", oops';
 
     // Act
     let failure: unknown;
@@ -125,10 +125,8 @@ describe('unwrapBody', () => {
     // Assess
     expect(failure).toBeInstanceOf(EnvelopeError);
     expect(failure).toMatchObject({ code: 'INVALID_JSON' });
-    expect((failure as Error).message).toBe(
-      `message body is not valid JSON (${body.length} bytes)`,
-    );
-    expect((failure as Error).message).not.toContain('Ada');
+    expect((failure as Error).message).toBe('message body is not valid JSON (26 bytes)');
+    expect((failure as Error).message).not.toContain('Zoë');
   });
 });
 
