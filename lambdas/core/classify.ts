@@ -151,9 +151,11 @@ const isObject = (value: unknown): value is JsonObject =>
 const truncate = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 
-const stringField = (value: JsonObject, key: string): string | undefined => {
+/** A non-blank string field of a response, trimmed and cut to MAX_REASON_LENGTH. */
+const reasonField = (value: JsonObject, key: string): string | undefined => {
   const field = Object.hasOwn(value, key) ? value[key] : undefined;
-  return typeof field === 'string' && field.trim() !== '' ? field.trim() : undefined;
+  if (typeof field !== 'string' || field.trim() === '') return undefined;
+  return truncate(field.trim(), MAX_REASON_LENGTH);
 };
 
 /** Collapses whitespace and drops HTML tags so an error page reads as one line. */
@@ -167,11 +169,11 @@ const plainText = (text: string): string =>
 /** The platform's own reason text in a failure response, if it gave one. */
 const platformReason = (json: unknown, bodyText: string): string | undefined => {
   if (isObject(json)) {
-    const nested = isObject(json.previewResult)
-      ? stringField(json.previewResult, 'error')
-      : undefined;
-    const reason = stringField(json, 'error') ?? stringField(json, 'message') ?? nested;
-    return reason === undefined ? undefined : truncate(reason, MAX_REASON_LENGTH);
+    return (
+      reasonField(json, 'error') ??
+      reasonField(json, 'message') ??
+      (isObject(json.previewResult) ? reasonField(json.previewResult, 'error') : undefined)
+    );
   }
   const text = plainText(bodyText);
   return text === '' ? undefined : truncate(text, MAX_REASON_LENGTH);
@@ -280,11 +282,10 @@ export const classifyRealtime = (
       return malformed(httpStatus, 'the SUCCESS body has no previewRecordClientData array');
     }
   }
-  const reason = stringField(previewResult, 'error');
   return statusOutcome(
     'previewResultStatus',
     status,
-    reason === undefined ? undefined : truncate(reason, MAX_REASON_LENGTH),
+    reasonField(previewResult, 'error'),
     REALTIME_STATUS_CATEGORIES,
     httpStatus,
     // The envelope is checked above; the echoed fields are the platform's and passed on as sent.
@@ -302,11 +303,10 @@ export const classifyProvisioning = (result: HttpResult): Outcome<ProvisioningRe
   if (!isObject(json) || typeof json.result !== 'string') {
     return malformed(httpStatus, 'the body has no result string');
   }
-  const reason = stringField(json, 'message');
   return statusOutcome(
     'result',
     json.result,
-    reason === undefined ? undefined : truncate(reason, MAX_REASON_LENGTH),
+    reasonField(json, 'message'),
     PROVISIONING_RESULT_CATEGORIES,
     httpStatus,
     json as unknown as ProvisioningResponse,

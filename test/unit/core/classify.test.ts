@@ -330,6 +330,30 @@ describe('classifyProvisioning: result', () => {
   });
 });
 
+describe('reason text of an HTTP 200 failure', () => {
+  it.each([
+    [
+      'realtime previewResult.error',
+      () => classifyRealtime(jsonResponse(200, envelope('FAILED', ` ${'x'.repeat(2000)} `))),
+      'previewResultStatus FAILED: ',
+    ],
+    [
+      'provisioning message',
+      () => classifyProvisioning(jsonResponse(200, { result: 'FAIL', message: 'x'.repeat(2000) })),
+      'result FAIL: ',
+    ],
+  ])(`cuts the %s to ${MAX_REASON_LENGTH} characters`, (_field, classify, head) => {
+    // Act
+    const outcome = classify();
+
+    // Assess
+    expect(outcome.message.startsWith(head)).toBe(true);
+    const reason = outcome.message.slice(head.length);
+    expect(reason).toHaveLength(MAX_REASON_LENGTH);
+    expect(reason).toBe(`${'x'.repeat(MAX_REASON_LENGTH - 1)}…`);
+  });
+});
+
 describe('classification table', () => {
   it('lists every code the classifiers produce', () => {
     // Prepare
