@@ -1,8 +1,6 @@
 import { KeyReadCoordinator } from '../../lambdas/core/key-read-coordinator';
-import type { ApiKeySource } from '../../lambdas/core/ports';
+import { type ApiKeySource, MAX_API_KEY_MAX_AGE_SECONDS } from '../../lambdas/core/ports';
 
-/** Same bound as the deployed key source: the platform allows caching the key for an hour. */
-const MAX_AGE_LIMIT_SECONDS = 3600;
 export const DEFAULT_API_KEY_MAX_AGE_SECONDS = 900;
 
 /** A stored secret value: plays Secrets Manager for the local run. */
@@ -55,7 +53,7 @@ const nonEmpty = (value: string): string => {
 
 export interface LocalApiKeySourceOptions {
   readonly store: LocalSecretStore;
-  /** Seconds a read key is served from cache: 1..3600. @default 900 */
+  /** Seconds a read key is served from cache: 1..MAX_API_KEY_MAX_AGE_SECONDS. @default 900 */
   readonly maxAgeSeconds?: number;
   /** Epoch ms, injectable for tests. @default Date.now */
   readonly now?: () => number;
@@ -75,9 +73,10 @@ export class LocalApiKeySource implements ApiKeySource {
 
   constructor(options: LocalApiKeySourceOptions) {
     const maxAge = options.maxAgeSeconds ?? DEFAULT_API_KEY_MAX_AGE_SECONDS;
-    if (!Number.isInteger(maxAge) || maxAge < 1 || maxAge > MAX_AGE_LIMIT_SECONDS) {
+    // The deployed key source's bound: the platform allows caching the key for an hour.
+    if (!Number.isInteger(maxAge) || maxAge < 1 || maxAge > MAX_API_KEY_MAX_AGE_SECONDS) {
       throw new RangeError(
-        `maxAgeSeconds must be an integer from 1 to ${MAX_AGE_LIMIT_SECONDS}, got ${maxAge}`,
+        `maxAgeSeconds must be an integer from 1 to ${MAX_API_KEY_MAX_AGE_SECONDS}, got ${maxAge}`,
       );
     }
     this.#store = options.store;

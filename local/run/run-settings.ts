@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
+import { MAX_API_KEY_MAX_AGE_SECONDS } from '../../lambdas/core/ports';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/regions';
 import { ACTION_DEFAULTS } from '../../lib/config';
+import { DEFAULT_API_KEY_MAX_AGE_SECONDS } from '../in-memory/api-key-source';
 
 /**
  * The queue, function and rule settings the local run copies from a deployment config
@@ -16,7 +18,7 @@ export const RUN_DEFAULTS = {
   timeoutSeconds: ACTION_DEFAULTS.timeoutSeconds,
   maxReceiveCount: ACTION_DEFAULTS.maxReceiveCount,
   allowedSources: ['crm', 'hr'],
-  apiKeyMaxAgeSeconds: 900,
+  apiKeyMaxAgeSeconds: DEFAULT_API_KEY_MAX_AGE_SECONDS,
   campaignRegion: 'eu-central-1',
   secretsRegion: 'eu-central-1',
   tenant: { platformCode: 'LOCALPLATFORM', companyCode: 'localco', environmentName: 'local' },
@@ -72,7 +74,7 @@ const configSchema = z.looseObject({
   campaignRegion: z.enum(PLATFORM_REGIONS).optional(),
   apiKey: z
     .looseObject({
-      maxAgeSeconds: z.int().min(1).max(3600).optional(),
+      maxAgeSeconds: z.int().min(1).max(MAX_API_KEY_MAX_AGE_SECONDS).optional(),
       secretsRegion: z.string().min(1).optional(),
     })
     .optional(),
