@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { ACTIONS, type ActionName, RESULT_EVENT_SOURCE } from '../lambdas/actions';
 import { platformBaseUrl } from '../lambdas/core/base-url';
+import { MAX_API_KEY_MAX_AGE_SECONDS } from '../lambdas/core/ports';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../lambdas/core/regions';
 
 /** Folder of the committed deployment configs. */
@@ -261,7 +262,7 @@ const configSchema = z
           ),
         secretsRegion: awsRegion,
         // The specs forbid caching the key for longer than one hour.
-        maxAgeSeconds: int(1, 3600).default(900),
+        maxAgeSeconds: int(1, MAX_API_KEY_MAX_AGE_SECONDS).default(900),
         /** Customer-managed KMS key of the secret, when it is not encrypted with aws/secretsmanager. */
         kmsKeyArn: z.string().regex(KMS_KEY_ARN, 'must be a KMS key ARN').optional(),
       })
