@@ -80,4 +80,27 @@ describe('EmulatorBackend', () => {
     expect(letters).toEqual([{ action: 'delete-user', body: expect.stringContaining('"poison"') }]);
     expect(await backend.pending()).toEqual({ visible: 0, inFlight: 0 });
   });
+
+  it('finds a dead letter the handler sent with its reason, and leaves it in the DLQ', async () => {
+    // Prepare
+    const settings = runSettingsFrom({ allowedSources: ['hr'] }, 'test');
+    backend = await EmulatorBackend.create({ endpoint: motoEndpoint(), settings, apiKey: 'k-1' });
+    const reason = {
+      action: 'add-user',
+      errorCategory: 'permanent',
+      errorCode: 'INVALID_MESSAGE',
+      errorMessage: 'loginUserId: is required',
+      sourceMessageId: 'm-1',
+      correlationId: 'c-1',
+    } as const;
+    await backend.deadLetterSink('add-user').send('{"correlationId":"c-1"}', reason);
+
+    // Act
+    const first = await backend.deadLetters();
+    const second = await backend.deadLetters();
+
+    // Assess
+    expect(first).toEqual([{ action: 'add-user', body: '{"correlationId":"c-1"}', reason }]);
+    expect(second).toEqual(first);
+  });
 });
