@@ -9,13 +9,11 @@ import {
   EXECUTORS,
   type PlatformClients,
 } from '../../../lambdas/core/action-executors';
-import type { PlatformSettings } from '../../../lambdas/core/platform-settings';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { startCaptureServer } from '../../support/capture-server';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { settingsFor, TENANT, TEST_KEY } from './client-fixtures';
 
-const KEY = 'executor-test-key-1234';
-const TENANT = { platformCode: 'PLAT', companyCode: 'acme', environmentName: 'prod' } as const;
 /** Only these campaigns exist: naming another is answered FAILED (retryable). */
 const CAMPAIGNS = ['Leads', 'Callbacks'];
 /** No real waiting between retries. */
@@ -24,16 +22,13 @@ const FAST = { baseDelayMs: 0, maxDelayMs: 0 };
 let sim: RunningSimulator;
 let clients: PlatformClients;
 
-const settingsFor = (baseUrl: string): PlatformSettings => ({
-  ...TENANT,
-  baseUrl,
-  campaignRegion: 'eu-central-1',
-  secretsRegion: 'eu-central-1',
-});
-
 beforeAll(async () => {
-  sim = await startSimulator({ ...TENANT, apiKey: KEY, campaigns: CAMPAIGNS });
-  clients = createPlatformClients(settingsFor(sim.baseUrl), new InMemoryApiKeySource(KEY), FAST);
+  sim = await startSimulator({ ...TENANT, apiKey: TEST_KEY, campaigns: CAMPAIGNS });
+  clients = createPlatformClients(
+    settingsFor(sim.baseUrl),
+    new InMemoryApiKeySource(TEST_KEY),
+    FAST,
+  );
 });
 
 afterAll(async () => {
@@ -289,7 +284,7 @@ describe('add-user', () => {
     );
     const lagging = createPlatformClients(
       settingsFor(platform.baseUrl),
-      new InMemoryApiKeySource(KEY),
+      new InMemoryApiKeySource(TEST_KEY),
       FAST,
     );
 

@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXECUTORS, type PlatformClients } from '../../../lambdas/core/action-executors';
 import { type HttpTransport, postJson } from '../../../lambdas/core/http';
-import type { PlatformSettings } from '../../../lambdas/core/platform-settings';
 import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
 import { RealtimeClient } from '../../../lambdas/core/realtime-client';
 import {
@@ -17,22 +16,14 @@ import {
   startSimulator,
 } from '../../../local/simulator';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { settingsFor, TENANT, TEST_KEY } from './client-fixtures';
 
-const KEY = 'idempotency-test-key-5521';
-const TENANT = { platformCode: 'PLAT', companyCode: 'acme', environmentName: 'prod' } as const;
 const HTTP = { baseDelayMs: 0, maxDelayMs: 0, requestTimeoutMs: 2000, maxAttempts: 3 };
 
 let sim: RunningSimulator;
 let clients: PlatformClients;
 /** Simulator faults for the next requests, one entry per request (then none). */
 let faultPlan: FaultSettings[] = [];
-
-const settingsFor = (baseUrl: string): PlatformSettings => ({
-  ...TENANT,
-  baseUrl,
-  campaignRegion: 'eu-central-1',
-  secretsRegion: 'eu-central-1',
-});
 
 /** Applies the next planned fault setting before each request leaves. */
 const plannedTransport: HttpTransport = (request) => {
@@ -41,9 +32,9 @@ const plannedTransport: HttpTransport = (request) => {
 };
 
 beforeAll(async () => {
-  sim = await startSimulator({ ...TENANT, apiKey: KEY });
+  sim = await startSimulator({ ...TENANT, apiKey: TEST_KEY });
   const settings = settingsFor(sim.baseUrl);
-  const apiKey = new InMemoryApiKeySource(KEY);
+  const apiKey = new InMemoryApiKeySource(TEST_KEY);
   clients = {
     realtime: new RealtimeClient(settings, apiKey, HTTP, { transport: plannedTransport }),
     provisioning: new ProvisioningClient(settings, apiKey, HTTP, { transport: plannedTransport }),

@@ -14,10 +14,15 @@ import { lateBound } from '../../support/late-bound';
 
 export const TEST_KEY = 'test-api-key-7f3a9c';
 
-export const settingsFor = (baseUrl: string): PlatformSettings => ({
+/** The tenant of `settingsFor`, for a simulator the clients must be accepted by. */
+export const TENANT = {
   platformCode: 'PLAT',
   companyCode: 'acme',
   environmentName: 'prod',
+} as const;
+
+export const settingsFor = (baseUrl: string): PlatformSettings => ({
+  ...TENANT,
   baseUrl,
   campaignRegion: 'eu-central-1',
   secretsRegion: 'eu-west-2',
