@@ -56,21 +56,6 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
   const deadlineOf = (context: Context): number =>
     now() + Math.max(0, context.getRemainingTimeInMillis() - margin);
 
-  /**
-   * Logs a Secrets Manager failure once per invocation, before the records retry the read. The
-   * read count does not depend on it: concurrent records share one read (KeyReadCoordinator).
-   */
-  const warmApiKey = async (): Promise<void> => {
-    try {
-      await deps.apiKey.getKey();
-    } catch (error) {
-      deps.logger.warn('could not read the API key before the batch; records will retry it', {
-        action,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
-  };
-
   const handleSqs = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const deadline = deadlineOf(context);
     const processor = new BatchProcessor(EventType.SQS);
@@ -99,7 +84,6 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
   };
 
   return async (event: unknown, context: Context): Promise<unknown> => {
-    await warmApiKey();
     try {
       if (isSqsEvent(event)) return await handleSqs(event, context);
 

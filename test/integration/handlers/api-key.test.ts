@@ -172,10 +172,7 @@ describe('API key unavailable', () => {
     expect(harness.sim.stats.requests).toBe(0);
     const warning = harness.output
       .jsonLines()
-      .find(
-        (line) =>
-          line.message === 'could not read the API key before the batch; records will retry it',
-      );
-    expect(warning).toMatchObject({ level: 'WARN', action: 'delete-user' });
+      .find((line) => line.messageId === 'retried' && line.code === 'API_KEY_UNAVAILABLE');
+    expect(warning).toMatchObject({ level: 'WARN', action: 'delete-user', category: 'retryable' });
   });
 });
