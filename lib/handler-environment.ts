@@ -2,11 +2,12 @@
  * The handler environment contract (issue 3), filled from the deployment config. The stack sets
  * exactly this on every function, so a test can hold it against what the runtime reads.
  */
-import { type ActionName, READ_ACTIONS } from '../lambdas/actions';
+import { type ActionName, METRICS_NAMESPACE, READ_ACTIONS, SERVICE_NAME } from '../lambdas/actions';
 import type { DeploymentConfig } from './config';
 
-export const POWERTOOLS_SERVICE_NAME = 'contact-center-sync';
-export const POWERTOOLS_METRICS_NAMESPACE = 'ContactCenterSync';
+/** The runtime's own names, so logs and metrics match whether or not the variables are set. */
+export const POWERTOOLS_SERVICE_NAME = SERVICE_NAME;
+export const POWERTOOLS_METRICS_NAMESPACE = METRICS_NAMESPACE;
 
 /** Every variable a handler may get; `RESULT_EVENT_BUS_NAME` only for the read actions. */
 export const HANDLER_ENVIRONMENT_VARIABLES = [

@@ -1,11 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { ActionName } from '../actions';
+import { type ActionName, METRICS_NAMESPACE, SERVICE_NAME } from '../actions';
 
-/** Service name on every log line and metric; POWERTOOLS_SERVICE_NAME overrides it. */
-export const SERVICE_NAME = 'contact-center-sync';
-/** CloudWatch namespace of the EMF metrics; POWERTOOLS_METRICS_NAMESPACE overrides it. */
-export const METRICS_NAMESPACE = 'ContactCenterSync';
+export { METRICS_NAMESPACE, SERVICE_NAME };
 
 /** Structured JSON logger with the action on every line. */
 export const createLogger = (action: ActionName): Logger =>
