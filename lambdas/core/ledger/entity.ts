@@ -1,0 +1,54 @@
+import type { EventKind, Version } from './event-version';
+
+/** A field value the ledger keeps: ids, states, times and hashes, never record data values. */
+export type FieldValue = string | number | null;
+
+export interface FieldEntry {
+  /** Version of the event that last set the field. */
+  readonly v: Version;
+  readonly value: FieldValue;
+}
+
+/**
+ * What the ledger knows of one entity at one location (a record: region + campaign + clientId;
+ * a user: loginUserId). Kept small: no record data, only versions, ids and hashes.
+ */
+export interface EntityDoc {
+  /** Present on the platform as far as our own events say; undefined before the first settled event. */
+  readonly present?: boolean;
+  /** Version of the event that last decided presence (create, delete, move in or out). */
+  readonly since?: Version;
+  /** Version of the create of the current incarnation; events older than it are stale. */
+  readonly bornAt?: Version;
+  /** The current incarnation was created by this integration (an honest ALREADY_EXISTS needs it). */
+  readonly ours?: boolean;
+  readonly fields: Readonly<Record<string, FieldEntry>>;
+  /** Versions of the creates (add-or-update) applied to the current incarnation, oldest first. */
+  readonly creates: readonly Version[];
+  /** The record moved away: older events addressed here follow it, newer ones find the place empty. */
+  readonly movedTo?: { readonly location: string; readonly v: Version };
+  /** Keys of events already settled here (applied or skipped), newest last: exact duplicates. */
+  readonly settled: readonly string[];
+  /** Keys of events whose platform call may have been applied although no answer said so. */
+  readonly uncertain: readonly string[];
+}
+
+export const EMPTY_ENTITY: EntityDoc = { fields: {}, creates: [], settled: [], uncertain: [] };
+
+/** One event as the ordering mechanism sees it: no action names, only what it does to the entity. */
+export interface OrderedEvent {
+  /** `<action>@<version>`: two copies of one event share it. */
+  readonly key: string;
+  readonly version: Version;
+  readonly kind: EventKind;
+  /** Fields the event sets, with the values the ledger may keep (hashes for record data). */
+  readonly sets: Readonly<Record<string, FieldValue>>;
+  /** A move: the location the entity goes to. */
+  readonly destination?: string;
+}
+
+/** How long the lists of settled and uncertain event keys grow before the oldest are dropped. */
+export const MAX_REMEMBERED_EVENTS = 50;
+
+export const remember = (list: readonly string[], key: string): string[] =>
+  [...list.filter((k) => k !== key), key].slice(-MAX_REMEMBERED_EVENTS);

@@ -1,0 +1,88 @@
+/**
+ * The one contract every ledger store follows, run against the in-memory store (local run) and
+ * the DynamoDB store on moto (real SDK calls, real condition expressions).
+ */
+import { describe, expect, it } from 'vitest';
+import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
+import { EMPTY_ENTITY, type EntityDoc } from '../../../lambdas/core/ledger/entity';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { LeaseLostError, type LedgerStore } from '../../../lambdas/core/ledger/ledger-store';
+import { createLedgerTable, motoDynamoDbClient } from '../../support/ledger-table';
+
+const stores: readonly [string, () => Promise<LedgerStore>][] = [
+  ['in-memory', async () => new InMemoryLedgerStore()],
+  [
+    'DynamoDB (moto)',
+    async () => {
+      const client = motoDynamoDbClient();
+      return new DynamoDbLedgerStore({ tableName: await createLedgerTable(client), client });
+    },
+  ],
+];
+
+const doc = (present: boolean): EntityDoc => ({ ...EMPTY_ENTITY, present, settled: ['e1'] });
+const lease = (token: string, until: number, eventKey = 'e1') => ({ token, until, eventKey });
+
+describe.each(stores)('ledger store contract: %s', (_name, makeStore) => {
+  it('claims an entity it has never seen, and commits a document that a later claim reads', async () => {
+    // Prepare
+    const store = await makeStore();
+    // Act
+    const first = await store.claim('user#ana', lease('t1', 2000), 1000);
+    await store.commit('user#ana', 't1', doc(true));
+    const second = await store.claim('user#ana', lease('t2', 3000), 1500);
+    // Assess
+    expect(first).toEqual({ kind: 'claimed', doc: undefined });
+    expect(second).toEqual({ kind: 'claimed', doc: doc(true) });
+    expect(await store.read('user#ana')).toEqual(doc(true));
+  });
+
+  it('answers busy, with the lease end, while another holder has a live lease', async () => {
+    const store = await makeStore();
+    await store.claim('user#bo', lease('t1', 5000), 1000);
+    const busy = await store.claim('user#bo', lease('t2', 6000), 4999);
+    expect(busy).toEqual({ kind: 'busy', until: 5000 });
+  });
+
+  it('lets an expired lease be taken over and says which event held it', async () => {
+    const store = await makeStore();
+    await store.claim('user#cy', lease('t1', 2000, 'add-user@v1'), 1000);
+    const taken = await store.claim('user#cy', lease('t2', 9000, 'add-user@v1'), 2001);
+    expect(taken).toEqual({ kind: 'claimed', doc: undefined, takenOverFrom: 'add-user@v1' });
+  });
+
+  it('refuses a commit from a holder whose lease was taken over, and keeps the new holder', async () => {
+    const store = await makeStore();
+    await store.claim('user#di', lease('t1', 2000), 1000);
+    await store.claim('user#di', lease('t2', 9000), 2001);
+    await expect(store.commit('user#di', 't1', doc(true))).rejects.toBeInstanceOf(LeaseLostError);
+    await store.commit('user#di', 't2', doc(false));
+    expect(await store.read('user#di')).toEqual(doc(false));
+  });
+
+  it('release drops the lease without writing, and ignores a lease already lost', async () => {
+    const store = await makeStore();
+    await store.claim('user#ed', lease('t1', 5000), 1000);
+    await store.commit('user#ed', 't1', doc(true));
+    await store.claim('user#ed', lease('t2', 5000), 1000);
+    await store.release('user#ed', 't2');
+    await store.release('user#ed', 'not-the-holder');
+    const again = await store.claim('user#ed', lease('t3', 5000), 1000);
+    expect(again).toEqual({ kind: 'claimed', doc: doc(true) });
+  });
+
+  it('a commit drops the lease: the next claim needs no waiting', async () => {
+    const store = await makeStore();
+    await store.claim('record#x', lease('t1', 5000), 1000);
+    await store.commit('record#x', 't1', doc(false), 1_900_000_000);
+    expect((await store.claim('record#x', lease('t2', 5000), 1001)).kind).toBe('claimed');
+  });
+
+  it('of two concurrent claims on one entity exactly one wins', async () => {
+    const store = await makeStore();
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((t) => store.claim('record#race', lease(t, 5000), 1000)),
+    );
+    expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
+  });
+});
