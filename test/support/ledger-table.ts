@@ -3,8 +3,7 @@ import {
   DynamoDBClient,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { uniqueName } from './aws-clients';
-import { motoClientConfig } from './aws-clients';
+import { motoClientConfig, uniqueName } from './aws-clients';
 
 export const motoDynamoDbClient = (endpoint?: string): DynamoDBClient =>
   new DynamoDBClient(motoClientConfig(endpoint));

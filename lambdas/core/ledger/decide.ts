@@ -1,21 +1,30 @@
-import { type EntityDoc, type FieldValue, type OrderedEvent, remember } from './entity';
+import {
+  type EntityDoc,
+  type FieldEntry,
+  type FieldValue,
+  type OrderedEvent,
+  remember,
+} from './entity';
 import { isNewer, type Version } from './event-version';
 
 /**
  * The ordering rules, as pure functions: what to do with an event given what the ledger knows of
- * its entity (`decide`), and what the ledger knows afterwards (`settle`). The model they follow:
+ * its entity (`decide`), and what the ledger knows afterwards (`settle`). They follow one model:
  * the platform must end as if every event had been applied once, in version order, to a platform
  * where the entity did not exist yet. Staleness is judged per field, not per entity.
  */
 
+export type SkipCode = 'STALE_SKIPPED' | 'DUPLICATE';
+
 export type Decision =
-  | {
-      readonly kind: 'skip';
-      readonly code: 'STALE_SKIPPED' | 'DUPLICATE';
-      readonly reason: string;
-    }
+  | { readonly kind: 'skip'; readonly code: SkipCode; readonly reason: string }
   /** The event is older than a move of its entity: apply it where the entity is now. */
   | { readonly kind: 'forward'; readonly location: string }
+  /**
+   * A change older than the first create seen: in the model it lands only if an older create
+   * exists, which may still be on its way. Retried; dead-lettered when the window is spent.
+   */
+  | { readonly kind: 'wait'; readonly code: 'WAITING_FOR_CREATE'; readonly reason: string }
   | {
       readonly kind: 'apply';
       /** What the ledger says is on the platform at this location now. */
@@ -26,6 +35,8 @@ export type Decision =
       readonly stale: readonly string[];
       /** The latest known value of every field the ledger holds (to fill a required field). */
       readonly current: Readonly<Record<string, FieldValue>>;
+      /** The present incarnation was created by this integration. */
+      readonly ours: boolean;
       /** An earlier attempt of this very event may have reached the platform. */
       readonly ourEarlierAttempt: boolean;
       /**
@@ -36,13 +47,13 @@ export type Decision =
         readonly bornAt: Version;
         readonly keep: Readonly<Record<string, FieldValue>>;
       };
+      /** Fields from limbo that this older create brings back: send them too. */
+      readonly restore?: Readonly<Record<string, FieldValue>>;
     };
 
-const skip = (code: 'STALE_SKIPPED' | 'DUPLICATE', reason: string): Decision => ({
-  kind: 'skip',
-  code,
-  reason,
-});
+export type ApplyDecision = Extract<Decision, { kind: 'apply' }>;
+
+const skip = (code: SkipCode, reason: string): Decision => ({ kind: 'skip', code, reason });
 
 const currentValues = (doc: EntityDoc): Record<string, FieldValue> =>
   Object.fromEntries(Object.entries(doc.fields).map(([name, entry]) => [name, entry.value]));
@@ -56,67 +67,94 @@ export const decide = (
     return skip('DUPLICATE', 'this event was already settled here');
   }
   const v = event.version;
-  if (doc.movedTo !== undefined && v < doc.movedTo.v && event.kind !== 'delete') {
-    return { kind: 'forward', location: doc.movedTo.location };
+  if (doc.movedTo !== undefined && v < doc.movedTo.v) {
+    // Older than the move: it happened to the record before it left, so it follows the record.
+    // A delete older than the move was overtaken by it (the record lived on elsewhere).
+    return event.kind === 'delete'
+      ? skip('STALE_SKIPPED', 'the record moved away after this delete happened')
+      : { kind: 'forward', location: doc.movedTo.location };
   }
-  if (doc.movedTo !== undefined && v < doc.movedTo.v && event.kind === 'delete') {
-    // A delete addressed to where the entity was before it moved: the move is newer.
-    return skip('STALE_SKIPPED', 'the entity moved away after this delete happened');
+  if (doc.deletedAt !== undefined && v <= doc.deletedAt) {
+    return skip('STALE_SKIPPED', 'the entity was deleted or moved away after this event happened');
   }
-  const ourEarlierAttempt =
-    doc.uncertain.includes(event.key) || options.takenOverFrom === event.key;
-  const current = currentValues(doc);
+  const base = {
+    current: currentValues(doc),
+    ours: doc.ours === true,
+    ourEarlierAttempt: doc.uncertain.includes(event.key) || options.takenOverFrom === event.key,
+  };
   const names = Object.keys(event.sets);
-
-  if (doc.present === false) {
-    if (doc.since !== undefined && v <= doc.since) {
-      return skip(
-        'STALE_SKIPPED',
-        'the entity was deleted or moved away after this event happened',
-      );
-    }
-    return { kind: 'apply', entity: 'absent', fresh: names, stale: [], current, ourEarlierAttempt };
-  }
-  if (doc.present === undefined) {
-    return { kind: 'apply', entity: 'unknown', fresh: names, stale: [], current, ourEarlierAttempt };
-  }
-  if (doc.bornAt !== undefined && v < doc.bornAt) {
-    return skip('STALE_SKIPPED', 'the entity was created afresh after this event happened');
+  if (doc.present !== true) {
+    const entity = doc.present === false ? 'absent' : 'unknown';
+    const restore = event.kind === 'create' ? restorable(doc, v) : {};
+    return { kind: 'apply', entity, fresh: names, stale: [], ...base, ...restoring(restore) };
   }
   if (event.kind === 'delete') {
-    const later = doc.creates.filter((c) => c > v);
-    const bornAt = later[0];
+    const bornAt = doc.creates.find((c) => c > v);
     if (bornAt === undefined) {
-      return { kind: 'apply', entity: 'present', fresh: [], stale: [], current, ourEarlierAttempt };
+      return { kind: 'apply', entity: 'present', fresh: [], stale: [], ...base };
     }
+    const fields = Object.entries(doc.fields);
+    if (doc.bornAt === bornAt && fields.every(([, entry]) => entry.v >= bornAt)) {
+      // Nothing older than the later create is on the platform: it already is that fresh record.
+      return skip('STALE_SKIPPED', 'the entity was created afresh after this delete happened');
+    }
+    // What the later create and the events after it set survives; what came between the delete
+    // and that create waits in limbo for a create between them (see EntityDoc.limbo).
     const keep = Object.fromEntries(
-      Object.entries(doc.fields)
-        .filter(([, entry]) => entry.v >= bornAt)
-        .map(([name, entry]) => [name, entry.value]),
+      fields.filter(([, entry]) => entry.v >= bornAt).map(([name, entry]) => [name, entry.value]),
     );
     return {
       kind: 'apply',
       entity: 'present',
       fresh: [],
       stale: [],
-      current,
-      ourEarlierAttempt,
+      ...base,
       recreate: { bornAt, keep },
     };
   }
-  const fresh = names.filter((name) => isNewer(v, doc.fields[name]?.v));
+  if (event.kind !== 'create' && doc.bornAt !== undefined && v < doc.bornAt) {
+    return {
+      kind: 'wait',
+      code: 'WAITING_FOR_CREATE',
+      reason:
+        'the record was created after this change happened; waiting for an older add that may still be on its way',
+    };
+  }
+  // A create older than the one that made the record is, in the model, the one that made it:
+  // what waited in limbo after it lands now (and is newer than this create's own fields).
+  const movesBirth = event.kind === 'create' && doc.bornAt !== undefined && v < doc.bornAt;
+  const restore = movesBirth ? restorable(doc, v) : {};
+  const fresh = names.filter((name) => isNewer(v, doc.fields[name]?.v) && !(name in restore));
   const stale = names.filter((name) => !fresh.includes(name));
-  // A create on a present entity is an update; a move always has something to do.
-  if (fresh.length === 0 && event.kind !== 'move' && !(event.kind === 'create' && ourEarlierAttempt)) {
+  const nothingToSend = fresh.length === 0 && Object.keys(restore).length === 0;
+  if (nothingToSend && event.kind !== 'move' && (movesBirth || !base.ourEarlierAttempt)) {
     return skip('STALE_SKIPPED', `newer events already set ${stale.join(', ') || 'everything'}`);
   }
-  return { kind: 'apply', entity: 'present', fresh, stale, current, ourEarlierAttempt };
+  return {
+    kind: 'apply',
+    entity: 'present',
+    fresh,
+    stale,
+    ...base,
+    ...restoring(restore),
+  };
 };
+
+const restoring = (restore: Record<string, FieldValue>) =>
+  Object.keys(restore).length === 0 ? {} : { restore };
+
+/** Limbo fields newer than a create at `v`, not overwritten since. */
+const restorable = (doc: EntityDoc, v: Version): Record<string, FieldValue> =>
+  Object.fromEntries(
+    Object.entries(doc.limbo ?? {})
+      .filter(([name, entry]) => entry.v > v && isNewer(entry.v, doc.fields[name]?.v))
+      .map(([name, entry]) => [name, entry.value]),
+  );
 
 /** What the platform call of an applied event ended as, for the ledger. */
 export type Applied =
-  /** The platform holds the event's fresh fields now. */
-  | { readonly kind: 'applied'; readonly created?: boolean; readonly ours?: boolean }
+  /** The platform holds the event's fresh fields now. `ours`: we created the entity. */
+  | { readonly kind: 'applied'; readonly ours?: boolean }
   /** The entity is absent (a delete done, or found already gone). */
   | { readonly kind: 'absent' }
   /** The platform said nothing certain: the call may have been applied. */
@@ -131,10 +169,17 @@ export interface Settled {
   readonly destination?: EntityDoc;
 }
 
+const MAX_CREATES = 20;
+
 const fieldsAt = (event: OrderedEvent, names: readonly string[]) =>
   Object.fromEntries(
     names.map((name) => [name, { v: event.version, value: event.sets[name] ?? null }]),
   );
+
+const withCreate = (creates: readonly Version[], v: Version): Version[] =>
+  [...new Set([...creates, v])].sort().slice(-MAX_CREATES);
+
+const latest = (a: Version | undefined, b: Version): Version => (a === undefined || b > a ? b : a);
 
 /** The ledger after `event` was decided as `decision` and its platform call ended as `applied`. */
 export const settle = (
@@ -145,9 +190,22 @@ export const settle = (
   destinationDoc?: EntityDoc,
 ): Settled => {
   const settled = remember(doc.settled, event.key);
-  if (decision.kind === 'skip') return { doc: { ...doc, settled } };
-  if (decision.kind === 'forward') return { doc };
   const v = event.version;
+  if (decision.kind === 'forward' || decision.kind === 'wait') return { doc };
+  if (decision.kind === 'skip') {
+    if (decision.code === 'DUPLICATE') return { doc };
+    if (event.kind === 'delete') {
+      return { doc: { ...doc, deletedAt: latest(doc.deletedAt, v), settled } };
+    }
+    const afterDelete = doc.deletedAt === undefined || v > doc.deletedAt;
+    if (event.kind === 'create' && afterDelete && doc.present === true) {
+      // A create with nothing left to set still happened: a late delete must know of it, and an
+      // older one than the create that made the record is, in the model, the one that made it.
+      const bornAt = doc.bornAt !== undefined && v < doc.bornAt ? { bornAt: v } : {};
+      return { doc: { ...doc, ...bornAt, creates: withCreate(doc.creates, v), settled } };
+    }
+    return { doc: { ...doc, settled } };
+  }
   switch (applied.kind) {
     case 'uncertain':
       return { doc: { ...doc, uncertain: remember(doc.uncertain, event.key) } };
@@ -156,37 +214,46 @@ export const settle = (
     case 'absent': {
       const { movedTo: _m, bornAt: _b, ours: _o, ...rest } = doc;
       return {
-        doc: { ...rest, present: false, since: v, fields: {}, creates: [], settled },
+        doc: {
+          ...rest,
+          present: false,
+          deletedAt: latest(doc.deletedAt, v),
+          fields: {},
+          limbo: newerThan(doc, v),
+          creates: [],
+          settled,
+        },
       };
     }
     case 'applied':
       break;
   }
-  if (decision.recreate !== undefined) {
+  const { recreate } = decision;
+  if (recreate !== undefined) {
     // Deleted and created afresh: what the later events set survives, the rest starts anew.
-    const kept = Object.fromEntries(
-      Object.entries(doc.fields).filter(([, entry]) => entry.v >= decision.recreate!.bornAt),
-    );
     return {
       doc: {
         ...doc,
         present: true,
-        since: decision.recreate.bornAt,
-        bornAt: decision.recreate.bornAt,
+        bornAt: recreate.bornAt,
+        deletedAt: latest(doc.deletedAt, v),
         ours: true,
-        fields: kept,
-        creates: doc.creates.filter((c) => c >= decision.recreate!.bornAt),
+        fields: Object.fromEntries(
+          Object.entries(doc.fields).filter(([, entry]) => entry.v >= recreate.bornAt),
+        ),
+        limbo: Object.fromEntries(
+          Object.entries(newerThan(doc, v)).filter(([, entry]) => entry.v < recreate.bornAt),
+        ),
+        creates: doc.creates.filter((c) => c >= recreate.bornAt),
         settled,
       },
     };
   }
-  const creating = event.kind === 'create' && decision.entity !== 'present';
   if (event.kind === 'move' && event.destination !== undefined) {
     const base = destinationDoc ?? { fields: {}, creates: [], settled: [], uncertain: [] };
     const moved: EntityDoc = {
       ...base,
       present: true,
-      since: v,
       ...(doc.bornAt === undefined ? {} : { bornAt: doc.bornAt }),
       ...(doc.ours === undefined ? {} : { ours: doc.ours }),
       fields: { ...doc.fields, ...fieldsAt(event, decision.fresh), ...newerOnly(base, doc) },
@@ -198,7 +265,7 @@ export const settle = (
       doc: {
         ...rest,
         present: false,
-        since: v,
+        deletedAt: latest(doc.deletedAt, v),
         fields: {},
         creates: [],
         movedTo: { location: event.destination, v },
@@ -207,27 +274,65 @@ export const settle = (
       destination: moved,
     };
   }
+  const creating = event.kind === 'create' && decision.entity !== 'present';
+  if (creating) {
+    return {
+      doc: {
+        ...doc,
+        present: true,
+        bornAt: v,
+        ours: applied.ours ?? true,
+        fields: { ...fieldsAt(event, Object.keys(event.sets)), ...restored(doc, decision.restore) },
+        limbo: withoutKeys(doc.limbo, decision.restore ?? {}),
+        creates: [v],
+        settled,
+      },
+    };
+  }
   return {
     doc: {
       ...doc,
       present: true,
-      ...(creating ? { since: v, bornAt: v, ours: applied.ours ?? true } : {}),
-      ...(applied.created === true && !creating ? { ours: applied.ours ?? true } : {}),
-      fields: creating
-        ? fieldsAt(event, Object.keys(event.sets))
-        : { ...doc.fields, ...fieldsAt(event, decision.fresh) },
-      creates:
-        event.kind === 'create'
-          ? creating
-            ? [v]
-            : [...doc.creates, v].sort().slice(-MAX_CREATES)
-          : doc.creates,
+      ...(event.kind === 'create' && doc.bornAt !== undefined && v < doc.bornAt
+        ? { bornAt: v }
+        : {}),
+      fields: {
+        ...doc.fields,
+        ...fieldsAt(event, decision.fresh),
+        ...restored(doc, decision.restore),
+      },
+      ...(decision.restore === undefined
+        ? {}
+        : { limbo: withoutKeys(doc.limbo, decision.restore) }),
+      creates: event.kind === 'create' ? withCreate(doc.creates, v) : doc.creates,
       settled,
     },
   };
 };
 
-const MAX_CREATES = 20;
+/** Fields and limbo entries set after version `v` (they may outlive a delete at `v`). */
+const newerThan = (doc: EntityDoc, v: Version): Record<string, FieldEntry> => {
+  const entries = [...Object.entries(doc.limbo ?? {}), ...Object.entries(doc.fields)];
+  const kept: Record<string, FieldEntry> = {};
+  for (const [name, entry] of entries) {
+    if (entry.v > v && isNewer(entry.v, kept[name]?.v)) kept[name] = entry;
+  }
+  return kept;
+};
+
+const restored = (doc: EntityDoc, restore: Readonly<Record<string, FieldValue>> | undefined) =>
+  Object.fromEntries(
+    Object.keys(restore ?? {}).flatMap((name) => {
+      const entry = doc.limbo?.[name];
+      return entry === undefined ? [] : [[name, entry]];
+    }),
+  );
+
+const withoutKeys = <T>(
+  record: Readonly<Record<string, T>> | undefined,
+  drop: Readonly<Record<string, unknown>>,
+): Record<string, T> =>
+  Object.fromEntries(Object.entries(record ?? {}).filter(([name]) => !(name in drop)));
 
 /** Fields the destination already holds from events newer than the source's versions. */
 const newerOnly = (destination: EntityDoc, source: EntityDoc) =>

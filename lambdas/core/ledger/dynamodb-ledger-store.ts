@@ -53,7 +53,10 @@ export class DynamoDbLedgerStore implements LedgerStore {
           UpdateExpression: 'SET #lease = :lease',
           ConditionExpression: 'attribute_not_exists(#lease) OR #lease.#until < :now',
           ExpressionAttributeNames: CLAIM_NAMES,
-          ExpressionAttributeValues: { ':lease': leaseAttribute(lease), ':now': { N: String(now) } },
+          ExpressionAttributeValues: {
+            ':lease': leaseAttribute(lease),
+            ':now': { N: String(now) },
+          },
           ReturnValues: 'ALL_OLD',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

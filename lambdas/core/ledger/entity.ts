@@ -18,11 +18,19 @@ export interface EntityDoc {
   readonly present?: boolean;
   /** Version of the event that last decided presence (create, delete, move in or out). */
   readonly since?: Version;
-  /** Version of the create of the current incarnation; events older than it are stale. */
+  /** Version of the earliest create of the current incarnation seen so far. */
   readonly bornAt?: Version;
+  /** Version of the last delete (or move away): every older event of this entity is stale. */
+  readonly deletedAt?: Version;
   /** The current incarnation was created by this integration (an honest ALREADY_EXISTS needs it). */
   readonly ours?: boolean;
   readonly fields: Readonly<Record<string, FieldEntry>>;
+  /**
+   * Fields set between a late delete and the first create known after it. In the model they
+   * landed only if a create came between, so they are off the platform until such a create
+   * arrives, and then restored.
+   */
+  readonly limbo?: Readonly<Record<string, FieldEntry>>;
   /** Versions of the creates (add-or-update) applied to the current incarnation, oldest first. */
   readonly creates: readonly Version[];
   /** The record moved away: older events addressed here follow it, newer ones find the place empty. */

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { Outcome } from '../outcome';
+
+export type { Applied, ApplyDecision } from './decide';
+
+import { type Applied, type ApplyDecision, decide, settle } from './decide';
+import { EMPTY_ENTITY, type EntityDoc, type OrderedEvent } from './entity';
+import type { ClaimResult, LedgerStore } from './ledger-store';
+
+/** What an action's platform step reports: the outcome, and what it did to the entity. */
+export interface StepResult {
+  readonly outcome: Outcome;
+  readonly applied: Applied;
+}
+
+export type ApplyStep = (decision: ApplyDecision) => Promise<StepResult>;
+
+export interface EntityLedgerOptions {
+  readonly store: LedgerStore;
+  /**
+   * Days a deleted entity's tombstone is kept, so a late older event is still recognised as
+   * stale: at least the retry window plus the DLQ retention. @default 15
+   */
+  readonly tombstoneDays?: number;
+  /** Days the document of an entity that exists is kept after its last event. @default 400 */
+  readonly historyDays?: number;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** A lease outlives the invocation by this much, then anyone may take the entity over. */
+const LEASE_GRACE_MS = 5_000;
+/** Waits between claims of a busy entity: short, because its holder is usually one call away. */
+const BUSY_WAITS_MS = [50, 100, 200, 400, 800, 1600];
+/** A move forwards an old event at most this many times (a chain of transfers). */
+const MAX_FORWARDS = 5;
+const DAY_SECONDS = 86_400;
+
+const outcome = (category: Outcome['category'], code: string, message: string): Outcome => ({
+  category,
+  code,
+  message,
+  attempts: 0,
+});
+
+/**
+ * Runs one event of an entity under the ledger: claim the entity (a lease), decide from its
+ * versions whether the event is stale, a duplicate or what is left of it to send, let the
+ * action send that, and commit what the platform now holds. Two messages of one entity are
+ * never applied at once; a crashed holder's lease expires.
+ */
+export class EntityLedger {
+  readonly #store: LedgerStore;
+  readonly #tombstoneSeconds: number;
+  readonly #historySeconds: number;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: EntityLedgerOptions) {
+    this.#store = options.store;
+    this.#tombstoneSeconds = (options.tombstoneDays ?? 15) * DAY_SECONDS;
+    this.#historySeconds = (options.historyDays ?? 400) * DAY_SECONDS;
+    this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  async apply(
+    location: string,
+    event: OrderedEvent,
+    step: ApplyStep,
+    deadline: number,
+  ): Promise<Outcome> {
+    let at = location;
+    for (let forwards = 0; forwards <= MAX_FORWARDS; forwards += 1) {
+      const token = randomUUID();
+      const claim = await this.#claim(at, token, event.key, deadline);
+      if (claim.kind === 'busy') return busy(at);
+      const doc = claim.doc ?? EMPTY_ENTITY;
+      const decision = decide(doc, event, pickTakenOver(claim));
+      if (decision.kind === 'forward') {
+        await this.#store.release(at, token);
+        at = decision.location;
+        continue;
+      }
+      if (decision.kind === 'wait') {
+        await this.#store.release(at, token);
+        return outcome('retryable', decision.code, decision.reason);
+      }
+      if (decision.kind === 'skip') {
+        await this.#commit(at, token, settle(doc, event, decision, { kind: 'unchanged' }).doc);
+        return outcome('success', decision.code, decision.reason);
+      }
+      return this.#applyClaimed(at, token, doc, event, decision, step, deadline);
+    }
+    return outcome('permanent', 'MOVE_CHAIN_TOO_LONG', 'the record moved too often to follow');
+  }
+
+  async #applyClaimed(
+    at: string,
+    token: string,
+    doc: EntityDoc,
+    event: OrderedEvent,
+    decision: ApplyDecision,
+    step: ApplyStep,
+    deadline: number,
+  ): Promise<Outcome> {
+    // A move writes two entities: the destination is claimed too, so nothing lands there meanwhile.
+    let destination: { key: string; token: string; doc: EntityDoc | undefined } | undefined;
+    if (event.kind === 'move' && event.destination !== undefined) {
+      const destinationToken = randomUUID();
+      const claim = await this.#claim(event.destination, destinationToken, event.key, deadline);
+      if (claim.kind === 'busy') {
+        await this.#store.release(at, token);
+        return busy(event.destination);
+      }
+      destination = { key: event.destination, token: destinationToken, doc: claim.doc };
+    }
+    let result: StepResult;
+    try {
+      result = await step(decision);
+    } catch (error) {
+      // Nothing learnt; the entity is free for the redelivery at once.
+      await this.#store.release(at, token);
+      if (destination) await this.#store.release(destination.key, destination.token);
+      throw error;
+    }
+    const settled = settle(doc, event, decision, result.applied, destination?.doc);
+    if (destination) {
+      if (settled.destination) {
+        await this.#commit(destination.key, destination.token, settled.destination);
+      } else {
+        await this.#store.release(destination.key, destination.token);
+      }
+    }
+    await this.#commit(at, token, settled.doc);
+    return result.outcome;
+  }
+
+  async #claim(
+    key: string,
+    token: string,
+    eventKey: string,
+    deadline: number,
+  ): Promise<ClaimResult> {
+    const lease = { token, until: deadline + LEASE_GRACE_MS, eventKey };
+    let claim = await this.#store.claim(key, lease, this.#now());
+    for (const wait of BUSY_WAITS_MS) {
+      if (claim.kind === 'claimed' || this.#now() + wait >= deadline) break;
+      await this.#sleep(wait);
+      claim = await this.#store.claim(key, lease, this.#now());
+    }
+    return claim;
+  }
+
+  #commit(key: string, token: string, doc: EntityDoc): Promise<void> {
+    const keep = doc.present === false ? this.#tombstoneSeconds : this.#historySeconds;
+    return this.#store.commit(key, token, doc, Math.floor(this.#now() / 1000) + keep);
+  }
+}
+
+const pickTakenOver = (claim: Extract<ClaimResult, { kind: 'claimed' }>) =>
+  claim.takenOverFrom === undefined ? {} : { takenOverFrom: claim.takenOverFrom };
+
+const busy = (key: string): Outcome =>
+  outcome(
+    'retryable',
+    'ENTITY_BUSY',
+    `another message of the same entity (${key.split('#')[0]}) is being applied; retried later`,
+  );
