@@ -18,6 +18,7 @@ import { Construct } from 'constructs';
 import type { ActionName } from '../lambdas/actions';
 import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
 import { SOURCE_QUEUE_RETENTION_SECONDS } from './config';
+import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -36,6 +37,8 @@ export const visibilityTimeoutFor = (timeout: Duration, maxBatchingWindow: Durat
 /** Resources of the pipeline the handler environment points at. */
 export interface PipelineResources {
   readonly deadLetterQueueUrl: string;
+  /** Set for the actions that change the platform (they apply events in order). */
+  readonly ledgerTableName?: string;
 }
 
 export interface ActionPipelineProps {
@@ -73,6 +76,11 @@ export interface ActionPipelineProps {
    * @default - no publishing permission (write actions)
    */
   readonly resultBus?: events.IEventBus;
+  /**
+   * The entity ledger the function claims and commits entities in (write actions).
+   * @default - no ledger access (read actions)
+   */
+  readonly ledger?: EntityLedgerTable;
   /*
    * The settings below have no defaults here: the stack passes every one from the validated
    * config, whose schema is the single place their defaults live.
@@ -169,6 +177,15 @@ export class ActionPipeline extends Construct {
         resources: [this.deadLetterQueue.queueArn],
       }),
     );
+    if (props.ledger !== undefined) {
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          sid: 'EntityLedger',
+          actions: [...LEDGER_ITEM_ACTIONS],
+          resources: [props.ledger.table.tableArn],
+        }),
+      );
+    }
     if (props.resultBus !== undefined) {
       role.addToPolicy(
         new iam.PolicyStatement({
@@ -189,7 +206,10 @@ export class ActionPipeline extends Construct {
       role,
       logGroup: this.logGroup,
       description: `contact-center-sync: ${action}`,
-      environment: props.environment({ deadLetterQueueUrl: this.deadLetterQueue.queueUrl }),
+      environment: props.environment({
+        deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
+        ...(props.ledger === undefined ? {} : { ledgerTableName: props.ledger.table.tableName }),
+      }),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
       bundling: HANDLER_BUNDLING,

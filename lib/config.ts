@@ -297,6 +297,16 @@ const configSchema = z
         oldestMessageAgeSeconds: int(60, SOURCE_QUEUE_RETENTION_SECONDS).default(900),
       })
       .prefault({}),
+    /** The entity ledger that orders each entity's events. */
+    ledger: z
+      .strictObject({
+        /**
+         * Days a deleted entity's tombstone is kept, so a late older message is still known to
+         * be stale: at least the retry window (1 day) plus the DLQ retention (14 days).
+         */
+        tombstoneDays: int(15, 365).default(15),
+      })
+      .prefault({}),
     logRetentionDays: z
       .int('must be an integer')
       .refine(

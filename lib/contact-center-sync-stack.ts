@@ -20,6 +20,7 @@ import {
   defaultEventBusName,
   parseSecretArn,
 } from './config';
+import { EntityLedgerTable } from './entity-ledger-table';
 import { handlerEnvironment, isReadAction } from './handler-environment';
 import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY, pascalCase } from './stack-outputs';
 
@@ -32,6 +33,8 @@ export class ContactCenterSyncStack extends Stack {
   readonly eventBus: events.IEventBus;
   /** The pipelines of the enabled actions. */
   readonly pipelines: ReadonlyMap<ActionName, ActionPipeline>;
+  /** The entity ledger of the write actions (absent when only reads are enabled). */
+  readonly ledger?: EntityLedgerTable;
   /** Topic the stack created for the alarm e-mail, if any. */
   readonly alarmTopic?: sns.Topic;
 
@@ -56,20 +59,30 @@ export class ContactCenterSyncStack extends Stack {
     if (this.alarmTopic) alarmActions.push(new cloudwatchActions.SnsAction(this.alarmTopic));
     const apiKeySecretArn = this.apiKeySecretArn(config);
 
+    const writesEnabled = ACTIONS.some(
+      ({ name }) => config.actions[name].enabled && !isReadAction(name),
+    );
+    if (writesEnabled) this.ledger = new EntityLedgerTable(this, 'EntityLedger');
+
     const pipelines = new Map<ActionName, ActionPipeline>();
     for (const { name: action } of ACTIONS) {
       const settings = config.actions[action];
       if (!settings.enabled) continue;
       const pipeline = new ActionPipeline(this, pascalCase(action), {
         action,
-        environment: ({ deadLetterQueueUrl }) =>
-          handlerEnvironment(config, action, { deadLetterQueueUrl, resultBusName }),
+        environment: ({ deadLetterQueueUrl, ledgerTableName }) =>
+          handlerEnvironment(config, action, {
+            deadLetterQueueUrl,
+            resultBusName,
+            ledgerTableName,
+          }),
         eventBus: this.eventBus,
         allowedSources: allowedSourcesFor(config, action),
         apiKeySecretArn,
         apiKeySecretsRegion: config.apiKey.secretsRegion,
         apiKeyKmsKeyArn: config.apiKey.kmsKeyArn,
         resultBus: isReadAction(action) ? this.eventBus : undefined,
+        ledger: isReadAction(action) ? undefined : this.ledger,
         batchSize: settings.batchSize,
         maxBatchingWindow: Duration.seconds(settings.maxBatchingWindowSeconds),
         maxConcurrency: settings.maxConcurrency,

@@ -9,7 +9,10 @@ import type { DeploymentConfig } from './config';
 export const POWERTOOLS_SERVICE_NAME = SERVICE_NAME;
 export const POWERTOOLS_METRICS_NAMESPACE = METRICS_NAMESPACE;
 
-/** Every variable a handler may get; `RESULT_EVENT_BUS_NAME` only for the read actions. */
+/**
+ * Every variable a handler may get; `RESULT_EVENT_BUS_NAME` only for the read actions, the
+ * `LEDGER_*` ones only for the write actions.
+ */
 export const HANDLER_ENVIRONMENT_VARIABLES = [
   'PLATFORM_CODE',
   'COMPANY_CODE',
@@ -22,6 +25,8 @@ export const HANDLER_ENVIRONMENT_VARIABLES = [
   'DEAD_LETTER_QUEUE_URL',
   'MAX_RECEIVE_COUNT',
   'RESULT_EVENT_BUS_NAME',
+  'LEDGER_TABLE_NAME',
+  'LEDGER_TOMBSTONE_DAYS',
   'POWERTOOLS_SERVICE_NAME',
   'POWERTOOLS_METRICS_NAMESPACE',
   'POWERTOOLS_LOG_LEVEL',
@@ -36,6 +41,8 @@ export interface HandlerResources {
   readonly deadLetterQueueUrl: string;
   /** Name (or ARN, for a bus in another account) of the bus read results are published on. */
   readonly resultBusName?: string | undefined;
+  /** Name of the entity ledger table (write actions; a CloudFormation token in the stack). */
+  readonly ledgerTableName?: string | undefined;
 }
 
 export const isReadAction = (action: ActionName): boolean => READ_ACTIONS.includes(action);
@@ -68,6 +75,12 @@ export const handlerEnvironment = (
       throw new Error(`${action} is a read action and needs a result bus`);
     }
     environment.RESULT_EVENT_BUS_NAME = resources.resultBusName;
+  } else {
+    if (resources.ledgerTableName === undefined) {
+      throw new Error(`${action} changes the platform and needs the entity ledger table`);
+    }
+    environment.LEDGER_TABLE_NAME = resources.ledgerTableName;
+    environment.LEDGER_TOMBSTONE_DAYS = String(config.ledger.tombstoneDays);
   }
   return environment as Record<string, string>;
 };

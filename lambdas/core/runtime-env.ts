@@ -35,6 +35,15 @@ export const runtimeEnvSchema = z.object({
     .number({ error: 'must be a number' })
     .check(z.int('must be a whole number'), z.minimum(1, 'must be at least 1')),
   RESULT_EVENT_BUS_NAME: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  /** The entity ledger table (write actions). */
+  LEDGER_TABLE_NAME: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  /** Days a tombstone is kept. @default 15 */
+  LEDGER_TOMBSTONE_DAYS: z._default(
+    z.coerce
+      .number({ error: 'must be a number of days' })
+      .check(z.int('must be a whole number of days'), z.minimum(1, 'must be at least 1')),
+    15,
+  ),
   /** Records of one batch processed at the same time. @default 10 */
   MAX_RECORD_CONCURRENCY: z._default(
     z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)),
@@ -50,11 +59,11 @@ export class RuntimeEnvError extends Error {
 
 /**
  * Reads the contract from `env`. `requireResultBus` is set for the read actions, which publish
- * their results on the bus.
+ * their results on the bus; `requireLedger` for the write actions, which order their events.
  */
 export const readRuntimeEnv = (
   env: Record<string, string | undefined>,
-  options: { readonly requireResultBus: boolean },
+  options: { readonly requireResultBus: boolean; readonly requireLedger?: boolean },
 ): RuntimeEnv => {
   const parsed = runtimeEnvSchema.safeParse(env);
   const problems = parsed.success
@@ -70,6 +79,13 @@ export const readRuntimeEnv = (
     parsed.data.RESULT_EVENT_BUS_NAME === undefined
   ) {
     problems.push('RESULT_EVENT_BUS_NAME is not set (required by read actions)');
+  }
+  if (
+    parsed.success &&
+    options.requireLedger === true &&
+    parsed.data.LEDGER_TABLE_NAME === undefined
+  ) {
+    problems.push('LEDGER_TABLE_NAME is not set (required by actions that change the platform)');
   }
   if (!parsed.success || problems.length > 0) {
     throw new RuntimeEnvError(`Invalid handler environment: ${problems.join('; ')}`);

@@ -324,6 +324,29 @@ describe('IAM least privilege', () => {
     expect(puts).toEqual(expected);
   });
 
+  it.each(ACTION_NAMES)(
+    '%s claims and commits in exactly the ledger table if it changes the platform',
+    (action) => {
+      // Act
+      const ledger = roleStatements(action).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('dynamodb:')),
+      );
+
+      // Assess
+      const expected = READ_ACTIONS.includes(action)
+        ? []
+        : [
+            {
+              Sid: 'EntityLedger',
+              Effect: 'Allow',
+              Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+              Resource: getAtt(stack.ledger!.table, 'Arn'),
+            },
+          ];
+      expect(ledger).toEqual(expected);
+    },
+  );
+
   it.each(ACTION_NAMES)('%s logs only to its own log group', (action) => {
     // Act
     const logs = roleStatements(action).filter((s) =>
@@ -355,6 +378,30 @@ describe('IAM least privilege', () => {
   });
 });
 
+describe('entity ledger table', () => {
+  it('is on-demand, encrypted, recoverable, and lets old tombstones expire', () => {
+    // Act
+    const tables = resourcesOfType(template, 'AWS::DynamoDB::GlobalTable');
+
+    // Assess
+    expect(Object.keys(tables)).toEqual([logicalId(stack.ledger!.table)]);
+    expect(Object.values(tables)[0]).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        SSESpecification: { SSEEnabled: true },
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        Replicas: [
+          expect.objectContaining({
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
+      },
+    });
+  });
+});
+
 describe('handler environment', () => {
   it.each(ACTION_NAMES)(
     '%s gets every variable of the contract, filled from the config',
@@ -364,8 +411,9 @@ describe('handler environment', () => {
       const functionProps = resourcesOfType(template, 'AWS::Lambda::Function')[
         logicalId(pipeline.function)
       ]?.Properties as { Environment: { Variables: Record<string, unknown> } };
-      const expectedNames = HANDLER_ENVIRONMENT_VARIABLES.filter(
-        (name) => name !== 'RESULT_EVENT_BUS_NAME' || READ_ACTIONS.includes(action),
+      const isRead = READ_ACTIONS.includes(action);
+      const expectedNames = HANDLER_ENVIRONMENT_VARIABLES.filter((name) =>
+        name === 'RESULT_EVENT_BUS_NAME' ? isRead : name.startsWith('LEDGER_') ? !isRead : true,
       );
 
       // Act
@@ -388,8 +436,13 @@ describe('handler environment', () => {
         POWERTOOLS_METRICS_NAMESPACE: 'ContactCenterSync',
         POWERTOOLS_LOG_LEVEL: config.logLevel,
       });
-      if (READ_ACTIONS.includes(action)) {
+      if (isRead) {
         expect(variables.RESULT_EVENT_BUS_NAME).toEqual(ref(stack.eventBus));
+      } else {
+        expect(variables).toMatchObject({
+          LEDGER_TABLE_NAME: ref(stack.ledger!.table),
+          LEDGER_TOMBSTONE_DAYS: String(config.ledger.tombstoneDays),
+        });
       }
     },
   );
@@ -399,11 +452,13 @@ describe('handler environment', () => {
     const environment = handlerEnvironment(config, action, {
       deadLetterQueueUrl: 'https://sqs.eu-central-1.amazonaws.com/111122223333/dlq',
       resultBusName: 'contact-center-sync-prod',
+      ledgerTableName: 'contact-center-sync-ledger',
     });
 
     // Act
     const runtime = readRuntimeEnv(environment, {
       requireResultBus: READ_ACTIONS.includes(action),
+      requireLedger: !READ_ACTIONS.includes(action),
     });
 
     // Assess
