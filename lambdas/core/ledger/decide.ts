@@ -80,7 +80,8 @@ export const decide = (
   const base = {
     current: currentValues(doc),
     ours: doc.ours === true,
-    ourEarlierAttempt: doc.uncertain.includes(event.key) || options.takenOverFrom === event.key,
+    ourEarlierAttempt:
+      doc.uncertain.includes(event.attemptKey) || options.takenOverFrom === event.attemptKey,
   };
   const names = Object.keys(event.sets);
   if (doc.present !== true) {
@@ -208,7 +209,7 @@ export const settle = (
   }
   switch (applied.kind) {
     case 'uncertain':
-      return { doc: { ...doc, uncertain: remember(doc.uncertain, event.key) } };
+      return { doc: { ...doc, uncertain: remember(doc.uncertain, event.attemptKey) } };
     case 'unchanged':
       return { doc };
     case 'absent': {

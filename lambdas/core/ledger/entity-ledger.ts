@@ -73,7 +73,7 @@ export class EntityLedger {
     let at = location;
     for (let forwards = 0; forwards <= MAX_FORWARDS; forwards += 1) {
       const token = randomUUID();
-      const claim = await this.#claim(at, token, event.key, deadline);
+      const claim = await this.#claim(at, token, event.attemptKey, deadline);
       if (claim.kind === 'busy') return busy(at);
       const doc = claim.doc ?? EMPTY_ENTITY;
       const decision = decide(doc, event, pickTakenOver(claim));
@@ -108,7 +108,12 @@ export class EntityLedger {
     let destination: { key: string; token: string; doc: EntityDoc | undefined } | undefined;
     if (event.kind === 'move' && event.destination !== undefined) {
       const destinationToken = randomUUID();
-      const claim = await this.#claim(event.destination, destinationToken, event.key, deadline);
+      const claim = await this.#claim(
+        event.destination,
+        destinationToken,
+        event.attemptKey,
+        deadline,
+      );
       if (claim.kind === 'busy') {
         await this.#store.release(at, token);
         return busy(event.destination);
@@ -139,10 +144,10 @@ export class EntityLedger {
   async #claim(
     key: string,
     token: string,
-    eventKey: string,
+    attemptKey: string,
     deadline: number,
   ): Promise<ClaimResult> {
-    const lease = { token, until: deadline + LEASE_GRACE_MS, eventKey };
+    const lease = { token, until: deadline + LEASE_GRACE_MS, eventKey: attemptKey };
     let claim = await this.#store.claim(key, lease, this.#now());
     for (const wait of BUSY_WAITS_MS) {
       if (claim.kind === 'claimed' || this.#now() + wait >= deadline) break;

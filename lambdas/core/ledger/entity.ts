@@ -37,7 +37,7 @@ export interface EntityDoc {
   readonly movedTo?: { readonly location: string; readonly v: Version };
   /** Keys of events already settled here (applied or skipped), newest last: exact duplicates. */
   readonly settled: readonly string[];
-  /** Keys of events whose platform call may have been applied although no answer said so. */
+  /** Attempt keys of calls that may have been applied although no answer said so. */
   readonly uncertain: readonly string[];
 }
 
@@ -47,6 +47,12 @@ export const EMPTY_ENTITY: EntityDoc = { fields: {}, creates: [], settled: [], u
 export interface OrderedEvent {
   /** `<action>@<version>`: two copies of one event share it. */
   readonly key: string;
+  /**
+   * `<action>#<payload hash>`: the same request whatever its time. An earlier attempt that may
+   * have reached the platform is remembered by it, so a redelivery with another fallback time
+   * (no `occurredAt`) still knows the platform may already hold its payload.
+   */
+  readonly attemptKey: string;
   readonly version: Version;
   readonly kind: EventKind;
   /** Fields the event sets, with the values the ledger may keep (hashes for record data). */

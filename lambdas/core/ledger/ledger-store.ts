@@ -10,7 +10,7 @@ export interface Lease {
   readonly token: string;
   /** Epoch ms; after it anyone may take the entity over (a crashed holder never blocks it). */
   readonly until: number;
-  /** Key of the event the holder works on (a takeover by the same event knows it may have run). */
+  /** Attempt key of the event the holder works on (a takeover by the same request knows it may have run). */
   readonly eventKey: string;
 }
 

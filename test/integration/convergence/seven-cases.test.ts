@@ -9,7 +9,7 @@ import { harnessPerFile, MAX_RECEIVE_COUNT } from '../handlers/support/handler-h
 import { failedIds, lambdaContext, sqsEvent, sqsRecord } from '../handlers/support/lambda-events';
 import { seedRecord, seedUser } from '../handlers/support/seed-data';
 
-const harness = harnessPerFile({ ledger: true });
+const harness = harnessPerFile();
 
 const at = (minute: number): string => new Date(Date.UTC(2026, 10, 24, 9, minute)).toISOString();
 

@@ -116,7 +116,13 @@ const eventArb = fc
       kind,
       Buffer.from(hash).toString('hex'),
     );
-    return { key: `${kind}@${version}`, version, kind, sets } satisfies OrderedEvent;
+    return {
+      key: `${kind}@${version}`,
+      attemptKey: `${kind}#${hash}`,
+      version,
+      kind,
+      sets,
+    } satisfies OrderedEvent;
   });
 
 const historyArb = fc
