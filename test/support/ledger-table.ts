@@ -1,6 +1,8 @@
 import {
+  BatchWriteItemCommand,
   CreateTableCommand,
   DynamoDBClient,
+  ScanCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { motoClientConfig, uniqueName } from './aws-clients';
@@ -26,4 +28,25 @@ export const createLedgerTable = async (client: DynamoDBClient): Promise<string>
     }),
   );
   return tableName;
+};
+
+/** Empties a ledger table between tests (each test starts with entities the ledger never saw). */
+export const clearLedgerTable = async (
+  client: DynamoDBClient,
+  tableName: string,
+): Promise<void> => {
+  const { Items = [] } = await client.send(
+    new ScanCommand({ TableName: tableName, ProjectionExpression: 'pk' }),
+  );
+  for (let i = 0; i < Items.length; i += 25) {
+    await client.send(
+      new BatchWriteItemCommand({
+        RequestItems: {
+          [tableName]: Items.slice(i, i + 25).map((item) => ({
+            DeleteRequest: { Key: { pk: item.pk ?? { S: '' } } },
+          })),
+        },
+      }),
+    );
+  }
 };

@@ -39,6 +39,11 @@ import {
   uniqueName,
 } from '../../../support/aws-clients';
 import { lateBound } from '../../../support/late-bound';
+import {
+  clearLedgerTable,
+  createLedgerTable,
+  motoDynamoDbClient,
+} from '../../../support/ledger-table';
 import { type ForwardingProxy, startForwardingProxy } from './forwarding-proxy';
 import { lambdaContext, sqsEvent, sqsRecord } from './lambda-events';
 import { captureOutput, type OutputCapture } from './output-capture';
@@ -99,6 +104,8 @@ export type EnvOverrides = Readonly<Record<string, string | undefined>>;
 export interface Harness {
   readonly sim: RunningSimulator;
   readonly secretName: string;
+  /** The entity ledger table in moto (emptied by `reset`). */
+  readonly ledgerTableName: string;
   readonly deadLetterQueue: TestQueue;
   readonly resultRoute: BusRuleToQueue;
   readonly output: OutputCapture;
@@ -136,6 +143,7 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
   const sqs = motoSqsClient();
   const events = motoEventBridgeClient();
   const secrets = motoSecretsManagerClient();
+  const dynamodb = motoDynamoDbClient(moto);
   const extraSimulators: RunningSimulator[] = [];
   const platformProxies: ForwardingProxy[] = [];
 
@@ -146,12 +154,13 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
     ...extra,
   });
 
-  const [sim, proxy, secret, deadLetterQueue, resultRoute] = await Promise.all([
+  const [sim, proxy, secret, deadLetterQueue, resultRoute, ledgerTableName] = await Promise.all([
     startSimulator(simulatorOptions(options.simulator)),
     startForwardingProxy(moto),
     createSecret(secrets, INITIAL_API_KEY, uniqueName('api-key')),
     createQueue(sqs, { name: uniqueName('handler-dlq') }),
     createBusRuleToQueue(events, sqs, { eventPattern: { source: [RESULT_EVENT_SOURCE] } }),
+    createLedgerTable(dynamodb),
   ]);
   const output = captureOutput();
   let rotated = false;
@@ -171,6 +180,7 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
     DEAD_LETTER_QUEUE_URL: deadLetterQueue.queueUrl,
     MAX_RECEIVE_COUNT: String(MAX_RECEIVE_COUNT),
     RESULT_EVENT_BUS_NAME: resultRoute.busName,
+    LEDGER_TABLE_NAME: ledgerTableName,
     POWERTOOLS_SERVICE_NAME: 'contact-center-sync',
     POWERTOOLS_LOG_LEVEL: 'DEBUG',
     ...overrides,
@@ -182,6 +192,7 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
   return {
     sim,
     secretName: secret.name,
+    ledgerTableName,
     deadLetterQueue,
     resultRoute,
     output,
@@ -228,7 +239,11 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
         await putSecretValue(secrets, secret.name, INITIAL_API_KEY);
         rotated = false;
       }
-      await Promise.all([drain(deadLetterQueue.queueUrl, 0), drain(resultRoute.queue.queueUrl, 0)]);
+      await Promise.all([
+        drain(deadLetterQueue.queueUrl, 0),
+        drain(resultRoute.queue.queueUrl, 0),
+        clearLedgerTable(dynamodb, ledgerTableName),
+      ]);
       output.clear();
     },
     close: async () => {
@@ -243,6 +258,7 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
       sqs.destroy();
       events.destroy();
       secrets.destroy();
+      dynamodb.destroy();
     },
   };
 };
