@@ -82,14 +82,14 @@ const existenceResult = (outcome: Outcome<ProvisioningResponse>): UserExistenceR
 };
 
 /** Failures after which the request may have been applied although no answer said so. */
-const mayHaveBeenApplied = (outcome: Outcome<unknown>): boolean =>
+export const mayHaveBeenApplied = (outcome: Outcome<unknown>): boolean =>
   outcome.code === 'TIMEOUT' ||
   outcome.code === 'NETWORK_ERROR' ||
   outcome.code === 'MALFORMED_RESPONSE' ||
   (outcome.httpStatus !== undefined && outcome.httpStatus >= 500);
 
 /** Search responses carry times as UTC `CCYY-MM-DD HH:MM:SS.mmm`. */
-const platformTimeMillis = (time: string | null): number | undefined =>
+export const platformTimeMillis = (time: string | null): number | undefined =>
   time === null ? undefined : Date.parse(`${time.replace(' ', 'T')}Z`);
 
 /**

@@ -2,6 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { type ActionName, READ_ACTIONS } from '../actions';
 import { createLimiter } from './concurrency';
+import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
 import { isEventBridgeEvent } from './envelope';
 import { type Disposition, type ProcessorDependencies, processMessage } from './message-processor';
 import { RetryableFailure } from './outcome';
@@ -59,25 +60,30 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
   const handleSqs = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const deadline = deadlineOf(context);
     const processor = new BatchProcessor(EventType.SQS);
+    const inTurn = oneEntityAtATime();
     const recordHandler = (record: SQSRecord): Promise<Disposition> =>
-      limit(() => {
-        const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
-        return processMessage(
-          action,
-          {
-            body: record.body,
-            sourceMessageId: record.messageId,
-            receiveCount,
-            isLastReceive: receiveCount >= deps.maxReceiveCount,
-            deadline,
-            answersCaller: false,
-          },
-          deps,
-        );
-      });
+      inTurn(entityOf(record.body), () =>
+        limit(() => {
+          const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
+          return processMessage(
+            action,
+            {
+              body: record.body,
+              sourceMessageId: record.messageId,
+              receiveCount,
+              sentTimestamp: record.attributes.SentTimestamp,
+              isLastReceive: receiveCount >= deps.maxReceiveCount,
+              deadline,
+              answersCaller: false,
+            },
+            deps,
+          );
+        }),
+      );
     // Every record that fails is reported, never the whole batch thrown: the ones that
     // succeeded stay deleted and the function's Errors alarm keeps meaning "crashed".
-    return processPartialResponse(event, recordHandler, processor, {
+    // Records of one entity go in the order their events happened.
+    return processPartialResponse(inEventOrder(event), recordHandler, processor, {
       context,
       throwOnFullBatchFailure: false,
     });

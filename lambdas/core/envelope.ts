@@ -11,6 +11,8 @@ export interface UnwrappedMessage {
   readonly message: unknown;
   /** The EventBridge event id when the body was an EventBridge event. */
   readonly eventId?: string;
+  /** The EventBridge event `time` when the body was an EventBridge event. */
+  readonly eventTime?: string;
 }
 
 export class EnvelopeError extends Error {
@@ -29,8 +31,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** True for an object shaped like an EventBridge event (`detail-type` and `detail`). */
 export const isEventBridgeEvent = (
   value: unknown,
-): value is { 'detail-type': string; detail: unknown; id?: unknown; source?: unknown } =>
-  isRecord(value) && typeof value['detail-type'] === 'string' && 'detail' in value;
+): value is {
+  'detail-type': string;
+  detail: unknown;
+  id?: unknown;
+  source?: unknown;
+  time?: unknown;
+} => isRecord(value) && typeof value['detail-type'] === 'string' && 'detail' in value;
 
 /** Unwraps an already decoded value; a detail-type naming another action is a routing error. */
 export const unwrapDecoded = (action: ActionName, decoded: unknown): UnwrappedMessage => {
@@ -41,9 +48,11 @@ export const unwrapDecoded = (action: ActionName, decoded: unknown): UnwrappedMe
       `EventBridge event has detail-type "${decoded['detail-type']}" but this is the ${action} handler`,
     );
   }
-  return typeof decoded.id === 'string'
-    ? { message: decoded.detail, eventId: decoded.id }
-    : { message: decoded.detail };
+  return {
+    message: decoded.detail,
+    ...(typeof decoded.id === 'string' ? { eventId: decoded.id } : {}),
+    ...(typeof decoded.time === 'string' ? { eventTime: decoded.time } : {}),
+  };
 };
 
 /** Decodes an SQS body and unwraps it. Throws `EnvelopeError` for a body that is not JSON. */

@@ -6,6 +6,8 @@ import {
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
 } from './aws-adapters';
+import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
+import { EntityLedger } from './ledger/entity-ledger';
 import { createLogger, createMetrics } from './observability';
 import { readRuntimeEnv } from './runtime-env';
 
@@ -17,7 +19,7 @@ import { readRuntimeEnv } from './runtime-env';
  */
 export const createLambdaHandler = (action: ActionName) => {
   const isRead = READ_ACTIONS.includes(action);
-  const env = readRuntimeEnv(process.env, { requireResultBus: isRead });
+  const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: !isRead });
   const apiKey = new SecretsManagerApiKeySource({
     secretId: env.API_KEY_SECRET_ID,
     secretsRegion: env.API_KEY_SECRETS_REGION,
@@ -39,8 +41,17 @@ export const createLambdaHandler = (action: ActionName) => {
     env.RESULT_EVENT_BUS_NAME === undefined
       ? undefined
       : new EventBridgeResultPublisher({ eventBusName: env.RESULT_EVENT_BUS_NAME });
+  const ledger =
+    env.LEDGER_TABLE_NAME === undefined
+      ? undefined
+      : new EntityLedger({
+          store: new DynamoDbLedgerStore({ tableName: env.LEDGER_TABLE_NAME }),
+          tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
+        });
   return createActionHandler(action, {
     clients,
+    ...(ledger ? { ledger } : {}),
+    campaignRegion: env.CAMPAIGN_REGION,
     apiKey,
     deadLetters,
     ...(results ? { results } : {}),

@@ -4,6 +4,9 @@ import type { ActionName } from '../actions';
 import { type MessageOf, parseMessage } from '../messages';
 import { EXECUTORS, type Execution, type PlatformClients } from './action-executors';
 import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from './envelope';
+import type { EntityLedger } from './ledger/entity-ledger';
+import { eventTime } from './ledger/event-time';
+import { isOrderedAction, ORDERED_STEPS, orderedEventOf } from './ordered-steps';
 import { type Outcome, RetryableFailure } from './outcome';
 import type { DeadLetterSink, ResultPublisher } from './ports';
 import type { AttemptInfo } from './realtime-client';
@@ -16,6 +19,12 @@ export interface ProcessorDependencies {
   readonly results?: ResultPublisher;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /**
+   * Orders each entity's events (write actions). Without it, messages are applied as they come.
+   */
+  readonly ledger?: EntityLedger;
+  /** The deployment's campaign region: part of a record's identity when a message names none. */
+  readonly campaignRegion?: string;
   readonly now?: () => number;
   /**
    * Told how each receive of a message ended, for callers that report per message (the local
@@ -47,6 +56,8 @@ export interface InboundMessage {
   readonly sourceMessageId: string;
   /** 1 for the first delivery. */
   readonly receiveCount: number;
+  /** SQS `SentTimestamp`: orders the event when it carries no `occurredAt`. */
+  readonly sentTimestamp?: string;
   /** No redelivery will follow: a retryable failure goes to the DLQ now, with its reason. */
   readonly isLastReceive: boolean;
   /** Epoch ms by which the platform calls for this message must be finished. */
@@ -72,9 +83,26 @@ export type Disposition =
 /** The result of a read could not be put on the result bus (the platform call succeeded). */
 export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED';
 
+/** Codes whose message this integration wrote (ordering and honest idempotency). */
+const OWN_CODES: ReadonlySet<string> = new Set([
+  'RECORD_NOT_YET_THERE',
+  'TRANSFER_TARGET_OCCUPIED',
+  'USER_EXISTS_NOT_OURS',
+  'ENTITY_BUSY',
+  'WAITING_FOR_CREATE',
+  'RECREATED',
+]);
+
+/** Messages counted, never applied: stale ones and exact duplicates. */
+const SKIP_METRICS: ReadonlyMap<string, string> = new Map([
+  ['STALE_SKIPPED', 'StaleSkipped'],
+  ['DUPLICATE', 'Duplicate'],
+]);
+
 /** Reasons authored here (validation, idempotency, publishing) never quote values; platform texts might. */
 const ownReason = (outcome: Outcome): boolean =>
   outcome.attempts === 0 ||
+  OWN_CODES.has(outcome.code) ||
   outcome.code.startsWith('ALREADY_') ||
   outcome.code === RESULT_PUBLISH_FAILED;
 
@@ -105,6 +133,9 @@ export const processMessage = async (
   let outcome: Outcome;
   let execution: Execution | undefined;
   let request: unknown;
+  /** The ledger key of the entity (hashed ids), when the message was ordered. */
+  let entity: string | undefined;
+  let unordered = false;
 
   try {
     const unwrapped =
@@ -116,15 +147,48 @@ export const processMessage = async (
     const parsed = parseMessage(action, unwrapped.message);
     if (parsed.success) {
       request = parsed.message;
-      execution = await EXECUTORS[action](parsed.message as MessageOf<never>, deps.clients, {
+      const call = {
         deadline: inbound.deadline,
         redelivered: inbound.receiveCount > 1,
         onAttempt: (attempt: AttemptInfo) => {
           deps.metrics.addMetric('ApiLatency', MetricUnit.Milliseconds, attempt.latencyMs);
           deps.logger.debug('platform attempt', { action, correlationId, ...attempt });
         },
-      });
-      outcome = execution.outcome;
+      };
+      const ordered =
+        deps.ledger !== undefined && isOrderedAction(action)
+          ? orderedEventOf(
+              action,
+              parsed.message as MessageOf<typeof action>,
+              eventTime(
+                {
+                  occurredAt: (parsed.message as { occurredAt?: string }).occurredAt,
+                  eventBridgeTime: unwrapped.eventTime,
+                  sqsSentTimestamp: inbound.sentTimestamp,
+                },
+                now(),
+              ).ms,
+              deps.campaignRegion ?? '',
+            )
+          : undefined;
+      if (ordered !== undefined && deps.ledger !== undefined && isOrderedAction(action)) {
+        entity = ordered.location;
+        const steps = ORDERED_STEPS[action] as (typeof ORDERED_STEPS)['add-user'];
+        outcome = await deps.ledger.apply(
+          ordered.location,
+          ordered.event,
+          (decision) =>
+            steps.apply(parsed.message as MessageOf<'add-user'>, decision, deps.clients, {
+              ...call,
+              redelivered: decision.ourEarlierAttempt,
+            }),
+          inbound.deadline,
+        );
+      } else {
+        if (deps.ledger !== undefined && isOrderedAction(action)) unordered = true;
+        execution = await EXECUTORS[action](parsed.message as MessageOf<never>, deps.clients, call);
+        outcome = execution.outcome;
+      }
     } else {
       outcome = invalid('INVALID_MESSAGE', parsed.error);
     }
@@ -166,6 +230,7 @@ export const processMessage = async (
     reason: ownReason(outcome) ? outcome.message : undefined,
     correlationId,
     messageId: inbound.sourceMessageId,
+    entity,
     receiveCount: inbound.receiveCount,
     category: outcome.category,
     code: outcome.code,
@@ -183,14 +248,18 @@ export const processMessage = async (
       outcome: observed,
     });
 
+  if (unordered) deps.metrics.addMetric('Unordered', MetricUnit.Count, 1);
   if (outcome.category === 'success') {
     observe('applied', outcome);
+    const skipped = SKIP_METRICS.get(outcome.code);
     deps.metrics.addMetric(
-      outcome.code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded',
+      skipped ?? (outcome.code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded'),
       MetricUnit.Count,
       1,
     );
-    if (outcome.code.startsWith('ALREADY_')) {
+    if (skipped !== undefined) {
+      deps.logger.info('message skipped: the platform already holds newer state', logFields);
+    } else if (outcome.code.startsWith('ALREADY_')) {
       deps.logger.warn('desired state already in place', logFields);
     } else {
       deps.logger.info('message applied', logFields);

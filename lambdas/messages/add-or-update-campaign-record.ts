@@ -8,12 +8,14 @@ import {
   MAX_DATA_ITEMS,
   MAX_KEY_LENGTH,
   nonEmpty,
+  occurredAt,
   region,
 } from './common';
 
 export const addOrUpdateCampaignRecordMessage = z
   .strictObject({
     correlationId,
+    occurredAt,
     campaignName,
     region,
     previewRecordId: z

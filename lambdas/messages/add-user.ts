@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
-import { correlationId, email, nonEmpty } from './common';
+import { correlationId, email, nonEmpty, occurredAt } from './common';
 
 export const addUserMessage = z.strictObject({
   correlationId,
+  occurredAt,
   loginUserId: nonEmpty().check(z.describe('Case-sensitive login id, usually an e-mail address.')),
   firstName: nonEmpty(),
   lastName: nonEmpty(),

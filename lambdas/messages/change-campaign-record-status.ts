@@ -6,6 +6,7 @@ import {
   epochMillis,
   ianaTimeZone,
   nonEmpty,
+  occurredAt,
   recordLocator,
   region,
   requireLocator,
@@ -17,6 +18,7 @@ export type RecordState = (typeof RECORD_STATES)[number];
 export const changeCampaignRecordStatusMessage = z
   .strictObject({
     correlationId,
+    occurredAt,
     campaignName,
     region,
     ...recordLocator,

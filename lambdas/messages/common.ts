@@ -37,6 +37,19 @@ export const correlationId = z
     ),
   );
 
+export const occurredAt = z
+  .optional(
+    z.iso.datetime({
+      precision: 3,
+      error: 'must be an RFC 3339 UTC time with milliseconds, such as 2026-11-24T09:30:00.000Z',
+    }),
+  )
+  .check(
+    z.describe(
+      'When the change happened at the source (a CRM last-modified time, an HR effective time), UTC with milliseconds. Orders the events of one record or user: an event older than what the platform already holds is skipped. Send it: without it the EventBridge event time, then the SQS send time is used.',
+    ),
+  );
+
 export const campaignName = nonEmpty().check(z.describe('Case-sensitive campaign name.'));
 
 export const region = z

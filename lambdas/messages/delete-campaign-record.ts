@@ -1,9 +1,17 @@
 import * as z from 'zod/mini';
-import { campaignName, correlationId, recordLocator, region, requireLocator } from './common';
+import {
+  campaignName,
+  correlationId,
+  occurredAt,
+  recordLocator,
+  region,
+  requireLocator,
+} from './common';
 
 export const deleteCampaignRecordMessage = z
   .strictObject({
     correlationId,
+    occurredAt,
     campaignName: campaignName.check(z.describe('Campaign the record is in.')),
     region,
     ...recordLocator,

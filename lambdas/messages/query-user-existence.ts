@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
-import { correlationId, nonEmpty } from './common';
+import { correlationId, nonEmpty, occurredAt } from './common';
 
 export const queryUserExistenceMessage = z.strictObject({
   correlationId,
+  occurredAt,
   loginUserId: nonEmpty(),
 });
 

@@ -6,6 +6,7 @@ import {
   MAX_KEY_LENGTH,
   MAX_VALUE_LENGTH,
   nonEmpty,
+  occurredAt,
   recordLocator,
   region,
 } from './common';
@@ -47,6 +48,7 @@ export const searchCriterion = z.strictObject({
 export const searchCampaignRecordsMessage = z
   .strictObject({
     correlationId,
+    occurredAt,
     campaignName,
     region,
     ...recordLocator,

@@ -6,6 +6,7 @@ import {
   epochMillis,
   ianaTimeZone,
   nonEmpty,
+  occurredAt,
   recordLocator,
   region,
   requireLocator,
@@ -31,6 +32,7 @@ const differentCampaigns = crossFieldCheck(
 export const transferCampaignRecordMessage = z
   .strictObject({
     correlationId,
+    occurredAt,
     campaignName: campaignName.check(z.describe('Campaign the record is currently in.')),
     region,
     ...recordLocator,

@@ -37,10 +37,12 @@ const dataOf = (clientId: string, campaign = 'Leads') =>
   harness.sim.state.findByClientId(campaign, clientId)?.previewRecordData.map((i) => i.value);
 
 describe('the platform ends in the state of each entity newest event', () => {
-  it('1: an older update redelivered after a newer one is skipped as stale', async () => {
-    // Prepare
+  it('1: an older update redelivered after a newer one was applied is skipped as stale', async () => {
+    // Prepare: v1 fails with HTTP 500 and waits for redelivery; v2 is applied meanwhile
     const upsert = await harness.load('add-or-update-campaign-record');
+    harness.sim.setFaults({ serverErrorRate: 1 });
     await upsert(sqsEvent(sqsRecord(lead('c-1', 'v1', 1))), lambdaContext());
+    harness.sim.setFaults({});
     await upsert(sqsEvent(sqsRecord(lead('c-1', 'v2', 2))), lambdaContext());
 
     // Act: v1 again, as SQS redelivers it

@@ -1,0 +1,77 @@
+import type { SQSEvent } from 'aws-lambda';
+
+/**
+ * Two messages of one entity in one batch must never be in flight at once (the ledger would
+ * answer the second ENTITY_BUSY and send it round SQS again): they run one after the other, in
+ * the order their events happened. The key is read from the raw body, before validation, so a
+ * body that does not parse just runs on its own.
+ */
+
+interface Addressed {
+  readonly campaignName?: unknown;
+  readonly region?: unknown;
+  readonly clientId?: unknown;
+  readonly loginUserId?: unknown;
+  readonly occurredAt?: unknown;
+}
+
+const messageOf = (body: string): Addressed | undefined => {
+  try {
+    const decoded = JSON.parse(body) as Record<string, unknown> | null;
+    if (typeof decoded !== 'object' || decoded === null) return undefined;
+    const inner = 'detail-type' in decoded ? decoded.detail : decoded;
+    return typeof inner === 'object' && inner !== null ? (inner as Addressed) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** A key shared by the messages of one entity (campaign + clientId, or loginUserId). */
+export const entityOf = (body: string): string | undefined => {
+  const message = messageOf(body);
+  if (message === undefined) return undefined;
+  if (typeof message.loginUserId === 'string') return `user:${message.loginUserId}`;
+  if (typeof message.clientId === 'string' && typeof message.campaignName === 'string') {
+    return `record:${String(message.region ?? '')}:${message.campaignName}:${message.clientId}`;
+  }
+  return undefined;
+};
+
+const occurredAtOf = (body: string): string => {
+  const value = messageOf(body)?.occurredAt;
+  return typeof value === 'string' ? value : '';
+};
+
+/** The batch with each entity's records in `occurredAt` order, in the places they held. */
+export const inEventOrder = (event: SQSEvent): SQSEvent => {
+  const byEntity = new Map<string, SQSEvent['Records']>();
+  for (const record of event.Records) {
+    const key = entityOf(record.body);
+    if (key !== undefined) byEntity.set(key, [...(byEntity.get(key) ?? []), record]);
+  }
+  for (const records of byEntity.values()) {
+    records.sort((a, b) => occurredAtOf(a.body).localeCompare(occurredAtOf(b.body)));
+  }
+  return {
+    ...event,
+    Records: event.Records.map((record) => {
+      const key = entityOf(record.body);
+      return (key === undefined ? undefined : byEntity.get(key)?.shift()) ?? record;
+    }),
+  };
+};
+
+/** Runs tasks of one key one after another, in the order they were handed in. */
+export const oneEntityAtATime = () => {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string | undefined, task: () => Promise<T>): Promise<T> => {
+    if (key === undefined) return task();
+    const previous = tails.get(key) ?? Promise.resolve();
+    const next = previous.then(task, task);
+    tails.set(
+      key,
+      next.catch(() => undefined),
+    );
+    return next;
+  };
+};

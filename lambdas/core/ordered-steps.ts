@@ -1,0 +1,506 @@
+import type { ActionName } from '../actions';
+import type { MessageOf } from '../messages';
+import {
+  EXECUTORS,
+  type ExecutionOptions,
+  mayHaveBeenApplied,
+  type PlatformClients,
+  platformTimeMillis,
+} from './action-executors';
+import type { FieldValue, OrderedEvent } from './ledger/entity';
+import type { ApplyDecision, StepResult } from './ledger/entity-ledger';
+import { type EventKind, eventVersion, payloadHash } from './ledger/event-version';
+import { recordLocation, userLocation } from './ledger/locations';
+import type { Outcome } from './outcome';
+import type { CampaignRecord } from './realtime-client';
+import type { PlatformRegion } from './regions';
+
+/**
+ * What each write action means for its entity's order: which entity, which kind of event, which
+ * fields it sets; and how it sends only what the ledger found fresh. The ledger decides; these
+ * steps talk to the platform and say what the platform holds afterwards.
+ */
+
+type OrderedAction = Exclude<ActionName, 'search-campaign-records' | 'query-user-existence'>;
+
+export interface Ordered {
+  /** Where the entity is kept in the ledger. */
+  readonly location: string;
+  readonly event: OrderedEvent;
+}
+
+interface OrderedSteps<A extends OrderedAction> {
+  readonly kind: EventKind;
+  /** The entity's place; undefined when the message cannot be ordered (previewRecordId only). */
+  readonly location: (message: MessageOf<A>, campaignRegion: string) => string | undefined;
+  readonly destination?: (message: MessageOf<A>, campaignRegion: string) => string;
+  /** The fields the event sets, as the ledger keeps them (hashes for record data). */
+  readonly sets: (message: MessageOf<A>) => Record<string, FieldValue>;
+  readonly apply: (
+    message: MessageOf<A>,
+    decision: ApplyDecision,
+    clients: PlatformClients,
+    call: ExecutionOptions,
+  ) => Promise<StepResult>;
+}
+
+const success = (code: string, message: string, attempts = 0): Outcome => ({
+  category: 'success',
+  code,
+  message,
+  attempts,
+});
+
+/** What a write left on the platform, from its outcome alone. */
+const appliedBy = (outcome: Outcome): StepResult['applied'] =>
+  outcome.category === 'success'
+    ? { kind: 'applied' }
+    : mayHaveBeenApplied(outcome)
+      ? { kind: 'uncertain' }
+      : { kind: 'unchanged' };
+
+const result = (outcome: Outcome, applied = appliedBy(outcome)): StepResult => ({
+  outcome,
+  applied,
+});
+
+const notYetThere = (outcome: Outcome, what: string): StepResult =>
+  result(
+    {
+      ...outcome,
+      category: 'retryable',
+      code: 'RECORD_NOT_YET_THERE',
+      message: `${what}: the record is not in the campaign (yet); its add may still be on its way in another queue, so this is retried until the retry window is spent`,
+    },
+    { kind: 'unchanged' },
+  );
+
+// ---- campaign records ------------------------------------------------------------------
+
+type RecordFields = {
+  state?: string;
+  agent?: string | null;
+  skillQueue?: string;
+  nextWork?: number;
+  timeZone?: string;
+};
+
+const recordKey = (
+  message: { readonly campaignName: string; readonly region?: string; readonly clientId?: string },
+  campaignRegion: string,
+): string | undefined =>
+  message.clientId === undefined
+    ? undefined
+    : recordLocation(message.region ?? campaignRegion, message.campaignName, message.clientId);
+
+/** Optional routing fields of a change-status or transfer, as ledger fields. */
+const routingSets = (message: {
+  readonly skillQueue?: string;
+  readonly preferredAgent?: string;
+  readonly nextEarliestWorkTimeUTC?: number;
+  readonly timeZone?: string;
+}): Record<string, FieldValue> => ({
+  ...(message.skillQueue === undefined ? {} : { skillQueue: message.skillQueue }),
+  ...(message.preferredAgent === undefined ? {} : { agent: message.preferredAgent || null }),
+  ...(message.nextEarliestWorkTimeUTC === undefined
+    ? {}
+    : { nextWork: message.nextEarliestWorkTimeUTC }),
+  ...(message.timeZone === undefined ? {} : { timeZone: message.timeZone }),
+});
+
+/** The message without the optional fields the ledger found stale. */
+const withoutStale = <M extends object>(message: M, decision: ApplyDecision): M => {
+  const copy: Record<string, unknown> = { ...(message as Record<string, unknown>) };
+  const drop: Record<string, string> = {
+    agent: 'preferredAgent',
+    nextWork: 'nextEarliestWorkTimeUTC',
+    skillQueue: 'skillQueue',
+    timeZone: 'timeZone',
+  };
+  for (const field of decision.stale) {
+    const property = drop[field];
+    if (property !== undefined) delete copy[property];
+  }
+  return copy as unknown as M;
+};
+
+type Located = {
+  readonly campaignName: string;
+  readonly region?: PlatformRegion | undefined;
+  readonly clientId: string;
+};
+
+/** Looks a record up by clientId: found, absent, or the lookup's own failure. */
+const findRecord = async (
+  where: Located,
+  clients: PlatformClients,
+  call: ExecutionOptions,
+): Promise<
+  | { readonly kind: 'found'; readonly record: CampaignRecord }
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'failed'; readonly outcome: Outcome }
+> => {
+  const lookup = await clients.realtime.searchPreviewCampaign(
+    { campaignName: where.campaignName, region: where.region, clientId: where.clientId },
+    call,
+  );
+  if (lookup.code === 'NORECORDFOUND') return { kind: 'absent' };
+  if (lookup.category !== 'success') return { kind: 'failed', outcome: lookup };
+  const record = lookup.body?.previewRecordClientData[0];
+  return record === undefined ? { kind: 'absent' } : { kind: 'found', record };
+};
+
+/**
+ * Sets routing fields (and the state) of a record with one change-status. The request needs a
+ * state; without one to set, the record's current state (and, for WORKED, its next work time)
+ * is read from the platform first.
+ */
+const setFields = async (
+  where: Located,
+  fields: RecordFields,
+  clients: PlatformClients,
+  call: ExecutionOptions,
+): Promise<Outcome> => {
+  let state = fields.state;
+  let nextWork = fields.nextWork;
+  if (state === undefined || (state === 'WORKED' && nextWork === undefined)) {
+    const found = await findRecord(where, clients, call);
+    if (found.kind === 'failed') return found.outcome;
+    if (found.kind === 'absent') {
+      return notYetThere(
+        { category: 'retryable', code: 'NORECORDFOUND', message: '', attempts: 0 },
+        'changeCampaignRecordStatus',
+      ).outcome;
+    }
+    state ??= found.record.workedState;
+    nextWork ??= platformTimeMillis(found.record.nextEarliestWorkTime);
+  }
+  return clients.realtime.changeCampaignRecordStatus(
+    {
+      campaignName: where.campaignName,
+      region: where.region,
+      clientId: where.clientId,
+      previewRecordStateEnum:
+        state as MessageOf<'change-campaign-record-status'>['previewRecordStateEnum'],
+      ...(fields.skillQueue === undefined ? {} : { skillQueue: fields.skillQueue }),
+      ...(fields.agent === undefined ? {} : { preferredAgent: fields.agent ?? '' }),
+      ...(nextWork === undefined ? {} : { nextEarliestWorkTimeUTC: nextWork }),
+      ...(fields.timeZone === undefined ? {} : { timeZone: fields.timeZone }),
+    },
+    call,
+  );
+};
+
+const asRecordFields = (values: Readonly<Record<string, FieldValue>>): RecordFields =>
+  values as RecordFields;
+
+const pickFields = (
+  values: Readonly<Record<string, FieldValue>>,
+  names: readonly string[],
+): Record<string, FieldValue> =>
+  Object.fromEntries(Object.entries(values).filter(([name]) => names.includes(name)));
+
+const itemValue = (
+  message: MessageOf<'add-or-update-campaign-record'>,
+  key: string,
+): string | undefined => message.previewRecordData.find((item) => item.key === key)?.value;
+
+/** Fields an add-or-update sets besides its data, from the message. */
+const upsertScalars = (message: MessageOf<'add-or-update-campaign-record'>) => ({
+  ...(message.preferredAgent === undefined ? {} : { agent: message.preferredAgent || null }),
+  ...(message.nextEarliestWorkTimeUTC === undefined
+    ? {}
+    : { nextWork: message.nextEarliestWorkTimeUTC }),
+  ...(itemValue(message, 'SkillQueue') === undefined
+    ? {}
+    : { skillQueue: itemValue(message, 'SkillQueue') as string }),
+  ...(itemValue(message, 'ItemTimeZone') === undefined
+    ? {}
+    : { timeZone: itemValue(message, 'ItemTimeZone') as string }),
+});
+
+const addOrUpdate: OrderedSteps<'add-or-update-campaign-record'> = {
+  kind: 'create',
+  location: recordKey,
+  sets: (message) => ({
+    data: payloadHash({ items: message.previewRecordData }),
+    ...upsertScalars(message),
+  }),
+  apply: async (message, decision, clients, call) => {
+    const where = message;
+    const scalars = upsertScalars(message);
+    if (decision.entity === 'present' && decision.stale.includes('data')) {
+      // Newer data is on the platform; only some of this event's other fields are fresh.
+      const fresh = { ...pickFields(scalars, decision.fresh), ...decision.restore };
+      const outcome = await setFields(where, asRecordFields(fresh), clients, call);
+      return result(outcome);
+    }
+    const sent = await EXECUTORS['add-or-update-campaign-record'](
+      withoutStale(message, decision),
+      clients,
+      { ...call, redelivered: decision.ourEarlierAttempt },
+    );
+    if (sent.outcome.category !== 'success') return result(sent.outcome);
+    // The data items SkillQueue / ItemTimeZone set fields that newer events may own, and fields
+    // waiting in limbo come back with this create: set them after the data.
+    const impliedStale = decision.stale.filter((f) => f === 'skillQueue' || f === 'timeZone');
+    const after = {
+      ...pickFields(decision.current, impliedStale),
+      ...(decision.restore ?? {}),
+    };
+    if (Object.keys(after).length === 0) return result(sent.outcome);
+    const created = decision.entity !== 'present';
+    const fields = asRecordFields(after);
+    const outcome = await setFields(
+      where,
+      created && fields.state === undefined ? { state: 'NOTWORKED', ...fields } : fields,
+      clients,
+      call,
+    );
+    // The data is in place either way; a failed follow-up makes the whole event retry.
+    return outcome.category === 'success'
+      ? result(sent.outcome)
+      : result(outcome, { kind: 'uncertain' });
+  },
+};
+
+const changeStatus: OrderedSteps<'change-campaign-record-status'> = {
+  kind: 'change',
+  location: recordKey,
+  sets: (message) => ({ state: message.previewRecordStateEnum, ...routingSets(message) }),
+  apply: async (message, decision, clients, call) => {
+    if (message.clientId === undefined) throw new Error('ordered without a clientId');
+    const where = { ...message, clientId: message.clientId };
+    const fresh = pickFields(changeStatus.sets(message), decision.fresh);
+    const outcome = decision.fresh.includes('state')
+      ? await clients.realtime.changeCampaignRecordStatus(withoutStale(message, decision), call)
+      : await setFields(where, asRecordFields(fresh), clients, call);
+    if (outcome.code === 'NORECORDFOUND') return notYetThere(outcome, 'changeCampaignRecordStatus');
+    return result(outcome);
+  },
+};
+
+const transfer: OrderedSteps<'transfer-campaign-record'> = {
+  kind: 'move',
+  location: recordKey,
+  destination: (message, campaignRegion) =>
+    recordLocation(
+      message.region ?? campaignRegion,
+      message.transferToCampaign,
+      message.clientId ?? '',
+    ),
+  sets: (message) => routingSets(message),
+  apply: async (message, decision, clients, call) => {
+    const outcome = await clients.realtime.transferCampaignRecord(
+      withoutStale(message, decision),
+      call,
+    );
+    if (outcome.code !== 'NORECORDFOUND' || message.clientId === undefined) return result(outcome);
+    // Not in the source campaign: moved already by our own earlier attempt, not there yet, or
+    // the destination holds another record with this clientId.
+    const found = await findRecord(
+      {
+        campaignName: message.transferToCampaign,
+        region: message.region,
+        clientId: message.clientId,
+      },
+      clients,
+      call,
+    );
+    if (found.kind === 'failed') return result(found.outcome, { kind: 'unchanged' });
+    if (found.kind === 'absent') return notYetThere(outcome, 'transferCampaignRecord');
+    if (decision.ourEarlierAttempt) {
+      return result(
+        success(
+          'ALREADY_TRANSFERRED',
+          `an earlier attempt of this transfer moved the record to "${message.transferToCampaign}"`,
+          outcome.attempts,
+        ),
+        { kind: 'applied' },
+      );
+    }
+    return result(
+      {
+        ...outcome,
+        category: 'permanent',
+        code: 'TRANSFER_TARGET_OCCUPIED',
+        message: `the record is not in "${message.campaignName}", and "${message.transferToCampaign}" already holds a record with this clientId that this integration did not move there: check both campaigns before redriving`,
+      },
+      { kind: 'unchanged' },
+    );
+  },
+};
+
+const deleteRecord: OrderedSteps<'delete-campaign-record'> = {
+  kind: 'delete',
+  location: recordKey,
+  sets: () => ({}),
+  apply: async (message, decision, clients, call) => {
+    if (decision.recreate !== undefined && message.clientId !== undefined) {
+      return recreate(
+        { ...message, clientId: message.clientId },
+        decision.recreate.keep,
+        clients,
+        call,
+      );
+    }
+    const sent = await EXECUTORS['delete-campaign-record'](message, clients, call);
+    return deleted(sent.outcome, decision);
+  },
+};
+
+/** A delete's outcome: gone is gone, whoever removed it; only our own attempt says ALREADY_DELETED. */
+const deleted = (outcome: Outcome, decision: ApplyDecision): StepResult => {
+  if (outcome.code === 'ALREADY_DELETED' && !decision.ourEarlierAttempt) {
+    return result(
+      { ...outcome, code: 'ALREADY_ABSENT', message: `${outcome.message}; nothing to delete` },
+      { kind: 'absent' },
+    );
+  }
+  return outcome.category === 'success' ? result(outcome, { kind: 'absent' }) : result(outcome);
+};
+
+/**
+ * A delete older than a create already applied as an update: the record is deleted and added
+ * afresh with the data it holds now (the later create's) and the fields later events set.
+ */
+const recreate = async (
+  where: Located,
+  keep: Readonly<Record<string, FieldValue>>,
+  clients: PlatformClients,
+  call: ExecutionOptions,
+): Promise<StepResult> => {
+  const found = await findRecord(where, clients, call);
+  if (found.kind === 'failed') return result(found.outcome, { kind: 'unchanged' });
+  if (found.kind === 'absent') {
+    return result(
+      success('ALREADY_ABSENT', 'the record is not in the campaign; nothing to re-create'),
+      {
+        kind: 'absent',
+      },
+    );
+  }
+  const removed = await clients.realtime.deleteRecordFromCampaign(where, call);
+  if (removed.category !== 'success') return result(removed);
+  const fields = asRecordFields(keep);
+  const added = await clients.realtime.addOrUpdateCampaignRecord(
+    {
+      campaignName: where.campaignName,
+      region: where.region,
+      clientId: where.clientId,
+      // The item the platform stores the clientId under goes back in as clientId.
+      previewRecordData: found.record.previewRecordData
+        .filter((item) => !(item.key === 'Id' && item.value === where.clientId))
+        .map(({ key, value, displayOrder }) => ({
+          key,
+          value,
+          ...(displayOrder === undefined ? {} : { displayOrder }),
+        })),
+      ...(fields.agent === undefined ? {} : { preferredAgent: fields.agent ?? '' }),
+      ...(fields.nextWork === undefined ? {} : { nextEarliestWorkTimeUTC: fields.nextWork }),
+    },
+    call,
+  );
+  if (added.category !== 'success') {
+    // Deleted but not added again: retried, the record must come back (logged by the caller).
+    return result(
+      { ...added, category: 'retryable', code: 'RECREATE_INCOMPLETE' },
+      { kind: 'uncertain' },
+    );
+  }
+  const routing = pickFields(keep, ['state', 'skillQueue', 'timeZone']);
+  if (Object.keys(routing).length > 0) {
+    const set = await setFields(
+      where,
+      { state: 'NOTWORKED', ...asRecordFields(routing) },
+      clients,
+      call,
+    );
+    if (set.category !== 'success') return result(set, { kind: 'uncertain' });
+  }
+  return result(
+    success('RECREATED', 'deleted and added afresh: a newer add had been applied as an update', 0),
+    { kind: 'applied' },
+  );
+};
+
+// ---- users -----------------------------------------------------------------------------
+
+const addUser: OrderedSteps<'add-user'> = {
+  kind: 'create',
+  location: (message) => userLocation(message.loginUserId),
+  sets: () => ({}),
+  apply: async (message, decision, clients, call) => {
+    const sent = await EXECUTORS['add-user'](message, clients, call);
+    const { outcome } = sent;
+    if (outcome.code !== 'ALREADY_EXISTS' || outcome.category !== 'success') {
+      return result(
+        outcome,
+        outcome.category === 'success' ? { kind: 'applied', ours: true } : appliedBy(outcome),
+      );
+    }
+    // In place already: honest only if we brought it about.
+    if (decision.ourEarlierAttempt || (decision.entity === 'present' && decision.ours)) {
+      return result(outcome, { kind: 'applied', ours: true });
+    }
+    return result(
+      {
+        ...outcome,
+        category: 'permanent',
+        code: 'USER_EXISTS_NOT_OURS',
+        message:
+          'a user with this loginUserId already exists on the platform and this integration did not create it: check that it is the same person, then delete this dead letter (or the other user and redrive)',
+      },
+      { kind: 'unchanged' },
+    );
+  },
+};
+
+const deleteUser: OrderedSteps<'delete-user'> = {
+  kind: 'delete',
+  location: (message) => userLocation(message.loginUserId),
+  sets: () => ({}),
+  apply: async (message, decision, clients, call) => {
+    const sent = await EXECUTORS['delete-user'](message, clients, call);
+    return deleted(sent.outcome, decision);
+  },
+};
+
+export const ORDERED_STEPS: { readonly [A in OrderedAction]: OrderedSteps<A> } = {
+  'add-or-update-campaign-record': addOrUpdate,
+  'change-campaign-record-status': changeStatus,
+  'transfer-campaign-record': transfer,
+  'delete-campaign-record': deleteRecord,
+  'add-user': addUser,
+  'delete-user': deleteUser,
+};
+
+export const isOrderedAction = (action: ActionName): action is OrderedAction =>
+  action in ORDERED_STEPS;
+
+/** The ledger's view of a message: its entity and event; undefined when it cannot be ordered. */
+export const orderedEventOf = <A extends OrderedAction>(
+  action: A,
+  message: MessageOf<A>,
+  occurredAtMs: number,
+  campaignRegion: string,
+): Ordered | undefined => {
+  const steps = ORDERED_STEPS[action] as unknown as OrderedSteps<A>;
+  const location = steps.location(message, campaignRegion);
+  if (location === undefined) return undefined;
+  const hash = payloadHash(message as Record<string, unknown>);
+  const version = eventVersion(occurredAtMs, steps.kind, hash);
+  return {
+    location,
+    event: {
+      key: `${action}@${version}`,
+      attemptKey: `${action}#${hash.slice(0, 32)}`,
+      version,
+      kind: steps.kind,
+      sets: steps.sets(message),
+      ...(steps.destination === undefined
+        ? {}
+        : { destination: steps.destination(message, campaignRegion) }),
+    },
+  };
+};
