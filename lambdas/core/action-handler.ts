@@ -61,9 +61,10 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
     const deadline = deadlineOf(context);
     const processor = new BatchProcessor(EventType.SQS);
     const inTurn = oneEntityAtATime();
+    // Inside the limiter: slots go in batch order, so a record only ever waits for an earlier one.
     const recordHandler = (record: SQSRecord): Promise<Disposition> =>
-      inTurn(entityOf(record.body), () =>
-        limit(() => {
+      limit(() =>
+        inTurn(isRead ? undefined : entityOf(record.body), () => {
           const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
           return processMessage(
             action,
@@ -83,7 +84,7 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
     // Every record that fails is reported, never the whole batch thrown: the ones that
     // succeeded stay deleted and the function's Errors alarm keeps meaning "crashed".
     // Records of one entity go in the order their events happened.
-    return processPartialResponse(inEventOrder(event), recordHandler, processor, {
+    return processPartialResponse(isRead ? event : inEventOrder(event), recordHandler, processor, {
       context,
       throwOnFullBatchFailure: false,
     });

@@ -1,4 +1,5 @@
-import type { SQSEvent } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { eventTime } from './ledger/event-time';
 
 /**
  * Two messages of one entity in one batch must never be in flight at once (the ledger would
@@ -37,9 +38,18 @@ export const entityOf = (body: string): string | undefined => {
   return undefined;
 };
 
-const occurredAtOf = (body: string): string => {
-  const value = messageOf(body)?.occurredAt;
-  return typeof value === 'string' ? value : '';
+/** When the record's event happened, with the fallbacks the ledger uses (see event-time.ts). */
+const timeOf = (record: SQSRecord): number => {
+  const message = messageOf(record.body);
+  return eventTime(
+    {
+      ...(typeof message?.occurredAt === 'string' ? { occurredAt: message.occurredAt } : {}),
+      ...(record.attributes.SentTimestamp === undefined
+        ? {}
+        : { sqsSentTimestamp: record.attributes.SentTimestamp }),
+    },
+    0,
+  ).ms;
 };
 
 /** The batch with each entity's records in `occurredAt` order, in the places they held. */
@@ -50,7 +60,7 @@ export const inEventOrder = (event: SQSEvent): SQSEvent => {
     if (key !== undefined) byEntity.set(key, [...(byEntity.get(key) ?? []), record]);
   }
   for (const records of byEntity.values()) {
-    records.sort((a, b) => occurredAtOf(a.body).localeCompare(occurredAtOf(b.body)));
+    records.sort((a, b) => timeOf(a) - timeOf(b));
   }
   return {
     ...event,
@@ -66,8 +76,9 @@ export const oneEntityAtATime = () => {
   const tails = new Map<string, Promise<unknown>>();
   return <T>(key: string | undefined, task: () => Promise<T>): Promise<T> => {
     if (key === undefined) return task();
-    const previous = tails.get(key) ?? Promise.resolve();
-    const next = previous.then(task, task);
+    const previous = tails.get(key);
+    // The first of a key starts now, as a record without a key would: batch order is kept.
+    const next = previous === undefined ? task() : previous.then(task, task);
     tails.set(
       key,
       next.catch(() => undefined),

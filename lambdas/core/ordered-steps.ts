@@ -309,7 +309,7 @@ const transfer: OrderedSteps<'transfer-campaign-record'> = {
     );
     if (found.kind === 'failed') return result(found.outcome, { kind: 'unchanged' });
     if (found.kind === 'absent') return notYetThere(outcome, 'transferCampaignRecord');
-    if (decision.ourEarlierAttempt) {
+    if (decision.ourEarlierAttempt || decision.alreadyMovedThere === true) {
       return result(
         success(
           'ALREADY_TRANSFERRED',

@@ -39,6 +39,8 @@ export type Decision =
       readonly ours: boolean;
       /** An earlier attempt of this very event may have reached the platform. */
       readonly ourEarlierAttempt: boolean;
+      /** A move to where this integration already moved the entity from here. */
+      readonly alreadyMovedThere?: true;
       /**
        * A delete that arrives after a later create was applied as an update of the old record: the
        * record must be deleted and created afresh with what the later events set (`keep`).
@@ -82,6 +84,9 @@ export const decide = (
     ours: doc.ours === true,
     ourEarlierAttempt:
       doc.uncertain.includes(event.attemptKey) || options.takenOverFrom === event.attemptKey,
+    ...(event.kind === 'move' && doc.movedTo?.location === event.destination
+      ? { alreadyMovedThere: true as const }
+      : {}),
   };
   const names = Object.keys(event.sets);
   if (doc.present !== true) {
@@ -128,7 +133,15 @@ export const decide = (
   const fresh = names.filter((name) => isNewer(v, doc.fields[name]?.v) && !(name in restore));
   const stale = names.filter((name) => !fresh.includes(name));
   const nothingToSend = fresh.length === 0 && Object.keys(restore).length === 0;
-  if (nothingToSend && event.kind !== 'move' && (movesBirth || !base.ourEarlierAttempt)) {
+  // A newer create of an entity without fields (a rejoin) asks the platform again: the user may
+  // have been removed outside this integration since.
+  const rejoin = event.kind === 'create' && names.length === 0 && !movesBirth;
+  if (
+    nothingToSend &&
+    event.kind !== 'move' &&
+    !rejoin &&
+    (movesBirth || !base.ourEarlierAttempt)
+  ) {
     return skip('STALE_SKIPPED', `newer events already set ${stale.join(', ') || 'everything'}`);
   }
   return {

@@ -149,10 +149,16 @@ describe('add-user over SQS', () => {
 });
 
 describe('add-user idempotency', () => {
-  it('treats a user already provisioned as done (ALREADY_EXISTS) after confirming it exists', async () => {
-    // Prepare
-    seedUser(harness, 'grace@example.com', false);
-    const record = sqsRecord(newHire('grace@example.com'));
+  it('treats a rejoin of a user it provisioned as done (ALREADY_EXISTS) after confirming it exists', async () => {
+    // Prepare: the join applied earlier, then a newer join of the same person
+    await handler(
+      sqsEvent(sqsRecord(newHire('grace@example.com', { occurredAt: '2026-11-24T09:00:00.000Z' }))),
+      lambdaContext(),
+    );
+    harness.sim.stats.reset();
+    const record = sqsRecord(
+      newHire('grace@example.com', { occurredAt: '2026-11-24T10:00:00.000Z' }),
+    );
 
     // Act
     const response = await handler(sqsEvent(record), lambdaContext());
@@ -164,6 +170,25 @@ describe('add-user idempotency', () => {
     expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
       code: 'ALREADY_EXISTS',
       category: 'success',
+    });
+  });
+
+  it('dead-letters an add-user for a login id it did not provision (USER_EXISTS_NOT_OURS)', async () => {
+    // Prepare: someone else's user with this login id
+    seedUser(harness, 'grace@example.com', false);
+    const record = sqsRecord(newHire('grace@example.com'));
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess
+    expect(failedIds(response)).toEqual([]);
+    await expectDeadLettered(harness, {
+      source: record,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'USER_EXISTS_NOT_OURS',
+      errorMessage: 'this integration did not create it',
     });
   });
 
@@ -274,6 +299,7 @@ describe('add-user mixed batch', () => {
     // Assess
     expect(failedIds(response)).toEqual(['flaky']);
     const letters = await expectDeadLetterCodes(harness, {
+      existing: 'USER_EXISTS_NOT_OURS',
       invalid: 'INVALID_MESSAGE',
       'last-try': 'HTTP_503',
     });
@@ -284,6 +310,6 @@ describe('add-user mixed batch', () => {
         .map((u) => u.loginUserId)
         .sort(),
     ).toEqual(['existing@example.com', 'new@example.com', 'wrapped@example.com']);
-    expect(outcomeLines(harness).get('existing')?.code).toBe('ALREADY_EXISTS');
+    expect(outcomeLines(harness).get('existing')?.code).toBe('USER_EXISTS_NOT_OURS');
   });
 });

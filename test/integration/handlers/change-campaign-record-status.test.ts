@@ -187,7 +187,7 @@ describe('change-campaign-record-status over EventBridge', () => {
     });
   });
 
-  it('applies a direct EventBridge event and dead-letters a direct one for an unknown record', async () => {
+  it('applies a direct EventBridge event and dead-letters a direct one for an unknown record id', async () => {
     // Prepare
     seedRecord(harness, 'c-1');
     const good = eventBridgeEvent(ACTION, {
@@ -195,17 +195,25 @@ describe('change-campaign-record-status over EventBridge', () => {
       clientId: 'c-1',
       previewRecordStateEnum: 'COMPLETED',
     });
+    // Addressed by previewRecordId only: no add can be on its way for it, so it is not waited for.
     const unknown = eventBridgeEvent(
       ACTION,
-      { campaignName: 'Leads', clientId: 'c-404', previewRecordStateEnum: 'COMPLETED' },
+      { campaignName: 'Leads', previewRecordId: 'p-404', previewRecordStateEnum: 'COMPLETED' },
       'evt-404',
+    );
+    const notYet = eventBridgeEvent(
+      ACTION,
+      { campaignName: 'Leads', clientId: 'c-404', previewRecordStateEnum: 'COMPLETED' },
+      'evt-not-yet',
     );
 
     // Act
     const results = [await handler(good, lambdaContext()), await handler(unknown, lambdaContext())];
+    const waiting = handler(notYet, lambdaContext());
 
     // Assess
     expect(results).toEqual([undefined, undefined]);
+    await expect(waiting).rejects.toThrow('RECORD_NOT_YET_THERE');
     expect(stateOf('c-1')?.workedState).toBe('COMPLETED');
     await expectDeadLettered(harness, {
       source: unknown,
@@ -227,8 +235,12 @@ describe('change-campaign-record-status mixed batch', () => {
         { messageId: 'ok' },
       ),
       sqsRecord(
-        { campaignName: 'Leads', clientId: 'c-404', previewRecordStateEnum: 'COMPLETED' },
+        { campaignName: 'Leads', previewRecordId: 'p-404', previewRecordStateEnum: 'COMPLETED' },
         { messageId: 'unknown' },
+      ),
+      sqsRecord(
+        { campaignName: 'Leads', clientId: 'c-404', previewRecordStateEnum: 'COMPLETED' },
+        { messageId: 'not-yet' },
       ),
       sqsRecord(
         { campaignName: 'Leads', clientId: 'c-ok', previewRecordStateEnum: 'DONE' },
@@ -256,12 +268,13 @@ describe('change-campaign-record-status mixed batch', () => {
     const response = await handler(sqsEvent(...records), lambdaContext());
 
     // Assess
-    expect(failedIds(response)).toEqual(['flaky']);
+    expect(failedIds(response).sort()).toEqual(['flaky', 'not-yet']);
     const letters = await expectDeadLetterCodes(harness, {
       invalid: 'INVALID_MESSAGE',
       'last-try': 'FAILED',
       unknown: 'NORECORDFOUND',
     });
+    expect(outcomeLines(harness).get('not-yet')?.code).toBe('RECORD_NOT_YET_THERE');
     expect(letters.get('invalid')?.attributes.errorMessage).toContain('previewRecordStateEnum');
     expect(letters.get('last-try')?.attributes.errorCategory).toBe('retryable');
     expect(stateOf('c-ok')?.workedState).toBe('COMPLETED');

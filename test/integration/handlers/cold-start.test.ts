@@ -17,11 +17,12 @@ const VALID: Readonly<Record<string, string>> = {
   DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/dlq',
   MAX_RECEIVE_COUNT: '5',
   RESULT_EVENT_BUS_NAME: 'contact-center-sync',
+  LEDGER_TABLE_NAME: 'contact-center-sync-ledger',
   AWS_REGION: 'us-east-1',
 };
 
 const REQUIRED = Object.keys(VALID).filter(
-  (name) => name !== 'RESULT_EVENT_BUS_NAME' && name !== 'AWS_REGION',
+  (name) => !['RESULT_EVENT_BUS_NAME', 'LEDGER_TABLE_NAME', 'AWS_REGION'].includes(name),
 );
 
 /** Imports a fresh copy of the entry point with exactly this contract environment. */
@@ -90,6 +91,21 @@ describe('cold start', () => {
     expect(write).toBeTypeOf('function');
     await expect(read).rejects.toThrow(
       'RESULT_EVENT_BUS_NAME is not set (required by read actions)',
+    );
+  });
+
+  it('requires LEDGER_TABLE_NAME for a write action only', async () => {
+    // Act
+    const read = await coldStart('search-campaign-records', {
+      ...VALID,
+      LEDGER_TABLE_NAME: undefined,
+    });
+    const write = coldStart('add-user', { ...VALID, LEDGER_TABLE_NAME: undefined });
+
+    // Assess
+    expect(read).toBeTypeOf('function');
+    await expect(write).rejects.toThrow(
+      'LEDGER_TABLE_NAME is not set (required by actions that change the platform)',
     );
   });
 });

@@ -130,7 +130,7 @@ describe('delete-campaign-record over SQS', () => {
 });
 
 describe('delete-campaign-record idempotency', () => {
-  it('treats a record already gone as done (ALREADY_DELETED), not a failure', async () => {
+  it('treats a record already gone as done (ALREADY_ABSENT), not a failure', async () => {
     // Prepare
     const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-gone' });
 
@@ -141,7 +141,7 @@ describe('delete-campaign-record idempotency', () => {
     expect(failedIds(response)).toEqual([]);
     expect(await harness.deadLetters()).toEqual([]);
     expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
-      code: 'ALREADY_DELETED',
+      code: 'ALREADY_ABSENT',
       category: 'success',
     });
   });
@@ -293,7 +293,7 @@ describe('delete-campaign-record mixed batch', () => {
     });
     expect(harness.sim.state.listRecords('Leads')).toEqual([]);
     const lines = outcomeLines(harness);
-    expect(lines.get('gone')?.code).toBe('ALREADY_DELETED');
+    expect(lines.get('gone')?.code).toBe('ALREADY_ABSENT');
     expect(lines.get('evt-w')?.code).toBe('SUCCESS');
     expect(lines.get('flaky')).toMatchObject({ code: 'FAILED', category: 'retryable' });
   });

@@ -1,6 +1,6 @@
 /**
  * The real delete-user entry point against the simulator and moto. A user already gone is
- * done (ALREADY_DELETED); the mixed batch goes through a proxy that answers 503 for one user.
+ * done (ALREADY_ABSENT; ALREADY_DELETED after our own lost response); the mixed batch goes through a proxy that answers 503 for one user.
  */
 import { describe, expect, it } from 'vitest';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
@@ -122,7 +122,7 @@ describe('delete-user over SQS', () => {
 });
 
 describe('delete-user idempotency', () => {
-  it('treats a user already gone as done (ALREADY_DELETED)', async () => {
+  it('treats a user already gone as done (ALREADY_ABSENT): the state it asks for holds', async () => {
     // Prepare
     const record = sqsRecord({ loginUserId: 'gone@example.com' });
 
@@ -133,7 +133,7 @@ describe('delete-user idempotency', () => {
     expect(failedIds(response)).toEqual([]);
     expect(await harness.deadLetters()).toEqual([]);
     expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
-      code: 'ALREADY_DELETED',
+      code: 'ALREADY_ABSENT',
       category: 'success',
     });
   });
@@ -221,6 +221,6 @@ describe('delete-user mixed batch', () => {
     expect(failedIds(response)).toEqual(['flaky']);
     await expectDeadLetterCodes(harness, { invalid: 'INVALID_MESSAGE', 'last-try': 'HTTP_500' });
     expect(userIds()).toEqual([]);
-    expect(outcomeLines(harness).get('gone')?.code).toBe('ALREADY_DELETED');
+    expect(outcomeLines(harness).get('gone')?.code).toBe('ALREADY_ABSENT');
   });
 });

@@ -142,11 +142,14 @@ const fullRun = async (): Promise<Record<string, string[]>> => {
   failures.transfer = await run(
     'transfer-campaign-record',
     record('transfer-campaign-record', 'transfer-ok', {
+      occurredAt: '2026-11-24T09:00:00.000Z',
       campaignName: 'Leads',
       clientId: 'c-move',
       transferToCampaign: 'Callbacks',
     }),
+    // Sent again later (not an exact duplicate): the record is where this integration moved it.
     record('transfer-campaign-record', 'transfer-again', {
+      occurredAt: '2026-11-24T09:05:00.000Z',
       campaignName: 'Leads',
       clientId: 'c-move',
       transferToCampaign: 'Callbacks',
@@ -231,7 +234,8 @@ describe('a full run', () => {
     expect(failures).toMatchObject({
       add: ['add-closed'],
       search: [],
-      status: [],
+      // Its add may still be on its way in another queue: retried, not dead-lettered at once.
+      status: ['status-unknown'],
       transfer: [],
       delete: [],
       addUser: [],
@@ -279,7 +283,7 @@ describe('logs', () => {
       });
     }
     expect(lines.get('add-bad-phone')).toMatchObject({ level: 'ERROR', code: 'INVALID_MESSAGE' });
-    expect(lines.get('delete-gone')).toMatchObject({ level: 'WARN', code: 'ALREADY_DELETED' });
+    expect(lines.get('delete-gone')).toMatchObject({ level: 'WARN', code: 'ALREADY_ABSENT' });
     expect(lines.get('add-last')).toMatchObject({ level: 'ERROR', code: 'FAILED' });
   });
 

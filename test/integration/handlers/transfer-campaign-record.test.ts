@@ -72,21 +72,24 @@ describe('transfer-campaign-record over SQS', () => {
     });
   });
 
-  it('dead-letters NORECORDFOUND when the record is in neither campaign', async () => {
-    // Prepare
-    const record = sqsRecord(transfer('c-nowhere'));
+  it('waits for a record in neither campaign, and dead-letters it on the last receive', async () => {
+    // Prepare: its add may still be on its way in another queue
+    const early = sqsRecord(transfer('c-nowhere'));
+    const last = sqsRecord(transfer('c-nowhere'), { receiveCount: MAX_RECEIVE_COUNT });
 
     // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
+    const first = await handler(sqsEvent(early), lambdaContext());
+    const final = await handler(sqsEvent(last), lambdaContext());
 
     // Assess
-    expect(failedIds(response)).toEqual([]);
+    expect(failedIds(first)).toEqual([early.messageId]);
+    expect(failedIds(final)).toEqual([]);
     await expectDeadLettered(harness, {
-      source: record,
+      source: last,
       action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'NORECORDFOUND',
-      errorMessage: 'no record with that id in "Leads" nor in "Callbacks"',
+      errorCategory: 'retryable',
+      errorCode: 'RECORD_NOT_YET_THERE',
+      errorMessage: 'its add may still be on its way',
     });
   });
 
@@ -128,7 +131,7 @@ describe('transfer-campaign-record over SQS', () => {
 });
 
 describe('transfer-campaign-record idempotency', () => {
-  it('treats a record already in the destination as done (ALREADY_TRANSFERRED)', async () => {
+  it('dead-letters a transfer whose destination holds a record it did not move there', async () => {
     // Prepare
     seedRecord(harness, 'c-1', 'Callbacks');
     const record = sqsRecord(transfer('c-1'));
@@ -138,11 +141,32 @@ describe('transfer-campaign-record idempotency', () => {
 
     // Assess
     expect(failedIds(response)).toEqual([]);
-    expect(await harness.deadLetters()).toEqual([]);
-    expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
-      code: 'ALREADY_TRANSFERRED',
-      category: 'success',
+    await expectDeadLettered(harness, {
+      source: record,
+      action: ACTION,
+      errorCategory: 'permanent',
+      errorCode: 'TRANSFER_TARGET_OCCUPIED',
+      errorMessage: 'check both campaigns',
     });
+  });
+
+  it('succeeds (ALREADY_TRANSFERRED) on the redelivery after its own transfer response was lost', async () => {
+    // Prepare
+    seedRecord(harness, 'c-1');
+    const message = transfer('c-1');
+    const first = await deliverLosingResponse(harness, handler, message, 'm-2');
+
+    // Act
+    const redelivery = await handler(
+      sqsEvent(sqsRecord(message, { messageId: 'm-2', receiveCount: 2 })),
+      lambdaContext(),
+    );
+
+    // Assess
+    expect(failedIds(first)).toEqual(['m-2']);
+    expect(failedIds(redelivery)).toEqual([]);
+    expect(campaignOf('c-1')).toBe('Callbacks');
+    expect(outcomeLines(harness).get('m-2')?.code).toBe('ALREADY_TRANSFERRED');
   });
 
   it('succeeds on the redelivery after the response to an applied transfer was lost', async () => {
@@ -226,13 +250,13 @@ describe('transfer-campaign-record mixed batch', () => {
     const response = await handler(sqsEvent(...records), lambdaContext());
 
     // Assess
-    expect(failedIds(response)).toEqual(['flaky']);
+    expect(failedIds(response).sort()).toEqual(['flaky', 'nowhere']);
     await expectDeadLetterCodes(harness, {
       invalid: 'INVALID_MESSAGE',
       'last-try': 'FAILED',
-      nowhere: 'NORECORDFOUND',
+      done: 'TRANSFER_TARGET_OCCUPIED',
     });
-    expect(outcomeLines(harness).get('done')?.code).toBe('ALREADY_TRANSFERRED');
+    expect(outcomeLines(harness).get('nowhere')?.code).toBe('RECORD_NOT_YET_THERE');
     expect([campaignOf('c-ok'), campaignOf('c-flaky'), campaignOf('c-last')]).toEqual([
       'Callbacks',
       'Leads',

@@ -23,7 +23,7 @@ export const specPath = (action: ActionName): string => {
 };
 
 /**
- * Body = the message without `correlationId`, plus platform / companyCode / environment and
+ * Body = the message without `correlationId` and `occurredAt` (ours, not the spec's), plus platform / companyCode / environment and
  * region (defaulting to the deployment's campaign region) for realtime, or the `tenant` object
  * for provisioning. Nothing else.
  */
@@ -33,7 +33,7 @@ export const specRequest = (
   settings: PlatformSettings,
   apiKey: string,
 ): SpecRequest => {
-  const { correlationId: _dropped, ...fields } = message;
+  const { correlationId: _dropped, occurredAt: _ours, ...fields } = message;
   const tenant = {
     platform: settings.platformCode,
     companyCode: settings.companyCode,

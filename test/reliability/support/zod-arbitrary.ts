@@ -25,7 +25,14 @@ export interface WalkOptions {
 
 /** What the mutation generator needs to know about one field of an object schema. */
 export type FieldShape =
-  | { readonly kind: 'string'; readonly min: number; readonly max: number; readonly email: boolean }
+  | {
+      readonly kind: 'string';
+      readonly min: number;
+      readonly max: number;
+      readonly email: boolean;
+      /** `z.iso.datetime()`: an RFC 3339 UTC time with milliseconds. */
+      readonly datetime: boolean;
+    }
   | { readonly kind: 'int'; readonly min: number; readonly max: number }
   | { readonly kind: 'enum'; readonly options: readonly string[] }
   | { readonly kind: 'boolean' }
@@ -112,7 +119,7 @@ export const shapeOf = (schema: Schema, path: FieldPath = ''): FieldShape => {
   if (schema instanceof z.core.$ZodString) {
     const { min, max } = lengthBounds(schema);
     const { format } = schema._zod.def as { format?: string };
-    return { kind: 'string', min, max, email: format === 'email' };
+    return { kind: 'string', min, max, email: format === 'email', datetime: format === 'datetime' };
   }
   if (schema instanceof z.core.$ZodNumber) {
     const { isInt, min, max } = integerBounds(schema);
@@ -183,6 +190,11 @@ export const text = (min: number, max: number): fc.Arbitrary<string> => {
 const ALNUM = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
 const LETTERS = ALNUM.slice(0, 52);
 
+/** RFC 3339 UTC times with milliseconds, as `occurredAt` takes them. */
+const isoTime: fc.Arbitrary<string> = fc
+  .integer({ min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) })
+  .map((ms) => new Date(ms).toISOString());
+
 /**
  * E-mail addresses of the shape zod's `z.email()` documents (its default, "Gmail-like" rule):
  * local part of letters, digits and `_ ' + - .` (no leading dot, no `..`), dotted labels, a
@@ -249,6 +261,7 @@ export const arbitraryFromSchema = (
   const shape = shapeOf(schema, path);
   switch (shape.kind) {
     case 'string':
+      if (shape.datetime) return isoTime;
       return shape.email ? email(shape.max) : text(shape.min, shape.max);
     case 'int':
       return integer(shape.min, shape.max);

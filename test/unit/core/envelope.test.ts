@@ -54,15 +54,15 @@ describe('unwrapDecoded', () => {
     const unwrapped = unwrapDecoded('add-user', eventOf('add-user', message, 'event-7'));
 
     // Assess
-    expect(unwrapped).toEqual({ message, eventId: 'event-7' });
+    expect(unwrapped).toEqual({ message, eventId: 'event-7', eventTime: '2026-03-01T12:00:00Z' });
   });
 
-  it('leaves the event id out when the event has none', () => {
+  it('leaves the event id out when the event has none, and keeps its time for ordering', () => {
     // Act
     const unwrapped = unwrapDecoded('add-user', eventOf('add-user', message));
 
     // Assess
-    expect(unwrapped).toEqual({ message });
+    expect(unwrapped).toEqual({ message, eventTime: '2026-03-01T12:00:00Z' });
   });
 
   it('refuses an event routed to the wrong handler, naming both actions', () => {
@@ -107,7 +107,7 @@ describe('unwrapBody', () => {
     const unwrapped = unwrapBody('add-user', JSON.stringify(eventOf('add-user', message, 'e-9')));
 
     // Assess
-    expect(unwrapped).toEqual({ message, eventId: 'e-9' });
+    expect(unwrapped).toEqual({ message, eventId: 'e-9', eventTime: '2026-03-01T12:00:00Z' });
   });
 
   it('refuses a body that is not JSON with its size in bytes but not its content', () => {

@@ -40,6 +40,7 @@ describe('readRuntimeEnv', () => {
       API_KEY_MAX_AGE_SECONDS: 300,
       MAX_RECEIVE_COUNT: 5,
       MAX_RECORD_CONCURRENCY: 10,
+      LEDGER_TOMBSTONE_DAYS: 15,
     });
   });
 
