@@ -21,7 +21,7 @@ describe('zod-arbitrary', () => {
     expect(fields.correlationId).toEqual({
       name: 'correlationId',
       required: false,
-      shape: { kind: 'string', min: 1, max: 128, email: false },
+      shape: { kind: 'string', min: 1, max: 128, email: false, datetime: false },
     });
     expect(fields.nextEarliestWorkTimeUTC?.shape).toEqual({
       kind: 'int',

@@ -62,6 +62,10 @@ const record = (action: ActionName, id: string, body: unknown, receiveCount = 1)
   return sqsRecord(body, { messageId: id, receiveCount });
 };
 
+/** After the joins above, which carry no occurredAt and are ordered by their send time. */
+const inAMinute = (minutes: number): string =>
+  new Date(Date.now() + minutes * 60_000).toISOString();
+
 const run = async (action: ActionName, ...records: ReturnType<typeof sqsRecord>[]) => {
   const handler = handlers.get(action);
   if (!handler) throw new Error(`no handler for ${action}`);
@@ -177,8 +181,9 @@ const fullRun = async (): Promise<Record<string, string[]>> => {
   );
   failures.deleteUser = await run(
     'delete-user',
-    record('delete-user', 'leaver-ok', { loginUserId: PII.email }),
-    record('delete-user', 'leaver-gone', { loginUserId: PII.email }),
+    record('delete-user', 'leaver-ok', { occurredAt: inAMinute(1), loginUserId: PII.email }),
+    // The same leave sent again later (an exact duplicate would count as Duplicate instead).
+    record('delete-user', 'leaver-gone', { occurredAt: inAMinute(2), loginUserId: PII.email }),
   );
 
   // A platform failure for each action: a retry, and a dead letter on the last receive.
@@ -203,7 +208,8 @@ const fullRun = async (): Promise<Record<string, string[]>> => {
     'delete-campaign-record': { campaignName: 'Leads', clientId: 'c-9' },
     'add-user': { ...NEW_HIRE, loginUserId: 'other@example.com' },
     'query-user-existence': { loginUserId: PII.email },
-    'delete-user': { loginUserId: PII.email },
+    // Another user: the leave above is newer than these and would make them stale.
+    'delete-user': { loginUserId: 'other@example.com' },
   };
   for (const action of ACTION_NAMES) {
     failures[`${action}-fault`] = await run(
