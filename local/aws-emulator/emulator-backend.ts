@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   CreateEventBusCommand,
   DeleteEventBusCommand,
@@ -31,6 +32,8 @@ import {
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
 } from '../../lambdas/core/aws-adapters';
+import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
+import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type {
   ApiKeySource,
   DeadLetterReason,
@@ -88,6 +91,7 @@ export const pointSdkAtEmulator = (endpoint: string, region: string): void => {
     AWS_ENDPOINT_URL_SQS: endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     AWS_REGION: region,
     AWS_DEFAULT_REGION: region,
     AWS_ACCESS_KEY_ID: 'local-emulator',
@@ -152,8 +156,23 @@ const toRecord = (message: Message, queueArn: string): SQSRecord => {
  * and the deployment's redrive policy, and the API key in a Secrets Manager secret. The
  * handlers get the real AWS adapters from `lambdas/core/aws-adapters.ts`.
  */
+/** The deployment's ledger table, shaped as the stack creates it (pk, TTL on expiresAt). */
+const createLedger = async (tableName: string): Promise<LedgerStore> => {
+  const client = new DynamoDBClient({});
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      BillingMode: 'PAY_PER_REQUEST',
+    }),
+  );
+  return new DynamoDbLedgerStore({ tableName, client });
+};
+
 export class EmulatorBackend implements Backend {
   readonly description: string;
+  readonly ledger: LedgerStore;
   readonly #sqs: SQSClient;
   readonly #events: EventBridgeClient;
   readonly #secrets: SecretsManagerClient;
@@ -173,8 +192,10 @@ export class EmulatorBackend implements Backend {
     secretId: string;
     reads: () => number;
     onClose: (() => Promise<void>) | undefined;
+    ledger: LedgerStore;
   }) {
-    this.description = `moto server ${parts.endpoint}: SQS queues + DLQs, EventBridge rules, Secrets Manager (visibility timeout shortened to ${EMULATOR_VISIBILITY_TIMEOUT_SECONDS} s)`;
+    this.description = `moto server ${parts.endpoint}: SQS queues + DLQs, EventBridge rules, Secrets Manager, DynamoDB entity ledger (visibility timeout shortened to ${EMULATOR_VISIBILITY_TIMEOUT_SECONDS} s)`;
+    this.ledger = parts.ledger;
     this.#sqs = parts.sqs;
     this.#events = parts.events;
     this.#secrets = parts.secrets;
@@ -198,6 +219,7 @@ export class EmulatorBackend implements Backend {
 
     await secrets.send(new CreateSecretCommand({ Name: secretId, SecretString: options.apiKey }));
     await events.send(new CreateEventBusCommand({ Name: busName }));
+    const ledger = await createLedger(`${prefix}-ledger`);
 
     // One client for every key source, counting GetSecretValue calls (configured from the env).
     const keyClient = new SecretsManagerClient({});
@@ -281,6 +303,7 @@ export class EmulatorBackend implements Backend {
       secretId,
       reads: () => reads,
       onClose: options.onClose,
+      ledger,
     });
   }
 

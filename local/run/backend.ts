@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { ActionName } from '../../lambdas/actions';
+import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type {
   ApiKeySource,
   DeadLetterReason,
@@ -23,6 +24,8 @@ export interface DeadLetterFound {
 export interface Backend {
   /** For the run's header, e.g. "in-memory SQS + EventBridge rules, virtual clock". */
   readonly description: string;
+  /** The entity ledger all write actions share, as the deployment's one table. */
+  readonly ledger: LedgerStore;
   /**
    * Puts events on the bus (the rules route them to the action queues). Returns the id each
    * event carries when delivered (EventBridge assigns it on AWS), in input order.

@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
+import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
 import type { ApiKeySource, DeadLetterSink, ResultPublisher } from '../../lambdas/core/ports';
 import { LocalApiKeySource, LocalSecretStore } from '../in-memory/api-key-source';
 import { InMemoryDeadLetterQueue } from '../in-memory/dead-letter-queue';
@@ -21,7 +22,8 @@ interface ActionResources {
  * the EventBridge rules as `routeEvent`, a local secret store for the API key and a result bus.
  */
 export class LocalBackend implements Backend {
-  readonly description = 'in-memory SQS queues + EventBridge rules (virtual clock)';
+  readonly description = 'in-memory SQS queues + EventBridge rules + entity ledger (virtual clock)';
+  readonly ledger = new InMemoryLedgerStore();
   readonly clock: VirtualClock;
   readonly secretStore: LocalSecretStore;
   readonly resultBus = new InMemoryResultBus();

@@ -4,6 +4,7 @@ import { ACTION_NAMES, type ActionName, isActionName } from '../../lambdas/actio
 import { createPlatformClients } from '../../lambdas/core/action-executors';
 import { createActionHandler } from '../../lambdas/core/action-handler';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
+import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import type { OutcomeObservation } from '../../lambdas/core/message-processor';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type {
@@ -244,12 +245,16 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
   });
 
   const enabledActions = ACTION_NAMES.filter((action) => settings.actions[action].enabled);
+  // One ledger for all write actions, as the deployment's one table.
+  const ledger = new EntityLedger({ store: backend.ledger });
   const handlers = new Map(
     enabledActions.map((action) => {
       const apiKey = backend.apiKeySource(action);
       const handler = createActionHandler(action, {
         clients: createPlatformClients(platform, apiKey),
         apiKey,
+        ledger,
+        campaignRegion: settings.campaignRegion,
         deadLetters: deadLetterSink(action, backend.deadLetterSink(action)),
         results: resultPublisher(backend.resultPublisher(action)),
         logger: new RunLogger({ action, sink: logSink }),

@@ -138,10 +138,15 @@ export const formatPhase = (info: PhaseInfo, style: Style): string => {
   return style.bold(`Phase ${info.index}/${info.total}  ${info.file}  (${routing})`);
 };
 
+/** Outcomes of messages the ledger knowingly did not send (counted, never lost). */
+const isSkip = (code: string): boolean => code === 'STALE_SKIPPED' || code === 'DUPLICATE';
+
 export interface ActionTotals {
   received: number;
   applied: number;
   already: number;
+  /** Stale or duplicate: knowingly not sent, because the platform already holds newer state. */
+  skipped: number;
   deadLettered: number;
   redriven: number;
   lost: number;
@@ -152,6 +157,7 @@ const emptyTotals = (): ActionTotals => ({
   received: 0,
   applied: 0,
   already: 0,
+  skipped: 0,
   deadLettered: 0,
   redriven: 0,
   lost: 0,
@@ -168,6 +174,7 @@ export const totalsByAction = (fates: readonly MessageFate[]): Map<string, Actio
     row.retries += Math.max(0, fate.receives - 1);
     if (fate.kind === 'applied') {
       if (fate.code.startsWith('ALREADY_')) row.already += 1;
+      else if (isSkip(fate.code)) row.skipped += 1;
       else row.applied += 1;
     } else if (fate.kind === 'dead-lettered') row.deadLettered += 1;
     else if (fate.kind === 'redriven') row.redriven += 1;
@@ -181,6 +188,7 @@ const SUMMARY_COLUMNS: readonly [keyof ActionTotals, string][] = [
   ['received', 'received'],
   ['applied', 'applied'],
   ['already', 'already'],
+  ['skipped', 'skipped'],
   ['deadLettered', 'DLQ'],
   ['redriven', 'redrive'],
   ['lost', 'lost'],
@@ -189,17 +197,17 @@ const SUMMARY_COLUMNS: readonly [keyof ActionTotals, string][] = [
 
 /**
  * The table per action: received (reached the queue), applied, already (the desired state was
- * in place: ALREADY_*), DLQ (dead-lettered with a reason), redrive (moved by the redrive policy,
+ * in place: ALREADY_*), skipped (stale or duplicate: newer state already there), DLQ (dead-lettered with a reason), redrive (moved by the redrive policy,
  * no reason), lost, retries (redeliveries).
  */
 export const formatSummary = (fates: readonly MessageFate[], style: Style): string[] => {
   const totals = totalsByAction(fates);
   const row = (name: string, values: ActionTotals): string =>
-    `  ${pad(name, 31)}${SUMMARY_COLUMNS.map(([key]) => right(values[key], 9)).join('')}`;
+    `  ${pad(name, 31)}${SUMMARY_COLUMNS.map(([key]) => right(values[key], 8)).join('')}`;
   const lines = [
     style.bold('Summary per action'),
     style.dim(
-      `  ${pad('action', 31)}${SUMMARY_COLUMNS.map(([, title]) => right(title, 9)).join('')}`,
+      `  ${pad('action', 31)}${SUMMARY_COLUMNS.map(([, title]) => right(title, 8)).join('')}`,
     ),
   ];
   const sum = emptyTotals();
@@ -278,9 +286,10 @@ export const formatVerdict = (
 ): string[] => {
   const count = (kind: FateKind): number => fates.filter((f) => f.kind === kind).length;
   const already = fates.filter((f) => f.kind === 'applied' && f.code.startsWith('ALREADY_')).length;
+  const skipped = fates.filter((f) => f.kind === 'applied' && isSkip(f.code)).length;
   const parts = [
     `${fates.length} events`,
-    `${count('applied')} applied (${already} already in place)`,
+    `${count('applied')} applied (${already} already in place, ${skipped} skipped as stale or duplicate)`,
     `${count('dead-lettered')} dead-lettered with a reason`,
     `${count('unrouted')} unrouted`,
     `${count('redriven')} in a DLQ without a reason`,

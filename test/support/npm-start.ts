@@ -20,6 +20,7 @@ export interface SummaryTotals {
   readonly received: number;
   readonly applied: number;
   readonly already: number;
+  readonly skipped: number;
   readonly deadLettered: number;
   readonly redriven: number;
   readonly lost: number;
@@ -37,7 +38,7 @@ export interface NpmStartResult {
 }
 
 const FATE_LINE = /^ {2}(applied|DLQ|REDRIVEN|UNROUTED|LOST)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\d+)$/;
-const TOTAL_LINE = /^ {2}total\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/;
+const TOTAL_LINE = /^ {2}total((?:\s+\d+){8})$/;
 
 export const parseFateLines = (stdout: string): FateLine[] =>
   stdout.split('\n').flatMap((line) => {
@@ -51,10 +52,13 @@ export const parseTotals = (stdout: string): SummaryTotals | undefined => {
   for (const line of stdout.split('\n')) {
     const match = TOTAL_LINE.exec(line);
     if (!match) continue;
-    const [received, applied, already, deadLettered, redriven, lost, retries] = match
-      .slice(1)
-      .map(Number) as [number, number, number, number, number, number, number];
-    return { received, applied, already, deadLettered, redriven, lost, retries };
+    const [received, applied, already, skipped, deadLettered, redriven, lost, retries] = (
+      match[1] ?? ''
+    )
+      .trim()
+      .split(/\s+/)
+      .map(Number) as [number, number, number, number, number, number, number, number];
+    return { received, applied, already, skipped, deadLettered, redriven, lost, retries };
   }
   return undefined;
 };

@@ -97,7 +97,7 @@ describe('examples/', () => {
     expect(covered).toEqual({ missingClientId: true, phone: true, idKey: true, timeZone: true });
   });
 
-  it('covers a realistic day: every action, both campaigns, idempotent repeats', () => {
+  it('covers a realistic day: every action, both campaigns, repeats, late and conflicting events', () => {
     // Prepare
     const actions = new Set(events.map((e) => e.detailType));
     const campaigns = new Set(events.map((e) => e.detail.campaignName).filter(Boolean));
@@ -119,7 +119,15 @@ describe('examples/', () => {
       expect(actions, action).toContain(action);
     }
     expect(campaigns.size).toBeGreaterThanOrEqual(2);
-    for (const code of ['ALREADY_EXISTS', 'ALREADY_DELETED', 'ALREADY_TRANSFERRED', 'NOT_FOUND']) {
+    for (const code of [
+      'ALREADY_ABSENT',
+      'ALREADY_TRANSFERRED',
+      'NOT_FOUND',
+      'STALE_SKIPPED',
+      'DUPLICATE',
+      'USER_EXISTS_NOT_OURS',
+      'RECORD_NOT_YET_THERE',
+    ]) {
       expect(codes, code).toContain(code);
     }
   });
