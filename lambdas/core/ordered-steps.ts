@@ -34,6 +34,7 @@ interface OrderedSteps<A extends OrderedAction> {
   /** The entity's place; undefined when the message cannot be ordered (previewRecordId only). */
   readonly location: (message: MessageOf<A>, campaignRegion: string) => string | undefined;
   readonly destination?: (message: MessageOf<A>, campaignRegion: string) => string;
+  readonly destinationAddress?: (message: MessageOf<A>) => Record<string, string>;
   /** The fields the event sets, as the ledger keeps them (hashes for record data). */
   readonly sets: (message: MessageOf<A>) => Record<string, FieldValue>;
   readonly apply: (
@@ -289,6 +290,7 @@ const transfer: OrderedSteps<'transfer-campaign-record'> = {
       message.transferToCampaign,
       message.clientId ?? '',
     ),
+  destinationAddress: (message) => ({ campaignName: message.transferToCampaign }),
   sets: (message) => routingSets(message),
   apply: async (message, decision, clients, call) => {
     const outcome = await clients.realtime.transferCampaignRecord(
@@ -466,11 +468,23 @@ const deleteUser: OrderedSteps<'delete-user'> = {
   },
 };
 
+/** The record moved since the event happened: the step addresses it where it is now. */
+const readdressed = <A extends OrderedAction>(steps: OrderedSteps<A>): OrderedSteps<A> => ({
+  ...steps,
+  apply: (message, decision, clients, call) =>
+    steps.apply(
+      decision.address === undefined ? message : { ...message, ...decision.address },
+      decision,
+      clients,
+      call,
+    ),
+});
+
 export const ORDERED_STEPS: { readonly [A in OrderedAction]: OrderedSteps<A> } = {
-  'add-or-update-campaign-record': addOrUpdate,
-  'change-campaign-record-status': changeStatus,
-  'transfer-campaign-record': transfer,
-  'delete-campaign-record': deleteRecord,
+  'add-or-update-campaign-record': readdressed(addOrUpdate),
+  'change-campaign-record-status': readdressed(changeStatus),
+  'transfer-campaign-record': readdressed(transfer),
+  'delete-campaign-record': readdressed(deleteRecord),
   'add-user': addUser,
   'delete-user': deleteUser,
 };
@@ -501,6 +515,9 @@ export const orderedEventOf = <A extends OrderedAction>(
       ...(steps.destination === undefined
         ? {}
         : { destination: steps.destination(message, campaignRegion) }),
+      ...(steps.destinationAddress === undefined
+        ? {}
+        : { destinationAddress: steps.destinationAddress(message) }),
     },
   };
 };

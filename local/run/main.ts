@@ -25,8 +25,11 @@ Options:
                              a folder runs its files in name order, one phase each)
   --faults                   simulator faults (5xx, 429 + Retry-After, resets, lost responses,
                              latency), one API key rotation and one failed DLQ send
+  --chaos [seed]             the events as real traffic delivers them: shuffled, some twice,
+                             all queues at once, with faults; then checks that every record
+                             and user ends in the state of its newest event (seed: 1)
   --aws-emulator             the same run through moto server (SQS, EventBridge rules,
-                             Secrets Manager); needs Python 3 with venv and pip
+                             Secrets Manager, DynamoDB); needs Python 3 with venv and pip
   -h, --help                 show this help
 
 Exit codes: 0 every message ended where it should, 1 some did not (listed at the end),
@@ -38,21 +41,38 @@ const fail = (message: string): number => {
 };
 
 const main = async (argv: readonly string[]): Promise<number> => {
-  let values: { events?: string; faults?: boolean; 'aws-emulator'?: boolean; help?: boolean };
+  let values: {
+    events?: string;
+    faults?: boolean;
+    chaos?: boolean;
+    'aws-emulator'?: boolean;
+    help?: boolean;
+  };
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: [...argv],
       options: {
         events: { type: 'string' },
         faults: { type: 'boolean', default: false },
+        chaos: { type: 'boolean', default: false },
         'aws-emulator': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
-      allowPositionals: false,
+      // Only the seed of --chaos.
+      allowPositionals: true,
     }));
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const [seedText, ...extra] = positionals;
+  const seed = seedText === undefined ? 1 : Number(seedText);
+  if (extra.length > 0 || (seedText !== undefined && !values.chaos)) {
+    return fail(`Unexpected argument "${extra[0] ?? seedText}"\n\n${USAGE}`);
+  }
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    return fail(`--chaos takes a whole number as its seed, got "${seedText}"\n\n${USAGE}`);
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -69,6 +89,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
       cwd: process.env.INIT_CWD ?? process.cwd(),
       ...(values.events === undefined ? {} : { events: values.events }),
       faults: values.faults === true,
+      ...(values.chaos ? { chaos: seed } : {}),
       out,
       style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,
       ...(values['aws-emulator']

@@ -99,6 +99,8 @@ export interface PipelineOptions {
   readonly logSink: LogSink;
   /** Simulator faults, one API key rotation and one failed dead-letter send. */
   readonly faults: boolean;
+  /** Poll and invoke every action's queue at the same time, as separate functions run. */
+  readonly concurrentQueues?: boolean;
   readonly observer?: RunObserver;
 }
 
@@ -316,7 +318,10 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
   const invoke = async (action: ActionName, records: SQSRecord[]): Promise<void> => {
     const handler = handlers.get(action);
     if (!handler) throw new Error(`no handler for ${action}`);
-    if (faults && invocations === ROTATE_KEY_AFTER_INVOCATIONS) {
+    // Counted before the rotation awaits, so queues polled at once rotate it only once.
+    const invocation = invocations;
+    invocations += 1;
+    if (faults && invocation === ROTATE_KEY_AFTER_INVOCATIONS) {
       const newKey = randomBytes(24).toString('base64url');
       await backend.rotateApiKey(newKey);
       simulator.setApiKey(newKey);
@@ -325,7 +330,6 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
         'fault: API key rotated in the secret; the platform now rejects the old key (401 → one refresh)',
       );
     }
-    invocations += 1;
     const items = records.map((record) => {
       const item = trackedFor(action, record);
       item.receives = Number(record.attributes.ApproximateReceiveCount) || item.receives + 1;
@@ -392,13 +396,15 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
   const drain = async (): Promise<void> => {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let received = 0;
-      for (const action of enabledActions) {
+      const pollOnce = async (action: ActionName): Promise<void> => {
         const records = await backend.receive(action, settings.actions[action].batchSize);
         await takeRedriven();
-        if (records.length === 0) continue;
+        if (records.length === 0) return;
         received += records.length;
         await invoke(action, records);
-      }
+      };
+      if (options.concurrentQueues === true) await Promise.all(enabledActions.map(pollOnce));
+      else for (const action of enabledActions) await pollOnce(action);
       if (received > 0) continue;
       const { visible, inFlight } = await backend.pending();
       if (visible + inFlight === 0) return;

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { applyInOrder, compareStates, type EntityVerdict, project } from '../convergence/model';
 import { type RunningSimulator, startSimulator } from '../simulator';
 import type { Backend } from './backend';
+import { chaosScenario } from './chaos';
 import { loadScenario, type Scenario } from './event-input';
+import { routeEvent } from './event-router';
 import { evaluateRun } from './expectations';
 import { LocalBackend } from './local-backend';
 import { RUN_FAULTS, type RunObserver, runPipeline } from './pipeline';
@@ -38,6 +41,11 @@ export interface RunOptions {
   /** Where relative `--events` paths start (the shell's directory). */
   readonly cwd: string;
   readonly faults: boolean;
+  /**
+   * `--chaos [seed]`: the routed events shuffled, some twice, all queues at once, with faults;
+   * then every entity is held against the model. The seed picks the order.
+   */
+  readonly chaos?: number;
   /** Creates the backend for `--aws-emulator`; the in-memory one when absent. */
   readonly emulator?: (settings: RunSettings, apiKey: string) => Promise<Backend>;
   readonly out: (line: string) => void;
@@ -65,6 +73,84 @@ const seedSimulator = (simulator: RunningSimulator, scenario: Scenario): void =>
 };
 
 /**
+ * The model's platform: a fresh simulator with the same seed data, given the scenario's events
+ * once each in order; then both platforms are compared entity by entity.
+ */
+const checkConvergence = async (
+  scenario: Scenario,
+  actual: RunningSimulator,
+  settings: RunSettings,
+  apiKey: string,
+): Promise<EntityVerdict[]> => {
+  const expected = await startSimulator({
+    apiKey,
+    platformCode: settings.tenant.platformCode,
+    companyCode: settings.tenant.companyCode,
+    environmentName: settings.tenant.environmentName,
+    secretsRegion: settings.secretsRegion,
+  });
+  try {
+    seedSimulator(expected, scenario);
+    // What the producers sent that reached a queue (an unrouted event never happened here).
+    const events = scenario.phases
+      .flatMap((phase) => phase.events)
+      .filter((event) => routeEvent(event, settings.actions).routed)
+      .map((event) => ({ action: event.detailType, message: event.detail }));
+    await applyInOrder(
+      events,
+      expected,
+      {
+        platformCode: settings.tenant.platformCode,
+        companyCode: settings.tenant.companyCode,
+        environmentName: settings.tenant.environmentName,
+        campaignRegion: settings.campaignRegion,
+        secretsRegion: settings.secretsRegion,
+      },
+      apiKey,
+    );
+    return compareStates(project(expected, events), project(actual, events));
+  } finally {
+    await expected.close();
+  }
+};
+
+/** The fields that differ, or the whole states when their shapes differ. */
+const differences = (verdict: EntityVerdict): string[] => {
+  const parse = (text: string): Record<string, unknown>[] | undefined => {
+    try {
+      const value: unknown = JSON.parse(text);
+      return Array.isArray(value) && value.length === 1 ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const [want] = parse(verdict.expected) ?? [];
+  const [got] = parse(verdict.actual) ?? [];
+  if (want === undefined || got === undefined) {
+    return [`expected ${verdict.expected}`, `got      ${verdict.actual}`];
+  }
+  return Object.keys({ ...want, ...got })
+    .filter((key) => JSON.stringify(want[key]) !== JSON.stringify(got[key]))
+    .map((key) => `${key}: expected ${JSON.stringify(want[key])}, got ${JSON.stringify(got[key])}`);
+};
+
+const formatConvergence = (
+  verdicts: readonly EntityVerdict[],
+  seed: number,
+  style: Style,
+): string[] => [
+  style.bold(`Convergence (seed ${seed}): each entity against its events applied once, in order`),
+  ...verdicts.flatMap((verdict) =>
+    verdict.converged
+      ? [`  ${style.good('same')}  ${verdict.entity}`]
+      : [
+          `  ${style.bad('DIFF')}  ${verdict.entity}`,
+          ...differences(verdict).flatMap((d) => wrap(d, 8)),
+        ],
+  ),
+];
+
+/**
  * `npm start`: starts the platform simulator, feeds the scenario's events through the real
  * handlers over in-memory (or emulated) SQS/EventBridge, prints each message's fate as it is
  * decided, then a summary per action, the simulator's final state and the verdict. Returns the
@@ -76,9 +162,12 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
     path.join(root, 'config', 'example.json'),
     'config/example.json',
   );
-  const scenario = options.events
+  const given = options.events
     ? loadScenario(options.events, options.cwd)
     : loadScenario(path.join(root, 'examples'), root);
+  const chaos = options.chaos;
+  const scenario = chaos === undefined ? given : chaosScenario(given, settings, chaos);
+  const faults = options.faults || chaos !== undefined;
   const totalEvents = scenario.phases.reduce((n, phase) => n + phase.events.length, 0);
   const logFile = options.logFile ?? path.join(root, '.tools', 'local-run.log');
 
@@ -98,7 +187,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
     backend = options.emulator
       ? await options.emulator(settings, apiKey)
       : new LocalBackend(settings, apiKey);
-    if (options.faults) simulator.setFaults(RUN_FAULTS);
+    if (faults) simulator.setFaults(RUN_FAULTS);
     logSink = fileLogSink(logFile);
 
     const enabled = Object.values(settings.actions).filter((a) => a.enabled);
@@ -127,7 +216,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       ],
       [
         'faults',
-        options.faults
+        faults
           ? '5xx, 429 + Retry-After, resets, FAILED, lost responses, latency, 1 key rotation, 1 DLQ send'
           : 'off (npm start -- --faults shows retries and dead letters under trouble)',
       ],
@@ -158,7 +247,8 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       backend,
       simulator,
       logSink,
-      faults: options.faults,
+      faults,
+      concurrentQueues: chaos !== undefined,
       observer,
     });
 
@@ -178,7 +268,13 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       out(line);
     }
     out('');
-    const verdict = evaluateRun(result.fates, scenario.expectations, { faults: options.faults });
+    let converged: EntityVerdict[] | undefined;
+    if (chaos !== undefined) {
+      converged = await checkConvergence(given, simulator, settings, apiKey);
+      for (const line of formatConvergence(converged, chaos, style)) out(line);
+      out('');
+    }
+    const verdict = evaluateRun(result.fates, scenario.expectations, { faults });
     for (const line of formatVerdict(
       result.fates,
       verdict,
@@ -188,6 +284,12 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       out(line);
     }
     out(style.dim(`Handler logs (Powertools JSON): ${relativeTo(root, logFile)}`));
+    if (converged !== undefined) {
+      const matched = converged.filter((entity) => entity.converged).length;
+      const line = `Converged: ${matched}/${converged.length} entities in the state of their newest event`;
+      out(matched === converged.length ? style.good(line) : style.bad(line));
+      if (matched !== converged.length) return EXIT.failed;
+    }
     return verdict.ok ? EXIT.ok : EXIT.failed;
   } finally {
     logSink?.close();

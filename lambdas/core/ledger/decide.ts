@@ -19,7 +19,11 @@ export type SkipCode = 'STALE_SKIPPED' | 'DUPLICATE';
 export type Decision =
   | { readonly kind: 'skip'; readonly code: SkipCode; readonly reason: string }
   /** The event is older than a move of its entity: apply it where the entity is now. */
-  | { readonly kind: 'forward'; readonly location: string }
+  | {
+      readonly kind: 'forward';
+      readonly location: string;
+      readonly address?: Readonly<Record<string, string>>;
+    }
   /**
    * A change older than the first create seen: in the model it lands only if an older create
    * exists, which may still be on its way. Retried; dead-lettered when the window is spent.
@@ -41,6 +45,8 @@ export type Decision =
       readonly ourEarlierAttempt: boolean;
       /** A move to where this integration already moved the entity from here. */
       readonly alreadyMovedThere?: true;
+      /** The entity moved since the event: address it so instead of as the message does. */
+      readonly address?: Readonly<Record<string, string>>;
       /**
        * A delete that arrives after a later create was applied as an update of the old record: the
        * record must be deleted and created afresh with what the later events set (`keep`).
@@ -74,7 +80,11 @@ export const decide = (
     // A delete older than the move was overtaken by it (the record lived on elsewhere).
     return event.kind === 'delete'
       ? skip('STALE_SKIPPED', 'the record moved away after this delete happened')
-      : { kind: 'forward', location: doc.movedTo.location };
+      : {
+          kind: 'forward',
+          location: doc.movedTo.location,
+          ...(doc.movedTo.address === undefined ? {} : { address: doc.movedTo.address }),
+        };
   }
   if (doc.deletedAt !== undefined && v <= doc.deletedAt) {
     return skip('STALE_SKIPPED', 'the entity was deleted or moved away after this event happened');
@@ -282,7 +292,11 @@ export const settle = (
         deletedAt: latest(doc.deletedAt, v),
         fields: {},
         creates: [],
-        movedTo: { location: event.destination, v },
+        movedTo: {
+          location: event.destination,
+          v,
+          ...(event.destinationAddress === undefined ? {} : { address: event.destinationAddress }),
+        },
         settled,
       },
       destination: moved,

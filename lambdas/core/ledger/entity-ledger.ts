@@ -71,6 +71,7 @@ export class EntityLedger {
     deadline: number,
   ): Promise<Outcome> {
     let at = location;
+    let address: Readonly<Record<string, string>> | undefined;
     for (let forwards = 0; forwards <= MAX_FORWARDS; forwards += 1) {
       const token = randomUUID();
       const claim = await this.#claim(at, token, event.attemptKey, deadline);
@@ -80,6 +81,7 @@ export class EntityLedger {
       if (decision.kind === 'forward') {
         await this.#store.release(at, token);
         at = decision.location;
+        address = decision.address ?? address;
         continue;
       }
       if (decision.kind === 'wait') {
@@ -90,7 +92,8 @@ export class EntityLedger {
         await this.#commit(at, token, settle(doc, event, decision, { kind: 'unchanged' }).doc);
         return outcome('success', decision.code, decision.reason);
       }
-      return this.#applyClaimed(at, token, doc, event, decision, step, deadline);
+      const addressed = address === undefined ? decision : { ...decision, address };
+      return this.#applyClaimed(at, token, doc, event, addressed, step, deadline);
     }
     return outcome('permanent', 'MOVE_CHAIN_TOO_LONG', 'the record moved too often to follow');
   }

@@ -34,7 +34,12 @@ export interface EntityDoc {
   /** Versions of the creates (add-or-update) applied to the current incarnation, oldest first. */
   readonly creates: readonly Version[];
   /** The record moved away: older events addressed here follow it, newer ones find the place empty. */
-  readonly movedTo?: { readonly location: string; readonly v: Version };
+  readonly movedTo?: {
+    readonly location: string;
+    readonly v: Version;
+    /** How to address the entity there (e.g. its new campaign). */
+    readonly address?: Readonly<Record<string, string>>;
+  };
   /** Keys of events already settled here (applied or skipped), newest last: exact duplicates. */
   readonly settled: readonly string[];
   /** Attempt keys of calls that may have been applied although no answer said so. */
@@ -59,6 +64,8 @@ export interface OrderedEvent {
   readonly sets: Readonly<Record<string, FieldValue>>;
   /** A move: the location the entity goes to. */
   readonly destination?: string;
+  /** A move: how to address the entity at its destination (e.g. `{ campaignName }`). */
+  readonly destinationAddress?: Readonly<Record<string, string>>;
 }
 
 /** How long the lists of settled and uncertain event keys grow before the oldest are dropped. */

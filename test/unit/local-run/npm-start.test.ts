@@ -167,4 +167,34 @@ describe('npm start', () => {
     },
     TIMEOUT,
   );
+
+  it.each([7, 22])(
+    'with --chaos %i delivers the day shuffled, doubled and concurrently, and every entity converges',
+    async (seed) => {
+      // Act
+      const run = await runNpmStart(['--chaos', String(seed)]);
+
+      // Assess
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.totals).toMatchObject({ lost: 0, redriven: 0 });
+      expect(run.stdout).toMatch(/shuffled with duplicates \(seed \d+\)/);
+      const converged = /Converged: (\d+)\/(\d+) entities/.exec(run.stdout);
+      expect(converged?.[1]).toBe(converged?.[2]);
+      expect(Number(converged?.[2])).toBeGreaterThanOrEqual(15);
+      expect(run.stdout).not.toContain('DIFF');
+    },
+    TIMEOUT,
+  );
+
+  it('refuses a --chaos seed that is not a whole number, and a stray argument', async () => {
+    // Act
+    const badSeed = await runNpmStart(['--chaos', 'soon']);
+    const stray = await runNpmStart(['examples']);
+
+    // Assess
+    expect(badSeed.code).toBe(2);
+    expect(badSeed.stderr).toContain('--chaos takes a whole number as its seed, got "soon"');
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('Unexpected argument "examples"');
+  });
 });

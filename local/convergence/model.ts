@@ -1,0 +1,160 @@
+/**
+ * The convergence model, for `npm start -- --chaos` and the convergence suite: the platform must
+ * end, per entity, as if each entity's events had been applied once each, in `occurredAt` order
+ * (the ledger's version order, ties included), to a platform where the entity did not exist yet.
+ *
+ * `expectedState` builds that platform: a fresh simulator gets the events one by one, in order,
+ * as plain platform calls with no retries and no ledger; an event the platform refuses in that
+ * order (a status change before the record exists) simply has no effect. `project` reads the
+ * comparable state of every entity out of a simulator, and `compareStates` says which differ.
+ */
+import { type ActionName, isActionName } from '../../lambdas/actions';
+import { createPlatformClients, type PlatformClients } from '../../lambdas/core/action-executors';
+import { eventTime } from '../../lambdas/core/ledger/event-time';
+import { isOrderedAction, orderedEventOf } from '../../lambdas/core/ordered-steps';
+import type { PlatformSettings } from '../../lambdas/core/platform-settings';
+import type { ApiKeySource } from '../../lambdas/core/ports';
+import { type MessageOf, parseMessage } from '../../lambdas/messages';
+import type { RunningSimulator } from '../simulator';
+
+/** One producer event: the action it is for and its message (the EventBridge `detail`). */
+export interface ModelEvent {
+  readonly action: ActionName | string;
+  readonly message: unknown;
+}
+
+/** The events of a history that change the platform, valid ones only, in version order. */
+export const inVersionOrder = (
+  events: readonly ModelEvent[],
+  campaignRegion: string,
+): { readonly action: ActionName; readonly message: unknown }[] => {
+  const valid = events.flatMap((event) => {
+    if (!isActionName(event.action) || !isOrderedAction(event.action)) return [];
+    const parsed = parseMessage(event.action, event.message);
+    if (!parsed.success) return [];
+    const message = parsed.message as MessageOf<typeof event.action>;
+    const time = eventTime({ occurredAt: (message as { occurredAt?: string }).occurredAt }, 0).ms;
+    const ordered = orderedEventOf(event.action, message, time, campaignRegion);
+    const version = ordered?.event.version ?? String(time).padStart(15, '0');
+    return [{ action: event.action as ActionName, message: parsed.message, version }];
+  });
+  // Exact duplicates are one event.
+  const unique = new Map(valid.map((event) => [`${event.action}@${event.version}`, event]));
+  return [...unique.values()]
+    .sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0))
+    .map(({ action, message }) => ({ action, message }));
+};
+
+/** One platform call per event, as the action's own request; the answer is not looked at. */
+const send = (clients: PlatformClients, action: ActionName, message: unknown): Promise<unknown> => {
+  switch (action) {
+    case 'add-or-update-campaign-record':
+      return clients.realtime.addOrUpdateCampaignRecord(message as MessageOf<typeof action>);
+    case 'change-campaign-record-status':
+      return clients.realtime.changeCampaignRecordStatus(message as MessageOf<typeof action>);
+    case 'transfer-campaign-record':
+      return clients.realtime.transferCampaignRecord(message as MessageOf<typeof action>);
+    case 'delete-campaign-record':
+      return clients.realtime.deleteRecordFromCampaign(message as MessageOf<typeof action>);
+    case 'add-user':
+      return clients.provisioning.addUser(message as MessageOf<typeof action>);
+    case 'delete-user':
+      return clients.provisioning.deleteUser(message as MessageOf<typeof action>);
+    default:
+      return Promise.resolve(undefined);
+  }
+};
+
+/** Applies the events once each, in version order, to `simulator` (fresh, fault-free). */
+export const applyInOrder = async (
+  events: readonly ModelEvent[],
+  simulator: RunningSimulator,
+  settings: Omit<PlatformSettings, 'baseUrl'>,
+  apiKey: string,
+): Promise<void> => {
+  const key: ApiKeySource = {
+    getKey: async () => apiKey,
+    refreshKey: async () => apiKey,
+  };
+  const clients = createPlatformClients({ ...settings, baseUrl: simulator.baseUrl }, key, {
+    maxAttempts: 1,
+  });
+  for (const event of inVersionOrder(events, settings.campaignRegion)) {
+    await send(clients, event.action, event.message);
+  }
+};
+
+/** What the model compares of a record: no ids, times of work or the clientId data item. */
+interface RecordState {
+  readonly campaign: string;
+  readonly data: readonly (readonly [string, string])[];
+  readonly preferredAgent: string | null;
+  readonly skillQueue: string;
+  readonly workedState: string;
+  readonly nextEarliestWorkTime: number | null;
+  readonly timeZone: string;
+}
+
+/**
+ * The state of every record (by clientId, wherever it is) and user a history names. The data
+ * item the platform stores the clientId under on add is left out, and so are display orders:
+ * whether the newest data reached the platform as an add or as an update depends on delivery
+ * order, an update cannot carry that item, and an item sent without a display order is numbered
+ * by its position, which that item shifts (docs/decisions.md).
+ */
+export const project = (
+  simulator: RunningSimulator,
+  events: readonly ModelEvent[],
+): Map<string, string> => {
+  const clientIds = new Set<string>();
+  const logins = new Set<string>();
+  for (const { message } of events) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { clientId, loginUserId } = message as { clientId?: unknown; loginUserId?: unknown };
+    if (typeof clientId === 'string') clientIds.add(clientId);
+    if (typeof loginUserId === 'string') logins.add(loginUserId);
+  }
+  const { state } = simulator;
+  const states = new Map<string, string>();
+  for (const clientId of [...clientIds].sort()) {
+    const records: RecordState[] = state
+      .listCampaigns()
+      .flatMap((campaign) => state.listRecords(campaign))
+      .filter((record) => record.clientId === clientId)
+      .map((record) => ({
+        campaign: record.campaignName,
+        data: record.previewRecordData
+          .filter((item) => !(item.key === 'Id' && item.value === clientId))
+          .map((item) => [item.key, item.value] as const),
+        preferredAgent: record.preferredAgent || null,
+        skillQueue: record.skillQueue,
+        workedState: record.workedState,
+        nextEarliestWorkTime: record.nextEarliestWorkTimeMillis,
+        timeZone: record.timeZone,
+      }))
+      .sort((a, b) => a.campaign.localeCompare(b.campaign));
+    states.set(`record ${clientId}`, records.length === 0 ? 'absent' : JSON.stringify(records));
+  }
+  for (const login of [...logins].sort()) {
+    states.set(`user ${login}`, state.findUser(login) === undefined ? 'absent' : 'exists');
+  }
+  return states;
+};
+
+export interface EntityVerdict {
+  readonly entity: string;
+  readonly converged: boolean;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+/** Per entity: does the platform hold what the model says? */
+export const compareStates = (
+  expected: ReadonlyMap<string, string>,
+  actual: ReadonlyMap<string, string>,
+): EntityVerdict[] =>
+  [...new Set([...expected.keys(), ...actual.keys()])].sort().map((entity) => {
+    const want = expected.get(entity) ?? 'absent';
+    const got = actual.get(entity) ?? 'absent';
+    return { entity, converged: want === got, expected: want, actual: got };
+  });
