@@ -88,6 +88,43 @@ export const mayHaveBeenApplied = (outcome: Outcome<unknown>): boolean =>
   outcome.code === 'MALFORMED_RESPONSE' ||
   (outcome.httpStatus !== undefined && outcome.httpStatus >= 500);
 
+/** add-user answered ALREADY_EXISTS: in place only if the user also is where the message asks. */
+export const confirmExistingUser = async (
+  message: MessageOf<'add-user'>,
+  outcome: Outcome,
+  clients: PlatformClients,
+  call: ExecutionOptions,
+): Promise<Execution> => {
+  // Confirm the existing user also satisfies createInCloudConnect before calling it done.
+  const existing = await clients.provisioning.queryExistence(
+    { loginUserId: message.loginUserId },
+    call,
+  );
+  if (existing.category === 'retryable') return { outcome: existing };
+  const found = existenceResult(existing);
+  if (!found.exists) {
+    return {
+      outcome: {
+        ...outcome,
+        category: 'retryable',
+        message: 'add-user said ALREADY_EXISTS but query-existence does not find the user',
+      },
+    };
+  }
+  if (message.createInCloudConnect === true && found.cloudConnectStatus !== 'EXISTS') {
+    return {
+      outcome: {
+        ...outcome,
+        message:
+          'user already exists on the platform but not in the backing contact-center instance; the API cannot add it there for an existing user',
+      },
+    };
+  }
+  return {
+    outcome: alreadyApplied(outcome, 'ALREADY_EXISTS', 'user was already provisioned'),
+  };
+};
+
 /** Search responses carry times as UTC `CCYY-MM-DD HH:MM:SS.mmm`. */
 export const platformTimeMillis = (time: string | null): number | undefined =>
   time === null ? undefined : Date.parse(`${time.replace(' ', 'T')}Z`);
@@ -255,35 +292,9 @@ export const EXECUTORS: { readonly [A in ActionName]: Executor<A> } = {
 
   'add-user': async (message, clients, call) => {
     const outcome = await clients.provisioning.addUser(message, call);
-    if (outcome.code !== 'ALREADY_EXISTS') return { outcome };
-    // Confirm the existing user also satisfies createInCloudConnect before calling it done.
-    const existing = await clients.provisioning.queryExistence(
-      { loginUserId: message.loginUserId },
-      call,
-    );
-    if (existing.category === 'retryable') return { outcome: existing };
-    const found = existenceResult(existing);
-    if (!found.exists) {
-      return {
-        outcome: {
-          ...outcome,
-          category: 'retryable',
-          message: 'add-user said ALREADY_EXISTS but query-existence does not find the user',
-        },
-      };
-    }
-    if (message.createInCloudConnect === true && found.cloudConnectStatus !== 'EXISTS') {
-      return {
-        outcome: {
-          ...outcome,
-          message:
-            'user already exists on the platform but not in the backing contact-center instance; the API cannot add it there for an existing user',
-        },
-      };
-    }
-    return {
-      outcome: alreadyApplied(outcome, 'ALREADY_EXISTS', 'user was already provisioned'),
-    };
+    return outcome.code === 'ALREADY_EXISTS'
+      ? confirmExistingUser(message, outcome, clients, call)
+      : { outcome };
   },
 
   'query-user-existence': async (message, clients, call) => {

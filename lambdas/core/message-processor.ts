@@ -90,6 +90,7 @@ const OWN_CODES: ReadonlySet<string> = new Set([
   'USER_EXISTS_NOT_OURS',
   'ENTITY_BUSY',
   'WAITING_FOR_CREATE',
+  'WAITING_FOR_MOVE',
   'RECREATED',
 ]);
 

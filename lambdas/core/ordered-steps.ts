@@ -1,6 +1,7 @@
 import type { ActionName } from '../actions';
 import type { MessageOf } from '../messages';
 import {
+  confirmExistingUser,
   EXECUTORS,
   type ExecutionOptions,
   mayHaveBeenApplied,
@@ -65,6 +66,24 @@ const result = (outcome: Outcome, applied = appliedBy(outcome)): StepResult => (
   applied,
 });
 
+/**
+ * Watches a call's own retries: when a try that failed may still have been applied (a lost
+ * answer, a 5xx), a later "not found" or "already exists" in the same call may be its doing.
+ */
+const watchingRetries = (call: ExecutionOptions) => {
+  let doubt = false;
+  return {
+    call: {
+      ...call,
+      beforeRetry: async (failed: Outcome) => {
+        if (mayHaveBeenApplied(failed)) doubt = true;
+        return call.beforeRetry?.(failed);
+      },
+    } satisfies ExecutionOptions,
+    ours: (decision: ApplyDecision) => decision.ourEarlierAttempt || doubt,
+  };
+};
+
 const notYetThere = (outcome: Outcome, what: string): StepResult =>
   result(
     {
@@ -124,6 +143,8 @@ const withoutStale = <M extends object>(message: M, decision: ApplyDecision): M 
   }
   return copy as unknown as M;
 };
+
+type DataItems = MessageOf<'add-or-update-campaign-record'>['previewRecordData'];
 
 type Located = {
   readonly campaignName: string;
@@ -272,10 +293,13 @@ const changeStatus: OrderedSteps<'change-campaign-record-status'> = {
   apply: async (message, decision, clients, call) => {
     if (message.clientId === undefined) throw new Error('ordered without a clientId');
     const where = { ...message, clientId: message.clientId };
+    // With nothing stale, the message goes as it is; otherwise only its fresh fields, with the
+    // state and (for WORKED) the next work time the request needs taken from the record.
     const fresh = pickFields(changeStatus.sets(message), decision.fresh);
-    const outcome = decision.fresh.includes('state')
-      ? await clients.realtime.changeCampaignRecordStatus(withoutStale(message, decision), call)
-      : await setFields(where, asRecordFields(fresh), clients, call);
+    const outcome =
+      decision.stale.length === 0
+        ? await clients.realtime.changeCampaignRecordStatus(message, call)
+        : await setFields(where, asRecordFields(fresh), clients, call);
     if (outcome.code === 'NORECORDFOUND') return notYetThere(outcome, 'changeCampaignRecordStatus');
     return result(outcome);
   },
@@ -293,9 +317,48 @@ const transfer: OrderedSteps<'transfer-campaign-record'> = {
   destinationAddress: (message) => ({ campaignName: message.transferToCampaign }),
   sets: (message) => routingSets(message),
   apply: async (message, decision, clients, call) => {
+    if (decision.historic === true && message.clientId !== undefined) {
+      // A later move took the record on already: set what this one sets, where it is now.
+      const routing = pickFields(routingSets(message), decision.fresh);
+      const set = await setFields(
+        { campaignName: message.campaignName, region: message.region, clientId: message.clientId },
+        asRecordFields(routing),
+        clients,
+        call,
+      );
+      return result(set);
+    }
+    if (decision.deletedAtDestination === true && message.clientId !== undefined) {
+      // Moved and then deleted there: the record ends absent, so the source copy goes.
+      const removed = await clients.realtime.deleteRecordFromCampaign(
+        { campaignName: message.campaignName, region: message.region, clientId: message.clientId },
+        call,
+      );
+      if (removed.category !== 'success' && removed.code !== 'NORECORDFOUND') {
+        return result(removed);
+      }
+      return result(
+        success(
+          'DELETED_AT_DESTINATION',
+          `the record was deleted in "${message.transferToCampaign}" after this move: removed from "${message.campaignName}"`,
+        ),
+        { kind: 'absent' },
+      );
+    }
+    if (decision.mergeInto !== undefined && message.clientId !== undefined) {
+      return mergeMove(
+        { ...message, clientId: message.clientId },
+        decision.mergeInto.fields,
+        // Only a record known to be in the source can have been removed by our earlier attempt.
+        decision.ourEarlierAttempt && decision.entity === 'present',
+        clients,
+        call,
+      );
+    }
+    const watched = watchingRetries(call);
     const outcome = await clients.realtime.transferCampaignRecord(
       withoutStale(message, decision),
-      call,
+      watched.call,
     );
     if (outcome.code !== 'NORECORDFOUND' || message.clientId === undefined) return result(outcome);
     // Not in the source campaign: moved already by our own earlier attempt, not there yet, or
@@ -311,7 +374,7 @@ const transfer: OrderedSteps<'transfer-campaign-record'> = {
     );
     if (found.kind === 'failed') return result(found.outcome, { kind: 'unchanged' });
     if (found.kind === 'absent') return notYetThere(outcome, 'transferCampaignRecord');
-    if (decision.ourEarlierAttempt || decision.alreadyMovedThere === true) {
+    if (watched.ours(decision) || decision.alreadyMovedThere === true) {
       return result(
         success(
           'ALREADY_TRANSFERRED',
@@ -333,6 +396,59 @@ const transfer: OrderedSteps<'transfer-campaign-record'> = {
   },
 };
 
+/**
+ * The destination already holds the moved record (events sent there after the move arrived
+ * first): the copy still in the source campaign goes, and what the source knew that is newer
+ * than the destination's fields is set there.
+ */
+const mergeMove = async (
+  message: MessageOf<'transfer-campaign-record'> & { readonly clientId: string },
+  fields: Readonly<Record<string, FieldValue>>,
+  removedByUs: boolean,
+  clients: PlatformClients,
+  call: ExecutionOptions,
+): Promise<StepResult> => {
+  // Only a record that is in the source (or arrives there) was moved; one never added there
+  // means the move could not happen (its add may still be on its way: wait for it).
+  // An earlier attempt of ours may have removed it already and failed after that.
+  const source = await findRecord(message, clients, call);
+  if (source.kind === 'failed') return result(source.outcome, { kind: 'unchanged' });
+  if (source.kind === 'absent' && !removedByUs) {
+    return notYetThere(
+      { category: 'retryable', code: 'NORECORDFOUND', message: '', attempts: 0 },
+      'transferCampaignRecord',
+    );
+  }
+  if (source.kind === 'found') {
+    const removed = await clients.realtime.deleteRecordFromCampaign(
+      { campaignName: message.campaignName, region: message.region, clientId: message.clientId },
+      call,
+    );
+    if (removed.category !== 'success' && removed.code !== 'NORECORDFOUND') return result(removed);
+  }
+  const routing = pickFields(fields, ['state', 'agent', 'skillQueue', 'nextWork', 'timeZone']);
+  if (Object.keys(routing).length > 0) {
+    const set = await setFields(
+      {
+        campaignName: message.transferToCampaign,
+        region: message.region,
+        clientId: message.clientId,
+      },
+      asRecordFields(routing),
+      clients,
+      call,
+    );
+    if (set.category !== 'success') return result(set, { kind: 'uncertain' });
+  }
+  return result(
+    success(
+      'MERGED_INTO_DESTINATION',
+      `"${message.transferToCampaign}" already held this record (later events reached it first): the copy in "${message.campaignName}" was removed`,
+    ),
+    { kind: 'applied' },
+  );
+};
+
 const deleteRecord: OrderedSteps<'delete-campaign-record'> = {
   kind: 'delete',
   location: recordKey,
@@ -342,6 +458,7 @@ const deleteRecord: OrderedSteps<'delete-campaign-record'> = {
       return recreate(
         { ...message, clientId: message.clientId },
         decision.recreate.keep,
+        decision.pending,
         clients,
         call,
       );
@@ -369,45 +486,57 @@ const deleted = (outcome: Outcome, decision: ApplyDecision): StepResult => {
 const recreate = async (
   where: Located,
   keep: Readonly<Record<string, FieldValue>>,
+  pending: Readonly<Record<string, unknown>> | undefined,
   clients: PlatformClients,
   call: ExecutionOptions,
 ): Promise<StepResult> => {
   const found = await findRecord(where, clients, call);
   if (found.kind === 'failed') return result(found.outcome, { kind: 'unchanged' });
-  if (found.kind === 'absent') {
+  // An earlier attempt that deleted the record but could not add it again left its data.
+  let data = pending?.previewRecordData as DataItems | undefined;
+  if (found.kind === 'found') {
+    // The item the platform stores the clientId under goes back in as clientId.
+    data = found.record.previewRecordData
+      .filter((item) => !(item.key === 'Id' && item.value === where.clientId))
+      .map(({ key, value, displayOrder }) => ({
+        key,
+        value,
+        ...(displayOrder === undefined ? {} : { displayOrder }),
+      }));
+    const removed = await clients.realtime.deleteRecordFromCampaign(where, call);
+    if (removed.category !== 'success' && removed.code !== 'NORECORDFOUND') {
+      // The delete may have gone through unanswered: keep the data for the retry to add.
+      return result(
+        removed,
+        mayHaveBeenApplied(removed)
+          ? { kind: 'uncertain', pending: { previewRecordData: data } }
+          : { kind: 'unchanged' },
+      );
+    }
+  }
+  if (data === undefined) {
     return result(
       success('ALREADY_ABSENT', 'the record is not in the campaign; nothing to re-create'),
-      {
-        kind: 'absent',
-      },
+      { kind: 'absent' },
     );
   }
-  const removed = await clients.realtime.deleteRecordFromCampaign(where, call);
-  if (removed.category !== 'success') return result(removed);
   const fields = asRecordFields(keep);
   const added = await clients.realtime.addOrUpdateCampaignRecord(
     {
       campaignName: where.campaignName,
       region: where.region,
       clientId: where.clientId,
-      // The item the platform stores the clientId under goes back in as clientId.
-      previewRecordData: found.record.previewRecordData
-        .filter((item) => !(item.key === 'Id' && item.value === where.clientId))
-        .map(({ key, value, displayOrder }) => ({
-          key,
-          value,
-          ...(displayOrder === undefined ? {} : { displayOrder }),
-        })),
+      previewRecordData: data,
       ...(fields.agent === undefined ? {} : { preferredAgent: fields.agent ?? '' }),
       ...(fields.nextWork === undefined ? {} : { nextEarliestWorkTimeUTC: fields.nextWork }),
     },
     call,
   );
   if (added.category !== 'success') {
-    // Deleted but not added again: retried, the record must come back (logged by the caller).
+    // Deleted but not added again: the data waits in the ledger for the retry to add it.
     return result(
       { ...added, category: 'retryable', code: 'RECREATE_INCOMPLETE' },
-      { kind: 'uncertain' },
+      { kind: 'uncertain', pending: { previewRecordData: data } },
     );
   }
   const routing = pickFields(keep, ['state', 'skillQueue', 'timeZone']);
@@ -418,7 +547,9 @@ const recreate = async (
       clients,
       call,
     );
-    if (set.category !== 'success') return result(set, { kind: 'uncertain' });
+    if (set.category !== 'success') {
+      return result(set, { kind: 'uncertain', pending: { previewRecordData: data } });
+    }
   }
   return result(
     success('RECREATED', 'deleted and added afresh: a newer add had been applied as an update', 0),
@@ -433,8 +564,12 @@ const addUser: OrderedSteps<'add-user'> = {
   location: (message) => userLocation(message.loginUserId),
   sets: () => ({}),
   apply: async (message, decision, clients, call) => {
-    const sent = await EXECUTORS['add-user'](message, clients, call);
-    const { outcome } = sent;
+    const watched = watchingRetries(call);
+    const added = await clients.provisioning.addUser(message, watched.call);
+    const { outcome } =
+      added.code === 'ALREADY_EXISTS'
+        ? await confirmExistingUser(message, added, clients, call)
+        : { outcome: added };
     if (outcome.code !== 'ALREADY_EXISTS' || outcome.category !== 'success') {
       return result(
         outcome,
@@ -442,7 +577,7 @@ const addUser: OrderedSteps<'add-user'> = {
       );
     }
     // In place already: honest only if we brought it about.
-    if (decision.ourEarlierAttempt || (decision.entity === 'present' && decision.ours)) {
+    if (watched.ours(decision) || (decision.entity === 'present' && decision.ours)) {
       return result(outcome, { kind: 'applied', ours: true });
     }
     return result(

@@ -1,4 +1,5 @@
 import {
+  EMPTY_ENTITY,
   type EntityDoc,
   type FieldEntry,
   type FieldValue,
@@ -15,6 +16,7 @@ import { isNewer, type Version } from './event-version';
  */
 
 export type SkipCode = 'STALE_SKIPPED' | 'DUPLICATE';
+export type WaitCode = 'WAITING_FOR_CREATE' | 'WAITING_FOR_MOVE';
 
 export type Decision =
   | { readonly kind: 'skip'; readonly code: SkipCode; readonly reason: string }
@@ -22,13 +24,15 @@ export type Decision =
   | {
       readonly kind: 'forward';
       readonly location: string;
+      /** The version of the move it follows. */
+      readonly moveAt: Version;
       readonly address?: Readonly<Record<string, string>>;
     }
   /**
    * A change older than the first create seen: in the model it lands only if an older create
    * exists, which may still be on its way. Retried; dead-lettered when the window is spent.
    */
-  | { readonly kind: 'wait'; readonly code: 'WAITING_FOR_CREATE'; readonly reason: string }
+  | { readonly kind: 'wait'; readonly code: WaitCode; readonly reason: string }
   | {
       readonly kind: 'apply';
       /** What the ledger says is on the platform at this location now. */
@@ -43,10 +47,28 @@ export type Decision =
       readonly ours: boolean;
       /** An earlier attempt of this very event may have reached the platform. */
       readonly ourEarlierAttempt: boolean;
+      /** What an earlier attempt left half done (see EntityDoc.pending). */
+      readonly pending?: Readonly<Record<string, unknown>>;
+      /**
+       * A move older than a later move of the record that is already applied: in the model the
+       * record went on from where this one took it, so only its fields count, where it is now.
+       */
+      readonly historic?: true;
       /** A move to where this integration already moved the entity from here. */
       readonly alreadyMovedThere?: true;
       /** The entity moved since the event: address it so instead of as the message does. */
       readonly address?: Readonly<Record<string, string>>;
+      /**
+       * A move into a place that already holds a later incarnation (an event sent there after
+       * the move arrived first): the record there is the moved one. The source record goes, and
+       * these fields, newer than what the destination holds, are set there.
+       */
+      readonly mergeInto?: { readonly fields: Readonly<Record<string, FieldValue>> };
+      /**
+       * A move into a place where the record was deleted after the move happened: in the model
+       * it moved and was deleted there, so it ends absent and the source record simply goes.
+       */
+      readonly deletedAtDestination?: true;
       /**
        * A delete that arrives after a later create was applied as an update of the old record: the
        * record must be deleted and created afresh with what the later events set (`keep`).
@@ -69,36 +91,95 @@ const currentValues = (doc: EntityDoc): Record<string, FieldValue> =>
 export const decide = (
   doc: EntityDoc,
   event: OrderedEvent,
-  options: { readonly takenOverFrom?: string } = {},
+  options: {
+    readonly takenOverFrom?: string;
+    /** The event followed its record here from where it was addressed (it is older than the move). */
+    readonly forwarded?: boolean;
+    /**
+     * The version of the last move the event followed: it only follows later moves, so a record
+     * that came back to a place it left stops the chain where it is now.
+     */
+    readonly followedMoveAt?: Version;
+  } = {},
 ): Decision => {
   if (doc.settled.includes(event.key)) {
     return skip('DUPLICATE', 'this event was already settled here');
   }
   const v = event.version;
-  if (doc.movedTo !== undefined && v < doc.movedTo.v) {
+  const followed = options.followedMoveAt;
+  if (
+    doc.movedTo !== undefined &&
+    v < doc.movedTo.v &&
+    (followed === undefined || doc.movedTo.v > followed)
+  ) {
     // Older than the move: it happened to the record before it left, so it follows the record.
-    // A delete older than the move was overtaken by it (the record lived on elsewhere).
-    return event.kind === 'delete'
-      ? skip('STALE_SKIPPED', 'the record moved away after this delete happened')
-      : {
-          kind: 'forward',
-          location: doc.movedTo.location,
-          ...(doc.movedTo.address === undefined ? {} : { address: doc.movedTo.address }),
-        };
+    // A delete too: the record the move took along is the one it deleted, unless a create
+    // after the delete made it anew (the destination knows the creates and decides that).
+    return {
+      kind: 'forward',
+      location: doc.movedTo.location,
+      moveAt: doc.movedTo.v,
+      ...(doc.movedTo.address === undefined ? {} : { address: doc.movedTo.address }),
+    };
+  }
+  if (doc.moving !== undefined && v < doc.moving) {
+    // Applied here, it could re-create a record that has left; applied there, it could miss one
+    // that stayed. Only the move's own retry can tell, and it is on its way.
+    return {
+      kind: 'wait',
+      code: 'WAITING_FOR_MOVE',
+      reason:
+        'a later move of the record may or may not have happened; waiting for its retry to settle where the record is',
+    };
+  }
+  if (
+    doc.incoming !== undefined &&
+    v < doc.incoming &&
+    event.kind !== 'create' &&
+    options.forwarded !== true
+  ) {
+    // The same doubt seen from the destination: the record may be here already, but in the
+    // model this older event found it not yet here.
+    return {
+      kind: 'wait',
+      code: 'WAITING_FOR_MOVE',
+      reason:
+        'a later move of the record to here may or may not have happened; waiting for its retry to settle where the record is',
+    };
   }
   if (doc.deletedAt !== undefined && v <= doc.deletedAt) {
     return skip('STALE_SKIPPED', 'the entity was deleted or moved away after this event happened');
+  }
+  if (
+    doc.arrivedAt !== undefined &&
+    v < doc.arrivedAt &&
+    event.kind !== 'create' &&
+    options.forwarded !== true
+  ) {
+    // Addressed here, but older than the move that brought the record: in the model it found
+    // no record here. (A same-time tie orders a move after a change, see event-version.)
+    return skip('STALE_SKIPPED', 'the record moved here after this event happened');
   }
   const base = {
     current: currentValues(doc),
     ours: doc.ours === true,
     ourEarlierAttempt:
       doc.uncertain.includes(event.attemptKey) || options.takenOverFrom === event.attemptKey,
+    ...(doc.pending === undefined ? {} : { pending: doc.pending }),
     ...(event.kind === 'move' && doc.movedTo?.location === event.destination
       ? { alreadyMovedThere: true as const }
       : {}),
   };
   const names = Object.keys(event.sets);
+  const beforeBirth = doc.bornAt !== undefined && v < doc.bornAt;
+  if (event.kind !== 'create' && event.kind !== 'delete' && beforeBirth) {
+    return {
+      kind: 'wait',
+      code: 'WAITING_FOR_CREATE',
+      reason:
+        'the record was created after this change happened; waiting for an older add that may still be on its way',
+    };
+  }
   if (doc.present !== true) {
     const entity = doc.present === false ? 'absent' : 'unknown';
     const restore = event.kind === 'create' ? restorable(doc, v) : {};
@@ -110,8 +191,9 @@ export const decide = (
       return { kind: 'apply', entity: 'present', fresh: [], stale: [], ...base };
     }
     const fields = Object.entries(doc.fields);
-    if (doc.bornAt === bornAt && fields.every(([, entry]) => entry.v >= bornAt)) {
-      // Nothing older than the later create is on the platform: it already is that fresh record.
+    // Nothing older than the later create is on the platform (or the entity has no fields, as a
+    // user, whose existence is all there is): it already is what that create made.
+    if (fields.length === 0 || (doc.bornAt === bornAt && fields.every(([, e]) => e.v >= bornAt))) {
       return skip('STALE_SKIPPED', 'the entity was created afresh after this delete happened');
     }
     // What the later create and the events after it set survives; what came between the delete
@@ -128,29 +210,24 @@ export const decide = (
       recreate: { bornAt, keep },
     };
   }
-  if (event.kind !== 'create' && doc.bornAt !== undefined && v < doc.bornAt) {
-    return {
-      kind: 'wait',
-      code: 'WAITING_FOR_CREATE',
-      reason:
-        'the record was created after this change happened; waiting for an older add that may still be on its way',
-    };
-  }
   // A create older than the one that made the record is, in the model, the one that made it:
   // what waited in limbo after it lands now (and is newer than this create's own fields).
   const movesBirth = event.kind === 'create' && doc.bornAt !== undefined && v < doc.bornAt;
   const restore = movesBirth ? restorable(doc, v) : {};
   const fresh = names.filter((name) => isNewer(v, doc.fields[name]?.v) && !(name in restore));
   const stale = names.filter((name) => !fresh.includes(name));
+  const historic = event.kind === 'move' && options.forwarded === true;
   const nothingToSend = fresh.length === 0 && Object.keys(restore).length === 0;
   // A newer create of an entity without fields (a rejoin) asks the platform again: the user may
   // have been removed outside this integration since.
   const rejoin = event.kind === 'create' && names.length === 0 && !movesBirth;
+  // Whatever an unanswered earlier attempt of it did, later events have set every field since.
+  const overwritten = names.length > 0 && names.every((name) => (doc.fields[name]?.v ?? '') > v);
   if (
     nothingToSend &&
-    event.kind !== 'move' &&
+    (event.kind !== 'move' || historic) &&
     !rejoin &&
-    (movesBirth || !base.ourEarlierAttempt)
+    (movesBirth || !base.ourEarlierAttempt || overwritten)
   ) {
     return skip('STALE_SKIPPED', `newer events already set ${stale.join(', ') || 'everything'}`);
   }
@@ -160,6 +237,7 @@ export const decide = (
     fresh,
     stale,
     ...base,
+    ...(historic ? { historic: true as const } : {}),
     ...restoring(restore),
   };
 };
@@ -182,7 +260,7 @@ export type Applied =
   /** The entity is absent (a delete done, or found already gone). */
   | { readonly kind: 'absent' }
   /** The platform said nothing certain: the call may have been applied. */
-  | { readonly kind: 'uncertain' }
+  | { readonly kind: 'uncertain'; readonly pending?: Readonly<Record<string, unknown>> }
   /** Nothing changed on the platform (a retry later, or a permanent failure). */
   | { readonly kind: 'unchanged' };
 
@@ -207,19 +285,31 @@ const latest = (a: Version | undefined, b: Version): Version => (a === undefined
 
 /** The ledger after `event` was decided as `decision` and its platform call ended as `applied`. */
 export const settle = (
-  doc: EntityDoc,
+  before: EntityDoc,
   event: OrderedEvent,
   decision: Decision,
   applied: Applied,
   destinationDoc?: EntityDoc,
 ): Settled => {
+  let doc = before;
   const settled = remember(doc.settled, event.key);
   const v = event.version;
   if (decision.kind === 'forward' || decision.kind === 'wait') return { doc };
   if (decision.kind === 'skip') {
     if (decision.code === 'DUPLICATE') return { doc };
     if (event.kind === 'delete') {
-      return { doc: { ...doc, deletedAt: latest(doc.deletedAt, v), settled } };
+      // A late delete: what was created before it is gone in the model, later creates remain.
+      const bornAt = doc.creates.find((c) => c > v);
+      return {
+        doc: {
+          ...doc,
+          deletedAt: latest(doc.deletedAt, v),
+          ...(bornAt === undefined || doc.present !== true
+            ? {}
+            : { bornAt, creates: doc.creates.filter((c) => c >= bornAt) }),
+          settled,
+        },
+      };
     }
     const afterDelete = doc.deletedAt === undefined || v > doc.deletedAt;
     if (event.kind === 'create' && afterDelete && doc.present === true) {
@@ -232,11 +322,35 @@ export const settle = (
   }
   switch (applied.kind) {
     case 'uncertain':
-      return { doc: { ...doc, uncertain: remember(doc.uncertain, event.attemptKey) } };
+      return {
+        ...(event.kind === 'move' && doc.present === true
+          ? {
+              destination: {
+                ...(destinationDoc ?? EMPTY_ENTITY),
+                incoming: latest(destinationDoc?.incoming, v),
+              },
+            }
+          : {}),
+        doc: {
+          ...doc,
+          // A create that may have landed may have made the record: changes older than it must
+          // wait as they would for a create known to have landed.
+          ...(event.kind === 'create' && doc.present !== true && isNewer(doc.bornAt ?? '~', v)
+            ? { bornAt: v }
+            : {}),
+          uncertain: remember(doc.uncertain, event.attemptKey),
+          // Only a record known to be here can have left; one not here yet must not hold back
+          // the add that would bring it (the move's retry needs that add).
+          ...(event.kind === 'move' && doc.present === true
+            ? { moving: latest(doc.moving, v) }
+            : {}),
+          ...(applied.pending === undefined ? {} : { pending: applied.pending }),
+        },
+      };
     case 'unchanged':
       return { doc };
     case 'absent': {
-      const { movedTo: _m, bornAt: _b, ours: _o, ...rest } = doc;
+      const { movedTo: _m, bornAt: _b, ours: _o, pending: _p, moving: _mv, ...rest } = doc;
       return {
         doc: {
           ...rest,
@@ -252,6 +366,9 @@ export const settle = (
     case 'applied':
       break;
   }
+  // Whatever was left half done is done now; a move that was in doubt has settled.
+  const { pending: _done, moving: _moving, ...finished } = doc;
+  doc = finished;
   const { recreate } = decision;
   if (recreate !== undefined) {
     // Deleted and created afresh: what the later events set survives, the rest starts anew.
@@ -273,15 +390,22 @@ export const settle = (
       },
     };
   }
-  if (event.kind === 'move' && event.destination !== undefined) {
-    const base = destinationDoc ?? { fields: {}, creates: [], settled: [], uncertain: [] };
+  if (event.kind === 'move' && event.destination !== undefined && decision.historic !== true) {
+    const { incoming: _arrived, ...base } = destinationDoc ?? EMPTY_ENTITY;
     const moved: EntityDoc = {
       ...base,
       present: true,
+      creates:
+        base.present === true
+          ? [...new Set([...base.creates, ...doc.creates])].sort()
+          : doc.creates,
       ...(doc.bornAt === undefined ? {} : { bornAt: doc.bornAt }),
       ...(doc.ours === undefined ? {} : { ours: doc.ours }),
+      // The record's history travels with it: a late event older than its last delete is stale there too.
+      ...(doc.deletedAt === undefined ? {} : { deletedAt: latest(base.deletedAt, doc.deletedAt) }),
+      ...(doc.limbo === undefined ? {} : { limbo: { ...base.limbo, ...doc.limbo } }),
       fields: { ...doc.fields, ...fieldsAt(event, decision.fresh), ...newerOnly(base, doc) },
-      creates: doc.creates,
+      arrivedAt: v,
       settled: remember(base.settled, event.key),
     };
     const { bornAt: _b, ours: _o, ...rest } = doc;
@@ -289,7 +413,6 @@ export const settle = (
       doc: {
         ...rest,
         present: false,
-        deletedAt: latest(doc.deletedAt, v),
         fields: {},
         creates: [],
         movedTo: {
@@ -304,15 +427,19 @@ export const settle = (
   }
   const creating = event.kind === 'create' && decision.entity !== 'present';
   if (creating) {
+    // An older create of ours may have landed unanswered: then this one was an update of it,
+    // and a delete between the two must know (it re-creates the record afresh).
+    const maybeBorn =
+      doc.present !== true && doc.bornAt !== undefined && doc.bornAt < v ? doc.bornAt : undefined;
     return {
       doc: {
         ...doc,
         present: true,
-        bornAt: v,
+        bornAt: maybeBorn ?? v,
         ours: applied.ours ?? true,
         fields: { ...fieldsAt(event, Object.keys(event.sets)), ...restored(doc, decision.restore) },
         limbo: withoutKeys(doc.limbo, decision.restore ?? {}),
-        creates: [v],
+        creates: maybeBorn === undefined ? [v] : [maybeBorn, v],
         settled,
       },
     };

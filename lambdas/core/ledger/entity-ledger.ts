@@ -4,7 +4,7 @@ import type { Outcome } from '../outcome';
 export type { Applied, ApplyDecision } from './decide';
 
 import { type Applied, type ApplyDecision, decide, settle } from './decide';
-import { EMPTY_ENTITY, type EntityDoc, type OrderedEvent } from './entity';
+import { EMPTY_ENTITY, type EntityDoc, type FieldValue, type OrderedEvent } from './entity';
 import type { ClaimResult, LedgerStore } from './ledger-store';
 
 /** What an action's platform step reports: the outcome, and what it did to the entity. */
@@ -72,15 +72,20 @@ export class EntityLedger {
   ): Promise<Outcome> {
     let at = location;
     let address: Readonly<Record<string, string>> | undefined;
+    let followedMoveAt: string | undefined;
     for (let forwards = 0; forwards <= MAX_FORWARDS; forwards += 1) {
       const token = randomUUID();
       const claim = await this.#claim(at, token, event.attemptKey, deadline);
       if (claim.kind === 'busy') return busy(at);
       const doc = claim.doc ?? EMPTY_ENTITY;
-      const decision = decide(doc, event, pickTakenOver(claim));
+      const decision = decide(doc, event, {
+        ...pickTakenOver(claim),
+        ...(followedMoveAt === undefined ? {} : { forwarded: true, followedMoveAt }),
+      });
       if (decision.kind === 'forward') {
         await this.#store.release(at, token);
         at = decision.location;
+        followedMoveAt = decision.moveAt;
         address = decision.address ?? address;
         continue;
       }
@@ -109,7 +114,7 @@ export class EntityLedger {
   ): Promise<Outcome> {
     // A move writes two entities: the destination is claimed too, so nothing lands there meanwhile.
     let destination: { key: string; token: string; doc: EntityDoc | undefined } | undefined;
-    if (event.kind === 'move' && event.destination !== undefined) {
+    if (event.kind === 'move' && event.destination !== undefined && decision.historic !== true) {
       const destinationToken = randomUUID();
       const claim = await this.#claim(
         event.destination,
@@ -123,9 +128,18 @@ export class EntityLedger {
       }
       destination = { key: event.destination, token: destinationToken, doc: claim.doc };
     }
+    const deletedThere =
+      destination?.doc?.deletedAt !== undefined && destination.doc.deletedAt > event.version;
+    const merge = deletedThere ? undefined : mergeInto(doc, event, decision, destination?.doc);
     let result: StepResult;
     try {
-      result = await step(decision);
+      result = await step(
+        deletedThere
+          ? { ...decision, deletedAtDestination: true }
+          : merge === undefined
+            ? decision
+            : { ...decision, mergeInto: merge },
+      );
     } catch (error) {
       // Nothing learnt; the entity is free for the redelivery at once.
       await this.#store.release(at, token);
@@ -165,6 +179,31 @@ export class EntityLedger {
     return this.#store.commit(key, token, doc, Math.floor(this.#now() / 1000) + keep);
   }
 }
+
+/**
+ * A move whose destination already holds an incarnation born after the move happened: events
+ * sent there after the move arrived first, so that record is the moved one. What the source
+ * knew (and the move sets) that is newer than the destination's fields must be set there.
+ */
+const mergeInto = (
+  doc: EntityDoc,
+  event: OrderedEvent,
+  decision: ApplyDecision,
+  destination: EntityDoc | undefined,
+): { readonly fields: Record<string, FieldValue> } | undefined => {
+  if (event.kind !== 'move' || destination?.present !== true) return undefined;
+  if (destination.bornAt === undefined || destination.bornAt <= event.version) return undefined;
+  const source: Record<string, { v: string; value: FieldValue }> = { ...doc.fields };
+  for (const name of decision.fresh) {
+    source[name] = { v: event.version, value: event.sets[name] ?? null };
+  }
+  const fields = Object.fromEntries(
+    Object.entries(source)
+      .filter(([name, entry]) => entry.v > (destination.fields[name]?.v ?? ''))
+      .map(([name, entry]) => [name, entry.value]),
+  );
+  return { fields };
+};
 
 const pickTakenOver = (claim: Extract<ClaimResult, { kind: 'claimed' }>) =>
   claim.takenOverFrom === undefined ? {} : { takenOverFrom: claim.takenOverFrom };

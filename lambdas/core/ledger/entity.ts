@@ -40,10 +40,24 @@ export interface EntityDoc {
     /** How to address the entity there (e.g. its new campaign). */
     readonly address?: Readonly<Record<string, string>>;
   };
+  /** Version of the move that brought the record here: events addressed here before it found nothing. */
+  readonly arrivedAt?: Version;
+  /**
+   * Version of a move whose call may have reached the platform although no answer said so.
+   * Until a retry of it settles where the record is, older events cannot know where to go.
+   */
+  readonly moving?: Version;
+  /** The same doubt at the destination: the version of a move here that may have happened. */
+  readonly incoming?: Version;
   /** Keys of events already settled here (applied or skipped), newest last: exact duplicates. */
   readonly settled: readonly string[];
   /** Attempt keys of calls that may have been applied although no answer said so. */
   readonly uncertain: readonly string[];
+  /**
+   * What a step left half done needs to finish (a record deleted for a re-create whose add
+   * failed keeps its data here): handed back to the next attempt, dropped once it succeeds.
+   */
+  readonly pending?: Readonly<Record<string, unknown>>;
 }
 
 export const EMPTY_ENTITY: EntityDoc = { fields: {}, creates: [], settled: [], uncertain: [] };

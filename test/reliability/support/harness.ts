@@ -13,6 +13,7 @@ import {
   createActionHandler,
   type HandlerDependencies,
 } from '../../../lambdas/core/action-handler';
+import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../../lambdas/core/observability';
 import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
 import type {
@@ -91,6 +92,8 @@ export interface TestHandlerOptions {
   readonly maxReceiveCount?: number;
   readonly recordConcurrency?: number;
   readonly safetyMarginMs?: number;
+  /** Orders each entity's events (write actions). @default none: applied as they come */
+  readonly ledger?: EntityLedger;
 }
 
 export type TestHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -111,6 +114,9 @@ export const testHandler = (action: ActionName, options: TestHandlerOptions): Te
     logger: testLogger(action),
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME }),
     maxReceiveCount: options.maxReceiveCount ?? 3,
+    ...(options.ledger === undefined
+      ? {}
+      : { ledger: options.ledger, campaignRegion: settingsFor(options.baseUrl).campaignRegion }),
     ...(options.recordConcurrency === undefined
       ? {}
       : { recordConcurrency: options.recordConcurrency }),

@@ -1,0 +1,117 @@
+/**
+ * One run of the convergence property: an entity history is delivered as SQS really delivers
+ * (shuffled, doubled, concurrent, redelivered after faults), then every dead letter is redriven
+ * once; the platform must then hold, for every entity, what the model says. Shared by the suite
+ * on the in-memory ledger (many histories) and the one on moto's DynamoDB (real conditions).
+ */
+import { expect } from 'vitest';
+import { ACTION_NAMES, type ActionName } from '../../../lambdas/actions';
+import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { isOrderedAction } from '../../../lambdas/core/ordered-steps';
+import {
+  applyInOrder,
+  compareStates,
+  type ModelEvent,
+  project,
+} from '../../../local/convergence/model';
+import { seededRandom } from '../../../local/run/chaos';
+import type { FaultSettings, RunningSimulator } from '../../../local/simulator';
+import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import {
+  fakeContext,
+  RecordingDeadLetters,
+  settingsFor,
+  type TestHandler,
+  testHandler,
+} from '../support/harness';
+import { deliver } from './delivery';
+
+export const API_KEY = 'sk-convergence-3b7f1c9e';
+export const MAX_RECEIVE_COUNT = 5;
+
+/** Platform trouble during delivery: retries, lost answers and redeliveries happen. */
+export const DELIVERY_FAULTS: FaultSettings = {
+  serverErrorRate: 0.08,
+  throttleRate: 0.04,
+  retryAfterSeconds: 0,
+  connectionResetRate: 0.02,
+  failedStatusRate: 0.04,
+  lostResponseRate: 0.05,
+};
+
+export interface Platforms {
+  /** Where the handlers work. */
+  readonly actual: RunningSimulator;
+  /** Where the model applies the events in order. */
+  readonly expected: RunningSimulator;
+}
+
+export interface RunStats {
+  messages: number;
+  redeliveries: number;
+  deadLetters: number;
+  entities: number;
+}
+
+export const convergenceRun = async (
+  platforms: Platforms,
+  ledger: EntityLedger,
+  events: readonly ModelEvent[],
+  seed: number,
+  stats: RunStats,
+): Promise<void> => {
+  // Prepare
+  const { actual, expected } = platforms;
+  actual.reset();
+  expected.reset();
+  actual.setFaults(DELIVERY_FAULTS);
+  const deadLetters = new RecordingDeadLetters();
+  const handlers = new Map<ActionName, TestHandler>(
+    ACTION_NAMES.filter(isOrderedAction).map((action) => [
+      action,
+      testHandler(action, {
+        baseUrl: actual.baseUrl,
+        apiKey: new InMemoryApiKeySource(API_KEY),
+        deadLetters,
+        ledger,
+        maxReceiveCount: MAX_RECEIVE_COUNT,
+        http: { requestTimeoutMs: 2000 },
+      }),
+    ]),
+  );
+  const invoke = async (action: string, event: Parameters<TestHandler>[0]) =>
+    handlers.get(action as ActionName)?.(event, fakeContext());
+  const random = seededRandom(seed);
+
+  // Act: the day as delivered, then every dead letter redriven once, as an operator would
+  const delivered = await deliver(events, invoke, {
+    random,
+    duplicateRate: 0.3,
+    maxReceiveCount: MAX_RECEIVE_COUNT,
+    prefix: `run-${seed}`,
+  });
+  actual.setFaults({});
+  const letters = deadLetters.entries.splice(0);
+  const redriven = await deliver(
+    letters.map((letter) => ({ action: letter.reason.action, message: JSON.parse(letter.body) })),
+    invoke,
+    { random, duplicateRate: 0, maxReceiveCount: MAX_RECEIVE_COUNT, prefix: `redrive-${seed}` },
+  );
+  const settings = settingsFor(expected.baseUrl);
+  await applyInOrder(events, expected, settings, API_KEY);
+
+  // Assess: nothing lost, every dead letter says why, and every entity converged
+  expect(delivered.failedOnLastReceive).toEqual([]);
+  expect(redriven.failedOnLastReceive).toEqual([]);
+  for (const letter of [...letters, ...deadLetters.entries]) {
+    expect(letter.reason.errorCode.length).toBeGreaterThan(0);
+    expect(letter.reason.errorMessage.length).toBeGreaterThan(0);
+  }
+  const verdicts = compareStates(project(expected, events), project(actual, events));
+  const diverged = verdicts.filter((verdict) => !verdict.converged);
+  expect(diverged, JSON.stringify(diverged, null, 1)).toEqual([]);
+  stats.messages += delivered.messages + redriven.messages;
+  stats.redeliveries += delivered.redeliveries + redriven.redeliveries;
+  stats.deadLetters += letters.length;
+  stats.entities += verdicts.length;
+};
