@@ -1,0 +1,227 @@
+/**
+ * The ordering rules the convergence suite found missing, one scenario each: what the ledger
+ * decides when a move or a create may have happened without an answer, when events arrive around
+ * a move, and when a delete is older than a move. Each names the decision it expects, so a change
+ * to one rule shows here before it shows as a diverged entity in the end-to-end suite.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Applied, type Decision, decide, settle } from '../../../lambdas/core/ledger/decide';
+import {
+  EMPTY_ENTITY,
+  type EntityDoc,
+  type FieldValue,
+  type OrderedEvent,
+} from '../../../lambdas/core/ledger/entity';
+import { type EventKind, eventVersion } from '../../../lambdas/core/ledger/event-version';
+
+const SOURCE = 'record#source';
+const DESTINATION = 'record#destination';
+
+const event = (
+  kind: EventKind,
+  minute: number,
+  sets: Readonly<Record<string, FieldValue>> = {},
+  extra: Partial<OrderedEvent> = {},
+): OrderedEvent => {
+  const hash = `${kind}${minute}`.padEnd(16, '0');
+  const version = eventVersion(Date.UTC(2026, 10, 24, 8, minute), kind, hash);
+  return {
+    key: `${kind}@${version}`,
+    attemptKey: `${kind}#${hash}`,
+    version,
+    kind,
+    sets,
+    ...(kind === 'move'
+      ? { destination: DESTINATION, destinationAddress: { campaignName: 'Callbacks' } }
+      : {}),
+    ...extra,
+  };
+};
+
+/** The ledger of one entity after `steps`, each decided and settled as the platform answered. */
+const after = (
+  steps: readonly { readonly event: OrderedEvent; readonly applied: Applied }[],
+): { source: EntityDoc; destination: EntityDoc } => {
+  let source = EMPTY_ENTITY;
+  let destination = EMPTY_ENTITY;
+  for (const step of steps) {
+    const decision = decide(source, step.event);
+    const settled = settle(source, step.event, decision, step.applied, destination);
+    source = settled.doc;
+    if (settled.destination) destination = settled.destination;
+  }
+  return { source, destination };
+};
+
+const applied: Applied = { kind: 'applied' };
+const unanswered: Applied = { kind: 'uncertain' };
+
+const add = event('create', 1, { data: 'h1', agent: 'a' });
+const move = event('move', 10, { skillQueue: 'Sales' });
+
+describe('a move whose answer was lost', () => {
+  // Prepare: the record is known to be at the source; the move went unanswered
+  const { source, destination } = after([
+    { event: add, applied },
+    { event: move, applied: unanswered },
+  ]);
+
+  it.each<[string, EntityDoc, OrderedEvent, Partial<Decision>]>([
+    [
+      'an older change at the source waits for the move to settle',
+      source,
+      event('change', 5, { state: 'WORKED' }),
+      { kind: 'wait', code: 'WAITING_FOR_MOVE' },
+    ],
+    [
+      'an older change sent to the destination waits too',
+      destination,
+      event('change', 5, { state: 'WORKED' }),
+      { kind: 'wait', code: 'WAITING_FOR_MOVE' },
+    ],
+    [
+      'a newer change at the destination goes ahead',
+      destination,
+      event('change', 12, { state: 'WORKED' }),
+      { kind: 'apply' },
+    ],
+  ])('%s', (_name, doc, late, expected) => {
+    // Act
+    const decision = decide(doc, late);
+
+    // Assess
+    expect(decision).toMatchObject(expected);
+  });
+
+  it('does not hold back the add that a move of a record not yet there needs', () => {
+    // Prepare: the move was tried before any add (its record was not known to be there)
+    const { source: early } = after([{ event: move, applied: unanswered }]);
+
+    // Act
+    const decision = decide(early, add);
+
+    // Assess
+    expect(decision).toMatchObject({ kind: 'apply' });
+  });
+
+  it('clears the doubt once the move is applied', () => {
+    // Prepare
+    const { source: settledSource, destination: settledDestination } = after([
+      { event: add, applied },
+      { event: move, applied: unanswered },
+      { event: move, applied },
+    ]);
+
+    // Assess
+    expect(settledSource.moving).toBeUndefined();
+    expect(settledSource.movedTo).toMatchObject({ location: DESTINATION });
+    expect(settledDestination.incoming).toBeUndefined();
+    expect(settledDestination.arrivedAt).toBe(move.version);
+  });
+});
+
+describe('events around a move that was applied', () => {
+  // Prepare
+  const { source, destination } = after([
+    { event: add, applied },
+    { event: move, applied },
+  ]);
+
+  it.each<[string, EntityDoc, OrderedEvent, Partial<Decision>]>([
+    [
+      'an older change at the source follows the record',
+      source,
+      event('change', 5, { state: 'WORKED' }),
+      { kind: 'forward', location: DESTINATION },
+    ],
+    [
+      'an older delete at the source follows the record too (it deleted the record that moved)',
+      source,
+      event('delete', 5),
+      { kind: 'forward', location: DESTINATION },
+    ],
+    [
+      'a change sent to the destination from before the move found nothing there',
+      destination,
+      event('change', 5, { state: 'WORKED' }),
+      { kind: 'skip', code: 'STALE_SKIPPED' },
+    ],
+  ])('%s', (_name, doc, late, expected) => {
+    // Act
+    const decision = decide(doc, late);
+
+    // Assess
+    expect(decision).toMatchObject(expected);
+  });
+
+  it('applies a forwarded older event where the record is', () => {
+    // Act
+    const decision = decide(destination, event('change', 5, { state: 'WORKED' }), {
+      forwarded: true,
+      followedMoveAt: move.version,
+    });
+
+    // Assess
+    expect(decision).toMatchObject({ kind: 'apply', fresh: ['state'] });
+  });
+
+  it('only sets the fields of an older move that follows the record, without moving it', () => {
+    // Act
+    const decision = decide(destination, event('move', 5, { skillQueue: 'Retention' }), {
+      forwarded: true,
+      followedMoveAt: move.version,
+    });
+
+    // Assess: skillQueue was set by the newer move already, so nothing is left to send
+    expect(decision).toMatchObject({ kind: 'skip', code: 'STALE_SKIPPED' });
+  });
+
+  it('carries the record history: an event older than its last delete is stale at the destination', () => {
+    // Prepare: deleted at minute 3, added again at 4, then moved
+    const { destination: moved } = after([
+      { event: event('delete', 3), applied: { kind: 'absent' } },
+      { event: event('create', 4, { data: 'h4' }), applied },
+      { event: move, applied },
+    ]);
+
+    // Act
+    const decision = decide(moved, event('create', 2, { data: 'h2', agent: 'b' }), {
+      forwarded: true,
+      followedMoveAt: move.version,
+    });
+
+    // Assess
+    expect(decision).toMatchObject({ kind: 'skip', code: 'STALE_SKIPPED' });
+  });
+});
+
+describe('a create after an unanswered create', () => {
+  it('records both creates, so a delete between them re-creates the record', () => {
+    // Prepare: the add at minute 1 went unanswered (it may have landed); the add at 20 applied
+    const { source } = after([
+      { event: add, applied: unanswered },
+      { event: event('create', 20, { data: 'h20' }), applied },
+    ]);
+
+    // Act: the delete at minute 15 arrives last
+    const decision = decide(source, event('delete', 15));
+
+    // Assess
+    expect(source.creates).toHaveLength(2);
+    expect(decision).toMatchObject({ kind: 'apply', recreate: { keep: { data: 'h20' } } });
+  });
+
+  it('skips the unanswered create as stale when later events set all its fields', () => {
+    // Prepare
+    const { source } = after([
+      { event: event('create', 1, { data: 'h1' }), applied: unanswered },
+      { event: event('create', 20, { data: 'h20' }), applied },
+    ]);
+
+    // Act: the first add is redelivered
+    const decision = decide(source, event('create', 1, { data: 'h1' }));
+
+    // Assess
+    expect(decision).toMatchObject({ kind: 'skip', code: 'STALE_SKIPPED' });
+  });
+});
