@@ -10,6 +10,7 @@ import {
   isPhoneKey,
   isUrlKey,
   MAX_EPOCH_MILLIS,
+  SKILL_QUEUE_KEY,
 } from './rules';
 
 /*
@@ -137,6 +138,14 @@ const checkDataItemValue = crossFieldCheck(
         code: 'custom',
         path: path(),
         message: `key "${key}" must hold an absolute http(s) URL such as https://example.com/page`,
+      });
+    }
+    if (key === SKILL_QUEUE_KEY && value.trim() === '') {
+      // The platform can only answer FAILED, which would be retried until the last receive.
+      ctx.addIssue({
+        code: 'custom',
+        path: path(),
+        message: `key "${SKILL_QUEUE_KEY}" must name a skill queue (leave the item out for the campaign's default)`,
       });
     }
     if (key === ITEM_TIME_ZONE_KEY && !isIanaTimeZone(value)) {

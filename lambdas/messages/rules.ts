@@ -90,6 +90,9 @@ export const isPhoneKey = (key: string): boolean => key.toLowerCase().includes('
 /** Keys ending in exactly `_link` or `_button` (case-sensitive) carry URLs. */
 export const isUrlKey = (key: string): boolean => key.endsWith('_link') || key.endsWith('_button');
 
+/** The data key naming the record's skill queue. */
+export const SKILL_QUEUE_KEY = 'SkillQueue';
+
 /** The data key holding an IANA zone name. */
 export const ITEM_TIME_ZONE_KEY = 'ItemTimeZone';
 

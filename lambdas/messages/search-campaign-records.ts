@@ -35,8 +35,19 @@ export const MAX_SEARCH_RECORDS = 1000;
 /** Our cap; the spec shows none. */
 export const MAX_SEARCH_CRITERIA = 50;
 
+const SYSTEM_KEY_PREFIX = 'sys_';
+
 export const searchCriterion = z.strictObject({
-  key: nonEmpty(MAX_KEY_LENGTH).check(z.describe('A custom data key or one of the sys_* keys.')),
+  key: nonEmpty(MAX_KEY_LENGTH).check(
+    z.describe('A custom data key or one of the sys_* keys.'),
+    // The platform answers an unknown sys_* key with FAILED, which would only be retried.
+    z.refine(
+      (key) =>
+        !key.startsWith(SYSTEM_KEY_PREFIX) ||
+        (SYSTEM_SEARCH_KEYS as readonly string[]).includes(key),
+      { message: `a sys_* key must be one of ${SYSTEM_SEARCH_KEYS.join(', ')}` },
+    ),
+  ),
   value: z
     .string()
     .check(z.maxLength(MAX_VALUE_LENGTH, `must be at most ${MAX_VALUE_LENGTH} characters`)),

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { ActionName } from '../../../lambdas/actions';
-import { MESSAGE_SCHEMAS, type MessageOf } from '../../../lambdas/messages';
+import { MESSAGE_SCHEMAS, type MessageOf, SYSTEM_SEARCH_KEYS } from '../../../lambdas/messages';
 import { arbitraryFromSchema, integer, text } from './zod-arbitrary';
 
 export type Message = Record<string, unknown>;
@@ -78,13 +78,25 @@ const dataItem: fc.Arbitrary<Message> = fc
           ),
         ),
       },
-      { weight: 1, arbitrary: fc.tuple(fc.constant('SkillQueue'), text(1, 64)) },
+      {
+        weight: 1,
+        arbitrary: fc.tuple(
+          fc.constant('SkillQueue'),
+          text(1, 64).filter((name) => name.trim() !== ''),
+        ),
+      },
     ),
     fc.option(displayOrder, { nil: undefined }),
   )
   .map(([[key, value], order]) =>
     order === undefined ? { key, value } : { key, value, displayOrder: order },
   );
+
+/** A custom data key (not one the platform reserves) or one of the spec's sys_* keys. */
+const criterionKey = fc.oneof(
+  text(1, 128).filter((key) => !key.startsWith('sys_')),
+  fc.constantFrom(...SYSTEM_SEARCH_KEYS),
+);
 
 const epochMillis = integer(0, MAX_EPOCH_MILLIS);
 const id = text(1, 256);
@@ -119,10 +131,10 @@ const builders: { readonly [A in ActionName]: () => fc.Arbitrary<Message> } = {
   'search-campaign-records': () =>
     fc
       .tuple(
-        walk('search-campaign-records'),
+        walk('search-campaign-records', { 'previewRecordData[].key': criterionKey }),
         fc.record(
           {
-            key: text(1, 128),
+            key: criterionKey,
             value: text(0, 4000),
             condition: fc.constantFrom(
               'EQUALS',

@@ -319,6 +319,32 @@ describe('add-or-update-campaign-record message', () => {
     });
   });
 
+  describe('SkillQueue', () => {
+    it('accepts a queue name', () => {
+      // Prepare
+      const message = addOrUpdateWithItem({ key: 'SkillQueue', value: 'Sales' });
+
+      // Act
+      const parsed = accepted(ACTION, message);
+
+      // Assess
+      expect(parsed.previewRecordData[1]).toEqual({ key: 'SkillQueue', value: 'Sales' });
+    });
+
+    it.each(['', '   '])('rejects the blank value %j', (value) => {
+      // Prepare
+      const message = addOrUpdateWithItem({ key: 'SkillQueue', value });
+
+      // Act
+      const error = rejected(ACTION, message);
+
+      // Assess
+      expect(error).toBe(
+        `previewRecordData[1].value: key "SkillQueue" must name a skill queue (leave the item out for the campaign's default)`,
+      );
+    });
+  });
+
   describe('clientIdFieldName', () => {
     it('reserves the default data key "Id"', () => {
       // Prepare

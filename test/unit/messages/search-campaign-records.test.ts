@@ -33,6 +33,19 @@ describe('search-campaign-records message', () => {
       expect(parsed.previewRecordData?.[0]?.key).toBe(key);
     });
 
+    it.each(['sys_state', 'sys_skillqueue', 'sys_'])('rejects the unknown system key %j', (key) => {
+      // Prepare
+      const message = byCriteria([{ key, value: 'x', condition: 'EQUALS' }]);
+
+      // Act
+      const error = rejected(ACTION, message);
+
+      // Assess
+      expect(error).toBe(
+        `previewRecordData[0].key: a sys_* key must be one of ${SYSTEM_SEARCH_KEYS.join(', ')}`,
+      );
+    });
+
     it.each(['LIKE', 'equals', ''])('rejects the condition %j', (condition) => {
       // Prepare
       const message = byCriteria([
