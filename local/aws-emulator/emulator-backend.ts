@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   CreateEventBusCommand,
   DeleteEventBusCommand,
@@ -49,6 +49,7 @@ import {
 import type { Backend, DeadLetterFound } from '../run/backend';
 import type { DeliveredEvent } from '../run/event-router';
 import type { RunSettings } from '../run/run-settings';
+import { createLedgerTable } from './ledger-table';
 
 /**
  * The emulator's queues get a short visibility timeout instead of 6 × the function timeout:
@@ -150,26 +151,19 @@ const toRecord = (message: Message, queueArn: string): SQSRecord => {
   };
 };
 
+/** The deployment's ledger table in the emulator. */
+const createLedger = async (tableName: string): Promise<LedgerStore> => {
+  const client = new DynamoDBClient({});
+  await createLedgerTable(client, tableName);
+  return new DynamoDbLedgerStore({ tableName, client });
+};
+
 /**
  * The run's resources in an AWS emulator (moto): an EventBridge bus with one rule per enabled
  * action routing by `source` + `detail-type` to the action's SQS queue, each queue with a DLQ
  * and the deployment's redrive policy, and the API key in a Secrets Manager secret. The
  * handlers get the real AWS adapters from `lambdas/core/aws-adapters.ts`.
  */
-/** The deployment's ledger table, shaped as the stack creates it (pk, TTL on expiresAt). */
-const createLedger = async (tableName: string): Promise<LedgerStore> => {
-  const client = new DynamoDBClient({});
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
-  return new DynamoDbLedgerStore({ tableName, client });
-};
-
 export class EmulatorBackend implements Backend {
   readonly description: string;
   readonly ledger: LedgerStore;
