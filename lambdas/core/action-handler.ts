@@ -96,9 +96,11 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
 
       if (isEventBridgeEvent(event)) {
         const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
-        // Retryable failures throw, for Lambda's asynchronous retries. After the last one only an
-        // on-failure destination of the function keeps the event: the rule target's DLQ takes
-        // events EventBridge could not hand to Lambda, not errors the function returned.
+        // Lambda's asynchronous retries keep no count the function can see, and after the last
+        // one only an on-failure destination keeps the event (the rule target's DLQ takes only
+        // what EventBridge could not hand over), in a shape redrive cannot replay. So every
+        // attempt is the last: a failure the in-process retries cannot cure goes to the DLQ
+        // with its reason now. The stack routes through SQS, which waits and retries longer.
         await processMessage(
           action,
           {
@@ -106,7 +108,7 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
             decoded: event,
             sourceMessageId: id,
             receiveCount: 1,
-            isLastReceive: false,
+            isLastReceive: true,
             deadline: deadlineOf(context),
             answersCaller: false,
           },

@@ -217,21 +217,23 @@ describe('delete-campaign-record over EventBridge', () => {
     });
   });
 
-  it('throws for a retryable failure of a direct EventBridge event so Lambda retries it', async () => {
+  it('dead-letters a direct EventBridge event whose retries are spent: Lambda would lose it', async () => {
     // Prepare
     seedRecord(harness, 'c-1');
     harness.sim.setFaults({ failedStatusRate: 1 });
     const event = eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' });
 
     // Act
-    const invoking = handler(event, lambdaContext());
+    const result = await handler(event, lambdaContext());
 
     // Assess
-    await expect(invoking).rejects.toMatchObject({
-      name: 'RetryableFailure',
-      outcome: { category: 'retryable', code: 'FAILED' },
+    expect(result).toBeUndefined();
+    await expectDeadLettered(harness, {
+      source: event,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'FAILED',
     });
-    expect(await harness.deadLetters()).toEqual([]);
   });
 
   it('refuses a direct invocation: a write has no answer to return', async () => {

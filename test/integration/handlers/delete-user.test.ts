@@ -176,17 +176,22 @@ describe('delete-user over EventBridge', () => {
     expect(userIds()).toEqual([]);
   });
 
-  it('throws for a retryable direct event so that Lambda retries it', async () => {
+  it('dead-letters a direct event whose retries are spent, with its reason', async () => {
     // Prepare
     harness.sim.setFaults({ serverErrorRate: 1 });
     const event = eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' });
 
     // Act
-    const invoking = handler(event, lambdaContext());
+    const result = await handler(event, lambdaContext());
 
     // Assess
-    await expect(invoking).rejects.toMatchObject({ name: 'RetryableFailure' });
-    expect(await harness.deadLetters()).toEqual([]);
+    expect(result).toBeUndefined();
+    await expectDeadLettered(harness, {
+      source: event,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'HTTP_500',
+    });
   });
 });
 

@@ -211,18 +211,21 @@ describe('transfer-campaign-record over EventBridge', () => {
     expect([campaignOf('c-1'), campaignOf('c-2')]).toEqual(['Callbacks', 'Callbacks']);
   });
 
-  it('throws for a retryable direct event so that Lambda retries it', async () => {
+  it('dead-letters a direct event whose retries are spent, with its reason', async () => {
     // Prepare
     seedRecord(harness, 'c-1');
     const event = eventBridgeEvent(ACTION, transfer('c-1', { transferToCampaign: 'Closed' }));
 
     // Act
-    const invoking = handler(event, lambdaContext());
+    const result = await handler(event, lambdaContext());
 
     // Assess
-    await expect(invoking).rejects.toMatchObject({
-      name: 'RetryableFailure',
-      outcome: { code: 'FAILED' },
+    expect(result).toBeUndefined();
+    await expectDeadLettered(harness, {
+      source: event,
+      action: ACTION,
+      errorCategory: 'retryable',
+      errorCode: 'FAILED',
     });
   });
 });
