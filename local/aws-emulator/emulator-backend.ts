@@ -45,7 +45,7 @@ import {
   peekMessages,
   receiveBatch,
   viewDeadLetter,
-} from '../ops/dead-letters';
+} from '../../ops/dead-letters';
 import type { Backend, DeadLetterFound } from '../run/backend';
 import type { DeliveredEvent } from '../run/event-router';
 import type { RunSettings } from '../run/run-settings';

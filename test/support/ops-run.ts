@@ -1,8 +1,8 @@
 /**
  * `runOps` (the operator CLI as a function) in-process, with its output captured.
  */
-import type { OpsClients, OpsWriter } from '../../local/ops/io';
-import { runOps } from '../../local/ops/main';
+import type { OpsClients, OpsWriter } from '../../ops/io';
+import { runOps } from '../../ops/main';
 
 export class CapturedWriter implements OpsWriter {
   text = '';

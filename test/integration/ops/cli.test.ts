@@ -1,5 +1,5 @@
 /**
- * The real CLI as a child process (`tsx local/ops/main.ts`), configured only through the
+ * The real CLI as a child process (`tsx ops/main.ts`), configured only through the
  * standard AWS environment variables, as an operator runs it.
  */
 import { spawn } from 'node:child_process';
@@ -29,7 +29,7 @@ interface CliRun {
 /** Runs the CLI with exactly `env` (plus PATH), so no AWS setting of the machine leaks in. */
 const runCli = (args: readonly string[], env: Record<string, string>): Promise<CliRun> =>
   new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['local/ops/main.ts', ...args], {
+    const child = spawn(TSX, ['ops/main.ts', ...args], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isDeadLetterAttribute } from '../../../local/ops/dead-letters';
+import { isDeadLetterAttribute } from '../../../ops/dead-letters';
 import {
   countMessages,
   motoSqsClient,

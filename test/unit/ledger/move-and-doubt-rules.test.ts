@@ -14,7 +14,6 @@ import {
 } from '../../../lambdas/core/ledger/entity';
 import { type EventKind, eventVersion } from '../../../lambdas/core/ledger/event-version';
 
-const SOURCE = 'record#source';
 const DESTINATION = 'record#destination';
 
 const event = (
@@ -39,7 +38,7 @@ const event = (
 };
 
 /** The ledger of one entity after `steps`, each decided and settled as the platform answered. */
-const after = (
+const settledThrough = (
   steps: readonly { readonly event: OrderedEvent; readonly applied: Applied }[],
 ): { source: EntityDoc; destination: EntityDoc } => {
   let source = EMPTY_ENTITY;
@@ -61,7 +60,7 @@ const move = event('move', 10, { skillQueue: 'Sales' });
 
 describe('a move whose answer was lost', () => {
   // Prepare: the record is known to be at the source; the move went unanswered
-  const { source, destination } = after([
+  const { source, destination } = settledThrough([
     { event: add, applied },
     { event: move, applied: unanswered },
   ]);
@@ -95,7 +94,7 @@ describe('a move whose answer was lost', () => {
 
   it('does not hold back the add that a move of a record not yet there needs', () => {
     // Prepare: the move was tried before any add (its record was not known to be there)
-    const { source: early } = after([{ event: move, applied: unanswered }]);
+    const { source: early } = settledThrough([{ event: move, applied: unanswered }]);
 
     // Act
     const decision = decide(early, add);
@@ -106,7 +105,7 @@ describe('a move whose answer was lost', () => {
 
   it('clears the doubt once the move is applied', () => {
     // Prepare
-    const { source: settledSource, destination: settledDestination } = after([
+    const { source: settledSource, destination: settledDestination } = settledThrough([
       { event: add, applied },
       { event: move, applied: unanswered },
       { event: move, applied },
@@ -122,7 +121,7 @@ describe('a move whose answer was lost', () => {
 
 describe('events around a move that was applied', () => {
   // Prepare
-  const { source, destination } = after([
+  const { source, destination } = settledThrough([
     { event: add, applied },
     { event: move, applied },
   ]);
@@ -178,7 +177,7 @@ describe('events around a move that was applied', () => {
 
   it('carries the record history: an event older than its last delete is stale at the destination', () => {
     // Prepare: deleted at minute 3, added again at 4, then moved
-    const { destination: moved } = after([
+    const { destination: moved } = settledThrough([
       { event: event('delete', 3), applied: { kind: 'absent' } },
       { event: event('create', 4, { data: 'h4' }), applied },
       { event: move, applied },
@@ -198,7 +197,7 @@ describe('events around a move that was applied', () => {
 describe('a create after an unanswered create', () => {
   it('records both creates, so a delete between them re-creates the record', () => {
     // Prepare: the add at minute 1 went unanswered (it may have landed); the add at 20 applied
-    const { source } = after([
+    const { source } = settledThrough([
       { event: add, applied: unanswered },
       { event: event('create', 20, { data: 'h20' }), applied },
     ]);
@@ -213,7 +212,7 @@ describe('a create after an unanswered create', () => {
 
   it('skips the unanswered create as stale when later events set all its fields', () => {
     // Prepare
-    const { source } = after([
+    const { source } = settledThrough([
       { event: event('create', 1, { data: 'h1' }), applied: unanswered },
       { event: event('create', 20, { data: 'h20' }), applied },
     ]);

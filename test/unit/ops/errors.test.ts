@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeError, isQueueLevelError, OpsError } from '../../../local/ops/errors';
+import { describeError, isQueueLevelError, OpsError } from '../../../ops/errors';
 
 const awsError = (name: string, message = 'x', extra: object = {}): Error =>
   Object.assign(new Error(message), { name, ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress, renderBar } from '../../../local/ops/progress';
+import { createProgress, renderBar } from '../../../ops/progress';
 import { CapturedWriter } from '../../support/ops-run';
 
 class Terminal extends CapturedWriter {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, PREVIEW_LENGTH, redactedPreview } from '../../../local/ops/redact';
+import { MASK, PREVIEW_LENGTH, redactedPreview } from '../../../ops/redact';
 
 describe('redactedPreview', () => {
   it('masks personal string values and keeps field names, ids and routing values', () => {

@@ -16,8 +16,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { createProgress } from '../../../local/ops/progress';
-import { redrive } from '../../../local/ops/redrive';
+import { createProgress } from '../../../ops/progress';
+import { redrive } from '../../../ops/redrive';
 import { CapturedWriter } from '../../support/ops-run';
 
 const SOURCE_URL = 'https://sqs.eu-central-1.amazonaws.com/123456789012/add-user';

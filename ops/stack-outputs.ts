@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import * as z from 'zod';
-import type { ActionName } from '../../lambdas/actions';
-import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from '../../lib/stack-outputs';
+import type { ActionName } from '../lambdas/actions';
+import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from '../lib/stack-outputs';
 import { OpsError } from './errors';
 
 export interface StackOutputs {

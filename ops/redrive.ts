@@ -19,7 +19,7 @@ import {
   type SQSClient,
   StartMessageMoveTaskCommand,
 } from '@aws-sdk/client-sqs';
-import type { ActionName } from '../../lambdas/actions';
+import type { ActionName } from '../lambdas/actions';
 import {
   approximateVisibleCount,
   INTERRUPTED_EXIT_CODE,

@@ -9,8 +9,8 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { ActionName } from '../../lambdas/actions';
-import { ConfigError, type DeploymentConfig, loadConfig, stackNameFor } from '../../lib/config';
+import type { ActionName } from '../lambdas/actions';
+import { ConfigError, type DeploymentConfig, loadConfig, stackNameFor } from '../lib/config';
 import { OpsError } from './errors';
 import type { OpsClients } from './io';
 import {

@@ -19,8 +19,8 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { ActionName } from '../../lambdas/actions';
-import type { DeadLetterReason } from '../../lambdas/core/ports';
+import type { ActionName } from '../lambdas/actions';
+import type { DeadLetterReason } from '../lambdas/core/ports';
 import type { Deployment } from './deployment';
 import { OpsError } from './errors';
 import { type OpsIo, writeLine } from './io';

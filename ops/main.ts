@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ACTION_NAMES, type ActionName, isActionName } from '../../lambdas/actions';
+import { ACTION_NAMES, type ActionName, isActionName } from '../lambdas/actions';
 import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
 import { openDeployment } from './deployment';
 import { describeError, OpsError, UsageError } from './errors';
@@ -281,7 +281,7 @@ export const runOps = async (argv: readonly string[], io: OpsIo): Promise<number
   }
 };
 
-/** True when run as the program (`tsx local/ops/main.ts`), false when imported (tests). */
+/** True when run as the program (`tsx ops/main.ts`), false when imported (tests). */
 const isEntryPoint = (): boolean => {
   // `import.meta.main` needs Node 22.18+/24.2+; the path comparison covers older runtimes.
   if (typeof import.meta.main === 'boolean') return import.meta.main;
