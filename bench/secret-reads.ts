@@ -7,7 +7,7 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { createPlatformClients } from '../lambdas/core/action-executors';
 import { createActionHandler } from '../lambdas/core/action-handler';
-import { SecretsManagerApiKeySource } from '../lambdas/core/aws-adapters';
+import { SecretsManagerApiKeySource } from '../lambdas/core/aws';
 import { createLogger, createMetrics } from '../lambdas/core/observability';
 import { InMemoryDeadLetterQueue } from '../local/in-memory/dead-letter-queue';
 import type { FakeSecretsManager } from './fake-secrets-manager';

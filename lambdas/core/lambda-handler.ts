@@ -1,11 +1,7 @@
 import { type ActionName, READ_ACTIONS } from '../actions';
 import { createPlatformClients } from './action-executors';
 import { createActionHandler } from './action-handler';
-import {
-  EventBridgeResultPublisher,
-  SecretsManagerApiKeySource,
-  SqsDeadLetterSink,
-} from './aws-adapters';
+import { EventBridgeResultPublisher, SecretsManagerApiKeySource, SqsDeadLetterSink } from './aws';
 import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
 import { EntityLedger } from './ledger/entity-ledger';
 import { createLogger, createMetrics } from './observability';

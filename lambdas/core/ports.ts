@@ -2,7 +2,7 @@ import type { ActionName } from '../actions';
 
 /**
  * The AWS-facing pieces of a handler, as small interfaces. Lambda entry points wire the AWS
- * SDK implementations (`aws-adapters.ts`); the local run and tests wire in-memory ones.
+ * SDK implementations (`aws/`); the local run and tests wire in-memory ones.
  */
 
 /** Both specs: the rotating API key must not be cached longer than one hour. */

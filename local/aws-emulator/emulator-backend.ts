@@ -31,7 +31,7 @@ import {
   EventBridgeResultPublisher,
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
-} from '../../lambdas/core/aws-adapters';
+} from '../../lambdas/core/aws';
 import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type {
@@ -162,7 +162,7 @@ const createLedger = async (tableName: string): Promise<LedgerStore> => {
  * The run's resources in an AWS emulator (moto): an EventBridge bus with one rule per enabled
  * action routing by `source` + `detail-type` to the action's SQS queue, each queue with a DLQ
  * and the deployment's redrive policy, and the API key in a Secrets Manager secret. The
- * handlers get the real AWS adapters from `lambdas/core/aws-adapters.ts`.
+ * handlers get the real AWS adapters from `lambdas/core/aws/`.
  */
 export class EmulatorBackend implements Backend {
   readonly description: string;

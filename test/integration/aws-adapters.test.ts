@@ -16,7 +16,7 @@ import {
   ResultPublishError,
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
-} from '../../lambdas/core/aws-adapters';
+} from '../../lambdas/core/aws';
 import type { DeadLetterReason, ResultEvent } from '../../lambdas/core/ports';
 import {
   createBusRuleToQueue,

@@ -7,7 +7,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACTION_NAMES, READ_ACTIONS } from '../../lambdas/actions';
-import { SecretsManagerApiKeySource } from '../../lambdas/core/aws-adapters';
+import { SecretsManagerApiKeySource } from '../../lambdas/core/aws';
 import type { ApiKeySource } from '../../lambdas/core/ports';
 import { LocalApiKeySource, LocalSecretStore } from '../../local/in-memory/api-key-source';
 import { type CapturedRequest, type Reply, startCaptureServer } from '../support/capture-server';

@@ -13,7 +13,7 @@ import {
   resultEventDetail,
   SecretsManagerApiKeySource,
   sqsAttributeValue,
-} from '../../lambdas/core/aws-adapters';
+} from '../../lambdas/core/aws';
 import type { ResultEvent } from '../../lambdas/core/ports';
 
 const DETAIL_TYPE = 'search-campaign-records.result';
