@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  CLASSIFICATION_TABLE,
-  classificationTableMarkdown,
   classifyProvisioning,
   classifyRealtime,
   MAX_REASON_LENGTH,
 } from '../../../lambdas/core/classify';
 import type { HttpResult } from '../../../lambdas/core/http';
+import {
+  CLASSIFICATION_TABLE,
+  classificationTableMarkdown,
+} from '../../../scripts/classification-table';
 
 const jsonResponse = (status: number, json: unknown): HttpResult => ({
   kind: 'response',
