@@ -5,13 +5,14 @@
  */
 import { join } from 'node:path';
 import type { ActionName } from '../lambdas/actions';
+import { isReadAction } from '../lambdas/actions';
 import type { HttpTransport } from '../lambdas/core/http';
 import type { PlatformSettings } from '../lambdas/core/platform-settings';
 import type { ApiKeySource } from '../lambdas/core/ports';
 import { RealtimeClient } from '../lambdas/core/realtime-client';
 import { parseMessage } from '../lambdas/messages';
 import { type DeploymentConfig, loadConfig } from '../lib/config';
-import { handlerEnvironment, isReadAction } from '../lib/handler-environment';
+import { handlerEnvironment } from '../lib/handler-environment';
 import { OUT_DIR } from './paths';
 import type { LambdaShape, RecordedRequest } from './protocol';
 

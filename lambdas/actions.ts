@@ -54,6 +54,9 @@ export const READ_ACTIONS: readonly ActionName[] = ACTIONS.filter((a) => a.kind 
   (a) => a.name,
 );
 
+/** A read: answers with a result, takes no lease, needs the result bus and not the ledger. */
+export const isReadAction = (action: ActionName): boolean => READ_ACTIONS.includes(action);
+
 /** Service name on every log line and metric (Powertools); POWERTOOLS_SERVICE_NAME overrides it. */
 export const SERVICE_NAME = 'contact-center-sync';
 

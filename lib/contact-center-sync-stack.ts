@@ -12,7 +12,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { ACTIONS, type ActionName } from '../lambdas/actions';
+import { ACTIONS, type ActionName, isReadAction } from '../lambdas/actions';
 import { ActionPipeline } from './action-pipeline';
 import {
   allowedSourcesFor,
@@ -21,7 +21,7 @@ import {
   parseSecretArn,
 } from './config';
 import { EntityLedgerTable } from './entity-ledger-table';
-import { handlerEnvironment, isReadAction } from './handler-environment';
+import { handlerEnvironment } from './handler-environment';
 import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY, pascalCase } from './stack-outputs';
 
 export interface ContactCenterSyncStackProps extends StackProps {

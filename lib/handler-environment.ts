@@ -2,7 +2,7 @@
  * The handler environment contract (issue 3), filled from the deployment config. The stack sets
  * exactly this on every function, so a test can hold it against what the runtime reads.
  */
-import { type ActionName, METRICS_NAMESPACE, READ_ACTIONS, SERVICE_NAME } from '../lambdas/actions';
+import { type ActionName, isReadAction, METRICS_NAMESPACE, SERVICE_NAME } from '../lambdas/actions';
 import type { DeploymentConfig } from './config';
 
 /** The runtime's own names, so logs and metrics match whether or not the variables are set. */
@@ -44,8 +44,6 @@ export interface HandlerResources {
   /** Name of the entity ledger table (write actions; a CloudFormation token in the stack). */
   readonly ledgerTableName?: string | undefined;
 }
-
-export const isReadAction = (action: ActionName): boolean => READ_ACTIONS.includes(action);
 
 /** The environment of one action's function. Throws if a read action gets no result bus. */
 export const handlerEnvironment = (

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { type ActionName, READ_ACTIONS } from '../actions';
+import { type ActionName, isReadAction } from '../actions';
 import { createLimiter } from './concurrency';
 import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
 import { isEventBridgeEvent } from './envelope';
@@ -52,7 +52,7 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
   const now = deps.now ?? Date.now;
   const limit = createLimiter(deps.recordConcurrency ?? 10);
   const margin = deps.safetyMarginMs ?? 2000;
-  const isRead = READ_ACTIONS.includes(action);
+  const isRead = isReadAction(action);
 
   const deadlineOf = (context: Context): number =>
     now() + Math.max(0, context.getRemainingTimeInMillis() - margin);

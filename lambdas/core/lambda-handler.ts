@@ -1,4 +1,4 @@
-import { type ActionName, READ_ACTIONS } from '../actions';
+import { type ActionName, isReadAction } from '../actions';
 import { createPlatformClients } from './action-executors';
 import { createActionHandler } from './action-handler';
 import { EventBridgeResultPublisher, SecretsManagerApiKeySource, SqsDeadLetterSink } from './aws';
@@ -14,7 +14,7 @@ import { readRuntimeEnv } from './runtime-env';
  * standard configuration (`AWS_ENDPOINT_URL_*`, credentials chain).
  */
 export const createLambdaHandler = (action: ActionName) => {
-  const isRead = READ_ACTIONS.includes(action);
+  const isRead = isReadAction(action);
   const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: !isRead });
   const apiKey = new SecretsManagerApiKeySource({
     secretId: env.API_KEY_SECRET_ID,
