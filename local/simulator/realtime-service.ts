@@ -1,13 +1,3 @@
-import { isPlatformRegion } from '../../lambdas/core/regions';
-import {
-  DEFAULT_CLIENT_ID_FIELD_NAME,
-  ITEM_TIME_ZONE_KEY,
-  isAbsoluteHttpUrl,
-  isE164,
-  isIanaTimeZone,
-  isPhoneKey,
-  isUrlKey,
-} from '../../lambdas/messages/rules';
 import { type Criterion, isSearchCondition, isSystemKey, matchesAll } from './criteria';
 import {
   isJsonObject,
@@ -18,6 +8,16 @@ import {
   requiredNonEmptyString,
 } from './request-fields';
 import {
+  DEFAULT_CLIENT_ID_FIELD_NAME,
+  ITEM_TIME_ZONE_KEY,
+  isCleanE164,
+  isHttpUrl,
+  isPhoneKey,
+  isUrlKey,
+  isZoneName,
+  SPEC_REGIONS,
+} from './spec-rules';
+import {
   type Campaign,
   type CampaignRecordResponse,
   compareRecords,
@@ -25,6 +25,7 @@ import {
   isWorkedState,
   locate,
   type RecordLocator,
+  recordByClientId,
   type SimulatorState,
   type StoredRecord,
   toRecordResponse,
@@ -169,7 +170,7 @@ const checkCommon = (body: JsonObject, tenant: Tenant): string => {
     }
   }
   const region = requiredNonEmptyString(body, 'region', FAILED);
-  if (!isPlatformRegion(region)) {
+  if (!SPEC_REGIONS.has(region)) {
     throw new Rejection(FAILED, 'region is not one of the regions the service runs in');
   }
   return requiredNonEmptyString(body, 'campaignName', FAILED);
@@ -226,7 +227,7 @@ const optionalEpochMillis = (body: JsonObject, field: string): number | undefine
 
 const optionalTimeZone = (body: JsonObject, field: string): string | undefined => {
   const value = optionalString(body, field, FAILED);
-  if (value !== undefined && !isIanaTimeZone(value)) {
+  if (value !== undefined && !isZoneName(value)) {
     throw new Rejection(FAILED, `${field} must be an IANA time zone name`);
   }
   return value;
@@ -298,13 +299,13 @@ const readRecordData = (raw: unknown, clientIdFieldName: string): DataInput[] =>
         throw new Rejection(FAILED, `${at}.displayOrder must be greater than zero`);
       }
     }
-    if (isPhoneKey(key) && !isE164(value)) {
+    if (isPhoneKey(key) && !isCleanE164(value)) {
       throw new Rejection(FAILED, `${at}: key "${key}" must hold a clean E.164 number`);
     }
-    if (isUrlKey(key) && !isAbsoluteHttpUrl(value)) {
+    if (isUrlKey(key) && !isHttpUrl(value)) {
       throw new Rejection(FAILED, `${at}: key "${key}" must hold a URL`);
     }
-    if (key === ITEM_TIME_ZONE_KEY && !isIanaTimeZone(value)) {
+    if (key === ITEM_TIME_ZONE_KEY && !isZoneName(value)) {
       throw new Rejection(FAILED, `${at}: key "${key}" must hold an IANA time zone name`);
     }
     if (key === SKILL_QUEUE_KEY && value === '') {
@@ -331,7 +332,7 @@ const addOrUpdate = (body: JsonObject, campaignName: string, context: Context): 
   const existing =
     previewRecordId !== undefined
       ? campaign.records.get(previewRecordId)
-      : campaign.byClientId.get(clientId);
+      : recordByClientId(campaign, clientId);
   const skillQueue = items.find((i) => i.key === SKILL_QUEUE_KEY)?.value;
   const timeZone = items.find((i) => i.key === ITEM_TIME_ZONE_KEY)?.value;
   const now = state.clock();
@@ -354,13 +355,8 @@ const addOrUpdate = (body: JsonObject, campaignName: string, context: Context): 
     return;
   }
 
-  // An unmatched previewRecordId means "add"; refuse a second record with the same clientId.
-  if (campaign.byClientId.has(clientId)) {
-    throw new Rejection(
-      FAILED,
-      'previewRecordId matches no record and clientId already exists in the campaign',
-    );
-  }
+  // An unmatched previewRecordId means "add", as the spec says, even when the clientId is
+  // taken already: the campaign then holds two records with that clientId.
   const data = toStoredData([{ key: clientIdFieldName, value: clientId }, ...items]);
   const record: StoredRecord = {
     previewRecordID: state.nextRecordId(),

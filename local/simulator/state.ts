@@ -77,8 +77,17 @@ export interface Campaign {
   readonly defaultSkillQueue: string;
   readonly defaultTimeZone: string;
   readonly records: Map<string, StoredRecord>;
-  readonly byClientId: Map<string, StoredRecord>;
+  /**
+   * Records by clientId, oldest first. The spec expects a clientId to be unique in a campaign
+   * but does not enforce it: an add-or-update whose previewRecordId matches nothing adds a record
+   * even when the clientId is taken, and a clientId then locates the oldest of them.
+   */
+  readonly byClientId: Map<string, StoredRecord[]>;
 }
+
+/** The record a clientId locates: the oldest with it (see `Campaign.byClientId`). */
+export const recordByClientId = (campaign: Campaign, clientId: string): StoredRecord | undefined =>
+  campaign.byClientId.get(clientId)?.[0];
 
 export interface CampaignDefaults {
   readonly defaultSkillQueue?: string;
@@ -448,13 +457,18 @@ export class SimulatorState {
   insertRecord(campaign: Campaign, record: StoredRecord): void {
     record.campaignName = campaign.name;
     campaign.records.set(record.previewRecordID, record);
-    campaign.byClientId.set(record.clientId, record);
+    campaign.byClientId.set(record.clientId, [
+      ...(campaign.byClientId.get(record.clientId) ?? []),
+      record,
+    ]);
     this.liveRecordIds.add(record.previewRecordID);
   }
 
   removeRecord(campaign: Campaign, record: StoredRecord): void {
     campaign.records.delete(record.previewRecordID);
-    campaign.byClientId.delete(record.clientId);
+    const rest = (campaign.byClientId.get(record.clientId) ?? []).filter((r) => r !== record);
+    if (rest.length === 0) campaign.byClientId.delete(record.clientId);
+    else campaign.byClientId.set(record.clientId, rest);
     this.liveRecordIds.delete(record.previewRecordID);
   }
 
@@ -536,5 +550,5 @@ export const locate = (campaign: Campaign, locator: RecordLocator): StoredRecord
   locator.previewRecordId !== undefined
     ? campaign.records.get(locator.previewRecordId)
     : locator.clientId !== undefined
-      ? campaign.byClientId.get(locator.clientId)
+      ? recordByClientId(campaign, locator.clientId)
       : undefined;

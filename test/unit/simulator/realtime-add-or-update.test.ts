@@ -156,21 +156,23 @@ describe('simulator: addOrUpdateCampaignRecord', () => {
     expect(sim.state.findByPreviewRecordId('Leads', 'NOPE')).toBeUndefined();
   });
 
-  it('answers FAILED when previewRecordId matches nothing but the clientId exists (no duplicate)', async () => {
+  it('adds when previewRecordId matches nothing even if the clientId exists, as the spec says', async () => {
     // Prepare
-    sim.state.putRecord({ campaignName: 'Leads', clientId: 'crm-5' });
+    const first = sim.state.putRecord({ campaignName: 'Leads', clientId: 'crm-5' });
 
     // Act
     const reply = await addRecord(sim, 'Leads', {
       previewRecordId: 'NOPE',
       clientId: 'crm-5',
-      previewRecordData: [],
+      previewRecordData: [{ key: 'Name', value: 'Second' }],
     });
 
-    // Assess
-    expect(statusOf(reply)).toBe('FAILED');
-    expect(reply.json.previewResult?.error).toMatch(/clientId already exists/);
-    expect(sim.state.listRecords('Leads')).toHaveLength(1);
+    // Assess: two records with the clientId; the clientId still locates the older one
+    expect(statusOf(reply)).toBe('SUCCESS');
+    const records = sim.state.listRecords('Leads');
+    expect(records.map((r) => r.clientId)).toEqual(['crm-5', 'crm-5']);
+    expect(records.map((r) => r.previewRecordID)).not.toContain('NOPE');
+    expect(sim.state.findByClientId('Leads', 'crm-5')?.previewRecordID).toBe(first.previewRecordID);
   });
 
   it.each([
