@@ -37,11 +37,17 @@ const packageOf = (input: string): string => {
 const largestFirst = (totals: Map<string, number>): ModuleShare[] =>
   [...totals].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
 
-/** One handler with the stack's options (plus a metafile) into `<OUT_DIR>/bundles/<action>/`. */
-export const bundleHandler = async (action: ActionName): Promise<HandlerBundle> => {
-  const file = join(OUT_DIR, 'bundles', action, 'index.mjs');
+/**
+ * One handler with the stack's options (plus a metafile) into `<OUT_DIR>/bundles/<name>/`.
+ * `entry` replaces the action's own entry for a variant the bench compares with (its `name`).
+ */
+export const bundleHandler = async (
+  action: ActionName,
+  variant?: { readonly name: string; readonly entry: string },
+): Promise<HandlerBundle> => {
+  const file = join(OUT_DIR, 'bundles', variant?.name ?? action, 'index.mjs');
   const options = esbuildOptionsFor(HANDLER_BUNDLING, {
-    entry: handlerEntry(action),
+    entry: variant?.entry ?? handlerEntry(action),
     outfile: file,
     projectRoot: PROJECT_ROOT,
   });

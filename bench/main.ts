@@ -6,12 +6,14 @@
  * not write RESULTS.md.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ACTION_NAMES } from '../lambdas/actions';
 import { buildWorkers, bundleHandler, type HandlerBundle } from './build';
 import { measureColdStart } from './cold-start';
+import { startFakeDynamoDb } from './fake-dynamodb';
 import { startFakeSecretsManager } from './fake-secrets-manager';
-import { OUT_DIR, RESULTS_FILE } from './paths';
+import { OUT_DIR, PROJECT_ROOT, RESULTS_FILE } from './paths';
 import { describeMachine, textTable } from './report';
 import { buildRows, largestModules, type Measurements, resultsMarkdown } from './results';
 import { BENCH_API_KEY, lambdaEnvironment, loadScenario } from './scenario';
@@ -37,6 +39,12 @@ const QUICK: typeof FULL = {
   coldStartSamples: 3,
 };
 
+/**
+ * The fake DynamoDB's answer time: in-Region DynamoDB answers single-item writes in single-digit
+ * milliseconds; 4 ms per request is a plain middle, not a measurement.
+ */
+const LEDGER_LATENCY_MS = 4;
+
 const progress = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
@@ -57,6 +65,10 @@ const main = async (): Promise<void> => {
   for (const action of ACTION_NAMES) bundles.push(await bundleHandler(action));
   const measuredBundle = bundles.find((b) => b.action === scenario.action);
   if (!measuredBundle) throw new Error(`no bundle for ${scenario.action}`);
+  const noLedgerBundle = await bundleHandler(scenario.action, {
+    name: `${scenario.action}-without-ledger`,
+    entry: join(PROJECT_ROOT, 'bench', 'handler-without-ledger.ts'),
+  });
   const workers = await buildWorkers();
   // Right after bundling, so the comparison with the staged assets sees the same sources.
   progress('cdk synth…');
@@ -67,6 +79,10 @@ const main = async (): Promise<void> => {
     secretString: BENCH_API_KEY,
     region: config.apiKey.secretsRegion,
   });
+  const ledger = await startFakeDynamoDb({ latencyMs: LEDGER_LATENCY_MS });
+  // Cold start counts what the process does, not network time: no latency there, as for the
+  // fake Secrets Manager and the simulator.
+  const coldLedger = await startFakeDynamoDb({ latencyMs: 0 });
   const simulator = await startSimulatorProcess({
     apiKey: BENCH_API_KEY,
     platformCode: config.tenant.platformCode,
@@ -76,8 +92,13 @@ const main = async (): Promise<void> => {
   });
   let measurements: Omit<Measurements, 'totalSeconds'>;
   try {
-    const endpoints = { simulatorUrl: simulator.baseUrl, secretsManagerUrl: secretsManager.url };
+    const endpoints = {
+      simulatorUrl: simulator.baseUrl,
+      secretsManagerUrl: secretsManager.url,
+      dynamoDbUrl: ledger.url,
+    };
     const lambdaEnv = lambdaEnvironment(scenario, endpoints);
+    const coldEndpoints = { ...endpoints, dynamoDbUrl: coldLedger.url };
 
     progress(`cold start: ${settings.coldStartSamples} fresh processes of each kind…`);
     const coldStart = await measureColdStart({
@@ -85,8 +106,8 @@ const main = async (): Promise<void> => {
       workers,
       bundle: measuredBundle.file,
       bundleExternals: measuredBundle.externalPackages,
-      endpoints,
-      lambdaEnv,
+      endpoints: coldEndpoints,
+      lambdaEnv: lambdaEnvironment(scenario, coldEndpoints),
       samples: settings.coldStartSamples,
     });
 
@@ -96,6 +117,8 @@ const main = async (): Promise<void> => {
       simulator,
       workers,
       bundle: measuredBundle.file,
+      noLedgerBundle: noLedgerBundle.file,
+      ledger,
       lambdaEnv,
       messages: settings.messages,
       warmupMessages: settings.warmupMessages,
@@ -116,6 +139,8 @@ const main = async (): Promise<void> => {
   } finally {
     await simulator.stop();
     await secretsManager.close();
+    await ledger.close();
+    await coldLedger.close();
   }
 
   const complete: Measurements = {

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /**
- * Build output of the bench. It sits inside the project tree on purpose: the bundles keep
- * `@aws-sdk/*` external (Lambda's runtime provides it), and Node resolves those imports by
- * walking up to the project's node_modules. Under node_modules it is ignored by git.
+ * Build output of the bench. It sits inside the project tree on purpose: the workers keep their
+ * packages external, and Node resolves those imports by walking up to the project's
+ * node_modules. Under node_modules it is ignored by git.
  */
 export const OUT_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'contact-center-sync-bench');
 

@@ -60,7 +60,12 @@ export const loadScenario = (): Scenario => {
 export interface Endpoints {
   readonly simulatorUrl: string;
   readonly secretsManagerUrl: string;
+  /** The fake DynamoDB the entity ledger talks to. */
+  readonly dynamoDbUrl: string;
 }
+
+/** The ledger table's name in the function's environment (the fake DynamoDB takes any name). */
+export const BENCH_LEDGER_TABLE = 'bench-entity-ledger';
 
 /**
  * The function's environment: what the stack sets (`handlerEnvironment`, incl. the log level
@@ -79,7 +84,9 @@ export const lambdaEnvironment = (
     TZ: ':UTC',
     ...handlerEnvironment(config, action, {
       deadLetterQueueUrl: `${UNREACHABLE}/123456789012/${action}-dlq`,
-      ...(isReadAction(action) ? { resultBusName: 'bench-result-bus' } : {}),
+      ...(isReadAction(action)
+        ? { resultBusName: 'bench-result-bus' }
+        : { ledgerTableName: BENCH_LEDGER_TABLE }),
     }),
     API_BASE_URL: endpoints.simulatorUrl,
     POWERTOOLS_METRICS_DISABLED: 'true',
@@ -89,6 +96,7 @@ export const lambdaEnvironment = (
     AWS_SECRET_ACCESS_KEY: 'bench-fake-secret-access-key',
     AWS_SESSION_TOKEN: 'bench-fake-session-token',
     AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoints.secretsManagerUrl,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamoDbUrl,
     AWS_ENDPOINT_URL_SQS: UNREACHABLE,
     AWS_ENDPOINT_URL_EVENTBRIDGE: UNREACHABLE,
     AWS_EC2_METADATA_DISABLED: 'true',

@@ -15,6 +15,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
+import type { FakeDynamoDb } from './fake-dynamodb';
 import { OUT_DIR } from './paths';
 import type { HandlerLoadJob, LoadResult, MessagePhases, RequestLoadJob } from './protocol';
 import { benchBodies, recordRequests, type Scenario } from './scenario';
@@ -25,6 +26,10 @@ export interface ThroughputOptions {
   readonly simulator: SimulatorProcess;
   readonly workers: WorkerScripts;
   readonly bundle: string;
+  /** The same handler built without the entity ledger (the "without" side). */
+  readonly noLedgerBundle: string;
+  /** The fake DynamoDB the handler's ledger talks to. */
+  readonly ledger: FakeDynamoDb;
   readonly lambdaEnv: Readonly<Record<string, string>>;
   readonly messages: number;
   readonly warmupMessages: number;
@@ -32,10 +37,10 @@ export interface ThroughputOptions {
   readonly progress: (line: string) => void;
 }
 
-/** The three runs of a round: the handler and the two bare loops. */
-export type Side = 'handler' | 'bareFetch' | 'bareHttp';
+/** The runs of a round: the handler with and without the ledger, and the two bare loops. */
+export type Side = 'handler' | 'noLedger' | 'bareFetch' | 'bareHttp';
 
-export const SIDES: readonly Side[] = ['bareFetch', 'bareHttp', 'handler'];
+export const SIDES: readonly Side[] = ['bareFetch', 'bareHttp', 'noLedger', 'handler'];
 
 export interface ThroughputRound {
   /** The order the sides ran in this round. */
@@ -43,6 +48,10 @@ export interface ThroughputRound {
   readonly results: { readonly [S in Side]: LoadResult };
   /** Simulator CPU time per request during each side's run (warm-up included), ms. */
   readonly simulatorCpuMsPerRequest: { readonly [S in Side]: number | undefined };
+  /** DynamoDB requests of the handler side, by operation (warm-up included). */
+  readonly ledgerRequests: Readonly<Record<string, number>>;
+  /** Largest ledger item the handler side stored, bytes. */
+  readonly ledgerItemBytes: number;
 }
 
 export interface ThroughputResult {
@@ -50,6 +59,8 @@ export interface ThroughputResult {
   readonly warmupMessages: number;
   readonly batchesInFlight: number;
   readonly requestsInFlight: number;
+  /** The fake DynamoDB's fixed latency per request, ms. */
+  readonly ledgerLatencyMs: number;
   readonly rounds: readonly ThroughputRound[];
 }
 
@@ -107,6 +118,13 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
   const heapArgs = lambdaHeapArgs(scenario.lambda.memoryMiB);
   const launch: { readonly [S in Side]: () => Promise<LoadResult> } = {
     handler: () => runWorker(workers.handlerLoad, handlerJob, options.lambdaEnv, heapArgs),
+    noLedger: () =>
+      runWorker(
+        workers.handlerLoad,
+        { ...handlerJob, bundle: options.noLedgerBundle },
+        options.lambdaEnv,
+        heapArgs,
+      ),
     bareFetch: () => runWorker(workers.fetchLoad, loopJob, loopEnv, heapArgs),
     bareHttp: () => runWorker(workers.httpLoad, loopJob, loopEnv, heapArgs),
   };
@@ -114,6 +132,7 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
   /** Runs one side against a freshly reset simulator; also returns its CPU ms per request. */
   const runSide = async (side: Side) => {
     await simulator.reset();
+    options.ledger.reset();
     const before = await simulator.cpuMs();
     const result = await launch[side]();
     const after = await simulator.cpuMs();
@@ -129,7 +148,13 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
     }
     const simulatorCpuMs =
       before === undefined || after === undefined ? undefined : (after - before) / total;
-    return { result, simulatorCpuMs };
+    const ledgerRequests = { ...options.ledger.requests };
+    return {
+      result,
+      simulatorCpuMs,
+      ledgerRequests,
+      ledgerItemBytes: options.ledger.largestItemBytes,
+    };
   };
 
   const rounds: ThroughputRound[] = [];
@@ -144,20 +169,32 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
       return run;
     };
     const handler = get('handler');
+    const noLedger = get('noLedger');
     const bareFetch = get('bareFetch');
     const bareHttp = get('bareHttp');
+    if (Object.keys(noLedger.ledgerRequests).length > 0) {
+      throw new Error(`round ${round}: the side without the ledger called DynamoDB`);
+    }
     rounds.push({
       order,
-      results: { handler: handler.result, bareFetch: bareFetch.result, bareHttp: bareHttp.result },
+      results: {
+        handler: handler.result,
+        noLedger: noLedger.result,
+        bareFetch: bareFetch.result,
+        bareHttp: bareHttp.result,
+      },
       simulatorCpuMsPerRequest: {
         handler: handler.simulatorCpuMs,
+        noLedger: noLedger.simulatorCpuMs,
         bareFetch: bareFetch.simulatorCpuMs,
         bareHttp: bareHttp.simulatorCpuMs,
       },
+      ledgerRequests: handler.ledgerRequests,
+      ledgerItemBytes: handler.ledgerItemBytes,
     });
     const rate = (run: { result: LoadResult }): string => perSecond(run.result.measured).toFixed(0);
     progress(
-      `  round ${round}: handler ${rate(handler)} msg/s, bare fetch ${rate(bareFetch)} req/s, bare node:http ${rate(bareHttp)} req/s`,
+      `  round ${round}: handler ${rate(handler)} msg/s (without the ledger ${rate(noLedger)}), bare fetch ${rate(bareFetch)} req/s, bare node:http ${rate(bareHttp)} req/s`,
     );
   }
   return {
@@ -165,6 +202,7 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
     warmupMessages: options.warmupMessages,
     batchesInFlight: scenario.maxConcurrency,
     requestsInFlight,
+    ledgerLatencyMs: options.ledger.latencyMs,
     rounds,
   };
 };

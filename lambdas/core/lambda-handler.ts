@@ -13,9 +13,19 @@ import { readRuntimeEnv } from './runtime-env';
  * is created once per container; SDK clients take their endpoint and credentials from the
  * standard configuration (`AWS_ENDPOINT_URL_*`, credentials chain).
  */
-export const createLambdaHandler = (action: ActionName) => {
+export const createLambdaHandler = (
+  action: ActionName,
+  options: {
+    /**
+     * `off` builds a write function without the entity ledger: only the bench uses it, to
+     * measure what the ledger costs. @default 'required' for writes
+     */
+    readonly ledger?: 'required' | 'off';
+  } = {},
+) => {
   const isRead = isReadAction(action);
-  const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: !isRead });
+  const withLedger = !isRead && options.ledger !== 'off';
+  const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: withLedger });
   const apiKey = new SecretsManagerApiKeySource({
     secretId: env.API_KEY_SECRET_ID,
     secretsRegion: env.API_KEY_SECRETS_REGION,
@@ -38,7 +48,7 @@ export const createLambdaHandler = (action: ActionName) => {
       ? undefined
       : new EventBridgeResultPublisher({ eventBusName: env.RESULT_EVENT_BUS_NAME });
   const ledger =
-    env.LEDGER_TABLE_NAME === undefined
+    env.LEDGER_TABLE_NAME === undefined || !withLedger
       ? undefined
       : new EntityLedger({
           store: new DynamoDbLedgerStore({ tableName: env.LEDGER_TABLE_NAME }),

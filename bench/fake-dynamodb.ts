@@ -1,0 +1,150 @@
+/**
+ * Just enough of DynamoDB on loopback for the entity ledger's requests (AWS JSON 1.0,
+ * `X-Amz-Target: DynamoDB_20120810.<Operation>`): the claim and release `UpdateItem`s, the
+ * commit `PutItem` and `GetItem`, with the store's condition expressions evaluated for what they
+ * say (lease free or expired; lease token matches). Every answer waits `latencyMs` first, a
+ * stand-in for the network and DynamoDB's own time. It counts requests and the stored items'
+ * sizes, for the requests-per-message and cost figures.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+type AttributeValue = { S?: string; N?: string; M?: Record<string, AttributeValue> };
+type Item = Record<string, AttributeValue>;
+
+export interface FakeDynamoDb {
+  /** `http://127.0.0.1:<port>`, for `AWS_ENDPOINT_URL_DYNAMODB`. */
+  readonly url: string;
+  readonly latencyMs: number;
+  /** Requests answered since start or the last `reset`, by operation. */
+  readonly requests: Readonly<Record<string, number>>;
+  /** Largest item stored, in DynamoDB's item-size measure (names + values, UTF-8 bytes). */
+  readonly largestItemBytes: number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const JSON_10 = 'application/x-amz-json-1.0';
+const CONDITION_FAILED = 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException';
+
+const send = (res: ServerResponse, status: number, body: unknown): void => {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': JSON_10, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+};
+
+const readBody = async (req: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+/** DynamoDB's item size: attribute names and values in UTF-8 bytes (numbers counted as text). */
+export const itemBytes = (item: Item): number =>
+  Object.entries(item).reduce(
+    (sum, [name, value]) => sum + Buffer.byteLength(name) + valueBytes(value),
+    0,
+  );
+
+const valueBytes = (value: AttributeValue): number =>
+  value.S !== undefined
+    ? Buffer.byteLength(value.S)
+    : value.N !== undefined
+      ? Buffer.byteLength(value.N)
+      : 3 + itemBytes(value.M ?? {});
+
+interface Request {
+  readonly Key?: Item;
+  readonly Item?: Item;
+  readonly UpdateExpression?: string;
+  readonly ExpressionAttributeValues?: Item;
+}
+
+const leaseToken = (item: Item | undefined): string | undefined => item?.lease?.M?.token?.S;
+
+export const startFakeDynamoDb = async (options: {
+  readonly latencyMs: number;
+}): Promise<FakeDynamoDb> => {
+  const items = new Map<string, Item>();
+  let requests: Record<string, number> = {};
+  let largestItemBytes = 0;
+
+  const answer = (operation: string, request: Request): [number, unknown] => {
+    const key = request.Key?.pk?.S ?? request.Item?.pk?.S ?? '';
+    const current = items.get(key);
+    const values = request.ExpressionAttributeValues ?? {};
+    const failed = (): [number, unknown] => [
+      400,
+      { __type: CONDITION_FAILED, message: 'The conditional request failed', Item: current },
+    ];
+    switch (operation) {
+      case 'GetItem':
+        return [200, current === undefined ? {} : { Item: current }];
+      case 'PutItem': {
+        // The commit: only the holder of the lease may write.
+        if (leaseToken(current) !== values[':token']?.S) return failed();
+        const item = request.Item ?? {};
+        items.set(key, item);
+        largestItemBytes = Math.max(largestItemBytes, itemBytes(item));
+        return [200, {}];
+      }
+      case 'UpdateItem': {
+        if (request.UpdateExpression?.startsWith('REMOVE')) {
+          if (leaseToken(current) !== values[':token']?.S) return failed();
+          const { lease: _released, ...rest } = current ?? {};
+          items.set(key, rest);
+          return [200, {}];
+        }
+        // The claim: the lease must be absent or expired.
+        const until = Number(current?.lease?.M?.until?.N ?? Number.NEGATIVE_INFINITY);
+        if (until >= Number(values[':now']?.N ?? 0)) return failed();
+        const lease = values[':lease'];
+        const updated: Item = { ...(current ?? { pk: { S: key } }), ...(lease ? { lease } : {}) };
+        items.set(key, updated);
+        largestItemBytes = Math.max(largestItemBytes, itemBytes(updated));
+        return [200, current === undefined ? {} : { Attributes: current }];
+      }
+      default:
+        return [400, { __type: 'UnknownOperationException', message: operation }];
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req);
+    const operation = String(req.headers['x-amz-target'] ?? '').replace('DynamoDB_20120810.', '');
+    requests[operation] = (requests[operation] ?? 0) + 1;
+    const [status, reply] = answer(operation, JSON.parse(body || '{}') as Request);
+    if (options.latencyMs > 0) await sleep(options.latencyMs);
+    send(res, status, reply);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => send(res, 500, { __type: 'InternalServerError' }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    latencyMs: options.latencyMs,
+    get requests() {
+      return requests;
+    },
+    get largestItemBytes() {
+      return largestItemBytes;
+    },
+    reset() {
+      items.clear();
+      requests = {};
+      largestItemBytes = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+};
