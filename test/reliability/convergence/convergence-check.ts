@@ -59,12 +59,18 @@ export const convergenceRun = async (
   events: readonly ModelEvent[],
   seed: number,
   stats: RunStats,
+  options: {
+    /** @default DELIVERY_FAULTS */
+    readonly faults?: FaultSettings;
+    /** @default 2000 */
+    readonly requestTimeoutMs?: number;
+  } = {},
 ): Promise<void> => {
   // Prepare
   const { actual, expected } = platforms;
   actual.reset();
   expected.reset();
-  actual.setFaults(DELIVERY_FAULTS);
+  actual.setFaults(options.faults ?? DELIVERY_FAULTS);
   const deadLetters = new RecordingDeadLetters();
   const handlers = new Map<ActionName, TestHandler>(
     ACTION_NAMES.filter(isOrderedAction).map((action) => [
@@ -75,7 +81,7 @@ export const convergenceRun = async (
         deadLetters,
         ledger,
         maxReceiveCount: MAX_RECEIVE_COUNT,
-        http: { requestTimeoutMs: 2000 },
+        http: { requestTimeoutMs: options.requestTimeoutMs ?? 2000 },
       }),
     ]),
   );

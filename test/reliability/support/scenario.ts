@@ -2,8 +2,9 @@
  * The fault matrix's workload: over a thousand messages of all eight actions in four phases
  * (each drained before the next, as a producer's batches would be), generated deterministically.
  * Every message says how to check it was applied on the simulator, or which dead letter it
- * must become. Within a phase each record is touched by at most one message, so the final
- * state does not depend on the order SQS delivers in.
+ * must become. Within a phase each record is touched by at most one message, so each message's
+ * fate can be read off the simulator's history; the matrix's "several messages per entity"
+ * cells cover the opposite (fault-matrix.test.ts).
  *
  * Personal data (names, e-mails, record values) all contain the marker `piix` and phone numbers
  * start with `PHONE_PREFIX`, so a suite can search logs for any of them at once.
