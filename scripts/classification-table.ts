@@ -65,13 +65,19 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
     note: 'the client refreshes the API key once and retries once; this is the result when that retry gets 401 again',
   },
   {
+    condition: 'HTTP 403',
+    category: 'retryable',
+    code: 'HTTP_403',
+    note: 'treated like HTTP 401 (the specs do not say which status a rejected key gets): one key refresh and one retry first; retryable if it persists',
+  },
+  {
     condition: 'HTTP 408, 429, 500–599',
     category: 'retryable',
     code: 'HTTP_<status>',
     note: '`Retry-After` is honoured (capped at maxDelayMs)',
   },
   {
-    condition: 'any other HTTP status outside 2xx (3xx, 400, 403, 404, 405, 413, 415, …)',
+    condition: 'any other HTTP status outside 2xx (3xx, 400, 404, 405, 413, 415, …)',
     category: 'permanent',
     code: 'HTTP_<status>',
     note: 'redirects are not followed, so the API key never goes to another host',

@@ -4,7 +4,12 @@ import { type ActionName, isReadAction } from '../actions';
 import { createLimiter } from './concurrency';
 import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
 import { isEventBridgeEvent } from './envelope';
-import { type Disposition, type ProcessorDependencies, processMessage } from './message-processor';
+import {
+  type Disposition,
+  loggableMessage,
+  type ProcessorDependencies,
+  processMessage,
+} from './message-processor';
 import { RetryableFailure } from './outcome';
 import type { ApiKeySource } from './ports';
 
@@ -150,7 +155,12 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
       deps,
     ).catch((error: unknown) => {
       if (error instanceof RetryableFailure) {
-        throw new ActionFailedError('retryable', error.outcome.code, error.outcome.message);
+        // The runtime logs what a function throws: no platform text that may quote record data.
+        throw new ActionFailedError(
+          'retryable',
+          error.outcome.code,
+          loggableMessage(error.outcome),
+        );
       }
       throw error;
     });
@@ -158,7 +168,7 @@ export const createActionHandler = (action: ActionName, deps: HandlerDependencie
       throw new ActionFailedError(
         'permanent',
         disposition.outcome.code,
-        disposition.outcome.message,
+        loggableMessage(disposition.outcome),
       );
     }
     return {

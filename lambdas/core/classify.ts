@@ -12,8 +12,12 @@ import type { ProvisioningResponse, RealtimeResponse } from './platform-response
 export const MAX_REASON_LENGTH = 500;
 const MAX_UNKNOWN_STATUS_LENGTH = 100;
 
-/** Codes that mean "the platform rejected our credentials": the client refreshes the key once. */
-export const AUTH_REJECTION_CODES: readonly string[] = ['HTTP_401', 'UNAUTHORIZED'];
+/**
+ * Codes that mean "the platform rejected our credentials": the client refreshes the key once,
+ * and they stay retryable if the fresh key is rejected too (the secret may not have caught up
+ * with a rotation yet). A 403 counts: the specs do not say which status a bad key gets.
+ */
+export const AUTH_REJECTION_CODES: readonly string[] = ['HTTP_401', 'HTTP_403', 'UNAUTHORIZED'];
 
 /** `previewResultStatus` values the realtime spec lists, and what each means for a retry. */
 export const REALTIME_STATUS_CATEGORIES: ReadonlyMap<string, OutcomeCategory> = new Map([
@@ -107,7 +111,10 @@ const httpFailure = (result: HttpResponse): Failure | undefined => {
   const meaning = HTTP_MEANINGS.get(status);
   const head = meaning === undefined ? `HTTP ${status}` : `HTTP ${status} (${meaning})`;
   return {
-    category: status === 401 || isRetryableHttpStatus(status) ? 'retryable' : 'permanent',
+    category:
+      AUTH_REJECTION_CODES.includes(`HTTP_${status}`) || isRetryableHttpStatus(status)
+        ? 'retryable'
+        : 'permanent',
     code: `HTTP_${status}`,
     message: withReason(head, platformReason(result.json, result.bodyText)),
     httpStatus: status,

@@ -107,6 +107,15 @@ const ownReason = (outcome: Outcome): boolean =>
   outcome.code.startsWith('ALREADY_') ||
   outcome.code === RESULT_PUBLISH_FAILED;
 
+/**
+ * An outcome's message where it may be logged: ours as it is; the platform's error text (which
+ * may quote record data) replaced by its code. The dead letter keeps the full text.
+ */
+export const loggableMessage = (outcome: Outcome): string =>
+  ownReason(outcome)
+    ? outcome.message
+    : `the platform answered ${outcome.code}; its error text stays out of logs (it may quote record data)`;
+
 const describeError = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 

@@ -104,7 +104,7 @@ describe.each(classifiers)('%s: transport and HTTP status', (_service, classify)
     expect(outcome.message).toContain('try later');
   });
 
-  it.each([301, 302, 307, 400, 403, 404, 405, 409, 413, 415, 422])(
+  it.each([301, 302, 307, 400, 404, 405, 409, 413, 415, 422])(
     'classifies HTTP %i as permanent',
     (status) => {
       // Prepare

@@ -206,12 +206,13 @@ describe('deadline', () => {
 });
 
 describe('401 and key refresh', () => {
-  it('refreshes the key once and retries at once with the new key', async () => {
+  // A 403 is treated as a 401: during a rotation the platform may reject the old key either way.
+  it.each([401, 403])('refreshes the key once after HTTP %i and retries at once', async (code) => {
     // Prepare
     const { keys, clock, attempts, del } = setup();
     keys.storedKey = 'new-api-key';
     server.respond((request) =>
-      request.headers['x-sc-company-api-key'] === 'new-api-key' ? ok : status(401),
+      request.headers['x-sc-company-api-key'] === 'new-api-key' ? ok : status(code),
     );
 
     // Act
@@ -222,23 +223,26 @@ describe('401 and key refresh', () => {
     expect(keys.refreshCalls).toEqual(['old-api-key']);
     expect(sentKeys()).toEqual(['old-api-key', 'new-api-key']);
     expect(clock.sleeps).toEqual([]);
-    expect(attempts.map((a) => a.code)).toEqual(['HTTP_401', 'SUCCESS']);
+    expect(attempts.map((a) => a.code)).toEqual([`HTTP_${code}`, 'SUCCESS']);
   });
 
-  it('returns retryable HTTP_401 when the refreshed key is rejected too', async () => {
-    // Prepare
-    const { keys, del } = setup();
-    keys.storedKey = 'still-wrong';
-    server.respond(() => status(401));
+  it.each([401, 403])(
+    'returns retryable HTTP_%i when the refreshed key is rejected too',
+    async (code) => {
+      // Prepare
+      const { keys, del } = setup();
+      keys.storedKey = 'still-wrong';
+      server.respond(() => status(code));
 
-    // Act
-    const outcome = await del();
+      // Act
+      const outcome = await del();
 
-    // Assess
-    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_401', attempts: 2 });
-    expect(keys.refreshCalls).toHaveLength(1);
-    expect(sentKeys()).toEqual(['old-api-key', 'still-wrong']);
-  });
+      // Assess
+      expect(outcome).toMatchObject({ category: 'retryable', code: `HTTP_${code}`, attempts: 2 });
+      expect(keys.refreshCalls).toHaveLength(1);
+      expect(sentKeys()).toEqual(['old-api-key', 'still-wrong']);
+    },
+  );
 
   it('does not count the refresh retry as a transient attempt', async () => {
     // Prepare: attempt 1 gets 503; attempt 2 gets 401, refreshes, and succeeds.
