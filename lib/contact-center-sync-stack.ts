@@ -22,7 +22,12 @@ import {
 } from './config';
 import { EntityLedgerTable } from './entity-ledger-table';
 import { handlerEnvironment } from './handler-environment';
-import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY, pascalCase } from './stack-outputs';
+import {
+  actionOutputKeys,
+  EVENT_BUS_OUTPUT_KEY,
+  LEDGER_TABLE_OUTPUT_KEY,
+  pascalCase,
+} from './stack-outputs';
 
 export interface ContactCenterSyncStackProps extends StackProps {
   /** Validated deployment config (`loadConfig`). */
@@ -117,6 +122,12 @@ export class ContactCenterSyncStack extends Stack {
       description: 'Put action events here (detail-type = action name)',
       value: this.eventBus.eventBusName,
     });
+    if (this.ledger) {
+      new CfnOutput(this, LEDGER_TABLE_OUTPUT_KEY, {
+        description: 'Entity ledger: what each record and user last saw (npm run ops -- trace)',
+        value: this.ledger.table.tableName,
+      });
+    }
   }
 
   private createOrImportBus(config: DeploymentConfig): events.IEventBus {

@@ -8,6 +8,9 @@ import type { ActionName } from '../lambdas/actions';
 /** Output holding the name of the bus producers put action events on. */
 export const EVENT_BUS_OUTPUT_KEY = 'EventBusName';
 
+/** Output holding the name of the entity ledger table (when any write action is enabled). */
+export const LEDGER_TABLE_OUTPUT_KEY = 'EntityLedgerTableName';
+
 export interface ActionOutputKeys {
   /** URL of the action's source queue. */
   readonly queueUrl: string;

@@ -7,6 +7,7 @@
  * `deployment.region`, because that is where the stack lives.
  */
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { ActionName } from '../lambdas/actions';
@@ -37,6 +38,8 @@ export interface Deployment {
   readonly stackName: string;
   sqs(): SQSClient;
   eventBridge(): EventBridgeClient;
+  /** For the entity ledger (trace). */
+  dynamoDb(): DynamoDBClient;
   outputs(): Promise<StackOutputs>;
   /** The action's source queue and DLQ URLs; a clear error when the stack has no such outputs. */
   queues(action: ActionName): Promise<ActionQueues>;
@@ -83,6 +86,7 @@ export const openDeployment = (
     stackName,
     sqs: once(() => clients.sqs ?? new SQSClient(clientConfig)),
     eventBridge: once(() => clients.eventBridge ?? new EventBridgeClient(clientConfig)),
+    dynamoDb: once(() => clients.dynamoDb ?? new DynamoDBClient(clientConfig)),
     outputs,
     queues: async (action) => actionQueues(await outputs(), action, options.configName),
   };

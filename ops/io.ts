@@ -3,6 +3,7 @@
  * process's own; tests pass in-memory writers and, for fault injection, wrapped clients.
  */
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 
@@ -20,6 +21,7 @@ export interface OpsClients {
   readonly sqs?: SQSClient;
   readonly eventBridge?: EventBridgeClient;
   readonly cloudFormation?: CloudFormationClient;
+  readonly dynamoDb?: DynamoDBClient;
 }
 
 export interface OpsIo {

@@ -12,6 +12,7 @@ import { describeError, OpsError, UsageError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { runRedrive } from './redrive';
 import { runSend } from './send';
+import { runTrace } from './trace';
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -24,6 +25,8 @@ const OPTIONS = {
   'show-body': { type: 'boolean' },
   'per-message': { type: 'boolean' },
   force: { type: 'boolean' },
+  campaign: { type: 'string' },
+  'campaign-region': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -31,7 +34,7 @@ type OptionName = keyof typeof OPTIONS;
 
 const COMMON_OPTIONS: readonly OptionName[] = ['config', 'stack', 'outputs-file', 'region', 'help'];
 
-type CommandName = 'send' | 'dlq list' | 'dlq redrive' | 'dlq export';
+type CommandName = 'send' | 'dlq list' | 'dlq redrive' | 'dlq export' | 'trace';
 
 interface CommandSpec {
   readonly usage: string;
@@ -101,6 +104,23 @@ Options:
   --per-message    move message by message even where a move task applies (strips the reason
                    attributes, which a move task keeps)`,
   },
+  trace: {
+    usage: 'trace <action> <clientId|loginUserId> [--campaign <name>] [--show-body]',
+    summary: 'why a record or user is as it is: ledger, dead letters, waiting, log query',
+    arguments: ['action', 'clientId|loginUserId'],
+    options: ['campaign', 'campaign-region', 'show-body'],
+    help: `Shows what the integration knows of one record (campaign + clientId; any record action
+names the kind) or user (loginUserId; add-user or delete-user): the entity ledger's entry (on
+the platform or not, created / deleted / moved at, when each field was last set, the events seen
+in time order, unanswered calls), its dead letters in the DLQ of every write action of its kind
+with their reasons (left in place), whether the source queues still hold messages, and a Logs
+Insights query for its log lines. Bodies are redacted unless --show-body.
+
+Options:
+  --campaign <name>          the record's campaign (required for a record)
+  --campaign-region <region> the record's region (default: the config's campaignRegion)
+  --show-body                print dead-letter bodies whole`,
+  },
   'dlq export': {
     usage: 'dlq export <action> <file|-> [--force]',
     summary: 'save dead letters as JSON lines, without consuming them',
@@ -150,6 +170,7 @@ const findCommand = (
 ): { name: CommandName; rest: readonly string[] } | undefined => {
   const [first, second, ...tail] = positionals;
   if (first === 'send') return { name: 'send', rest: positionals.slice(1) };
+  if (first === 'trace') return { name: 'trace', rest: positionals.slice(1) };
   if (first === 'dlq' && second !== undefined) {
     const name = `dlq ${second}`;
     if (name in COMMANDS) return { name: name as CommandName, rest: tail };
@@ -265,6 +286,18 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
       );
     case 'dlq export':
       return runExport(deployment, { action, file, force: values.force === true }, io);
+    case 'trace':
+      return runTrace(
+        deployment,
+        {
+          action,
+          id: file,
+          campaign: stringOption(values, 'campaign'),
+          region: stringOption(values, 'campaign-region'),
+          showBody: values['show-body'] === true,
+        },
+        io,
+      );
   }
 };
 

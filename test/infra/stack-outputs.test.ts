@@ -4,8 +4,12 @@
  * queries find the log groups by them.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTION_NAMES } from '../../lambdas/actions';
-import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from '../../lib/stack-outputs';
+import { ACTION_NAMES, isReadAction } from '../../lambdas/actions';
+import {
+  actionOutputKeys,
+  EVENT_BUS_OUTPUT_KEY,
+  LEDGER_TABLE_OUTPUT_KEY,
+} from '../../lib/stack-outputs';
 import { configWith, ref, synth } from './synth';
 
 describe('stack outputs', () => {
@@ -30,5 +34,22 @@ describe('stack outputs', () => {
       expect(outputKeys).not.toContain(key);
     }
     template.hasOutput(EVENT_BUS_OUTPUT_KEY, { Value: ref(stack.eventBus) });
+    if (stack.ledger === undefined) throw new Error('no ledger table');
+    template.hasOutput(LEDGER_TABLE_OUTPUT_KEY, { Value: ref(stack.ledger.table) });
+  });
+
+  it('names no ledger table when only reads are enabled', () => {
+    // Prepare
+    const config = configWith({
+      actions: Object.fromEntries(
+        ACTION_NAMES.filter((a) => !isReadAction(a)).map((a) => [a, { enabled: false }]),
+      ),
+    });
+
+    // Act
+    const { template } = synth(config);
+
+    // Assess
+    expect(Object.keys(template.findOutputs('*'))).not.toContain(LEDGER_TABLE_OUTPUT_KEY);
   });
 });
