@@ -2,25 +2,29 @@
  * Runs the fault matrix's scenario through the real handlers with SQS semantics: the local
  * run's in-memory queues (batches of 10, visibility timeout on a virtual clock, receive counts,
  * partial batch failures, redrive to the DLQ after maxReceiveCount), its dead-letter queues,
- * result bus and API key source over a secret store, against the platform simulator. One
- * profile injects one kind of fault; the report says where every message ended.
+ * result bus and API key source over a secret store, and one entity ledger (in memory) shared by
+ * the write actions, against the platform simulator. One profile injects one kind of fault; the
+ * report says how every message ended and what the platform holds for every entity.
  */
 import type { SQSBatchResponse } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName } from '../../../lambdas/actions';
 import { createActionHandler } from '../../../lambdas/core/action-handler';
 import { type HttpTransport, postJson } from '../../../lambdas/core/http';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import type { OutcomeObservation } from '../../../lambdas/core/message-processor';
 import { createMetrics } from '../../../lambdas/core/observability';
 import type { HttpSettings } from '../../../lambdas/core/platform-settings';
 import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/ports';
 import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
 import { RealtimeClient } from '../../../lambdas/core/realtime-client';
+import { applyInOrder, project } from '../../../local/convergence/model';
 import { LocalApiKeySource, LocalSecretStore } from '../../../local/in-memory/api-key-source';
 import { InMemoryDeadLetterQueue } from '../../../local/in-memory/dead-letter-queue';
 import { InMemoryResultBus } from '../../../local/in-memory/result-bus';
 import { InMemorySqsQueue } from '../../../local/run/sqs-queue';
 import { VirtualClock } from '../../../local/run/virtual-clock';
 import {
-  type AppliedOperation,
   type FaultSettings,
   type RunningSimulator,
   startSimulator,
@@ -34,7 +38,7 @@ import {
   TENANT,
   testLogger,
 } from './harness';
-import type { Scenario, ScenarioMessage } from './scenario';
+import { modelEvents, type Scenario, type ScenarioMessage } from './scenario';
 
 /** Receives before SQS moves a message to the DLQ (the deployment's redrive policy). */
 export const MAX_RECEIVE_COUNT = 5;
@@ -52,6 +56,8 @@ export interface RunControls {
   readonly secretStore: LocalSecretStore;
   /** Every key the run put in the secret store or on the platform. */
   readonly apiKeys: string[];
+  /** The queues' virtual time (ms): it jumps ahead while messages wait to be redelivered. */
+  queueTime(): number;
   /** Counts a fault injected outside the simulator's own fault settings. */
   inject(kind: string, count?: number): void;
 }
@@ -92,24 +98,37 @@ export interface DeadLetterSeen {
 
 export interface MessageFate {
   readonly message: ScenarioMessage;
-  /** Writes: times the simulator applied it in its phase. Reads: result events published. */
-  readonly applied: number;
+  /**
+   * Codes of the receives that ended in success, in order: `SUCCESS`, `ALREADY_…`, or a skip
+   * the ledger knows to be right (`STALE_SKIPPED`, `DUPLICATE`).
+   */
+  readonly successes: readonly string[];
+  /** How each receive ended (`applied SUCCESS`, `retry ENTITY_BUSY`, …), for diagnosis. */
+  readonly receipts: readonly string[];
+  /** Reads: result events published with its correlation id. */
+  readonly results: number;
   readonly deadLetters: readonly DeadLetterSeen[];
   /** Receives it took. */
   readonly receives: number;
 }
 
-/** A record or user as the final state comparison sees it (no generated ids or times). */
-export type CanonicalState = readonly string[];
+/** Entity (`record <clientId>` / `user <loginUserId>`, as the model names it) → its state. */
+export type EntityStates = ReadonlyMap<string, string>;
 
 export interface RunReport {
   readonly name: string;
   readonly fates: readonly MessageFate[];
   /** Kind → count, from the simulator's fault counters and the run's own injections. */
   readonly faults: Readonly<Record<string, number>>;
-  readonly finalState: CanonicalState;
-  /** The final state without the clientId item an add stores (see `canonicalState`). */
-  readonly finalStateIgnoringClientIdItem: CanonicalState;
+  /** What the platform holds for every entity of the scenario (the model's projection). */
+  readonly state: EntityStates;
+  /**
+   * Entities with a request the client gave up on (timed out): the platform may still apply
+   * it, after a newer request of the same entity (docs/decisions.md, known limits).
+   */
+  readonly abandoned: ReadonlySet<string>;
+  /** Writes the platform applied (its history). */
+  readonly platformWrites: number;
   readonly invocations: number;
   /** Invocations that threw instead of reporting failed records. */
   readonly crashedInvocations: number;
@@ -146,56 +165,28 @@ class FlakySecretStore extends LocalSecretStore {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * The final records and users, sorted, without generated ids and times. With
- * `ignoreClientIdItem`, the clientId data item the platform stores on add (and the positions
- * it shifts) is left out.
- */
-const canonicalState = (
-  simulator: RunningSimulator,
-  ignoreClientIdItem: boolean,
-): CanonicalState => {
-  const snapshot = simulator.state.snapshot();
-  const records = snapshot.campaigns.flatMap((campaign) =>
-    campaign.records.map((r) =>
-      JSON.stringify([
-        campaign.name,
-        r.clientId,
-        r.workedState,
-        r.skillQueue,
-        r.preferredAgent,
-        r.timeZone,
-        r.nextEarliestWorkTimeMillis,
-        ignoreClientIdItem
-          ? r.previewRecordData
-              .filter((item) => !(item.key === 'Id' && item.value === r.clientId))
-              .map((item) => [item.key, item.value])
-          : r.previewRecordData.map((item) => [item.key, item.value, item.displayOrder]),
-      ]),
-    ),
-  );
-  const users = snapshot.users.map((u) =>
-    JSON.stringify([u.loginUserId, u.firstName, u.lastName, u.inCloudConnect]),
-  );
-  return [...records, ...users].sort();
-};
+/** The entities a platform request is about, named as the model names them. */
+const entitiesIn = (body: string): string[] => [
+  ...[...body.matchAll(/"clientId":"([^"]+)"/g)].map((m) => `record ${m[1]}`),
+  ...[...body.matchAll(/"loginUserId":"([^"]+)"/g)].map((m) => `user ${m[1]}`),
+];
 
-/** Writes the simulator applied for `message` within its phase's slice of the history. */
-const appliesOf = (message: ScenarioMessage, history: readonly AppliedOperation[]): number => {
-  const expect = message.expect;
-  if (expect.kind !== 'write') return 0;
-  return history.filter((op) => {
-    const sameOp =
-      expect.op === 'addOrUpdateCampaignRecord'
-        ? op.action.startsWith('addOrUpdateCampaignRecord')
-        : op.action === expect.op;
-    return (
-      sameOp &&
-      (expect.campaignName === undefined || op.campaignName === expect.campaignName) &&
-      (expect.clientId === undefined || op.clientId === expect.clientId) &&
-      (expect.loginUserId === undefined || op.loginUserId === expect.loginUserId)
-    );
-  }).length;
+/**
+ * What the platform must hold for every entity the messages name: the model (their events
+ * applied once each, in `occurredAt` order, to a fresh platform with no faults).
+ */
+export const modelState = async (
+  messages: readonly ScenarioMessage[],
+  named: readonly ScenarioMessage[] = messages,
+): Promise<EntityStates> => {
+  const simulator = await startSimulator({ ...TENANT, apiKey: INITIAL_API_KEY, seed: 20_260_704 });
+  try {
+    const { baseUrl: _, ...settings } = settingsFor(simulator.baseUrl);
+    await applyInOrder(modelEvents(messages), simulator, settings, INITIAL_API_KEY);
+    return project(simulator, modelEvents(named));
+  } finally {
+    await simulator.close();
+  }
 };
 
 /** Runs `scenario` once under `profile` on a fresh simulator and in-memory AWS side. */
@@ -229,6 +220,7 @@ const run = async (
     simulator,
     secretStore,
     apiKeys: [INITIAL_API_KEY],
+    queueTime: () => clock.now(),
     inject: (kind, count = 1) => {
       injected[kind] = (injected[kind] ?? 0) + count;
     },
@@ -237,13 +229,21 @@ const run = async (
 
   let requests = 0;
   let skewMs = 0;
+  const abandoned = new Set<string>();
   const handlerNow = (): number => Date.now() + skewMs;
-  const countingTransport: HttpTransport = (request) => {
+  const countingTransport: HttpTransport = async (request) => {
     requests += 1;
     skewMs += profile.virtualMsPerRequest ?? 0;
     profile.beforeRequest?.(requests, controls);
-    return postJson(request);
+    const result = await postJson(request);
+    if (result.kind === 'network-error' && result.code === 'TIMEOUT') {
+      for (const entity of entitiesIn(request.body)) abandoned.add(entity);
+    }
+    return result;
   };
+  // One table for every function, as deployed; leases run on the handlers' clock.
+  const ledger = new EntityLedger({ store: new InMemoryLedgerStore(), now: handlerNow });
+  const observations = new Map<string, OutcomeObservation[]>();
 
   const resultBus = new InMemoryResultBus();
   if (profile.resultPublishFailures) resultBus.failNextPublishes(profile.resultPublishFailures);
@@ -299,6 +299,12 @@ const run = async (
         metrics: createMetrics(action),
         maxReceiveCount: MAX_RECEIVE_COUNT,
         now: handlerNow,
+        ledger,
+        campaignRegion: settings.campaignRegion,
+        onOutcome: (observation) => {
+          const seen = observations.get(observation.messageId) ?? [];
+          observations.set(observation.messageId, [...seen, observation]);
+        },
         ...(profile.recordConcurrency === undefined
           ? {}
           : { recordConcurrency: profile.recordConcurrency }),
@@ -359,9 +365,7 @@ const run = async (
     throw new Error('the queues did not drain');
   };
 
-  const phaseHistory: { from: number; to: number }[] = [];
   for (const phase of scenario.phases) {
-    const from = simulator.state.history.length;
     for (const message of phase) {
       const id = lane(message.action).queue.send(message.body);
       byQueueId.set(id, message);
@@ -369,10 +373,8 @@ const run = async (
     }
     await drain();
     if (profile.settleMs) await sleep(profile.settleMs);
-    phaseHistory.push({ from, to: simulator.state.history.length });
   }
 
-  const history = simulator.state.history;
   const letters = new Map<string, DeadLetterSeen[]>();
   for (const { dlq } of lanes.values()) {
     for (const letter of dlq.letters) {
@@ -388,14 +390,12 @@ const run = async (
   const resultEvents = resultBus.events;
   const fates = scenario.messages.map((message): MessageFate => {
     const id = queueIdOf.get(message) ?? '';
-    const range = phaseHistory[message.phase - 1] ?? { from: 0, to: 0 };
-    const applied =
-      message.expect.kind === 'read'
-        ? resultEvents.filter((e) => e.correlationId === message.id).length
-        : appliesOf(message, history.slice(range.from, range.to));
+    const observed = observations.get(id) ?? [];
     return {
       message,
-      applied,
+      successes: observed.filter((o) => o.disposition === 'applied').map((o) => o.outcome.code),
+      receipts: observed.map((o) => `${o.disposition} ${o.outcome.code}`),
+      results: resultEvents.filter((e) => e.correlationId === message.id).length,
       deadLetters: letters.get(id) ?? [],
       receives: receiveCounts.get(id) ?? 0,
     };
@@ -416,8 +416,9 @@ const run = async (
     name: profile.name,
     fates,
     faults,
-    finalState: canonicalState(simulator, false),
-    finalStateIgnoringClientIdItem: canonicalState(simulator, true),
+    state: project(simulator, modelEvents(scenario.messages)),
+    abandoned,
+    platformWrites: simulator.state.history.length,
     invocations,
     crashedInvocations,
     requests,
