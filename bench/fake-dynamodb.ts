@@ -6,9 +6,8 @@
  * stand-in for the network and DynamoDB's own time. It counts requests and the stored items'
  * sizes, for the requests-per-message and cost figures.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startAwsJsonServer } from './aws-json-server';
 
 type AttributeValue = { S?: string; N?: string; M?: Record<string, AttributeValue> };
 type Item = Record<string, AttributeValue>;
@@ -25,20 +24,7 @@ export interface FakeDynamoDb {
   close(): Promise<void>;
 }
 
-const JSON_10 = 'application/x-amz-json-1.0';
 const CONDITION_FAILED = 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException';
-
-const send = (res: ServerResponse, status: number, body: unknown): void => {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': JSON_10, 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-};
-
-const readBody = async (req: IncomingMessage): Promise<string> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-};
 
 /** DynamoDB's item size: attribute names and values in UTF-8 bytes (numbers counted as text). */
 export const itemBytes = (item: Item): number =>
@@ -110,25 +96,15 @@ export const startFakeDynamoDb = async (options: {
     }
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req);
-    const operation = String(req.headers['x-amz-target'] ?? '').replace('DynamoDB_20120810.', '');
+  const server = await startAwsJsonServer('application/x-amz-json-1.0', async (target, body) => {
+    const operation = target.replace('DynamoDB_20120810.', '');
     requests[operation] = (requests[operation] ?? 0) + 1;
-    const [status, reply] = answer(operation, JSON.parse(body || '{}') as Request);
+    const reply = answer(operation, JSON.parse(body || '{}') as Request);
     if (options.latencyMs > 0) await sleep(options.latencyMs);
-    send(res, status, reply);
-  };
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => send(res, 500, { __type: 'InternalServerError' }));
+    return reply;
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     latencyMs: options.latencyMs,
     get requests() {
       return requests;
@@ -141,10 +117,6 @@ export const startFakeDynamoDb = async (options: {
       requests = {};
       largestItemBytes = 0;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: () => server.close(),
   };
 };

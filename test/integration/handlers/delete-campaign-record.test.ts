@@ -217,25 +217,6 @@ describe('delete-campaign-record over EventBridge', () => {
     });
   });
 
-  it('dead-letters a direct EventBridge event whose retries are spent: Lambda would lose it', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const event = eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' });
-
-    // Act
-    const result = await handler(event, lambdaContext());
-
-    // Assess
-    expect(result).toBeUndefined();
-    await expectDeadLettered(harness, {
-      source: event,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'FAILED',
-    });
-  });
-
   it('refuses a direct invocation: a write has no answer to return', async () => {
     // Act
     const invoking = handler({ campaignName: 'Leads', clientId: 'c-1' }, lambdaContext());

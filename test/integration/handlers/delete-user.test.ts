@@ -175,24 +175,6 @@ describe('delete-user over EventBridge', () => {
     expect(single).toBeUndefined();
     expect(userIds()).toEqual([]);
   });
-
-  it('dead-letters a direct event whose retries are spent, with its reason', async () => {
-    // Prepare
-    harness.sim.setFaults({ serverErrorRate: 1 });
-    const event = eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' });
-
-    // Act
-    const result = await handler(event, lambdaContext());
-
-    // Assess
-    expect(result).toBeUndefined();
-    await expectDeadLettered(harness, {
-      source: event,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'HTTP_500',
-    });
-  });
 });
 
 describe('delete-user mixed batch', () => {

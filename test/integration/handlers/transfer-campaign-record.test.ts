@@ -210,24 +210,6 @@ describe('transfer-campaign-record over EventBridge', () => {
     expect(single).toBeUndefined();
     expect([campaignOf('c-1'), campaignOf('c-2')]).toEqual(['Callbacks', 'Callbacks']);
   });
-
-  it('dead-letters a direct event whose retries are spent, with its reason', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    const event = eventBridgeEvent(ACTION, transfer('c-1', { transferToCampaign: 'Closed' }));
-
-    // Act
-    const result = await handler(event, lambdaContext());
-
-    // Assess
-    expect(result).toBeUndefined();
-    await expectDeadLettered(harness, {
-      source: event,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'FAILED',
-    });
-  });
 });
 
 describe('transfer-campaign-record mixed batch', () => {

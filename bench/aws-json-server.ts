@@ -1,0 +1,56 @@
+/**
+ * What the bench's fake AWS services share: an AWS JSON protocol server on a free loopback
+ * port. Each fake answers `(target, body)`; the SDK's `X-Amz-Target` header names the call.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface AwsJsonServer {
+  /** `http://127.0.0.1:<port>`, for `AWS_ENDPOINT_URL_<SERVICE>`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export type AwsJsonHandler = (
+  target: string,
+  body: string,
+) => Promise<readonly [status: number, reply: unknown]> | readonly [status: number, reply: unknown];
+
+const readBody = async (req: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+const send = (res: ServerResponse, contentType: string, status: number, body: unknown): void => {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+};
+
+/** `contentType`: `application/x-amz-json-1.0` (DynamoDB) or `-1.1` (Secrets Manager). */
+export const startAwsJsonServer = async (
+  contentType: string,
+  handle: AwsJsonHandler,
+): Promise<AwsJsonServer> => {
+  const server = createServer((req, res) => {
+    const target = String(req.headers['x-amz-target'] ?? '');
+    readBody(req)
+      .then((body) => handle(req.method === 'POST' ? target : '', body))
+      .then(([status, reply]) => send(res, contentType, status, reply))
+      .catch(() => send(res, contentType, 500, { __type: 'InternalServerError' }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+};
