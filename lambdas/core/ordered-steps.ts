@@ -374,7 +374,12 @@ const transfer: OrderedSteps<'transfer-campaign-record'> = {
     );
     if (found.kind === 'failed') return result(found.outcome, { kind: 'unchanged' });
     if (found.kind === 'absent') return notYetThere(outcome, 'transferCampaignRecord');
-    if (watched.ours(decision) || decision.alreadyMovedThere === true) {
+    // Our earlier try can only have moved a record that was in the source: one the ledger knows
+    // there, or one it knows nothing of (created outside) when no add of ours made one there.
+    const couldHaveMovedIt =
+      decision.entity === 'present' ||
+      (decision.entity === 'unknown' && decision.destinationOurs !== true);
+    if (decision.alreadyMovedThere === true || (watched.ours(decision) && couldHaveMovedIt)) {
       return result(
         success(
           'ALREADY_TRANSFERRED',
@@ -383,6 +388,11 @@ const transfer: OrderedSteps<'transfer-campaign-record'> = {
         ),
         { kind: 'applied' },
       );
+    }
+    if (decision.destinationOurs === true) {
+      // Likely the record a later add of ours created there: once that add and this record's
+      // own add have settled, the move merges into it.
+      return notYetThere(outcome, 'transferCampaignRecord');
     }
     return result(
       {

@@ -70,6 +70,11 @@ export type Decision =
        */
       readonly deletedAtDestination?: true;
       /**
+       * The destination's ledger shows a create of ours there (perhaps unanswered): a record
+       * found there may be that one, not someone else's, so the move waits rather than fails.
+       */
+      readonly destinationOurs?: true;
+      /**
        * A delete that arrives after a later create was applied as an update of the old record: the
        * record must be deleted and created afresh with what the later events set (`keep`).
        */

@@ -133,12 +133,15 @@ export class EntityLedger {
     const merge = deletedThere ? undefined : mergeInto(doc, event, decision, destination?.doc);
     let result: StepResult;
     try {
+      const oursThere = destination?.doc?.bornAt !== undefined;
       result = await step(
         deletedThere
           ? { ...decision, deletedAtDestination: true }
-          : merge === undefined
-            ? decision
-            : { ...decision, mergeInto: merge },
+          : merge !== undefined
+            ? { ...decision, mergeInto: merge }
+            : oursThere
+              ? { ...decision, destinationOurs: true }
+              : decision,
       );
     } catch (error) {
       // Nothing learnt; the entity is free for the redelivery at once.
