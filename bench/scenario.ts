@@ -5,12 +5,11 @@
  */
 import { join } from 'node:path';
 import type { ActionName } from '../lambdas/actions';
-import { isReadAction } from '../lambdas/actions';
+import { actionDefinition, isReadAction, parseMessage } from '../lambdas/actions';
 import type { HttpTransport } from '../lambdas/core/http';
+import { PlatformCaller } from '../lambdas/core/platform-caller';
 import type { PlatformSettings } from '../lambdas/core/platform-settings';
 import type { ApiKeySource } from '../lambdas/core/ports';
-import { RealtimeClient } from '../lambdas/core/realtime-client';
-import { parseMessage } from '../lambdas/messages';
 import { type DeploymentConfig, loadConfig } from '../lib/config';
 import { handlerEnvironment } from '../lib/handler-environment';
 import { OUT_DIR } from './paths';
@@ -139,7 +138,7 @@ export const platformSettings = (scenario: Scenario, baseUrl: string): PlatformS
 
 /**
  * The exact request the handler's client sends for each body (URL, headers, JSON body), taken
- * from the real `RealtimeClient` with a recording transport, for the bare fetch baseline.
+ * from the real `PlatformCaller` with a recording transport, for the bare fetch baseline.
  */
 export const recordRequests = async (
   scenario: Scenario,
@@ -161,7 +160,7 @@ export const recordRequests = async (
     getKey: async () => BENCH_API_KEY,
     refreshKey: async () => BENCH_API_KEY,
   };
-  const client = new RealtimeClient(
+  const platform = new PlatformCaller(
     platformSettings(scenario, baseUrl),
     apiKey,
     { maxAttempts: 1 },
@@ -171,7 +170,7 @@ export const recordRequests = async (
     const parsed = parseMessage(ACTION, JSON.parse(body));
     if (!parsed.success) throw new Error(`bench message is invalid: ${parsed.error}`);
     const before = recorded.length;
-    await client.addOrUpdateCampaignRecord(parsed.message);
+    await platform.send(actionDefinition(ACTION), parsed.message);
     if (recorded.length !== before + 1) throw new Error('expected one request per message');
   }
   return recorded;

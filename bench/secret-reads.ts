@@ -5,10 +5,11 @@
  * handler read the clock through `Date`, which is shifted ahead between invocations.
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { createPlatformClients } from '../lambdas/core/action-executors';
-import { createActionHandler } from '../lambdas/core/action-handler';
+import { actionDefinition } from '../lambdas/actions';
 import { SecretsManagerApiKeySource } from '../lambdas/core/aws';
+import { createActionHandler } from '../lambdas/core/lambda-handler';
 import { createLogger, createMetrics } from '../lambdas/core/observability';
+import { PlatformCaller } from '../lambdas/core/platform-caller';
 import { InMemoryDeadLetterQueue } from '../local/in-memory/dead-letter-queue';
 import type { FakeSecretsManager } from './fake-secrets-manager';
 import { chunk, lambdaContext, sqsEvent } from './lambda-events';
@@ -56,9 +57,8 @@ export const measureSecretReads = async (
   });
   const logger = createLogger(action);
   logger.setLogLevel('SILENT');
-  const handler = createActionHandler(action, {
-    clients: createPlatformClients(platformSettings(scenario, options.simulatorUrl), apiKey),
-    apiKey,
+  const handler = createActionHandler(actionDefinition(action), {
+    platform: new PlatformCaller(platformSettings(scenario, options.simulatorUrl), apiKey),
     deadLetters: new InMemoryDeadLetterQueue(`${action}-dlq`),
     logger,
     metrics: createMetrics(action),

@@ -6,9 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { ActionName } from '../lambdas/actions';
+import { type ActionName, parseMessage } from '../lambdas/actions';
 import { declaredCorrelationId } from '../lambdas/core/envelope';
-import { parseMessage } from '../lambdas/messages';
 import { allowedSourcesFor } from '../lib/config';
 import type { Deployment } from './deployment';
 import { describeError, OpsError, UsageError } from './errors';

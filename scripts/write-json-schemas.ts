@@ -6,8 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { ACTION_NAMES } from '../lambdas/actions';
-import { MESSAGE_SCHEMAS } from '../lambdas/messages';
+import { ACTION_NAMES, MESSAGE_SCHEMAS } from '../lambdas/actions';
 
 const CROSS_FIELD_RULES: Record<string, string> = {
   'add-or-update-campaign-record':

@@ -4,8 +4,8 @@ import type { ProvisioningResponse, RealtimeResponse } from './platform-response
 
 /**
  * Generic classification of one HTTP exchange with the platform, from the status tables of
- * both specs. Action-specific meanings (e.g. NOT_FOUND on delete-user is an idempotent
- * success) are applied by the handler layer on top of this.
+ * both specs. What a status means for one action (a NOT_FOUND that is an idempotent success,
+ * say) is that action's module's to decide, on top of this.
  */
 
 /** The platform's reason text is cut here so it fits log lines and SQS message attributes. */

@@ -1,4 +1,3 @@
-import type { ActionName } from '../actions';
 import { correlationId as correlationIdRule } from '../messages/common';
 
 /**
@@ -40,7 +39,7 @@ export const isEventBridgeEvent = (
 } => isRecord(value) && typeof value['detail-type'] === 'string' && 'detail' in value;
 
 /** Unwraps an already decoded value; a detail-type naming another action is a routing error. */
-export const unwrapDecoded = (action: ActionName, decoded: unknown): UnwrappedMessage => {
+export const unwrapDecoded = (action: string, decoded: unknown): UnwrappedMessage => {
   if (!isEventBridgeEvent(decoded)) return { message: decoded };
   if (decoded['detail-type'] !== action) {
     throw new EnvelopeError(
@@ -56,7 +55,7 @@ export const unwrapDecoded = (action: ActionName, decoded: unknown): UnwrappedMe
 };
 
 /** Decodes an SQS body and unwraps it. Throws `EnvelopeError` for a body that is not JSON. */
-export const unwrapBody = (action: ActionName, body: string): UnwrappedMessage => {
+export const unwrapBody = (action: string, body: string): UnwrappedMessage => {
   let decoded: unknown;
   try {
     decoded = JSON.parse(body);

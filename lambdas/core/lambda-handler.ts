@@ -1,11 +1,52 @@
-import { type ActionName, isReadAction } from '../actions';
-import { createPlatformClients } from './action-executors';
-import { createActionHandler } from './action-handler';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { AnyAction } from './action';
 import { EventBridgeResultPublisher, SecretsManagerApiKeySource, SqsDeadLetterSink } from './aws';
+import { createLimiter } from './concurrency';
+import type { Disposition } from './disposition';
+import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
+import { isEventBridgeEvent } from './envelope';
 import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
 import { EntityLedger } from './ledger/entity-ledger';
-import { createLogger, createMetrics } from './observability';
+import { loggableMessage, type ProcessorDependencies, processMessage } from './message-processor';
+import { createLogger, createMetrics, requestObserver } from './observability';
+import { RetryableFailure } from './outcome';
+import { PlatformCaller } from './platform-caller';
 import { readRuntimeEnv } from './runtime-env';
+
+/**
+ * The Lambda handler of one action: how it is built from the environment (once per container)
+ * and how it routes an invocation (SQS batch, EventBridge event, direct call) to the message
+ * processor.
+ */
+
+export interface HandlerDependencies extends ProcessorDependencies {
+  /** Receives after which SQS moves a message to the DLQ (the queue's redrive policy). */
+  readonly maxReceiveCount: number;
+  /** Records of one batch processed at once. @default 10 */
+  readonly recordConcurrency?: number;
+  /** Time kept back from the Lambda deadline to report the batch. @default 2000 */
+  readonly safetyMarginMs?: number;
+}
+
+/** What a direct invocation of a read action returns: the Lambda's answer to its caller. */
+export interface DirectInvocationResult {
+  readonly correlationId: string;
+  readonly code: string;
+  readonly result: unknown;
+}
+
+/** A direct invocation that could not be answered; the caller sees it as the function error. */
+export class ActionFailedError extends Error {
+  override readonly name = 'ActionFailedError';
+  constructor(
+    readonly category: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}
 
 /**
  * The Lambda entry point of one action: reads the environment contract (a bad deployment
@@ -14,7 +55,7 @@ import { readRuntimeEnv } from './runtime-env';
  * standard configuration (`AWS_ENDPOINT_URL_*`, credentials chain).
  */
 export const createLambdaHandler = (
-  action: ActionName,
+  action: AnyAction,
   options: {
     /**
      * `off` builds a write function without the entity ledger: only the bench uses it, to
@@ -23,15 +64,17 @@ export const createLambdaHandler = (
     readonly ledger?: 'required' | 'off';
   } = {},
 ) => {
-  const isRead = isReadAction(action);
+  const isRead = action.kind === 'read';
   const withLedger = !isRead && options.ledger !== 'off';
   const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: withLedger });
+  const logger = createLogger(action.name);
+  const metrics = createMetrics(action.name);
   const apiKey = new SecretsManagerApiKeySource({
     secretId: env.API_KEY_SECRET_ID,
     secretsRegion: env.API_KEY_SECRETS_REGION,
     maxAgeSeconds: env.API_KEY_MAX_AGE_SECONDS,
   });
-  const clients = createPlatformClients(
+  const platform = new PlatformCaller(
     {
       platformCode: env.PLATFORM_CODE,
       companyCode: env.COMPANY_CODE,
@@ -41,12 +84,9 @@ export const createLambdaHandler = (
       secretsRegion: env.API_KEY_SECRETS_REGION,
     },
     apiKey,
+    {},
+    { observer: requestObserver(logger, metrics) },
   );
-  const deadLetters = new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL });
-  const results =
-    env.RESULT_EVENT_BUS_NAME === undefined
-      ? undefined
-      : new EventBridgeResultPublisher({ eventBusName: env.RESULT_EVENT_BUS_NAME });
   const ledger =
     env.LEDGER_TABLE_NAME === undefined || !withLedger
       ? undefined
@@ -55,15 +95,147 @@ export const createLambdaHandler = (
           tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
         });
   return createActionHandler(action, {
-    clients,
+    platform,
     ...(ledger ? { ledger } : {}),
     campaignRegion: env.CAMPAIGN_REGION,
-    apiKey,
-    deadLetters,
-    ...(results ? { results } : {}),
-    logger: createLogger(action),
-    metrics: createMetrics(action),
+    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL }),
+    ...(env.RESULT_EVENT_BUS_NAME === undefined
+      ? {}
+      : { results: new EventBridgeResultPublisher({ eventBusName: env.RESULT_EVENT_BUS_NAME }) }),
+    logger,
+    metrics,
     maxReceiveCount: env.MAX_RECEIVE_COUNT,
     recordConcurrency: env.MAX_RECORD_CONCURRENCY,
   });
+};
+
+const isSqsEvent = (event: unknown): event is SQSEvent =>
+  typeof event === 'object' &&
+  event !== null &&
+  Array.isArray((event as SQSEvent).Records) &&
+  (event as SQSEvent).Records.every((r) => r?.eventSource === 'aws:sqs');
+
+/**
+ * Builds the Lambda handler of one action from its parts. Accepts an SQS batch (bodies are the
+ * message or a whole EventBridge event), an EventBridge event (rule target = function), and for
+ * the read actions a direct invocation whose payload is the message.
+ */
+export const createActionHandler = (action: AnyAction, deps: HandlerDependencies) => {
+  const now = deps.now ?? Date.now;
+  const limit = createLimiter(deps.recordConcurrency ?? 10);
+  const margin = deps.safetyMarginMs ?? 2000;
+  const isRead = action.kind === 'read';
+
+  const deadlineOf = (context: Context): number =>
+    now() + Math.max(0, context.getRemainingTimeInMillis() - margin);
+
+  const handleSqs = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const deadline = deadlineOf(context);
+    const processor = new BatchProcessor(EventType.SQS);
+    const inTurn = oneEntityAtATime();
+    // Inside the limiter: slots go in batch order, so a record only ever waits for an earlier one.
+    const recordHandler = (record: SQSRecord): Promise<Disposition> =>
+      limit(() =>
+        inTurn(isRead ? undefined : entityOf(record.body), async () => {
+          const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
+          const disposition = await processMessage(
+            action,
+            {
+              body: record.body,
+              sourceMessageId: record.messageId,
+              receiveCount,
+              sentTimestamp: record.attributes.SentTimestamp,
+              isLastReceive: receiveCount >= deps.maxReceiveCount,
+              deadline,
+              answersCaller: false,
+            },
+            deps,
+          );
+          // Throwing fails this record only: SQS redelivers it.
+          if (disposition.kind === 'retry') throw new RetryableFailure(disposition.outcome);
+          return disposition;
+        }),
+      );
+    // Every record that fails is reported, never the whole batch thrown: the ones that
+    // succeeded stay deleted and the function's Errors alarm keeps meaning "crashed".
+    // Records of one entity go in the order their events happened.
+    return processPartialResponse(isRead ? event : inEventOrder(event), recordHandler, processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
+  };
+
+  return async (event: unknown, context: Context): Promise<unknown> => {
+    try {
+      if (isSqsEvent(event)) return await handleSqs(event, context);
+
+      if (isEventBridgeEvent(event)) {
+        const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
+        // Lambda's asynchronous retries keep no count the function can see, and after the last
+        // one only an on-failure destination keeps the event (the rule target's DLQ takes only
+        // what EventBridge could not hand over), in a shape redrive cannot replay. So every
+        // attempt is the last: a failure the in-process retries cannot cure goes to the DLQ
+        // with its reason now. The stack routes through SQS, which waits and retries longer.
+        await processMessage(
+          action,
+          {
+            body: JSON.stringify(event),
+            decoded: event,
+            sourceMessageId: id,
+            receiveCount: 1,
+            isLastReceive: true,
+            deadline: deadlineOf(context),
+            answersCaller: false,
+          },
+          deps,
+        );
+        return undefined;
+      }
+
+      if (!isRead) {
+        throw new ActionFailedError(
+          'permanent',
+          'UNSUPPORTED_EVENT',
+          `${action.name} accepts SQS batches and EventBridge events only`,
+        );
+      }
+      return await invokeDirectly(event, context);
+    } finally {
+      deps.metrics.publishStoredMetrics();
+    }
+  };
+
+  /** Direct invocation of a read: return the typed result, or throw for the caller to see. */
+  async function invokeDirectly(
+    payload: unknown,
+    context: Context,
+  ): Promise<DirectInvocationResult> {
+    const disposition = await processMessage(
+      action,
+      {
+        body: JSON.stringify(payload ?? null),
+        decoded: payload ?? null,
+        sourceMessageId: context.awsRequestId,
+        receiveCount: 1,
+        // The caller gets the answer now; nothing is redelivered, so nothing goes to a DLQ.
+        isLastReceive: false,
+        deadline: deadlineOf(context),
+        answersCaller: true,
+      },
+      deps,
+    );
+    if (disposition.kind !== 'applied') {
+      // The runtime logs what a function throws: no platform text that may quote record data.
+      throw new ActionFailedError(
+        disposition.kind === 'retry' ? 'retryable' : 'permanent',
+        disposition.outcome.code,
+        loggableMessage(disposition.outcome),
+      );
+    }
+    return {
+      correlationId: disposition.correlationId,
+      code: disposition.outcome.code,
+      result: disposition.outcome.result ?? null,
+    };
+  }
 };

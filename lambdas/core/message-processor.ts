@@ -1,19 +1,21 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { ActionName } from '../actions';
-import { type MessageOf, parseMessage } from '../messages';
-import { EXECUTORS, type Execution, type PlatformClients } from './action-executors';
+import { parseWith } from '../messages/parse';
+import type { AnyAction } from './action';
+import type { Disposition } from './disposition';
 import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from './envelope';
 import type { EntityLedger } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
-import { isOrderedAction, ORDERED_STEPS, orderedEventOf } from './ordered-steps';
-import { type Outcome, RetryableFailure } from './outcome';
+import { orderedEventOf } from './ledger/ordered-event';
+import type { Observer } from './observer';
+import type { Outcome } from './outcome';
+import type { CallOptions, PlatformCaller } from './platform-caller';
 import type { DeadLetterSink, ResultPublisher } from './ports';
-import type { AttemptInfo } from './realtime-client';
 
 /** Everything one message needs besides its own content. Built once per cold start. */
 export interface ProcessorDependencies {
-  readonly clients: PlatformClients;
+  /** Sends the action's requests (key, retries, classification); built with the same observer. */
+  readonly platform: PlatformCaller;
   readonly deadLetters: DeadLetterSink;
   /** Required for the read actions (search, query-existence) when triggered by SQS or EventBridge. */
   readonly results?: ResultPublisher;
@@ -26,24 +28,8 @@ export interface ProcessorDependencies {
   /** The deployment's campaign region: part of a record's identity when a message names none. */
   readonly campaignRegion?: string;
   readonly now?: () => number;
-  /**
-   * Told how each receive of a message ended, for callers that report per message (the local
-   * run). Observing only: it cannot change the disposition.
-   */
-  readonly onOutcome?: (observation: OutcomeObservation) => void;
-}
-
-/** How one receive of one message ended. */
-export interface OutcomeObservation {
-  readonly messageId: string;
-  readonly correlationId: string;
-  readonly receiveCount: number;
-  /**
-   * `retry`: reported as failed for redelivery (also when the dead-letter send failed);
-   * `rejected`: a permanent failure answered to a direct caller instead of dead-lettered.
-   */
-  readonly disposition: 'applied' | 'retry' | 'dead-lettered' | 'rejected';
-  readonly outcome: Outcome;
+  /** Told how each receive of a message ended (the local run's report); it cannot change it. */
+  readonly observer?: Observer;
 }
 
 /** One inbound message, whatever carried it. */
@@ -68,17 +54,6 @@ export interface InboundMessage {
    */
   readonly answersCaller: boolean;
 }
-
-export type Disposition =
-  | {
-      readonly kind: 'applied';
-      readonly correlationId: string;
-      readonly outcome: Outcome;
-      readonly result?: Execution['result'];
-    }
-  | { readonly kind: 'dead-lettered'; readonly correlationId: string; readonly outcome: Outcome }
-  /** A permanent failure of a direct invocation, for the caller to see; not dead-lettered. */
-  | { readonly kind: 'rejected'; readonly correlationId: string; readonly outcome: Outcome };
 
 /** The result of a read could not be put on the result bus (the platform call succeeded). */
 export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED';
@@ -127,13 +102,13 @@ const invalid = (code: string, message: string): Outcome => ({
 });
 
 /**
- * Turns one message into a disposition: parse at the edge, call the platform, classify.
- * Permanent failures (and retryable ones on the last receive) go to the DLQ with their reason,
- * or back to a direct caller; other retryable failures throw `RetryableFailure` so the record
- * is redelivered.
+ * Turns one message into a disposition: parse at the edge, order it (writes), call the
+ * platform, classify. Permanent failures (and retryable ones on the last receive) go to the DLQ
+ * with their reason, or back to a direct caller; other retryable failures come back as `retry`
+ * for the caller to fail the record. Throws only when the dead-letter send itself failed.
  */
 export const processMessage = async (
-  action: ActionName,
+  action: AnyAction,
   inbound: InboundMessage,
   deps: ProcessorDependencies,
 ): Promise<Disposition> => {
@@ -141,7 +116,6 @@ export const processMessage = async (
   const startedAt = now();
   let correlationId = inbound.sourceMessageId;
   let outcome: Outcome;
-  let execution: Execution | undefined;
   let request: unknown;
   /** The ledger key of the entity (hashed ids), when the message was ordered. */
   let entity: string | undefined;
@@ -150,54 +124,53 @@ export const processMessage = async (
   try {
     const unwrapped =
       inbound.decoded === undefined
-        ? unwrapBody(action, inbound.body)
-        : unwrapDecoded(action, inbound.decoded);
+        ? unwrapBody(action.name, inbound.body)
+        : unwrapDecoded(action.name, inbound.decoded);
     correlationId =
       declaredCorrelationId(unwrapped.message) ?? unwrapped.eventId ?? inbound.sourceMessageId;
-    const parsed = parseMessage(action, unwrapped.message);
+    const parsed = parseWith(action.schema, unwrapped.message);
     if (parsed.success) {
-      request = parsed.message;
-      const call = {
+      const message = parsed.message;
+      request = message;
+      const call: CallOptions = {
         deadline: inbound.deadline,
+        correlationId,
         redelivered: inbound.receiveCount > 1,
-        onAttempt: (attempt: AttemptInfo) => {
-          deps.metrics.addMetric('ApiLatency', MetricUnit.Milliseconds, attempt.latencyMs);
-          deps.logger.debug('platform attempt', { action, correlationId, ...attempt });
-        },
       };
+      const ordering = deps.ledger === undefined ? undefined : action.ordering;
       const ordered =
-        deps.ledger !== undefined && isOrderedAction(action)
-          ? orderedEventOf(
-              action,
-              parsed.message as MessageOf<typeof action>,
+        ordering === undefined
+          ? undefined
+          : orderedEventOf(
+              action.name,
+              ordering,
+              message,
               eventTime(
                 {
-                  occurredAt: (parsed.message as { occurredAt?: string }).occurredAt,
+                  occurredAt: (message as { occurredAt?: string }).occurredAt,
                   eventBridgeTime: unwrapped.eventTime,
                   sqsSentTimestamp: inbound.sentTimestamp,
                 },
                 now(),
               ).ms,
               deps.campaignRegion ?? '',
-            )
-          : undefined;
-      if (ordered !== undefined && deps.ledger !== undefined && isOrderedAction(action)) {
+            );
+      if (ordering !== undefined && ordered !== undefined && deps.ledger !== undefined) {
         entity = ordered.location;
-        const steps = ORDERED_STEPS[action] as (typeof ORDERED_STEPS)['add-user'];
         outcome = await deps.ledger.apply(
           ordered.location,
           ordered.event,
           (decision) =>
-            steps.apply(parsed.message as MessageOf<'add-user'>, decision, deps.clients, {
+            ordering.apply(message, decision, deps.platform, {
               ...call,
               redelivered: decision.ourEarlierAttempt,
             }),
           inbound.deadline,
         );
       } else {
-        if (deps.ledger !== undefined && isOrderedAction(action)) unordered = true;
-        execution = await EXECUTORS[action](parsed.message as MessageOf<never>, deps.clients, call);
-        outcome = execution.outcome;
+        // A write the ledger cannot order (named by previewRecordId only) goes as it comes.
+        unordered = ordering !== undefined;
+        outcome = await action.execute(message, deps.platform, call);
       }
     } else {
       outcome = invalid('INVALID_MESSAGE', parsed.error);
@@ -216,10 +189,15 @@ export const processMessage = async (
     }
   }
 
-  if (outcome.category === 'success' && !inbound.answersCaller && execution?.result !== undefined) {
+  if (outcome.category === 'success' && !inbound.answersCaller && outcome.result !== undefined) {
     try {
       if (!deps.results) throw new Error('no result publisher configured');
-      await deps.results.publish({ action, correlationId, request, result: execution.result });
+      await deps.results.publish({
+        action: action.name,
+        correlationId,
+        request,
+        result: outcome.result,
+      });
     } catch (error) {
       // The answer must not be lost, nor the message leave without a reason: treat it like any
       // retryable failure (redelivered; on the last receive dead-lettered saying why).
@@ -234,7 +212,7 @@ export const processMessage = async (
   }
 
   const logFields = {
-    action,
+    action: action.name,
     // Platform error texts may quote record data, so only reasons we wrote ourselves are logged;
     // the full reason travels with the dead letter.
     reason: ownReason(outcome) ? outcome.message : undefined,
@@ -249,18 +227,24 @@ export const processMessage = async (
     latencyMs: now() - startedAt,
   };
 
-  const observe = (disposition: OutcomeObservation['disposition'], observed: Outcome): void =>
-    deps.onOutcome?.({
+  const dispose = (kind: Disposition['kind'], settled: Outcome): Disposition => {
+    const disposition: Disposition = {
+      kind,
       messageId: inbound.sourceMessageId,
       correlationId,
       receiveCount: inbound.receiveCount,
-      disposition,
-      outcome: observed,
-    });
+      outcome: settled,
+    };
+    try {
+      deps.observer?.disposition?.(disposition);
+    } catch {
+      // Observing only: a failing report must not change what happens to the message.
+    }
+    return disposition;
+  };
 
   if (unordered) deps.metrics.addMetric('Unordered', MetricUnit.Count, 1);
   if (outcome.category === 'success') {
-    observe('applied', outcome);
     const skipped = SKIP_METRICS.get(outcome.code);
     deps.metrics.addMetric(
       skipped ?? (outcome.code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded'),
@@ -274,22 +258,18 @@ export const processMessage = async (
     } else {
       deps.logger.info('message applied', logFields);
     }
-    return execution?.result === undefined
-      ? { kind: 'applied', correlationId, outcome }
-      : { kind: 'applied', correlationId, outcome, result: execution.result };
+    return dispose('applied', outcome);
   }
 
   if (outcome.category === 'retryable' && !inbound.isLastReceive) {
     deps.metrics.addMetric('Retried', MetricUnit.Count, 1);
     deps.logger.warn('retryable failure, message will be redelivered', logFields);
-    observe('retry', outcome);
-    throw new RetryableFailure(outcome);
+    return dispose('retry', outcome);
   }
 
   if (inbound.answersCaller) {
     deps.logger.warn('message rejected to the caller', logFields);
-    observe('rejected', outcome);
-    return { kind: 'rejected', correlationId, outcome };
+    return dispose('rejected', outcome);
   }
 
   // Permanent, or retryable on its last receive: dead-letter with the reason. A failed send
@@ -300,7 +280,7 @@ export const processMessage = async (
       : outcome.message;
   try {
     await deps.deadLetters.send(inbound.body, {
-      action,
+      action: action.name,
       errorCategory: outcome.category,
       errorCode: outcome.code,
       errorMessage,
@@ -314,12 +294,10 @@ export const processMessage = async (
       ...logFields,
       deadLetterError: error instanceof Error ? error.name : typeof error,
     });
-    observe('retry', outcome);
+    dispose('retry', outcome);
     throw error;
   }
   deps.metrics.addMetric('DeadLettered', MetricUnit.Count, 1);
   deps.logger.error('message dead-lettered', logFields);
-  const deadLettered = { ...outcome, message: errorMessage };
-  observe('dead-lettered', deadLettered);
-  return { kind: 'dead-lettered', correlationId, outcome: deadLettered };
+  return dispose('dead-lettered', { ...outcome, message: errorMessage });
 };

@@ -5,6 +5,7 @@
  */
 export type OutcomeCategory = 'success' | 'retryable' | 'permanent';
 
+/** How one message's platform work ended: the one result type from the socket to the harness. */
 export interface Outcome<TBody = unknown> {
   readonly category: OutcomeCategory;
   /**
@@ -20,6 +21,13 @@ export interface Outcome<TBody = unknown> {
   readonly body?: TBody;
   /** HTTP attempts made for this outcome (1 when the first attempt decided it). */
   readonly attempts: number;
+  /**
+   * An earlier attempt of the same call failed in a way that may still have been applied: a
+   * later "not found" or "already exists" in this call may be its doing.
+   */
+  readonly afterDoubt?: boolean;
+  /** The typed result of a read (published on the result bus, returned when invoked directly). */
+  readonly result?: unknown;
 }
 
 /**
@@ -32,3 +40,26 @@ export class RetryableFailure extends Error {
     super(`${outcome.code}: ${outcome.message}`);
   }
 }
+
+/** Failures after which the request may have been applied although no answer said so. */
+export const mayHaveBeenApplied = (outcome: Outcome): boolean =>
+  outcome.code === 'TIMEOUT' ||
+  outcome.code === 'NETWORK_ERROR' ||
+  outcome.code === 'MALFORMED_RESPONSE' ||
+  (outcome.httpStatus !== undefined && outcome.httpStatus >= 500);
+
+/** The desired end state already holds: report success, keep the evidence in code and message. */
+export const alreadyApplied = (outcome: Outcome, code: string, message: string): Outcome => ({
+  ...outcome,
+  category: 'success',
+  code,
+  message,
+});
+
+/** A success this integration decided without (further) platform requests. */
+export const success = (code: string, message: string, attempts = 0): Outcome => ({
+  category: 'success',
+  code,
+  message,
+  attempts,
+});

@@ -1,6 +1,9 @@
+import type { AnyAction } from './action';
 import { AUTH_REJECTION_CODES } from './classify';
 import { type HttpResult, type HttpTransport, postJson } from './http';
-import type { Outcome, OutcomeCategory } from './outcome';
+import type { Observer } from './observer';
+import { mayHaveBeenApplied, type Outcome, type OutcomeCategory } from './outcome';
+import { PLATFORM_SERVICES } from './platform-services';
 import {
   DEFAULT_HTTP_SETTINGS,
   type HttpSettings,
@@ -18,6 +21,8 @@ import {
 
 /** One HTTP request made for a call, reported for metrics and logs (no key, no body). */
 export interface AttemptInfo {
+  /** The message the request was made for, when the caller named it. */
+  readonly correlationId?: string;
   /** Endpoint suffix, e.g. `addOrUpdateCampaignRecord` or `add-user`. */
   readonly endpoint: string;
   /** 1-based number of the HTTP request within this call. */
@@ -31,14 +36,17 @@ export interface AttemptInfo {
 export interface CallOptions {
   /** Epoch ms; no attempt or backoff sleep may run past it (e.g. the Lambda's end minus a margin). */
   readonly deadline?: number;
-  /** Called after every HTTP request of the call; an exception it throws is ignored. */
-  readonly onAttempt?: (attempt: AttemptInfo) => void;
+  /** The message this call is made for: named in every attempt the observer sees. */
+  readonly correlationId?: string;
+  /** The message was received before: an earlier delivery may have applied it already. */
+  readonly redelivered?: boolean;
   /**
-   * Asked before each retry, with the outcome of the attempt that failed. An outcome it returns
-   * ends the call instead of the retry (e.g. a write found applied already although its answer
-   * was lost); undefined lets the retry go ahead. It must not throw.
+   * Return at the first failure that may still have been applied instead of retrying it, so
+   * the action can look before it repeats a write that is not harmless to repeat. @default false
    */
-  readonly beforeRetry?: (failed: Outcome<unknown>) => Promise<Outcome<never> | undefined>;
+  readonly stopAtDoubt?: boolean;
+  /** Attempts for transient failures in this call. @default the HTTP settings' maxAttempts */
+  readonly maxAttempts?: number;
 }
 
 /** Test seams: transport, clock and randomness. */
@@ -48,6 +56,8 @@ export interface ClientDeps {
   readonly sleep?: RetryDeps['sleep'];
   readonly random?: RetryDeps['random'];
   readonly now?: RetryDeps['now'];
+  /** Told of every HTTP request (metrics, debug logs); what it throws is ignored. */
+  readonly observer?: Observer;
 }
 
 const REDACTED = '[redacted]';
@@ -84,6 +94,7 @@ export class PlatformCaller {
   readonly #transport: HttpTransport;
   readonly #retryDeps: RetryDeps;
   readonly #baseUrl: string;
+  readonly #observer: Observer | undefined;
 
   constructor(
     settings: PlatformSettings,
@@ -101,6 +112,30 @@ export class PlatformCaller {
       now: deps.now ?? defaultRetryDeps.now,
     };
     this.#baseUrl = settings.baseUrl.replace(/\/+$/, '');
+    this.#observer = deps.observer;
+  }
+
+  /** Sends one action's request: the service's path, common body and classification. */
+  send(action: AnyAction, message: unknown, options: CallOptions = {}): Promise<Outcome> {
+    const service = PLATFORM_SERVICES[action.service];
+    return this.post(
+      action.endpoint,
+      `${service.pathPrefix}/${action.endpoint}`,
+      service.body(this.#settings, message, action.requestFields(message)),
+      // A realtime read (search) must also carry the records array.
+      (result) => service.classify(result, { expectRecords: action.kind === 'read' }),
+      options,
+    );
+  }
+
+  /** Attempts per call for transient failures (the HTTP settings). */
+  get maxAttempts(): number {
+    return this.#http.maxAttempts;
+  }
+
+  /** True when a request with the full timeout still ends before `deadline` (epoch ms). */
+  mayStartRequest(deadline: number = Number.POSITIVE_INFINITY): boolean {
+    return this.#retryDeps.now() + this.#http.requestTimeoutMs <= deadline;
   }
 
   /** `${baseUrl}${path}`; path starts with a slash. */
@@ -168,7 +203,8 @@ export class PlatformCaller {
       requests += 1;
       const outcome = classify(result);
       try {
-        options.onAttempt?.({
+        this.#observer?.attempt?.({
+          ...(options.correlationId === undefined ? {} : { correlationId: options.correlationId }),
           endpoint,
           attempt: requests,
           ...(outcome.httpStatus === undefined ? {} : { httpStatus: outcome.httpStatus }),
@@ -182,17 +218,16 @@ export class PlatformCaller {
       return { outcome, result };
     };
 
-    let failed: Outcome<TBody> | undefined;
+    let doubt = false;
     const attempt = async (budget: AttemptBudget): Promise<AttemptResult<Outcome<TBody>>> => {
-      if (failed !== undefined && options.beforeRetry !== undefined) {
-        const settled = await options.beforeRetry(failed);
-        if (settled !== undefined) return { value: settled, retryable: false };
-        // The check took time of its own; the retry must still end before the deadline.
-        if (!budget.mayStartRequest()) return { value: failed, retryable: true, final: true };
-      }
       const sent = await sendAuthenticated(budget);
-      failed = sent.value;
-      return sent;
+      if (sent.retryable && mayHaveBeenApplied(sent.value)) {
+        // The action looks before repeating such a write: hand the failure back now.
+        if (options.stopAtDoubt === true) return { ...sent, final: true };
+        doubt = true;
+        return sent;
+      }
+      return doubt ? { ...sent, value: { ...sent.value, afterDoubt: true } } : sent;
     };
 
     const sendAuthenticated = async (
@@ -224,7 +259,11 @@ export class PlatformCaller {
       };
     };
 
-    const last = await withRetries(attempt, this.#http, this.#retryDeps, options.deadline);
+    const http =
+      options.maxAttempts === undefined
+        ? this.#http
+        : { ...this.#http, maxAttempts: options.maxAttempts };
+    const last = await withRetries(attempt, http, this.#retryDeps, options.deadline);
     if (last === undefined) {
       return finish({
         category: 'retryable',

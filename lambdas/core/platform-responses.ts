@@ -68,3 +68,7 @@ export interface ProvisioningResponse {
   /** query-existence: presence in the backing instance; null when the user does not exist. */
   readonly cloudConnectStatus?: 'EXISTS' | 'NOT_FOUND' | null;
 }
+
+/** Search responses carry times as UTC `CCYY-MM-DD HH:MM:SS.mmm`. */
+export const platformTimeMillis = (time: string | null): number | undefined =>
+  time === null ? undefined : Date.parse(`${time.replace(' ', 'T')}Z`);

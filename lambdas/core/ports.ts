@@ -1,5 +1,3 @@
-import type { ActionName } from '../actions';
-
 /**
  * The AWS-facing pieces of a handler, as small interfaces. Lambda entry points wire the AWS
  * SDK implementations (`aws/`); the local run and tests wire in-memory ones.
@@ -21,7 +19,7 @@ export interface ApiKeySource {
 
 /** Message attributes attached to every dead letter so an operator can read why it is there. */
 export interface DeadLetterReason {
-  readonly action: ActionName;
+  readonly action: string;
   /** `permanent`, or `retryable` when the last receive was reached. */
   readonly errorCategory: 'permanent' | 'retryable';
   readonly errorCode: string;
@@ -38,7 +36,7 @@ export interface DeadLetterSink {
 
 /** Result of a read action, published on the result bus. */
 export interface ResultEvent {
-  readonly action: ActionName;
+  readonly action: string;
   readonly correlationId: string;
   readonly request: unknown;
   readonly result: unknown;

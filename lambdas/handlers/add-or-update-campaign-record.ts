@@ -1,4 +1,5 @@
+import { addOrUpdateCampaignRecord } from '../actions/add-or-update-campaign-record';
 import { createLambdaHandler } from '../core/lambda-handler';
 
 /** Lambda entry point of the add-or-update-campaign-record action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler('add-or-update-campaign-record');
+export const handler = createLambdaHandler(addOrUpdateCampaignRecord);

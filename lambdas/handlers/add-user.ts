@@ -1,4 +1,5 @@
+import { addUser } from '../actions/add-user';
 import { createLambdaHandler } from '../core/lambda-handler';
 
 /** Lambda entry point of the add-user action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler('add-user');
+export const handler = createLambdaHandler(addUser);

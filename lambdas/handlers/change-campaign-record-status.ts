@@ -1,4 +1,5 @@
+import { changeCampaignRecordStatus } from '../actions/change-campaign-record-status';
 import { createLambdaHandler } from '../core/lambda-handler';
 
 /** Lambda entry point of the change-campaign-record-status action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler('change-campaign-record-status');
+export const handler = createLambdaHandler(changeCampaignRecordStatus);

@@ -1,4 +1,5 @@
+import { deleteCampaignRecord } from '../actions/delete-campaign-record';
 import { createLambdaHandler } from '../core/lambda-handler';
 
 /** Lambda entry point of the delete-campaign-record action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler('delete-campaign-record');
+export const handler = createLambdaHandler(deleteCampaignRecord);

@@ -1,4 +1,5 @@
+import { deleteUser } from '../actions/delete-user';
 import { createLambdaHandler } from '../core/lambda-handler';
 
 /** Lambda entry point of the delete-user action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler('delete-user');
+export const handler = createLambdaHandler(deleteUser);

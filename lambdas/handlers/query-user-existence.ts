@@ -1,4 +1,5 @@
+import { queryUserExistence } from '../actions/query-user-existence';
 import { createLambdaHandler } from '../core/lambda-handler';
 
 /** Lambda entry point of the query-user-existence action (SQS batch, EventBridge event, direct invocation). */
-export const handler = createLambdaHandler('query-user-existence');
+export const handler = createLambdaHandler(queryUserExistence);

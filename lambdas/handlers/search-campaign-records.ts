@@ -1,4 +1,5 @@
+import { searchCampaignRecords } from '../actions/search-campaign-records';
 import { createLambdaHandler } from '../core/lambda-handler';
 
 /** Lambda entry point of the search-campaign-records action (SQS batch, EventBridge event, direct invocation). */
-export const handler = createLambdaHandler('search-campaign-records');
+export const handler = createLambdaHandler(searchCampaignRecords);

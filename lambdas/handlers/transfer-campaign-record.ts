@@ -1,4 +1,5 @@
+import { transferCampaignRecord } from '../actions/transfer-campaign-record';
 import { createLambdaHandler } from '../core/lambda-handler';
 
 /** Lambda entry point of the transfer-campaign-record action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler('transfer-campaign-record');
+export const handler = createLambdaHandler(transferCampaignRecord);

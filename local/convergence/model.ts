@@ -8,13 +8,18 @@
  * order (a status change before the record exists) simply has no effect. `project` reads the
  * comparable state of every entity out of a simulator, and `compareStates` says which differ.
  */
-import { type ActionName, isActionName } from '../../lambdas/actions';
-import { createPlatformClients, type PlatformClients } from '../../lambdas/core/action-executors';
+import {
+  type ActionName,
+  actionDefinition,
+  isActionName,
+  parseMessage,
+} from '../../lambdas/actions';
+import type { OrderedSteps } from '../../lambdas/core/action';
 import { eventTime } from '../../lambdas/core/ledger/event-time';
-import { isOrderedAction, orderedEventOf } from '../../lambdas/core/ordered-steps';
+import { orderedEventOf } from '../../lambdas/core/ledger/ordered-event';
+import { PlatformCaller } from '../../lambdas/core/platform-caller';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type { ApiKeySource } from '../../lambdas/core/ports';
-import { type MessageOf, parseMessage } from '../../lambdas/messages';
 import type { RunningSimulator } from '../simulator';
 
 /** One producer event: the action it is for and its message (the EventBridge `detail`). */
@@ -29,12 +34,20 @@ export const inVersionOrder = (
   campaignRegion: string,
 ): { readonly action: ActionName; readonly message: unknown }[] => {
   const valid = events.flatMap((event) => {
-    if (!isActionName(event.action) || !isOrderedAction(event.action)) return [];
+    if (!isActionName(event.action)) return [];
+    const ordering = actionDefinition(event.action).ordering;
+    if (ordering === undefined) return [];
     const parsed = parseMessage(event.action, event.message);
     if (!parsed.success) return [];
-    const message = parsed.message as MessageOf<typeof event.action>;
+    const message = parsed.message;
     const time = eventTime({ occurredAt: (message as { occurredAt?: string }).occurredAt }, 0).ms;
-    const ordered = orderedEventOf(event.action, message, time, campaignRegion);
+    const ordered = orderedEventOf(
+      event.action,
+      ordering as OrderedSteps<unknown>,
+      message,
+      time,
+      campaignRegion,
+    );
     const version = ordered?.event.version ?? String(time).padStart(15, '0');
     return [{ action: event.action as ActionName, message: parsed.message, version }];
   });
@@ -46,23 +59,9 @@ export const inVersionOrder = (
 };
 
 /** One platform call per event, as the action's own request; the answer is not looked at. */
-const send = (clients: PlatformClients, action: ActionName, message: unknown): Promise<unknown> => {
-  switch (action) {
-    case 'add-or-update-campaign-record':
-      return clients.realtime.addOrUpdateCampaignRecord(message as MessageOf<typeof action>);
-    case 'change-campaign-record-status':
-      return clients.realtime.changeCampaignRecordStatus(message as MessageOf<typeof action>);
-    case 'transfer-campaign-record':
-      return clients.realtime.transferCampaignRecord(message as MessageOf<typeof action>);
-    case 'delete-campaign-record':
-      return clients.realtime.deleteRecordFromCampaign(message as MessageOf<typeof action>);
-    case 'add-user':
-      return clients.provisioning.addUser(message as MessageOf<typeof action>);
-    case 'delete-user':
-      return clients.provisioning.deleteUser(message as MessageOf<typeof action>);
-    default:
-      return Promise.resolve(undefined);
-  }
+const send = async (platform: PlatformCaller, action: ActionName, message: unknown) => {
+  const definition = actionDefinition(action);
+  if (definition.kind === 'write') await platform.send(definition, message);
 };
 
 /** Applies the events once each, in version order, to `simulator` (fresh, fault-free). */
@@ -76,11 +75,11 @@ export const applyInOrder = async (
     getKey: async () => apiKey,
     refreshKey: async () => apiKey,
   };
-  const clients = createPlatformClients({ ...settings, baseUrl: simulator.baseUrl }, key, {
+  const platform = new PlatformCaller({ ...settings, baseUrl: simulator.baseUrl }, key, {
     maxAttempts: 1,
   });
   for (const event of inVersionOrder(events, settings.campaignRegion)) {
-    await send(clients, event.action, event.message);
+    await send(platform, event.action, event.message);
   }
 };
 

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { ACTION_NAMES, type ActionName, isActionName } from '../../lambdas/actions';
-import { createPlatformClients } from '../../lambdas/core/action-executors';
-import { createActionHandler } from '../../lambdas/core/action-handler';
+import {
+  ACTION_NAMES,
+  type ActionName,
+  actionDefinition,
+  isActionName,
+} from '../../lambdas/actions';
+import type { Disposition } from '../../lambdas/core/disposition';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
+import { createActionHandler } from '../../lambdas/core/lambda-handler';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
-import type { OutcomeObservation } from '../../lambdas/core/message-processor';
+import { PlatformCaller } from '../../lambdas/core/platform-caller';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type {
   DeadLetterReason,
@@ -169,7 +174,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
   const byMessageId = new Map<string, Tracked>();
   const tracked: Tracked[] = [];
   /** How each message's latest receive ended, as the handler reported it. */
-  const observed = new Map<string, OutcomeObservation>();
+  const observed = new Map<string, Disposition>();
   const letters = new Map<string, DeadLetterReason>();
   /** Messages whose dead-letter send failed in their latest receive. */
   const failedSends = new Set<string>();
@@ -252,9 +257,8 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
   const handlers = new Map(
     enabledActions.map((action) => {
       const apiKey = backend.apiKeySource(action);
-      const handler = createActionHandler(action, {
-        clients: createPlatformClients(platform, apiKey),
-        apiKey,
+      const handler = createActionHandler(actionDefinition(action), {
+        platform: new PlatformCaller(platform, apiKey),
         ledger,
         campaignRegion: settings.campaignRegion,
         deadLetters: deadLetterSink(action, backend.deadLetterSink(action)),
@@ -262,7 +266,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
         logger: new RunLogger({ action, sink: logSink }),
         metrics: createRunMetrics(action, logSink),
         maxReceiveCount: settings.actions[action].maxReceiveCount,
-        onOutcome: (observation) => observed.set(observation.messageId, observation),
+        observer: { disposition: (d) => observed.set(d.messageId, d) },
       });
       return [action, handler] as const;
     }),
@@ -388,7 +392,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
       // Deleted without a dead letter: the handler applied it.
       finish(item, {
         kind: 'applied',
-        code: observation?.disposition === 'applied' ? observation.outcome.code : 'APPLIED',
+        code: observation?.kind === 'applied' ? observation.outcome.code : 'APPLIED',
       });
     });
   };

@@ -6,8 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NAMES, READ_ACTIONS } from '../../lambdas/actions';
-import { parseMessage } from '../../lambdas/messages';
+import { ACTION_NAMES, parseMessage, READ_ACTIONS } from '../../lambdas/actions';
 import { type CaptureServer, startCaptureServer } from '../support/capture-server';
 import { InMemoryApiKeySource } from '../support/in-memory-api-key-source';
 import {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { MESSAGE_SCHEMAS } from '../../lambdas/messages';
+import { MESSAGE_SCHEMAS } from '../../lambdas/actions';
 import { MAX_EPOCH_MILLIS } from '../../lambdas/messages/rules';
 import { arbitraryFromSchema, fieldsOf } from './support/zod-arbitrary';
 

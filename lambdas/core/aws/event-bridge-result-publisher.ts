@@ -1,5 +1,5 @@
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { RESULT_EVENT_SOURCE, resultDetailType } from '../../actions';
+import { RESULT_EVENT_SOURCE, resultDetailType } from '../identity';
 import type { ResultEvent, ResultPublisher } from '../ports';
 import { loadOnce } from './load-once';
 import { resultEventDetail } from './result-event-detail';

@@ -1,4 +1,4 @@
-import { RESULT_EVENT_SOURCE, resultDetailType } from '../../actions';
+import { RESULT_EVENT_SOURCE, resultDetailType } from '../identity';
 import type { ResultEvent } from '../ports';
 
 /** EventBridge's limit on one PutEvents entry, counted as `putEventsEntrySize` does. */

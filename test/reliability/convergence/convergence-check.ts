@@ -5,9 +5,8 @@
  * on the in-memory ledger (many histories) and the one on moto's DynamoDB (real conditions).
  */
 import { expect } from 'vitest';
-import { ACTION_NAMES, type ActionName } from '../../../lambdas/actions';
+import { ACTION_NAMES, type ActionName, actionDefinition } from '../../../lambdas/actions';
 import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
-import { isOrderedAction } from '../../../lambdas/core/ordered-steps';
 import {
   applyInOrder,
   compareStates,
@@ -73,17 +72,19 @@ export const convergenceRun = async (
   actual.setFaults(options.faults ?? DELIVERY_FAULTS);
   const deadLetters = new RecordingDeadLetters();
   const handlers = new Map<ActionName, TestHandler>(
-    ACTION_NAMES.filter(isOrderedAction).map((action) => [
-      action,
-      testHandler(action, {
-        baseUrl: actual.baseUrl,
-        apiKey: new InMemoryApiKeySource(API_KEY),
-        deadLetters,
-        ledger,
-        maxReceiveCount: MAX_RECEIVE_COUNT,
-        http: { requestTimeoutMs: options.requestTimeoutMs ?? 2000 },
-      }),
-    ]),
+    ACTION_NAMES.filter((action) => actionDefinition(action).ordering !== undefined).map(
+      (action) => [
+        action,
+        testHandler(action, {
+          baseUrl: actual.baseUrl,
+          apiKey: new InMemoryApiKeySource(API_KEY),
+          deadLetters,
+          ledger,
+          maxReceiveCount: MAX_RECEIVE_COUNT,
+          http: { requestTimeoutMs: options.requestTimeoutMs ?? 2000 },
+        }),
+      ],
+    ),
   );
   const invoke = async (action: string, event: Parameters<TestHandler>[0]) =>
     handlers.get(action as ActionName)?.(event, fakeContext());

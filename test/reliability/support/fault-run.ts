@@ -7,17 +7,16 @@
  * report says how every message ended and what the platform holds for every entity.
  */
 import type { SQSBatchResponse } from 'aws-lambda';
-import { ACTION_NAMES, type ActionName } from '../../../lambdas/actions';
-import { createActionHandler } from '../../../lambdas/core/action-handler';
+import { ACTION_NAMES, type ActionName, actionDefinition } from '../../../lambdas/actions';
+import type { Disposition } from '../../../lambdas/core/disposition';
 import { type HttpTransport, postJson } from '../../../lambdas/core/http';
+import { createActionHandler } from '../../../lambdas/core/lambda-handler';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import type { OutcomeObservation } from '../../../lambdas/core/message-processor';
 import { createMetrics } from '../../../lambdas/core/observability';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HttpSettings } from '../../../lambdas/core/platform-settings';
 import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/ports';
-import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
-import { RealtimeClient } from '../../../lambdas/core/realtime-client';
 import { applyInOrder, project } from '../../../local/convergence/model';
 import { LocalApiKeySource, LocalSecretStore } from '../../../local/in-memory/api-key-source';
 import { InMemoryDeadLetterQueue } from '../../../local/in-memory/dead-letter-queue';
@@ -243,7 +242,7 @@ const run = async (
   };
   // One table for every function, as deployed; leases run on the handlers' clock.
   const ledger = new EntityLedger({ store: new InMemoryLedgerStore(), now: handlerNow });
-  const observations = new Map<string, OutcomeObservation[]>();
+  const observations = new Map<string, Disposition[]>();
 
   const resultBus = new InMemoryResultBus();
   if (profile.resultPublishFailures) resultBus.failNextPublishes(profile.resultPublishFailures);
@@ -270,12 +269,8 @@ const run = async (
         now: () => clock.now(),
       });
       const clientDeps = { transport: countingTransport, now: handlerNow };
-      const handler = createActionHandler(action, {
-        clients: {
-          realtime: new RealtimeClient(settings, apiKey, http, clientDeps),
-          provisioning: new ProvisioningClient(settings, apiKey, http, clientDeps),
-        },
-        apiKey,
+      const handler = createActionHandler(actionDefinition(action), {
+        platform: new PlatformCaller(settings, apiKey, http, clientDeps),
         deadLetters: {
           send: async (body, reason) => {
             await dlq.send(body, reason);
@@ -301,9 +296,11 @@ const run = async (
         now: handlerNow,
         ledger,
         campaignRegion: settings.campaignRegion,
-        onOutcome: (observation) => {
-          const seen = observations.get(observation.messageId) ?? [];
-          observations.set(observation.messageId, [...seen, observation]);
+        observer: {
+          disposition: (disposition) => {
+            const seen = observations.get(disposition.messageId) ?? [];
+            observations.set(disposition.messageId, [...seen, disposition]);
+          },
         },
         ...(profile.recordConcurrency === undefined
           ? {}
@@ -393,8 +390,8 @@ const run = async (
     const observed = observations.get(id) ?? [];
     return {
       message,
-      successes: observed.filter((o) => o.disposition === 'applied').map((o) => o.outcome.code),
-      receipts: observed.map((o) => `${o.disposition} ${o.outcome.code}`),
+      successes: observed.filter((o) => o.kind === 'applied').map((o) => o.outcome.code),
+      receipts: observed.map((o) => `${o.kind} ${o.outcome.code}`),
       results: resultEvents.filter((e) => e.correlationId === message.id).length,
       deadLetters: letters.get(id) ?? [],
       receives: receiveCounts.get(id) ?? 0,

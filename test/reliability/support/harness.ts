@@ -7,14 +7,18 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { vi } from 'vitest';
-import type { ActionName } from '../../../lambdas/actions';
-import { createPlatformClients } from '../../../lambdas/core/action-executors';
+import { type ActionName, actionDefinition } from '../../../lambdas/actions';
 import {
   createActionHandler,
   type HandlerDependencies,
-} from '../../../lambdas/core/action-handler';
+} from '../../../lambdas/core/lambda-handler';
 import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../../../lambdas/core/observability';
+import {
+  METRICS_NAMESPACE,
+  requestObserver,
+  SERVICE_NAME,
+} from '../../../lambdas/core/observability';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
 import type {
   ApiKeySource,
@@ -103,16 +107,20 @@ export const testLogger = (action: ActionName): Logger =>
   new Logger({ serviceName: SERVICE_NAME, logLevel: 'DEBUG', persistentKeys: { action } });
 
 export const testHandler = (action: ActionName, options: TestHandlerOptions): TestHandler => {
+  const logger = testLogger(action);
+  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
   const deps: HandlerDependencies = {
-    clients: createPlatformClients(settingsFor(options.baseUrl), options.apiKey, {
-      ...FAST_HTTP,
-      ...options.http,
-    }),
-    apiKey: options.apiKey,
+    // Wired as the Lambda entry point wires it: every request seen by the logger and metrics.
+    platform: new PlatformCaller(
+      settingsFor(options.baseUrl),
+      options.apiKey,
+      { ...FAST_HTTP, ...options.http },
+      { observer: requestObserver(logger, metrics) },
+    ),
     deadLetters: options.deadLetters ?? new RecordingDeadLetters(),
     ...(options.results ? { results: options.results } : {}),
-    logger: testLogger(action),
-    metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME }),
+    logger,
+    metrics,
     maxReceiveCount: options.maxReceiveCount ?? 3,
     ...(options.ledger === undefined
       ? {}
@@ -122,7 +130,7 @@ export const testHandler = (action: ActionName, options: TestHandlerOptions): Te
       : { recordConcurrency: options.recordConcurrency }),
     ...(options.safetyMarginMs === undefined ? {} : { safetyMarginMs: options.safetyMarginMs }),
   };
-  return createActionHandler(action, deps);
+  return createActionHandler(actionDefinition(action), deps);
 };
 
 /** A Lambda context whose remaining time is fixed (a tiny value = deadline reached). */

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { ActionName } from '../../../lambdas/actions';
-import { MESSAGE_SCHEMAS, type MessageOf, SYSTEM_SEARCH_KEYS } from '../../../lambdas/messages';
+import { MESSAGE_SCHEMAS, type MessageOf, SYSTEM_SEARCH_KEYS } from '../../../lambdas/actions';
 import { arbitraryFromSchema, integer, text } from './zod-arbitrary';
 
 export type Message = Record<string, unknown>;

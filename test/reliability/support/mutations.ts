@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { ActionName } from '../../../lambdas/actions';
-import { MESSAGE_SCHEMAS } from '../../../lambdas/messages';
+import { MESSAGE_SCHEMAS } from '../../../lambdas/actions';
 import { type Message, validMessage } from './message-arbitraries';
 import { type FieldInfo, type FieldShape, fieldsOf, stringOfLength } from './zod-arbitrary';
 

@@ -146,13 +146,15 @@ const unwrapOptional = (field: Schema): { required: boolean; inner: Schema } =>
     ? { required: false, inner: field._zod.def.innerType }
     : { required: true, inner: field };
 
-/** The fields of an object schema, with whether each is required. */
-export const fieldsOf = (schema: z.core.$ZodObject, path: FieldPath = ''): FieldInfo[] =>
-  Object.entries(schema._zod.def.shape).map(([name, field]) => {
+/** The fields of an object schema (every message schema is one), with whether each is required. */
+export const fieldsOf = (schema: z.core.$ZodType, path: FieldPath = ''): FieldInfo[] => {
+  if (!(schema instanceof z.core.$ZodObject)) throw new Error(`${path || 'schema'}: not an object`);
+  return Object.entries(schema._zod.def.shape).map(([name, field]) => {
     const fieldPath = path === '' ? name : `${path}.${name}`;
     const { required, inner } = unwrapOptional(field);
     return { name, required, shape: shapeOf(inner, fieldPath) };
   });
+};
 
 // ---- leaf arbitraries ------------------------------------------------------------------
 

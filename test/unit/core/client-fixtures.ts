@@ -72,7 +72,7 @@ export const realtimeBody = (own: Record<string, unknown>) => ({
   ...own,
 });
 
-/** RealtimeClient or ProvisioningClient, as the tests construct them. */
+/** PlatformCaller or PlatformCaller, as the tests construct them. */
 export type PlatformClientClass<C> = new (
   settings: PlatformSettings,
   apiKey: ApiKeySource,

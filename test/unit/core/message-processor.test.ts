@@ -6,12 +6,11 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it, vi } from 'vitest';
-import { createPlatformClients } from '../../../lambdas/core/action-executors';
-import {
-  type InboundMessage,
-  type OutcomeObservation,
-  processMessage,
-} from '../../../lambdas/core/message-processor';
+import { deleteUser } from '../../../lambdas/actions/delete-user';
+import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
+import type { Disposition } from '../../../lambdas/core/disposition';
+import { type InboundMessage, processMessage } from '../../../lambdas/core/message-processor';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/ports';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
 import { settingsFor, TEST_KEY } from './client-fixtures';
@@ -28,19 +27,19 @@ class RecordingDeadLetters implements DeadLetterSink {
 
 const setup = () => {
   const deadLetters = new RecordingDeadLetters();
-  const observations: OutcomeObservation[] = [];
+  const observations: Disposition[] = [];
   const logger = new Logger({ serviceName: 'test', logLevel: 'SILENT' });
   const warn = vi.spyOn(logger, 'warn');
   const error = vi.spyOn(logger, 'error');
   const deps = {
-    clients: createPlatformClients(
+    platform: new PlatformCaller(
       settingsFor('http://127.0.0.1:9'),
       new InMemoryApiKeySource(TEST_KEY),
     ),
     deadLetters,
     logger,
     metrics: new Metrics({ namespace: 'Test', serviceName: 'test' }),
-    onOutcome: (observation: OutcomeObservation) => observations.push(observation),
+    observer: { disposition: (disposition: Disposition) => observations.push(disposition) },
   };
   const loggedMessages = (spy: typeof warn) => spy.mock.calls.map(([message]) => message);
   return {
@@ -77,7 +76,7 @@ describe('processMessage with a message the contract rejects', () => {
     const run = setup();
 
     // Act
-    const disposition = await processMessage('delete-user', inbound(body), run.deps);
+    const disposition = await processMessage(deleteUser, inbound(body), run.deps);
 
     // Assess
     expect(disposition).toMatchObject({
@@ -93,7 +92,7 @@ describe('processMessage with a message the contract rejects', () => {
       sourceMessageId: 'm-1',
     });
     expect(run.deadLetters.sent[0]?.reason.errorMessage).toContain(reasonPart);
-    expect(run.observations.map((o) => o.disposition)).toEqual(['dead-lettered']);
+    expect(run.observations.map((o) => o.kind)).toEqual(['dead-lettered']);
   });
 
   it('answers a direct caller with the reason and dead-letters nothing', async () => {
@@ -102,7 +101,7 @@ describe('processMessage with a message the contract rejects', () => {
 
     // Act
     const disposition = await processMessage(
-      'query-user-existence',
+      queryUserExistence,
       inbound('{}', { decoded: {}, answersCaller: true }),
       run.deps,
     );
@@ -115,7 +114,7 @@ describe('processMessage with a message the contract rejects', () => {
     });
     expect(disposition.outcome.message).toContain('loginUserId: is required');
     expect(run.deadLetters.sent).toEqual([]);
-    expect(run.observations.map((o) => o.disposition)).toEqual(['rejected']);
+    expect(run.observations.map((o) => o.kind)).toEqual(['rejected']);
     expect(run.warnings()).toEqual(['message rejected to the caller']);
     expect(run.errors()).toEqual([]);
   });
@@ -126,11 +125,11 @@ describe('processMessage with a message the contract rejects', () => {
     run.deadLetters.failWith = new Error('SQS unavailable');
 
     // Act
-    const processing = processMessage('delete-user', inbound('{}'), run.deps);
+    const processing = processMessage(deleteUser, inbound('{}'), run.deps);
 
     // Assess
     await expect(processing).rejects.toThrow('SQS unavailable');
     expect(run.errors()).toEqual(['message not dead-lettered']);
-    expect(run.observations.map((o) => o.disposition)).toEqual(['retry']);
+    expect(run.observations.map((o) => o.kind)).toEqual(['retry']);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
+import { deleteUser } from '../../../lambdas/actions/delete-user';
 import type { AttemptInfo } from '../../../lambdas/core/platform-caller';
-import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
-import { RealtimeClient } from '../../../lambdas/core/realtime-client';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { type CaptureServer, type Reply, startCaptureServer } from '../../support/capture-server';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
 import { instantClock, realtimeEnvelope, settingsFor } from './client-fixtures';
@@ -39,17 +40,15 @@ const setup = (http: Partial<{ maxAttempts: number; requestTimeoutMs: number }> 
   const clock = instantClock();
   const attempts: AttemptInfo[] = [];
   const settings = settingsFor(server.baseUrl);
-  const realtime = new RealtimeClient(settings, keys, { maxAttempts: 3, ...http }, clock.deps);
-  const provisioning = new ProvisioningClient(
+  // One caller serves both services; the observer sees every request.
+  const platform = new PlatformCaller(
     settings,
     keys,
     { maxAttempts: 3, ...http },
-    clock.deps,
+    { ...clock.deps, observer: { attempt: (a: AttemptInfo) => attempts.push(a) } },
   );
-  const options = { onAttempt: (a: AttemptInfo) => attempts.push(a) };
-  const del = () =>
-    realtime.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'c-1' }, options);
-  return { keys, clock, attempts, realtime, provisioning, options, del };
+  const del = () => platform.send(deleteCampaignRecord, { campaignName: 'Leads', clientId: 'c-1' });
+  return { keys, clock, attempts, realtime: platform, provisioning: platform, del };
 };
 
 describe('transient retries', () => {
@@ -160,7 +159,8 @@ describe('deadline', () => {
     script(status(503));
 
     // Act
-    const outcome = await realtime.deleteRecordFromCampaign(
+    const outcome = await realtime.send(
+      deleteCampaignRecord,
       { campaignName: 'Leads', clientId: 'c-1' },
       { deadline: clock.now() + 1049 },
     );
@@ -176,7 +176,8 @@ describe('deadline', () => {
     script(status(503));
 
     // Act
-    const outcome = await realtime.deleteRecordFromCampaign(
+    const outcome = await realtime.send(
+      deleteCampaignRecord,
       { campaignName: 'Leads', clientId: 'c-1' },
       { deadline: clock.now() + 1050 },
     );
@@ -190,7 +191,8 @@ describe('deadline', () => {
     const { clock, realtime } = setup();
 
     // Act
-    const outcome = await realtime.deleteRecordFromCampaign(
+    const outcome = await realtime.send(
+      deleteCampaignRecord,
       { campaignName: 'Leads', clientId: 'c-1' },
       { deadline: clock.now() },
     );
@@ -280,7 +282,7 @@ describe('401 and key refresh', () => {
 
   it('treats provisioning result UNAUTHORIZED like a 401', async () => {
     // Prepare
-    const { keys, provisioning, options } = setup();
+    const { keys, provisioning } = setup();
     keys.storedKey = 'new-api-key';
     server.respond((request) =>
       request.headers['x-sc-company-api-key'] === 'new-api-key'
@@ -289,7 +291,7 @@ describe('401 and key refresh', () => {
     );
 
     // Act
-    const outcome = await provisioning.deleteUser({ loginUserId: 'ada@example.com' }, options);
+    const outcome = await provisioning.send(deleteUser, { loginUserId: 'ada@example.com' });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 2 });
@@ -354,20 +356,28 @@ describe('hygiene', () => {
     expect(JSON.stringify(outcome)).not.toContain('old-api-key');
   });
 
-  it('survives an onAttempt hook that throws', async () => {
+  it('survives an observer that throws', async () => {
     // Prepare
-    const { realtime } = setup();
-    script(ok);
-
-    // Act
-    const outcome = await realtime.deleteRecordFromCampaign(
-      { campaignName: 'Leads', clientId: 'c-1' },
+    const realtime = new PlatformCaller(
+      settingsFor(server.baseUrl),
+      new InMemoryApiKeySource('old-api-key'),
+      { maxAttempts: 3 },
       {
-        onAttempt: () => {
-          throw new Error('metrics down');
+        ...instantClock().deps,
+        observer: {
+          attempt: () => {
+            throw new Error('metrics down');
+          },
         },
       },
     );
+    script(ok);
+
+    // Act
+    const outcome = await realtime.send(deleteCampaignRecord, {
+      campaignName: 'Leads',
+      clientId: 'c-1',
+    });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success' });
@@ -385,11 +395,11 @@ describe('hygiene', () => {
           ? ok
           : status(401),
     );
-    const client = new RealtimeClient(settingsFor(fresh.baseUrl), keys, {}, instantClock().deps);
+    const client = new PlatformCaller(settingsFor(fresh.baseUrl), keys, {}, instantClock().deps);
 
     // Act
     for (let i = 0; i < 4; i += 1) {
-      await client.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: `c-${i}` });
+      await client.send(deleteCampaignRecord, { campaignName: 'Leads', clientId: `c-${i}` });
     }
     const requests = fresh.requests.length;
     const connections = fresh.connections();
@@ -405,7 +415,7 @@ describe('hygiene', () => {
     const keys = new InMemoryApiKeySource('k');
 
     // Act
-    const build = () => new RealtimeClient(settingsFor(server.baseUrl), keys, { maxAttempts: 0 });
+    const build = () => new PlatformCaller(settingsFor(server.baseUrl), keys, { maxAttempts: 0 });
 
     // Assess
     expect(build).toThrow('Invalid HTTP setting maxAttempts: 0');

@@ -5,9 +5,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isActionName } from '../../../lambdas/actions';
+import { isActionName, parseMessage } from '../../../lambdas/actions';
 import { declaredCorrelationId } from '../../../lambdas/core/envelope';
-import { parseMessage } from '../../../lambdas/messages';
 import { loadScenario } from '../../../local/run/event-input';
 import { routeEvent } from '../../../local/run/event-router';
 import { loadRunSettings } from '../../../local/run/run-settings';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECORD_STATES } from '../../../lambdas/messages';
+import { RECORD_STATES } from '../../../lambdas/actions';
 import { accepted, rejected, validMessage, without } from './message-fixtures';
 
 const ACTION = 'change-campaign-record-status';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_NAMES } from '../../../lambdas/actions';
+import { ACTION_NAMES, MESSAGE_SCHEMAS, parseMessage } from '../../../lambdas/actions';
 import { PLATFORM_REGIONS } from '../../../lambdas/core/regions';
-import { formatIssues, MESSAGE_SCHEMAS, parseMessage } from '../../../lambdas/messages';
+import { formatIssues } from '../../../lambdas/messages/parse';
 import {
   accepted,
   PROVISIONING_ACTIONS,

@@ -3,7 +3,7 @@
  * Each sample is built fresh so a test can change it without affecting another.
  */
 import type { ActionName } from '../../../lambdas/actions';
-import { type MessageOf, parseMessage } from '../../../lambdas/messages';
+import { type MessageOf, parseMessage } from '../../../lambdas/actions';
 
 export const REALTIME_ACTIONS = [
   'add-or-update-campaign-record',

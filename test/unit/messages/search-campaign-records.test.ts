@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_CONDITIONS, SYSTEM_SEARCH_KEYS } from '../../../lambdas/messages';
+import { SEARCH_CONDITIONS, SYSTEM_SEARCH_KEYS } from '../../../lambdas/actions';
 import { accepted, rejected, validMessage, without } from './message-fixtures';
 
 const ACTION = 'search-campaign-records';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RealtimeClient } from '../../../lambdas/core/realtime-client';
+import { addOrUpdateCampaignRecord } from '../../../lambdas/actions/add-or-update-campaign-record';
+import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-campaign-record-status';
+import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
+import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
+import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
 import {
   clientAgainstCaptureServer,
@@ -9,16 +14,16 @@ import {
   realtimeEnvelope,
   settingsFor,
   TEST_KEY,
-} from './client-fixtures';
+} from '../core/client-fixtures';
 
 const PREFIX = '/platform-previewcontact-service/svc/rs/PreviewContactServiceExternal';
 
-const { server, client } = clientAgainstCaptureServer(RealtimeClient, {
+const { server, client } = clientAgainstCaptureServer(PlatformCaller, {
   status: 200,
   body: realtimeEnvelope('SUCCESS'),
 });
 
-describe('RealtimeClient request shape', () => {
+describe('realtime request shape', () => {
   it('addOrUpdateCampaignRecord sends the spec body and the five X-sc headers', async () => {
     // Prepare
     const message = {
@@ -37,7 +42,7 @@ describe('RealtimeClient request shape', () => {
     };
 
     // Act
-    const outcome = await client.addOrUpdateCampaignRecord(message);
+    const outcome = await client.send(addOrUpdateCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 1 });
@@ -70,7 +75,7 @@ describe('RealtimeClient request shape', () => {
     };
 
     // Act
-    await client.addOrUpdateCampaignRecord(message);
+    await client.send(addOrUpdateCampaignRecord, message);
 
     // Assess
     expect(onlyRequest(server).bodyText).toBe(
@@ -95,7 +100,7 @@ describe('RealtimeClient request shape', () => {
     };
 
     // Act
-    const outcome = await client.searchPreviewCampaign(message);
+    const outcome = await client.send(searchCampaignRecords, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', body: { previewRecordClientData: [] } });
@@ -120,7 +125,7 @@ describe('RealtimeClient request shape', () => {
     }));
 
     // Act
-    await client.searchPreviewCampaign({ campaignName: 'Leads', clientId: 'c-1' });
+    await client.send(searchCampaignRecords, { campaignName: 'Leads', clientId: 'c-1' });
 
     // Assess
     expect(onlyRequest(server).body).toStrictEqual(realtimeBody({ clientId: 'c-1' }));
@@ -140,7 +145,7 @@ describe('RealtimeClient request shape', () => {
     };
 
     // Act
-    await client.changeCampaignRecordStatus(message);
+    await client.send(changeCampaignRecordStatus, message);
 
     // Assess
     expectOnlyRequest(
@@ -169,7 +174,7 @@ describe('RealtimeClient request shape', () => {
     };
 
     // Act
-    await client.transferCampaignRecord(message);
+    await client.send(transferCampaignRecord, message);
 
     // Assess
     expectOnlyRequest(
@@ -190,7 +195,7 @@ describe('RealtimeClient request shape', () => {
     const message = { correlationId: 'corr-5', campaignName: 'Leads', previewRecordId: 'pr-9' };
 
     // Act
-    await client.deleteRecordFromCampaign(message);
+    await client.send(deleteCampaignRecord, message);
 
     // Assess
     expectOnlyRequest(
@@ -202,20 +207,20 @@ describe('RealtimeClient request shape', () => {
 
   it('joins a base URL with a trailing slash without a double slash', async () => {
     // Prepare
-    const slashed = new RealtimeClient(
+    const slashed = new PlatformCaller(
       settingsFor(`${server.baseUrl}/`),
       new InMemoryApiKeySource(TEST_KEY),
     );
 
     // Act
-    await slashed.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'c-1' });
+    await slashed.send(deleteCampaignRecord, { campaignName: 'Leads', clientId: 'c-1' });
 
     // Assess
     expect(onlyRequest(server).path).toBe(`${PREFIX}/deleteRecordFromCampaign`);
   });
 });
 
-describe('RealtimeClient outcomes', () => {
+describe('realtime outcomes', () => {
   it('reads HTTP 200 with NORECORDFOUND as a permanent failure naming the endpoint', async () => {
     // Prepare
     server.respond(() => ({
@@ -224,7 +229,10 @@ describe('RealtimeClient outcomes', () => {
     }));
 
     // Act
-    const outcome = await client.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'x' });
+    const outcome = await client.send(deleteCampaignRecord, {
+      campaignName: 'Leads',
+      clientId: 'x',
+    });
 
     // Assess
     expect(outcome).toMatchObject({
@@ -240,14 +248,17 @@ describe('RealtimeClient outcomes', () => {
   it('treats a search SUCCESS without records as malformed', async () => {
     // Prepare
     server.respond(() => ({ status: 200, body: realtimeEnvelope('SUCCESS') }));
-    const fast = new RealtimeClient(
+    const fast = new PlatformCaller(
       settingsFor(server.baseUrl),
       new InMemoryApiKeySource(TEST_KEY),
       { maxAttempts: 1 },
     );
 
     // Act
-    const outcome = await fast.searchPreviewCampaign({ campaignName: 'Leads', clientId: 'c-1' });
+    const outcome = await fast.send(searchCampaignRecords, {
+      campaignName: 'Leads',
+      clientId: 'c-1',
+    });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'MALFORMED_RESPONSE' });

@@ -1,4 +1,8 @@
 import * as z from 'zod/mini';
+import type { Action } from '../core/action';
+import { alreadyApplied, type Outcome } from '../core/outcome';
+import { pickDefined } from '../core/pick-defined';
+import type { CampaignRecord } from '../core/platform-responses';
 import {
   campaignName,
   correlationId,
@@ -9,7 +13,7 @@ import {
   occurredAt,
   recordLocator,
   region,
-} from './common';
+} from '../messages/common';
 
 export const SEARCH_CONDITIONS = [
   'EQUALS',
@@ -105,3 +109,51 @@ export const searchCampaignRecordsMessage = z
   );
 
 export type SearchCampaignRecordsMessage = z.infer<typeof searchCampaignRecordsMessage>;
+
+/** What a search answers: published on the result bus, returned to a direct caller. */
+export interface SearchResult {
+  /** SUCCESS, or NORECORDFOUND for an id lookup that matched nothing. */
+  readonly status: 'SUCCESS' | 'NORECORDFOUND';
+  readonly records: readonly CampaignRecord[];
+}
+
+/** The records of a search answer (none for NORECORDFOUND or a failure). */
+const records = (outcome: Outcome): readonly CampaignRecord[] =>
+  (outcome.body as { previewRecordClientData?: CampaignRecord[] } | undefined)
+    ?.previewRecordClientData ?? [];
+
+const searchResult = (outcome: Outcome): SearchResult => ({
+  status: outcome.code === 'NORECORDFOUND' ? 'NORECORDFOUND' : 'SUCCESS',
+  records: records(outcome),
+});
+
+export const searchCampaignRecords: Action<
+  'search-campaign-records',
+  SearchCampaignRecordsMessage
+> & { readonly records: typeof records } = {
+  name: 'search-campaign-records',
+  service: 'realtime',
+  endpoint: 'searchPreviewCampaign',
+  kind: 'read',
+  schema: searchCampaignRecordsMessage,
+  requestFields: (message) => ({
+    ...pickDefined(message, ['previewRecordId', 'clientId', 'maxRecords']),
+    ...(message.previewRecordData === undefined
+      ? {}
+      : {
+          previewRecordData: message.previewRecordData.map((criterion) =>
+            pickDefined(criterion, ['key', 'value', 'condition']),
+          ),
+        }),
+  }),
+  execute: async (message, platform, call) => {
+    const outcome = await platform.send(searchCampaignRecords, message, call);
+    // An id lookup that matches nothing is an answer, not a failure, for a read.
+    if (outcome.code === 'NORECORDFOUND') {
+      const answered = alreadyApplied(outcome, 'NORECORDFOUND', 'no record matches the id');
+      return { ...answered, result: searchResult(outcome) };
+    }
+    return outcome.category === 'success' ? { ...outcome, result: searchResult(outcome) } : outcome;
+  },
+  records,
+};

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { RealtimeClient } from '../../../lambdas/core/realtime-client';
 import type {
   AddOrUpdateCampaignRecordMessage,
   ChangeCampaignRecordStatusMessage,
-} from '../../../lambdas/messages';
+} from '../../../lambdas/actions';
+import { addOrUpdateCampaignRecord } from '../../../lambdas/actions/add-or-update-campaign-record';
+import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-campaign-record-status';
+import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
+import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
+import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
 import {
   clientAgainstSimulator,
@@ -17,12 +22,12 @@ import {
  * status it can answer, as the client classifies them.
  */
 
-const { sim, keys, client, sleeps } = clientAgainstSimulator(RealtimeClient);
+const { sim, keys, client, sleeps } = clientAgainstSimulator(PlatformCaller);
 
 const PLATFORM_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/;
 
 const addLead = (clientId: string, extra: Partial<AddOrUpdateCampaignRecordMessage> = {}) =>
-  client.addOrUpdateCampaignRecord({
+  client.send(addOrUpdateCampaignRecord, {
     campaignName: 'Leads',
     clientId,
     previewRecordData: [
@@ -61,7 +66,7 @@ describe('addOrUpdateCampaignRecord', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.addOrUpdateCampaignRecord({
+    const outcome = await client.send(addOrUpdateCampaignRecord, {
       campaignName: 'Leads',
       clientId: 'c-1',
       previewRecordData: [{ key: 'City', value: 'Paris' }],
@@ -81,7 +86,7 @@ describe('addOrUpdateCampaignRecord', () => {
     } as unknown as AddOrUpdateCampaignRecordMessage;
 
     // Act
-    const outcome = await client.addOrUpdateCampaignRecord(message);
+    const outcome = await client.send(addOrUpdateCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({
@@ -104,7 +109,7 @@ describe('addOrUpdateCampaignRecord', () => {
     };
 
     // Act
-    const outcome = await client.addOrUpdateCampaignRecord(message);
+    const outcome = await client.send(addOrUpdateCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({
@@ -124,7 +129,7 @@ describe('addOrUpdateCampaignRecord', () => {
     };
 
     // Act
-    const outcome = await client.addOrUpdateCampaignRecord(message);
+    const outcome = await client.send(addOrUpdateCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED', attempts: 2 });
@@ -139,11 +144,14 @@ describe('searchPreviewCampaign', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.searchPreviewCampaign({ campaignName: 'Leads', clientId: 'c-1' });
+    const outcome = await client.send(searchCampaignRecords, {
+      campaignName: 'Leads',
+      clientId: 'c-1',
+    });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
-    const records = outcome.body?.previewRecordClientData ?? [];
+    const records = searchCampaignRecords.records(outcome);
     expect(records).toHaveLength(1);
     const [record] = records;
     expect(record).toMatchObject({
@@ -170,8 +178,11 @@ describe('searchPreviewCampaign', () => {
     const id = sim.state.findByClientId('Leads', 'c-2')?.previewRecordID ?? 'missing';
 
     // Act
-    const byId = await client.searchPreviewCampaign({ campaignName: 'Leads', previewRecordId: id });
-    const byCriteria = await client.searchPreviewCampaign({
+    const byId = await client.send(searchCampaignRecords, {
+      campaignName: 'Leads',
+      previewRecordId: id,
+    });
+    const byCriteria = await client.send(searchCampaignRecords, {
       campaignName: 'Leads',
       maxRecords: 10,
       previewRecordData: [
@@ -181,9 +192,9 @@ describe('searchPreviewCampaign', () => {
     });
 
     // Assess
-    expect(byId.body?.previewRecordClientData.map((r) => r.clientId)).toEqual(['c-2']);
+    expect(searchCampaignRecords.records(byId).map((r) => r.clientId)).toEqual(['c-2']);
     expect(byCriteria).toMatchObject({ category: 'success', code: 'SUCCESS' });
-    expect(byCriteria.body?.previewRecordClientData.map((r) => r.clientId)).toEqual(['c-2']);
+    expect(searchCampaignRecords.records(byCriteria).map((r) => r.clientId)).toEqual(['c-2']);
   });
 
   it('SUCCESS with no match for criteria: an empty array', async () => {
@@ -191,7 +202,7 @@ describe('searchPreviewCampaign', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.searchPreviewCampaign({
+    const outcome = await client.send(searchCampaignRecords, {
       campaignName: 'Leads',
       previewRecordData: [{ key: 'City', value: 'Nowhere', condition: 'EQUALS' }],
     });
@@ -205,7 +216,10 @@ describe('searchPreviewCampaign', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.searchPreviewCampaign({ campaignName: 'Leads', clientId: 'nope' });
+    const outcome = await client.send(searchCampaignRecords, {
+      campaignName: 'Leads',
+      clientId: 'nope',
+    });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND', attempts: 1 });
@@ -219,7 +233,7 @@ describe('searchPreviewCampaign', () => {
     };
 
     // Act
-    const outcome = await client.searchPreviewCampaign(message);
+    const outcome = await client.send(searchCampaignRecords, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
@@ -234,7 +248,7 @@ describe('changeCampaignRecordStatus', () => {
     const when = Date.parse('2030-01-02T03:04:05.678Z');
 
     // Act
-    const outcome = await client.changeCampaignRecordStatus({
+    const outcome = await client.send(changeCampaignRecordStatus, {
       campaignName: 'Leads',
       clientId: 'c-1',
       previewRecordStateEnum: 'WORKED',
@@ -264,7 +278,7 @@ describe('changeCampaignRecordStatus', () => {
     };
 
     // Act
-    const outcome = await client.changeCampaignRecordStatus(message);
+    const outcome = await client.send(changeCampaignRecordStatus, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND' });
@@ -280,7 +294,7 @@ describe('changeCampaignRecordStatus', () => {
     } as ChangeCampaignRecordStatusMessage;
 
     // Act
-    const outcome = await client.changeCampaignRecordStatus(message);
+    const outcome = await client.send(changeCampaignRecordStatus, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
@@ -294,7 +308,7 @@ describe('transferCampaignRecord', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.transferCampaignRecord({
+    const outcome = await client.send(transferCampaignRecord, {
       campaignName: 'Leads',
       clientId: 'c-1',
       transferToCampaign: 'Renewals',
@@ -311,7 +325,7 @@ describe('transferCampaignRecord', () => {
     const message = { campaignName: 'Leads', clientId: 'ghost', transferToCampaign: 'Renewals' };
 
     // Act
-    const outcome = await client.transferCampaignRecord(message);
+    const outcome = await client.send(transferCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND' });
@@ -322,7 +336,7 @@ describe('transferCampaignRecord', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.transferCampaignRecord({
+    const outcome = await client.send(transferCampaignRecord, {
       campaignName: 'Leads',
       clientId: 'c-1',
       transferToCampaign: 'Leads',
@@ -339,8 +353,11 @@ describe('deleteRecordFromCampaign', () => {
     await addLead('c-1');
 
     // Act
-    const first = await client.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'c-1' });
-    const second = await client.deleteRecordFromCampaign({
+    const first = await client.send(deleteCampaignRecord, {
+      campaignName: 'Leads',
+      clientId: 'c-1',
+    });
+    const second = await client.send(deleteCampaignRecord, {
       campaignName: 'Leads',
       clientId: 'c-1',
     });
@@ -354,14 +371,17 @@ describe('deleteRecordFromCampaign', () => {
   it('FAILED: retryable for a campaign that does not exist on a restricted platform', async () => {
     // Prepare
     const restricted = await startContractSimulator({ campaigns: ['Leads'] });
-    const other = new RealtimeClient(
+    const other = new PlatformCaller(
       settingsFor(restricted.baseUrl),
       new InMemoryApiKeySource(SIM_KEY),
       { maxAttempts: 1 },
     );
 
     // Act
-    const outcome = await other.deleteRecordFromCampaign({ campaignName: 'Nope', clientId: 'c-1' });
+    const outcome = await other.send(deleteCampaignRecord, {
+      campaignName: 'Nope',
+      clientId: 'c-1',
+    });
     await restricted.close();
 
     // Assess
@@ -373,18 +393,18 @@ describe('deleteRecordFromCampaign', () => {
 describe('simulated faults', () => {
   const everyAction = () => [
     addLead('c-1'),
-    client.searchPreviewCampaign({ campaignName: 'Leads', clientId: 'c-1' }),
-    client.changeCampaignRecordStatus({
+    client.send(searchCampaignRecords, { campaignName: 'Leads', clientId: 'c-1' }),
+    client.send(changeCampaignRecordStatus, {
       campaignName: 'Leads',
       clientId: 'c-1',
       previewRecordStateEnum: 'COMPLETED',
     }),
-    client.transferCampaignRecord({
+    client.send(transferCampaignRecord, {
       campaignName: 'Leads',
       clientId: 'c-1',
       transferToCampaign: 'B',
     }),
-    client.deleteRecordFromCampaign({ campaignName: 'Leads', clientId: 'c-1' }),
+    client.send(deleteCampaignRecord, { campaignName: 'Leads', clientId: 'c-1' }),
   ];
 
   it.each([
@@ -433,13 +453,13 @@ describe('simulated faults', () => {
   it('times out on a hanging request', async () => {
     // Prepare
     sim.setFaults({ hangRate: 1 });
-    const impatient = new RealtimeClient(settingsFor(sim.baseUrl), keys, {
+    const impatient = new PlatformCaller(settingsFor(sim.baseUrl), keys, {
       maxAttempts: 1,
       requestTimeoutMs: 50,
     });
 
     // Act
-    const outcome = await impatient.deleteRecordFromCampaign({
+    const outcome = await impatient.send(deleteCampaignRecord, {
       campaignName: 'Leads',
       clientId: 'x',
     });

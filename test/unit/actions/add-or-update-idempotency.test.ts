@@ -6,22 +6,21 @@
  * message. Against the simulator; its faults are switched per request through the transport.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXECUTORS, type PlatformClients } from '../../../lambdas/core/action-executors';
+import { addOrUpdateCampaignRecord } from '../../../lambdas/actions/add-or-update-campaign-record';
 import { type HttpTransport, postJson } from '../../../lambdas/core/http';
-import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
-import { RealtimeClient } from '../../../lambdas/core/realtime-client';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import {
   type FaultSettings,
   type RunningSimulator,
   startSimulator,
 } from '../../../local/simulator';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
-import { settingsFor, TENANT, TEST_KEY } from './client-fixtures';
+import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
 
 const HTTP = { baseDelayMs: 0, maxDelayMs: 0, requestTimeoutMs: 2000, maxAttempts: 3 };
 
 let sim: RunningSimulator;
-let clients: PlatformClients;
+let platform: PlatformCaller;
 /** Simulator faults for the next requests, one entry per request (then none). */
 let faultPlan: FaultSettings[] = [];
 
@@ -35,10 +34,7 @@ beforeAll(async () => {
   sim = await startSimulator({ ...TENANT, apiKey: TEST_KEY });
   const settings = settingsFor(sim.baseUrl);
   const apiKey = new InMemoryApiKeySource(TEST_KEY);
-  clients = {
-    realtime: new RealtimeClient(settings, apiKey, HTTP, { transport: plannedTransport }),
-    provisioning: new ProvisioningClient(settings, apiKey, HTTP, { transport: plannedTransport }),
-  };
+  platform = new PlatformCaller(settings, apiKey, HTTP, { transport: plannedTransport });
 });
 
 afterAll(async () => {
@@ -72,7 +68,7 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     faultPlan = [{ lostResponseRate: 1 }];
 
     // Act
-    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_APPLIED', attempts: 1 });
@@ -87,7 +83,7 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     faultPlan = [{ serverErrorRate: 1 }];
 
     // Act
-    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -101,7 +97,7 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     faultPlan = [{ throttleRate: 1 }];
 
     // Act
-    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -110,10 +106,10 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
 
   it('on a redelivery sends nothing when the record already holds the message', async () => {
     // Prepare: the first delivery added the record, its answer never arrived.
-    await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+    await addOrUpdateCampaignRecord.execute(lead, platform, {});
 
     // Act
-    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {
+    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {
       redelivered: true,
     });
 
@@ -130,14 +126,12 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     ['another next work time', { nextEarliestWorkTimeUTC: 1_893_456_060_000 }],
   ])('on a redelivery still updates a record that holds %s', async (_case, change) => {
     // Prepare
-    await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+    await addOrUpdateCampaignRecord.execute(lead, platform, {});
 
     // Act
-    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](
-      { ...lead, ...change },
-      clients,
-      { redelivered: true },
-    );
+    const outcome = await addOrUpdateCampaignRecord.execute({ ...lead, ...change }, platform, {
+      redelivered: true,
+    });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -149,7 +143,7 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
 
   it('on a redelivery adds a record that is not there', async () => {
     // Act
-    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {
+    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {
       redelivered: true,
     });
 
@@ -169,7 +163,7 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     ];
 
     // Act
-    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
 
     // Assess: the platform takes the last retry for an update, as before this check existed.
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -187,7 +181,7 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     faultPlan = [{ connectionResetRate: 1 }, {}, { lostResponseRate: 1 }, {}];
 
     // Act
-    const { outcome } = await EXECUTORS['add-or-update-campaign-record'](lead, clients, {});
+    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_APPLIED' });

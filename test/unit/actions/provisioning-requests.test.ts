@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
-import { clientAgainstCaptureServer, expectOnlyRequest, onlyRequest } from './client-fixtures';
+import { addUser } from '../../../lambdas/actions/add-user';
+import { deleteUser } from '../../../lambdas/actions/delete-user';
+import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { clientAgainstCaptureServer, expectOnlyRequest, onlyRequest } from '../core/client-fixtures';
 
 const TENANT = { platform: 'PLAT', companyCode: 'acme', environment: 'prod' };
 
-const { server, client } = clientAgainstCaptureServer(ProvisioningClient, {
+const { server, client } = clientAgainstCaptureServer(PlatformCaller, {
   status: 200,
   body: { result: 'SUCCESS', message: 'done' },
 });
 
-describe('ProvisioningClient request shape', () => {
+describe('provisioning request shape', () => {
   it('addUser sends tenant plus every user property given', async () => {
     // Prepare
     server.respond(() => ({
@@ -28,7 +31,7 @@ describe('ProvisioningClient request shape', () => {
     };
 
     // Act
-    const outcome = await client.addUser(message);
+    const outcome = await client.send(addUser, message);
 
     // Assess
     expect(outcome).toMatchObject({
@@ -61,7 +64,7 @@ describe('ProvisioningClient request shape', () => {
     };
 
     // Act
-    await client.addUser(message);
+    await client.send(addUser, message);
 
     // Assess
     expect(onlyRequest(server).bodyText).toBe(
@@ -82,7 +85,7 @@ describe('ProvisioningClient request shape', () => {
     }));
 
     // Act
-    const outcome = await client.queryExistence({
+    const outcome = await client.send(queryUserExistence, {
       correlationId: 'c',
       loginUserId: 'ada@example.com',
     });
@@ -100,7 +103,7 @@ describe('ProvisioningClient request shape', () => {
     const message = { correlationId: 'c', loginUserId: 'ada@example.com' };
 
     // Act
-    await client.deleteUser(message);
+    await client.send(deleteUser, message);
 
     // Assess
     expectOnlyRequest(server, '/platform-admin/api/users/delete-user', {
@@ -110,13 +113,13 @@ describe('ProvisioningClient request shape', () => {
   });
 });
 
-describe('ProvisioningClient outcomes', () => {
+describe('provisioning outcomes', () => {
   it('reads HTTP 200 with NOT_FOUND as a permanent failure with the platform message', async () => {
     // Prepare
     server.respond(() => ({ status: 200, body: { result: 'NOT_FOUND', message: 'no such user' } }));
 
     // Act
-    const outcome = await client.deleteUser({ loginUserId: 'gone@example.com' });
+    const outcome = await client.send(deleteUser, { loginUserId: 'gone@example.com' });
 
     // Assess
     expect(outcome).toMatchObject({

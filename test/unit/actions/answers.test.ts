@@ -1,18 +1,22 @@
 /**
- * The per-action executors against the platform simulator over loopback: the idempotency
+ * Each action's execute step against the platform simulator over loopback: the idempotency
  * branches (a redelivery that finds the desired end state in place succeeds with an ALREADY_*
  * code) and the reads' answers. One simulator for the file; reset between tests.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createPlatformClients,
-  EXECUTORS,
-  type PlatformClients,
-} from '../../../lambdas/core/action-executors';
+import type { SearchResult } from '../../../lambdas/actions';
+import { addUser } from '../../../lambdas/actions/add-user';
+import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-campaign-record-status';
+import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
+import { deleteUser } from '../../../lambdas/actions/delete-user';
+import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
+import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
+import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { startCaptureServer } from '../../support/capture-server';
 import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
-import { settingsFor, TENANT, TEST_KEY } from './client-fixtures';
+import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
 
 /** Only these campaigns exist: naming another is answered FAILED (retryable). */
 const CAMPAIGNS = ['Leads', 'Callbacks'];
@@ -20,15 +24,11 @@ const CAMPAIGNS = ['Leads', 'Callbacks'];
 const FAST = { baseDelayMs: 0, maxDelayMs: 0 };
 
 let sim: RunningSimulator;
-let clients: PlatformClients;
+let platform: PlatformCaller;
 
 beforeAll(async () => {
   sim = await startSimulator({ ...TENANT, apiKey: TEST_KEY, campaigns: CAMPAIGNS });
-  clients = createPlatformClients(
-    settingsFor(sim.baseUrl),
-    new InMemoryApiKeySource(TEST_KEY),
-    FAST,
-  );
+  platform = new PlatformCaller(settingsFor(sim.baseUrl), new InMemoryApiKeySource(TEST_KEY), FAST);
 });
 
 afterAll(async () => {
@@ -61,9 +61,9 @@ describe('delete-campaign-record', () => {
     seedRecord('Leads', 'c-1');
 
     // Act
-    const { outcome } = await EXECUTORS['delete-campaign-record'](
+    const outcome = await deleteCampaignRecord.execute(
       { campaignName: 'Leads', clientId: 'c-1' },
-      clients,
+      platform,
       {},
     );
 
@@ -74,9 +74,9 @@ describe('delete-campaign-record', () => {
 
   it('reports a record already gone as ALREADY_DELETED success', async () => {
     // Act
-    const { outcome } = await EXECUTORS['delete-campaign-record'](
+    const outcome = await deleteCampaignRecord.execute(
       { campaignName: 'Leads', clientId: 'c-gone' },
-      clients,
+      platform,
       {},
     );
 
@@ -87,9 +87,9 @@ describe('delete-campaign-record', () => {
 
   it('keeps a FAILED answer retryable', async () => {
     // Act
-    const { outcome } = await EXECUTORS['delete-campaign-record'](
+    const outcome = await deleteCampaignRecord.execute(
       { campaignName: 'Closed', clientId: 'c-1' },
-      clients,
+      platform,
       {},
     );
 
@@ -104,9 +104,9 @@ describe('transfer-campaign-record', () => {
     const seeded = seedRecord('Leads', 'c-1');
 
     // Act
-    const { outcome } = await EXECUTORS['transfer-campaign-record'](
+    const outcome = await transferCampaignRecord.execute(
       { campaignName: 'Leads', clientId: 'c-1', transferToCampaign: 'Callbacks' },
-      clients,
+      platform,
       {},
     );
 
@@ -134,9 +134,9 @@ describe('transfer-campaign-record', () => {
       const locator = locate(seeded.previewRecordID);
 
       // Act
-      const { outcome } = await EXECUTORS['transfer-campaign-record'](
+      const outcome = await transferCampaignRecord.execute(
         { campaignName: 'Leads', transferToCampaign: 'Callbacks', ...locator },
-        clients,
+        platform,
         {},
       );
 
@@ -149,9 +149,9 @@ describe('transfer-campaign-record', () => {
 
   it('keeps NORECORDFOUND permanent when the record is in neither campaign', async () => {
     // Act
-    const { outcome } = await EXECUTORS['transfer-campaign-record'](
+    const outcome = await transferCampaignRecord.execute(
       { campaignName: 'Leads', clientId: 'c-nowhere', transferToCampaign: 'Callbacks' },
-      clients,
+      platform,
       {},
     );
 
@@ -165,9 +165,9 @@ describe('transfer-campaign-record', () => {
     seedRecord('Leads', 'other');
 
     // Act
-    const { outcome } = await EXECUTORS['transfer-campaign-record'](
+    const outcome = await transferCampaignRecord.execute(
       { campaignName: 'Leads', clientId: 'c-1', transferToCampaign: 'Closed' },
-      clients,
+      platform,
       {},
     );
 
@@ -179,9 +179,9 @@ describe('transfer-campaign-record', () => {
 describe('change-campaign-record-status', () => {
   it('keeps NORECORDFOUND permanent: a wrong id is no idempotent case', async () => {
     // Act
-    const { outcome } = await EXECUTORS['change-campaign-record-status'](
+    const outcome = await changeCampaignRecordStatus.execute(
       { campaignName: 'Leads', clientId: 'c-missing', previewRecordStateEnum: 'COMPLETED' },
-      clients,
+      platform,
       {},
     );
 
@@ -197,10 +197,10 @@ describe('change-campaign-record-status', () => {
       clientId: 'c-1',
       previewRecordStateEnum: 'COMPLETED',
     } as const;
-    await EXECUTORS['change-campaign-record-status'](message, clients, {});
+    await changeCampaignRecordStatus.execute(message, platform, {});
 
     // Act
-    const { outcome } = await EXECUTORS['change-campaign-record-status'](message, clients, {});
+    const outcome = await changeCampaignRecordStatus.execute(message, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -218,7 +218,7 @@ describe('add-user', () => {
 
   it('adds a new user', async () => {
     // Act
-    const { outcome } = await EXECUTORS['add-user'](message, clients, {});
+    const outcome = await addUser.execute(message, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -230,7 +230,7 @@ describe('add-user', () => {
     seedUser('grace@example.com', false);
 
     // Act
-    const { outcome } = await EXECUTORS['add-user'](message, clients, {});
+    const outcome = await addUser.execute(message, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_EXISTS' });
@@ -242,11 +242,7 @@ describe('add-user', () => {
     seedUser('grace@example.com', true);
 
     // Act
-    const { outcome } = await EXECUTORS['add-user'](
-      { ...message, createInCloudConnect: true },
-      clients,
-      {},
-    );
+    const outcome = await addUser.execute({ ...message, createInCloudConnect: true }, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_EXISTS' });
@@ -257,11 +253,7 @@ describe('add-user', () => {
     seedUser('grace@example.com', false);
 
     // Act
-    const { outcome } = await EXECUTORS['add-user'](
-      { ...message, createInCloudConnect: true },
-      clients,
-      {},
-    );
+    const outcome = await addUser.execute({ ...message, createInCloudConnect: true }, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'ALREADY_EXISTS' });
@@ -282,7 +274,7 @@ describe('add-user', () => {
             },
           },
     );
-    const lagging = createPlatformClients(
+    const lagging = new PlatformCaller(
       settingsFor(platform.baseUrl),
       new InMemoryApiKeySource(TEST_KEY),
       FAST,
@@ -290,7 +282,7 @@ describe('add-user', () => {
 
     try {
       // Act
-      const { outcome } = await EXECUTORS['add-user'](message, lagging, {});
+      const outcome = await addUser.execute(message, lagging, {});
 
       // Assess
       expect(outcome).toMatchObject({ category: 'retryable', code: 'ALREADY_EXISTS' });
@@ -307,11 +299,7 @@ describe('delete-user', () => {
     seedUser('grace@example.com', false);
 
     // Act
-    const { outcome } = await EXECUTORS['delete-user'](
-      { loginUserId: 'grace@example.com' },
-      clients,
-      {},
-    );
+    const outcome = await deleteUser.execute({ loginUserId: 'grace@example.com' }, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -320,11 +308,7 @@ describe('delete-user', () => {
 
   it('reports a user already gone as ALREADY_DELETED success', async () => {
     // Act
-    const { outcome } = await EXECUTORS['delete-user'](
-      { loginUserId: 'grace@example.com' },
-      clients,
-      {},
-    );
+    const outcome = await deleteUser.execute({ loginUserId: 'grace@example.com' }, platform, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_DELETED' });
@@ -348,9 +332,9 @@ describe('query-user-existence', () => {
     const seeded = seedUser('grace@example.com', inCloudConnect);
 
     // Act
-    const { outcome, result } = await EXECUTORS['query-user-existence'](
+    const { result, ...outcome } = await queryUserExistence.execute(
       { loginUserId: 'grace@example.com' },
-      clients,
+      platform,
       {},
     );
 
@@ -362,9 +346,9 @@ describe('query-user-existence', () => {
 
   it('answers NOT_FOUND for a user that does not exist, as a success', async () => {
     // Act
-    const { outcome, result } = await EXECUTORS['query-user-existence'](
+    const { result, ...outcome } = await queryUserExistence.execute(
       { loginUserId: 'nobody@example.com' },
-      clients,
+      platform,
       {},
     );
 
@@ -382,9 +366,9 @@ describe('query-user-existence', () => {
 describe('search-campaign-records', () => {
   it('answers an id lookup that matches nothing with NORECORDFOUND, as a success', async () => {
     // Act
-    const { outcome, result } = await EXECUTORS['search-campaign-records'](
+    const { result, ...outcome } = await searchCampaignRecords.execute(
       { campaignName: 'Leads', clientId: 'c-none' },
-      clients,
+      platform,
       {},
     );
 
@@ -399,32 +383,32 @@ describe('search-campaign-records', () => {
     seedRecord('Leads', 'c-2');
 
     // Act
-    const { outcome, result } = await EXECUTORS['search-campaign-records'](
+    const { result, ...outcome } = await searchCampaignRecords.execute(
       {
         campaignName: 'Leads',
         previewRecordData: [{ key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' }],
       },
-      clients,
+      platform,
       {},
     );
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
     expect(result).toMatchObject({ status: 'SUCCESS' });
-    const records = result && 'records' in result ? result.records : [];
+    const records = (result as SearchResult | undefined)?.records ?? [];
     expect(records.map((r) => r.clientId)).toEqual(['c-1', 'c-2']);
   });
 
   it('gives no result for a failure', async () => {
     // Act
-    const execution = await EXECUTORS['search-campaign-records'](
+    const outcome = await searchCampaignRecords.execute(
       { campaignName: 'Closed', clientId: 'c-1' },
-      clients,
+      platform,
       {},
     );
 
     // Assess
-    expect(execution.outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
-    expect(execution.result).toBeUndefined();
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
+    expect(outcome.result).toBeUndefined();
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ProvisioningClient } from '../../../lambdas/core/provisioning-client';
-import type { AddUserMessage } from '../../../lambdas/messages';
+import type { AddUserMessage } from '../../../lambdas/actions';
+import { addUser } from '../../../lambdas/actions/add-user';
+import { deleteUser } from '../../../lambdas/actions/delete-user';
+import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import {
   clientAgainstSimulator,
   SIM_KEY,
@@ -13,7 +16,7 @@ import {
  * every result it can answer, as the client classifies them.
  */
 
-const { sim, keys, client, sleeps } = clientAgainstSimulator(ProvisioningClient);
+const { sim, keys, client, sleeps } = clientAgainstSimulator(PlatformCaller);
 
 const ADA: AddUserMessage = {
   loginUserId: 'ada@example.com',
@@ -28,11 +31,11 @@ describe('add-user', () => {
     const message = { ...ADA, createInCloudConnect: true, correlationId: 'corr-1' };
 
     // Act
-    const outcome = await client.addUser(message);
+    const outcome = await client.send(addUser, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 1 });
-    expect(outcome.body?.connectUserId).toEqual(expect.any(String));
+    expect((outcome.body as { connectUserId?: string }).connectUserId).toEqual(expect.any(String));
     expect(sim.state.findUser('ada@example.com')).toMatchObject({
       firstName: 'Ada',
       inCloudConnect: true,
@@ -41,10 +44,10 @@ describe('add-user', () => {
 
   it('ALREADY_EXISTS: permanent for a login id that exists', async () => {
     // Prepare
-    await client.addUser(ADA);
+    await client.send(addUser, ADA);
 
     // Act
-    const outcome = await client.addUser(ADA);
+    const outcome = await client.send(addUser, ADA);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'ALREADY_EXISTS', attempts: 1 });
@@ -56,7 +59,7 @@ describe('add-user', () => {
     const message = { ...ADA, firstName: '' };
 
     // Act
-    const outcome = await client.addUser(message);
+    const outcome = await client.send(addUser, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'INVALID_ARGUMENTS' });
@@ -67,10 +70,10 @@ describe('add-user', () => {
   it('NOT_SUPPORTED: permanent on an environment with the internal user directory', async () => {
     // Prepare
     const internal = await startContractSimulator({ userDirectory: 'internal' });
-    const other = new ProvisioningClient(settingsFor(internal.baseUrl), keys);
+    const other = new PlatformCaller(settingsFor(internal.baseUrl), keys);
 
     // Act
-    const outcome = await other.addUser(ADA);
+    const outcome = await other.send(addUser, ADA);
     await internal.close();
 
     // Assess
@@ -82,7 +85,7 @@ describe('add-user', () => {
     sim.setFaults({ failedStatusRate: 1 });
 
     // Act
-    const outcome = await client.addUser(ADA);
+    const outcome = await client.send(addUser, ADA);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAIL', attempts: 2 });
@@ -94,10 +97,10 @@ describe('add-user', () => {
 describe('query-existence', () => {
   it('SUCCESS / EXISTS for a user in the platform and the backing instance', async () => {
     // Prepare
-    await client.addUser({ ...ADA, createInCloudConnect: true });
+    await client.send(addUser, { ...ADA, createInCloudConnect: true });
 
     // Act
-    const outcome = await client.queryExistence({ loginUserId: 'ada@example.com' });
+    const outcome = await client.send(queryUserExistence, { loginUserId: 'ada@example.com' });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -109,10 +112,10 @@ describe('query-existence', () => {
 
   it('SUCCESS / NOT_FOUND for a user only in the platform', async () => {
     // Prepare
-    await client.addUser({ ...ADA, createInCloudConnect: false });
+    await client.send(addUser, { ...ADA, createInCloudConnect: false });
 
     // Act
-    const outcome = await client.queryExistence({ loginUserId: 'ada@example.com' });
+    const outcome = await client.send(queryUserExistence, { loginUserId: 'ada@example.com' });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -124,7 +127,7 @@ describe('query-existence', () => {
     const message = { loginUserId: 'nobody@example.com' };
 
     // Act
-    const outcome = await client.queryExistence(message);
+    const outcome = await client.send(queryUserExistence, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'NOT_FOUND', attempts: 1 });
@@ -139,11 +142,11 @@ describe('query-existence', () => {
 describe('delete-user', () => {
   it('SUCCESS, then NOT_FOUND for the same user', async () => {
     // Prepare
-    await client.addUser(ADA);
+    await client.send(addUser, ADA);
 
     // Act
-    const first = await client.deleteUser({ loginUserId: 'ada@example.com' });
-    const second = await client.deleteUser({ loginUserId: 'ada@example.com' });
+    const first = await client.send(deleteUser, { loginUserId: 'ada@example.com' });
+    const second = await client.send(deleteUser, { loginUserId: 'ada@example.com' });
 
     // Assess
     expect(first).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -159,9 +162,9 @@ describe('401 → refresh → retry', () => {
     keys.storedKey = 'rotated-key-02';
 
     // Act
-    const added = await client.addUser(ADA);
-    const queried = await client.queryExistence({ loginUserId: ADA.loginUserId });
-    const deleted = await client.deleteUser({ loginUserId: ADA.loginUserId });
+    const added = await client.send(addUser, ADA);
+    const queried = await client.send(queryUserExistence, { loginUserId: ADA.loginUserId });
+    const deleted = await client.send(deleteUser, { loginUserId: ADA.loginUserId });
 
     // Assess
     expect(added).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 2 });
@@ -177,7 +180,7 @@ describe('401 → refresh → retry', () => {
     keys.storedKey = 'not-yet-rotated';
 
     // Act
-    const outcome = await client.deleteUser({ loginUserId: ADA.loginUserId });
+    const outcome = await client.send(deleteUser, { loginUserId: ADA.loginUserId });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_401', attempts: 2 });
