@@ -45,12 +45,37 @@ const QUICK: typeof FULL = {
  */
 const LEDGER_LATENCY_MS = 4;
 
+const USAGE = `Usage: npm run bench [-- --quick]
+
+Measures the speed and memory targets against baselines taken in the same run (cold start,
+throughput, ledger cost, bundle size, secret reads, synth) and writes bench/RESULTS.md.
+
+Options:
+  --quick     fewer and shorter rounds: a smoke run, not numbers to report
+  -h, --help  this help`;
+
 const progress = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
 const main = async (): Promise<void> => {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+  let values: { quick: boolean; help: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const settings = values.quick ? QUICK : FULL;
   const started = performance.now();
   const machine = describeMachine();

@@ -164,6 +164,24 @@ ${spec.help}
 ${COMMON_HELP}`;
 };
 
+/** Commands of a group (`dlq`), listed when the group is named without one of them. */
+const groupHelp = (group: string): string | undefined => {
+  const members = Object.entries(COMMANDS)
+    .filter(([name]) => name.startsWith(`${group} `))
+    .map(([, spec]) => spec);
+  if (members.length === 0) return undefined;
+  const width = Math.max(...members.map((c) => c.usage.split(' [')[0]?.length ?? 0));
+  const lines = members.map(
+    (c) => `  ${(c.usage.split(' [')[0] ?? '').padEnd(width)}  ${c.summary}`,
+  );
+  return `Usage: npm run ops -- ${group} <subcommand> [options]
+
+Subcommands:
+${lines.join('\n')}
+
+\`npm run ops -- ${group} <subcommand> --help\` shows a subcommand's own options.`;
+};
+
 /** The command the positionals name, and the positionals after it. */
 const findCommand = (
   positionals: readonly string[],
@@ -217,6 +235,12 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
     return 0;
   }
   if (command === undefined) {
+    const group = positionals.length === 1 ? groupHelp(positionals[0] ?? '') : undefined;
+    if (group !== undefined && values.help) {
+      writeLine(io.stdout, group);
+      return 0;
+    }
+    if (group !== undefined) throw new UsageError(group);
     const known = Object.keys(COMMANDS).join(', ');
     throw new UsageError(
       `Unknown command "${positionals.slice(0, 2).join(' ')}". Commands: ${known}. Run \`npm run ops -- --help\` for usage.`,

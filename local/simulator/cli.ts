@@ -3,7 +3,7 @@
  * SIGINT/SIGTERM. Prints exactly one line, `simulator listening on <baseUrl>`, once listening.
  */
 import { parseArgs } from 'node:util';
-import type { FaultSettings } from './faults';
+import { type FaultSettings, validateFaultSettings } from './faults';
 import { startSimulator } from './index';
 import type { UserDirectory } from './provisioning-service';
 
@@ -96,6 +96,16 @@ const main = async (): Promise<void> => {
   for (const [setting, flag] of faultFlags) {
     const value = number(flag, values[flag as keyof typeof values] as string | undefined);
     if (value !== undefined) faults[setting] = value;
+  }
+  try {
+    validateFaultSettings(faults);
+  } catch (error) {
+    // Name the flag the user typed, not the setting behind it.
+    let message = (error as Error).message;
+    for (const [setting, flag] of faultFlags) {
+      message = message.replace(`fault setting "${setting}"`, `--${flag}`);
+    }
+    throw new Error(message.replace('fault rates', 'the --*-rate flags'));
   }
   const campaigns = values.campaigns
     ?.split(',')

@@ -3,7 +3,11 @@ import { addUser } from '../../../lambdas/actions/add-user';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import { clientAgainstCaptureServer, expectOnlyRequest, onlyRequest } from '../core/client-fixtures';
+import {
+  clientAgainstCaptureServer,
+  expectOnlyRequest,
+  onlyRequest,
+} from '../core/client-fixtures';
 
 const TENANT = { platform: 'PLAT', companyCode: 'acme', environment: 'prod' };
 

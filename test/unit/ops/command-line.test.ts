@@ -31,8 +31,21 @@ describe('ops command line', () => {
     expect([send.code, list.code, exportHelp.code]).toEqual([0, 0, 0]);
   });
 
+  it('lists the dlq subcommands for `dlq --help`', async () => {
+    // Act
+    const help = await runOpsCaptured(['dlq', '--help']);
+
+    // Assess
+    expect(help.code).toBe(0);
+    for (const command of ['dlq list', 'dlq redrive', 'dlq export']) {
+      expect(help.stdout).toContain(command);
+    }
+    expect(help.stdout).not.toContain('send <action>');
+  });
+
   it.each([
     [['frobnicate'], 'Unknown command "frobnicate"'],
+    [['dlq'], 'dlq <subcommand>'],
     [['dlq', 'purge', 'add-user'], 'Unknown command "dlq purge"'],
     [['send', 'add-user'], 'Usage: npm run ops -- send <action> <json-file|->'],
     [['dlq', 'list'], 'Valid actions: add-or-update-campaign-record'],

@@ -72,6 +72,37 @@ describe('simulator CLI', () => {
     expect(code).toBe(0);
   }, 30_000);
 
+  it.each([
+    [['--error-rate', '2'], '--error-rate must be between 0 and 1'],
+    [['--latency-ms=-5'], '--latency-ms must be a non-negative number'],
+    [
+      ['--error-rate', '0.6', '--throttle-rate', '0.6'],
+      'the --*-rate flags must add up to at most 1',
+    ],
+  ])(
+    'names the flag the user typed for %j',
+    async (flags, message) => {
+      // Prepare
+      child = spawn(TSX, ['local/simulator/cli.ts', '--port', '0', ...flags], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+
+      // Act
+      const [code] = (await once(child, 'exit')) as [number | null];
+
+      // Assess
+      expect(code).toBe(2);
+      expect(stderr).toContain(message);
+      expect(stderr).not.toContain('fault setting');
+    },
+    30_000,
+  );
+
   it('exits with status 2 and a message for an invalid flag value', async () => {
     // Prepare
     child = spawn(TSX, ['local/simulator/cli.ts', '--port', '0', '--error-rate', 'lots'], {

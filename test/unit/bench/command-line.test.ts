@@ -1,0 +1,49 @@
+/** `npm run bench` answers --help and a wrong option with usage, not a stack trace. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+const runBench = async (args: readonly string[]) => {
+  const child = spawn(TSX, ['bench/main.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+};
+
+describe('bench command line', () => {
+  it('prints usage with --quick for --help and exits 0', async () => {
+    // Act
+    const run = await runBench(['--help']);
+
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: npm run bench');
+    expect(run.stdout).toContain('--quick');
+    expect(run.stderr).toBe('');
+  }, 30_000);
+
+  it('names an unknown option, prints usage and exits 2 without a stack trace', async () => {
+    // Act
+    const run = await runBench(['--fast']);
+
+    // Assess
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("Unknown option '--fast'");
+    expect(run.stderr).toContain('Usage: npm run bench');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 30_000);
+});
