@@ -75,8 +75,12 @@ const EVENTBRIDGE_KEYS = ['source', 'detail-type', 'detail'];
 const PUT_EVENTS_KEYS = ['Source', 'DetailType', 'Detail'];
 
 /** One element of an event file → an `InputEvent`; throws `EventInputError` naming `where`. */
-export const toInputEvent = (value: unknown, file: string, index: number): InputEvent => {
-  const where = `${file}[${index}]`;
+export const toInputEvent = (
+  value: unknown,
+  file: string,
+  index: number,
+  where = `${file}[${index}]`,
+): InputEvent => {
   if (!isRecord(value)) throw new EventInputError(`${where}: an event must be a JSON object`);
   if (EVENTBRIDGE_KEYS.some((key) => key in value)) {
     const { source, 'detail-type': detailType, detail, ...envelope } = value;
@@ -129,29 +133,48 @@ const readJson = (file: string, shown: string): unknown => {
   }
 };
 
-/** The events of one `.json` (array or single event) or `.jsonl` file. */
+/**
+ * The events of one `.json` (array or single event) or `.jsonl` file. Every bad entry is
+ * reported at once, each with its index (JSON) or line (JSONL), so one edit fixes them all.
+ */
 export const readEventFile = (file: string, shown: string): InputEvent[] => {
+  const events: InputEvent[] = [];
+  const problems: string[] = [];
+  const take = (value: unknown, where: string): void => {
+    try {
+      events.push(toInputEvent(value, shown, events.length, where));
+    } catch (error) {
+      if (!(error instanceof EventInputError)) throw error;
+      problems.push(error.message);
+    }
+  };
   if (file.endsWith('.jsonl')) {
-    const events: InputEvent[] = [];
     readFileSync(file, 'utf8')
       .split(/\r?\n/)
       .forEach((line, lineIndex) => {
         if (line.trim() === '') return;
+        const where = `${shown}:${lineIndex + 1}`;
         let value: unknown;
         try {
           value = JSON.parse(line);
         } catch (error) {
-          throw new EventInputError(
-            `${shown}:${lineIndex + 1}: not valid JSON (${(error as Error).message})`,
-          );
+          problems.push(`${where}: not valid JSON (${(error as Error).message})`);
+          return;
         }
-        events.push(toInputEvent(value, shown, events.length));
+        take(value, where);
       });
-    return events;
+  } else {
+    const content = readJson(file, shown);
+    const list = Array.isArray(content) ? content : [content];
+    list.forEach((value, index) => take(value, `${shown}[${index}]`));
   }
-  const content = readJson(file, shown);
-  const list = Array.isArray(content) ? content : [content];
-  return list.map((value, index) => toInputEvent(value, shown, index));
+  if (problems.length === 1) throw new EventInputError(problems[0]);
+  if (problems.length > 1) {
+    throw new EventInputError(
+      `${shown}: ${problems.length} bad entries, nothing was run:\n  ${problems.join('\n  ')}`,
+    );
+  }
+  return events;
 };
 
 const seedSchema = z.strictObject({

@@ -20,6 +20,7 @@ import type {
 } from '../../lambdas/core/ports';
 import type { FaultSettings, RunningSimulator } from '../simulator';
 import type { Backend } from './backend';
+import { counted } from './counted';
 import type { InputEvent, Scenario } from './event-input';
 import { type RouteDecision, routeEvent, toDeliveredEvent } from './event-router';
 import { lambdaContext } from './lambda-context';
@@ -115,6 +116,8 @@ export interface RunResult {
   readonly invocations: number;
   readonly resultEvents: number;
   readonly keyRotations: number;
+  /** Platform requests that were in-process retries of the same call (details in the log). */
+  readonly inProcessRetries: number;
   /** Dead-letter sends that failed on purpose (`--faults`). */
   readonly failedDeadLetterSends: number;
 }
@@ -140,7 +143,7 @@ export const summariseResult = (result: unknown): string | undefined => {
   if (!isRecord(result)) return undefined;
   if (Array.isArray(result.records)) {
     const n = result.records.length;
-    return `${n} record${n === 1 ? '' : 's'} found`;
+    return `${counted(n, 'record')} found`;
   }
   if (typeof result.exists === 'boolean') {
     if (!result.exists) return 'user does not exist';
@@ -182,6 +185,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
   let resultEvents = 0;
   let invocations = 0;
   let keyRotations = 0;
+  let inProcessRetries = 0;
   let failedDeadLetterSends = 0;
   let deadLetterFaultPending = faults;
 
@@ -258,7 +262,18 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     enabledActions.map((action) => {
       const apiKey = backend.apiKeySource(action);
       const handler = createActionHandler(actionDefinition(action), {
-        platform: new PlatformCaller(platform, apiKey),
+        platform: new PlatformCaller(
+          platform,
+          apiKey,
+          {},
+          {
+            observer: {
+              attempt: (attempt) => {
+                if (attempt.attempt > 1) inProcessRetries += 1;
+              },
+            },
+          },
+        ),
         ledger,
         campaignRegion: settings.campaignRegion,
         deadLetters: deadLetterSink(action, backend.deadLetterSink(action)),
@@ -313,7 +328,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
         kind: 'redriven',
         code: REDRIVEN,
         reason: {
-          message: `moved to the DLQ by the queue's redrive policy after ${item.receives} receives, without a reason`,
+          message: `moved to the DLQ by the queue's redrive policy after ${counted(item.receives, 'receive')}, without a reason`,
         },
       });
     }
@@ -501,6 +516,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     invocations,
     resultEvents,
     keyRotations,
+    inProcessRetries,
     failedDeadLetterSends,
   };
 };

@@ -2,6 +2,7 @@ import { styleText } from 'node:util';
 import { ACTION_NAMES } from '../../lambdas/actions';
 import type { StateSnapshot, StatsSnapshot } from '../simulator';
 import { WORKED_STATES } from '../simulator';
+import { counted } from './counted';
 import type { Verdict } from './expectations';
 import type { FateKind, MessageFate, PhaseInfo, RetryInfo } from './pipeline';
 
@@ -134,7 +135,7 @@ export const formatRetry = (info: RetryInfo, style: Style): string =>
 
 export const formatPhase = (info: PhaseInfo, style: Style): string => {
   const unrouted = info.events - info.routed;
-  const routing = `${info.events} event${info.events === 1 ? '' : 's'}, ${info.routed} routed${unrouted > 0 ? `, ${unrouted} unrouted` : ''}`;
+  const routing = `${counted(info.events, 'event')}, ${info.routed} routed${unrouted > 0 ? `, ${unrouted} unrouted` : ''}`;
   return style.bold(`Phase ${info.index}/${info.total}  ${info.file}  (${routing})`);
 };
 
@@ -198,7 +199,7 @@ const SUMMARY_COLUMNS: readonly [keyof ActionTotals, string][] = [
 /**
  * The table per action: received (reached the queue), applied, already (the desired state was
  * in place: ALREADY_*), skipped (stale or duplicate: newer state already there), DLQ (dead-lettered with a reason), redrive (moved by the redrive policy,
- * no reason), lost, retries (redeliveries).
+ * no reason), lost, retries (SQS redeliveries; in-process HTTP retries are counted under the platform).
  */
 export const formatSummary = (fates: readonly MessageFate[], style: Style): string[] => {
   const totals = totalsByAction(fates);
@@ -234,6 +235,7 @@ export interface PlatformReport {
   readonly secretReads: number | undefined;
   readonly resultEvents: number;
   readonly keyRotations: number;
+  readonly inProcessRetries: number;
 }
 
 /**
@@ -272,6 +274,7 @@ export const formatPlatform = (report: PlatformReport, style: Style): string[] =
   const faults = Object.values(stats.faults).reduce((a, b) => a + b, 0);
   lines.push(
     `  platform requests: ${stats.requests} (HTTP 401: ${stats.unauthorized}, faults injected: ${faults})`,
+    `  in-process HTTP retries: ${report.inProcessRetries} (the table's retries are SQS redeliveries)`,
     `  API key reads: ${report.secretReads ?? 'n/a'}, key rotations: ${report.keyRotations}, result events published: ${report.resultEvents}`,
   );
   return lines;
@@ -288,7 +291,7 @@ export const formatVerdict = (
   const already = fates.filter((f) => f.kind === 'applied' && f.code.startsWith('ALREADY_')).length;
   const skipped = fates.filter((f) => f.kind === 'applied' && isSkip(f.code)).length;
   const parts = [
-    `${fates.length} events`,
+    counted(fates.length, 'event'),
     `${count('applied')} applied (${already} already in place, ${skipped} skipped as stale or duplicate)`,
     `${count('dead-lettered')} dead-lettered with a reason`,
     `${count('unrouted')} unrouted`,
@@ -308,11 +311,7 @@ export const formatVerdict = (
     );
   } else {
     lines.push(
-      style.bad(
-        style.bold(
-          `Result: FAILED — ${verdict.problems.length} problem${verdict.problems.length === 1 ? '' : 's'}`,
-        ),
-      ),
+      style.bad(style.bold(`Result: FAILED — ${counted(verdict.problems.length, 'problem')}`)),
       ...wrap(`${parts.join(', ')}; ${expectations}`, 2),
     );
     for (const problem of verdict.problems) lines.push(...wrap(`✘ ${problem}`, 2).map(style.bad));

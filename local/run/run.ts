@@ -4,6 +4,7 @@ import { applyInOrder, compareStates, type EntityVerdict, project } from '../con
 import { type RunningSimulator, startSimulator } from '../simulator';
 import type { Backend } from './backend';
 import { chaosScenario } from './chaos';
+import { counted } from './counted';
 import { loadScenario, type Scenario } from './event-input';
 import { routeEvent } from './event-router';
 import { evaluateRun } from './expectations';
@@ -200,7 +201,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
     const header: [string, string][] = [
       [
         'events',
-        `${scenario.origin} (${scenario.phases.length} file${scenario.phases.length === 1 ? '' : 's'}, ${totalEvents} events${scenario.seed.users.length > 0 ? `, ${scenario.seed.users.length} seeded users` : ''})`,
+        `${scenario.origin} (${counted(scenario.phases.length, 'file')}, ${counted(totalEvents, 'event')}${scenario.seed.users.length > 0 ? `, ${counted(scenario.seed.users.length, 'seeded user')}` : ''})`,
       ],
       [
         'expected',
@@ -262,6 +263,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
         secretReads: backend.secretReads(),
         resultEvents: result.resultEvents,
         keyRotations: result.keyRotations,
+        inProcessRetries: result.inProcessRetries,
       },
       style,
     )) {

@@ -96,6 +96,35 @@ describe('event formats', () => {
     ]);
   });
 
+  it.each([
+    [
+      'events.json',
+      JSON.stringify([
+        { hello: 'world' },
+        { source: 'hr', 'detail-type': 'add-user', detail: {} },
+        { source: 'hr', 'detail-type': '', detail: {} },
+      ]),
+      ['events.json[0]: neither an EventBridge event', 'events.json[2]: "detail-type" must be'],
+    ],
+    [
+      'events.jsonl',
+      '{"source":"hr","detail-type":"add-user","detail":{}}\n{not json\n\n{"hello":"world"}\n',
+      ['events.jsonl:2: not valid JSON', 'events.jsonl:4: neither an EventBridge event'],
+    ],
+  ])('reports every bad entry of %s at once, with its index or line', (name, content, parts) => {
+    // Prepare
+    const file = path.join(tempDir(), name);
+    writeFileSync(file, content);
+
+    // Act
+    const read = () => readEventFile(file, name);
+
+    // Assess
+    expect(read).toThrow(EventInputError);
+    expect(read).toThrow(`${name}: 2 bad entries, nothing was run`);
+    for (const part of parts) expect(read).toThrow(part);
+  });
+
   it('loads a folder as phases in file-name order, with its seed and expectations', () => {
     // Prepare
     const dir = tempDir();

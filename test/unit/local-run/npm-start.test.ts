@@ -62,6 +62,8 @@ describe('npm start', () => {
       const finalById = new Map(run.fates.map((f) => [f.correlationId, f.fate]));
       for (const id of routedIds) expect(['applied', 'DLQ'], id).toContain(finalById.get(id));
       expect(run.stdout).toContain('API key rotated');
+      // The handlers' own retries are counted in the summary, not only in the log.
+      expect(run.stdout).toMatch(/in-process HTTP retries: [1-9]\d*/);
       expect(run.stdout).toMatch(
         /^ {2}retry\s+\S+\s+crm-0190-bad-no-client\s+DLQ_SEND_FAILED\s+1\/5$/m,
       );
@@ -141,6 +143,9 @@ describe('npm start', () => {
       ]);
       expect(run.stdout).toMatch(/Result: FAILED — 1 problem/);
       expect(run.stdout).toContain('wrong-source matched no rule');
+      // Counts of one read in the singular.
+      expect(run.stdout).toContain('(1 file, 1 event)');
+      expect(run.stdout).not.toMatch(/\b1 (events|files|problems)\b/);
     },
     TIMEOUT,
   );
