@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { type FaultSettings, validateFaultSettings } from './faults';
 import { startSimulator } from './index';
+import { npmAncestor, whenGone } from './launcher-watch';
 import type { UserDirectory } from './provisioning-service';
 
 export const CLI_DEFAULTS = {
@@ -138,6 +139,8 @@ const main = async (): Promise<void> => {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  const launcher = npmAncestor();
+  if (launcher !== undefined) whenGone(launcher, stop);
 };
 
 main().catch((error: unknown) => {

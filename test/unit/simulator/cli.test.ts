@@ -121,4 +121,32 @@ describe('simulator CLI', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('--error-rate must be a number');
   }, 30_000);
+
+  it('stops when the npm process that started it is killed', async () => {
+    // Prepare: `npm run simulator` as a user starts it in the background.
+    child = spawn('npm', ['run', '-s', 'simulator', '--', '--port', '0'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const line = await firstLine(child);
+    const baseUrl = line.replace('simulator listening on ', '');
+    const answers = async (): Promise<boolean> =>
+      fetch(`${baseUrl}/`, { method: 'POST', signal: AbortSignal.timeout(1000) }).then(
+        () => true,
+        () => false,
+      );
+    const before = await answers();
+
+    // Act: kill npm only, as `kill <pid of npm run simulator &>` does.
+    child.kill('SIGTERM');
+    let stillAnswering = true;
+    for (let i = 0; i < 40 && stillAnswering; i += 1) {
+      await new Promise((done) => setTimeout(done, 250));
+      stillAnswering = await answers();
+    }
+
+    // Assess
+    expect(before).toBe(true);
+    expect(stillAnswering).toBe(false);
+  }, 30_000);
 });
