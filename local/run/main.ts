@@ -98,8 +98,24 @@ const main = async (argv: readonly string[]): Promise<number> => {
               out(
                 'Preparing the AWS emulator (moto server; the first run installs it into .tools/venv)…',
               );
-              const tools = await ensurePythonTools();
-              const moto = await startMotoServer({ motoServer: tools.motoServer });
+              // A first run installs moto for about 30 s: say what is going on, and for how long.
+              const started = Date.now();
+              let step = 'checking .tools/venv';
+              const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+              const ticker = setInterval(() => out(`  … ${step} (${elapsed()})`), 5_000);
+              const progress = (next: string): void => {
+                step = next;
+                out(`  ${next} (${elapsed()})`);
+              };
+              let moto: Awaited<ReturnType<typeof startMotoServer>>;
+              try {
+                const tools = await ensurePythonTools(progress);
+                progress('starting moto server');
+                moto = await startMotoServer({ motoServer: tools.motoServer });
+                progress('creating the queues, rules, secret and ledger table');
+              } finally {
+                clearInterval(ticker);
+              }
               try {
                 return await EmulatorBackend.create({
                   endpoint: moto.endpoint,

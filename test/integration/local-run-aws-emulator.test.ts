@@ -25,6 +25,8 @@ describe('npm start -- --aws-emulator', () => {
     // Assess
     expect(run.code, `${run.stdout.slice(-3000)}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/queues {4}moto server http:\/\/127\.0\.0\.1:\d+/);
+    // Preparing says what it does and for how long (a first run installs moto for ~30 s).
+    expect(run.stdout).toMatch(/^ {2}starting moto server \(\d+ s\)$/m);
     expect(new Map(run.fates.map((f) => [f.correlationId, f.code]))).toEqual(expected);
     expect(run.totals).toMatchObject({ lost: 0, redriven: 0 });
   });
