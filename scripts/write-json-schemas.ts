@@ -21,6 +21,11 @@ const zoneName = (description: string): JsonSchema => ({
   description: `${description} Not expressible in JSON Schema, so not listed here: older link names the tz database keeps (e.g. Asia/Calcutta) are also accepted.`,
 });
 
+/** JSON Schema's `if`/`then` (`then` is the standard's keyword here, not a promise). */
+const ifThen = (condition: JsonSchema, consequence: JsonSchema): JsonSchema =>
+  // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
+  ({ if: condition, then: consequence });
+
 /** previewRecordId or clientId names the record. */
 const RECORD_LOCATOR: JsonSchema = {
   anyOf: [{ required: ['previewRecordId'] }, { required: ['clientId'] }],
@@ -28,27 +33,24 @@ const RECORD_LOCATOR: JsonSchema = {
 
 /** The rules the runtime checks across fields or on a field's content, as JSON Schema can say them. */
 const DATA_ITEM_RULES: JsonSchema[] = [
-  {
-    // A key containing "phone" in any case is a click-to-dial number.
-    if: {
-      properties: { key: { type: 'string', pattern: '[Pp][Hh][Oo][Nn][Ee]' } },
-      required: ['key'],
-    },
-    then: { properties: { value: { type: 'string', pattern: '^\\+[1-9][0-9]{1,14}$' } } },
-  },
-  {
-    // A key ending in exactly _link or _button carries an absolute http(s) URL.
-    if: { properties: { key: { type: 'string', pattern: '(_link|_button)$' } }, required: ['key'] },
-    then: {
+  // A key containing "phone" in any case is a click-to-dial number.
+  ifThen(
+    { properties: { key: { type: 'string', pattern: '[Pp][Hh][Oo][Nn][Ee]' } }, required: ['key'] },
+    { properties: { value: { type: 'string', pattern: '^\\+[1-9][0-9]{1,14}$' } } },
+  ),
+  // A key ending in exactly _link or _button carries an absolute http(s) URL.
+  ifThen(
+    { properties: { key: { type: 'string', pattern: '(_link|_button)$' } }, required: ['key'] },
+    {
       properties: {
         value: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$' },
       },
     },
-  },
-  {
-    if: { properties: { key: { type: 'string', const: 'ItemTimeZone' } }, required: ['key'] },
-    then: { properties: { value: zoneName('ItemTimeZone holds an IANA zone name.') } },
-  },
+  ),
+  ifThen(
+    { properties: { key: { type: 'string', const: 'ItemTimeZone' } }, required: ['key'] },
+    { properties: { value: zoneName('ItemTimeZone holds an IANA zone name.') } },
+  ),
 ];
 
 const EXTRA_RULES: Partial<Record<(typeof ACTION_NAMES)[number], (schema: JsonSchema) => void>> = {
@@ -58,15 +60,23 @@ const EXTRA_RULES: Partial<Record<(typeof ACTION_NAMES)[number], (schema: JsonSc
     items.allOf = DATA_ITEM_RULES;
     // Without clientIdFieldName the reserved key is "Id"; with one, it is that value, which a
     // JSON Schema cannot compare a sibling's value against.
-    schema.if = { not: { required: ['clientIdFieldName'] } };
-    schema.then = {
-      properties: {
-        previewRecordData: {
-          type: 'array',
-          items: { type: 'object', properties: { key: { type: 'string', not: { const: 'Id' } } } },
+    Object.assign(
+      schema,
+      ifThen(
+        { not: { required: ['clientIdFieldName'] } },
+        {
+          properties: {
+            previewRecordData: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { key: { type: 'string', not: { const: 'Id' } } },
+              },
+            },
+          },
         },
-      },
-    };
+      ),
+    );
   },
   'search-campaign-records': (schema) => {
     const criteria = (schema.properties as Record<string, JsonSchema>)
@@ -74,8 +84,10 @@ const EXTRA_RULES: Partial<Record<(typeof ACTION_NAMES)[number], (schema: JsonSc
     const key = ((criteria.items as JsonSchema).properties as Record<string, JsonSchema>)
       .key as JsonSchema;
     // The platform answers an unknown sys_* key with FAILED.
-    key.if = { type: 'string', pattern: '^sys_' };
-    key.then = { enum: [...SYSTEM_SEARCH_KEYS] };
+    Object.assign(
+      key,
+      ifThen({ type: 'string', pattern: '^sys_' }, { enum: [...SYSTEM_SEARCH_KEYS] }),
+    );
     schema.anyOf = [
       ...(RECORD_LOCATOR.anyOf as JsonSchema[]),
       {
@@ -87,10 +99,10 @@ const EXTRA_RULES: Partial<Record<(typeof ACTION_NAMES)[number], (schema: JsonSc
   'change-campaign-record-status': (schema) => {
     schema.allOf = [
       RECORD_LOCATOR,
-      {
-        if: { properties: { previewRecordStateEnum: { type: 'string', const: 'WORKED' } } },
-        then: { required: ['nextEarliestWorkTimeUTC'] },
-      },
+      ifThen(
+        { properties: { previewRecordStateEnum: { type: 'string', const: 'WORKED' } } },
+        { required: ['nextEarliestWorkTimeUTC'] },
+      ),
     ];
     (schema.properties as Record<string, JsonSchema>).timeZone = zoneName('IANA zone name.');
   },

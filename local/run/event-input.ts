@@ -166,7 +166,7 @@ export const readEventFile = (file: string, shown: string): InputEvent[] => {
   } else {
     const content = readJson(file, shown);
     const list = Array.isArray(content) ? content : [content];
-    list.forEach((value, index) => take(value, `${shown}[${index}]`));
+    for (const [index, value] of list.entries()) take(value, `${shown}[${index}]`);
   }
   if (problems.length === 1) throw new EventInputError(problems[0]);
   if (problems.length > 1) {
