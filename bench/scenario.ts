@@ -9,9 +9,9 @@ import { actionDefinition, isReadAction, parseMessage } from '../lambdas/actions
 import type { HttpTransport } from '../lambdas/core/http';
 import { PlatformCaller } from '../lambdas/core/platform-caller';
 import type { PlatformSettings } from '../lambdas/core/platform-settings';
-import type { ApiKeySource } from '../lambdas/core/ports';
 import { type DeploymentConfig, loadConfig } from '../lib/config';
 import { handlerEnvironment } from '../lib/handler-environment';
+import { InMemoryApiKeySource } from '../testkit';
 import { OUT_DIR } from './paths';
 import type { LambdaShape, RecordedRequest } from './protocol';
 
@@ -156,13 +156,9 @@ export const recordRequests = async (
       json: {},
     };
   };
-  const apiKey: ApiKeySource = {
-    getKey: async () => BENCH_API_KEY,
-    refreshKey: async () => BENCH_API_KEY,
-  };
   const platform = new PlatformCaller(
     platformSettings(scenario, baseUrl),
-    apiKey,
+    new InMemoryApiKeySource(BENCH_API_KEY),
     { maxAttempts: 1 },
     { transport: recordingTransport },
   );

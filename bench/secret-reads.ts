@@ -11,8 +11,10 @@ import { createActionHandler } from '../lambdas/core/lambda-handler';
 import { createLogger, createMetrics } from '../lambdas/core/observability';
 import { PlatformCaller } from '../lambdas/core/platform-caller';
 import { InMemoryDeadLetterQueue } from '../local/in-memory/dead-letter-queue';
+import { failedIds } from '../testkit';
+import { chunk } from './batching';
 import type { FakeSecretsManager } from './fake-secrets-manager';
-import { chunk, lambdaContext, sqsEvent } from './lambda-events';
+import { benchContext, benchSqsEvent } from './invocation';
 import { benchBodies, platformSettings, type Scenario } from './scenario';
 import { installShiftedClock } from './shifted-clock';
 
@@ -76,10 +78,8 @@ export const measureSecretReads = async (
     for (const [index, batch] of batches.entries()) {
       clock.offsetMs = index * stepMs;
       const before = secretsManager.calls;
-      const response = (await handler(sqsEvent(batch, lambda), lambdaContext(lambda))) as {
-        batchItemFailures: unknown[];
-      };
-      if (response.batchItemFailures.length > 0) {
+      const response = await handler(benchSqsEvent(batch, lambda), benchContext(lambda));
+      if (failedIds(response).length > 0) {
         throw new Error(`secret reads: invocation ${index} failed records`);
       }
       const calls = secretsManager.calls - before;

@@ -11,12 +11,13 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { lambdaContext, sqsEvent } from '../lambda-events';
+import { failedIds } from '../../testkit/sqs-events';
+import { benchContext, benchSqsEvent } from '../invocation';
 import type { ColdStartJob, ColdStartResult, ExchangeTiming } from '../protocol';
-import { failedRecords, handlerOf, readJob, report } from './report';
+import { handlerOf, readJob, report } from './report';
 
 const job = readJob<ColdStartJob>();
-const event = sqsEvent([job.body], job.lambda);
+const event = benchSqsEvent([job.body], job.lambda);
 const bundleUrl = pathToFileURL(job.bundle).href;
 
 type Party = 'secretsManager' | 'platform';
@@ -51,7 +52,7 @@ subscribe('http.client.response.finish', (message) => {
 const started = performance.now();
 const handler = handlerOf(await import(bundleUrl));
 const loaded = performance.now();
-const failures = failedRecords(await handler(event, lambdaContext(job.lambda)));
+const failures = failedIds(await handler(event, benchContext(job.lambda))).length;
 const finished = performance.now();
 
 const exchange = (party: Party): ExchangeTiming => {

@@ -6,9 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chunk, lambdaContext, sqsEvent } from '../lambda-events';
+import { failedIds } from '../../testkit/sqs-events';
+import { chunk } from '../batching';
+import { benchContext, benchSqsEvent } from '../invocation';
 import type { HandlerLoadJob, LoadResult, MessagePhases } from '../protocol';
-import { failedRecords, handlerOf, readJob, report, timePhase } from './report';
+import { handlerOf, readJob, report, timePhase } from './report';
 
 const job = readJob<HandlerLoadJob>();
 const messages = JSON.parse(readFileSync(job.messagesFile, 'utf8')) as MessagePhases<string>;
@@ -16,9 +18,12 @@ const handler = handlerOf(await import(pathToFileURL(job.bundle).href));
 
 const run = (bodies: readonly string[]) => {
   // Events are built before the clock starts: SQS builds them, not the function.
-  const events = chunk(bodies, job.batchSize).map((batch) => sqsEvent(batch, job.lambda));
-  return timePhase(events, job.batchesInFlight, bodies.length, async (event) =>
-    failedRecords(await handler(event, lambdaContext(job.lambda))),
+  const events = chunk(bodies, job.batchSize).map((batch) => benchSqsEvent(batch, job.lambda));
+  return timePhase(
+    events,
+    job.batchesInFlight,
+    bodies.length,
+    async (event) => failedIds(await handler(event, benchContext(job.lambda))).length,
   );
 };
 

@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { forEachConcurrently } from '../lambda-events';
+import { forEachConcurrently } from '../batching';
 import type { PhaseResult } from '../protocol';
 
 /** File descriptor the bench reads the worker's result from (stdout carries log lines). */
@@ -16,13 +16,6 @@ export const readJob = <T>(): T => {
 export const report = (result: unknown): never => {
   writeSync(RESULT_FD, JSON.stringify(result));
   process.exit(0);
-};
-
-/** The handler's partial batch response: which records failed. */
-export const failedRecords = (response: unknown): number => {
-  const failures = (response as { batchItemFailures?: unknown } | null)?.batchItemFailures;
-  if (!Array.isArray(failures)) throw new Error('handler did not return an SQS batch response');
-  return failures.length;
 };
 
 /** Bundled handler entry: `export const handler`. */

@@ -46,6 +46,7 @@ import {
   receiveBatch,
   viewDeadLetter,
 } from '../../ops/dead-letters';
+import { sqsRecord } from '../../testkit';
 import type { Backend, DeadLetterFound } from '../run/backend';
 import type { DeliveredEvent } from '../run/event-router';
 import type { RunSettings } from '../run/run-settings';
@@ -132,23 +133,19 @@ const reasonOf = (action: ActionName, { reason }: DeadLetterView): DeadLetterRea
 /** A received message as the record Lambda's SQS poller hands the handler. */
 const toRecord = (message: Message, queueArn: string): SQSRecord => {
   const attributes = message.Attributes ?? {};
-  return {
+  const epochMs = (value: string | undefined): number | undefined =>
+    value === undefined ? undefined : Number(value);
+  return sqsRecord(message.Body ?? '', {
     messageId: message.MessageId ?? '',
     receiptHandle: message.ReceiptHandle ?? '',
-    body: message.Body ?? '',
-    attributes: {
-      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
-      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
-      SenderId: attributes.SenderId ?? 'emulator',
-      ApproximateFirstReceiveTimestamp:
-        attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
-    },
+    receiveCount: Number(attributes.ApproximateReceiveCount ?? 1),
+    sentAt: epochMs(attributes.SentTimestamp),
+    firstReceivedAt: epochMs(attributes.ApproximateFirstReceiveTimestamp),
+    senderId: attributes.SenderId ?? 'emulator',
     messageAttributes: toRecordAttributes(message),
     md5OfBody: message.MD5OfBody ?? '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: queueArn,
-    awsRegion: queueArn.split(':')[3] ?? 'us-east-1',
-  };
+    queueArn,
+  });
 };
 
 /** The deployment's ledger table in the emulator. */

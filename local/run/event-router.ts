@@ -1,20 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { type ActionName, isActionName } from '../../lambdas/actions';
+import { type EventBridgeEvent, eventBridgeEvent, eventBridgeTime } from '../../testkit';
 import type { InputEvent } from './event-input';
 import type { ActionRunSettings } from './run-settings';
 
 /** The event as EventBridge hands it to an SQS target: the SQS body is this object as JSON. */
-export interface DeliveredEvent {
-  readonly version: string;
-  readonly id: string;
-  readonly 'detail-type': string;
-  readonly source: string;
-  readonly account: string;
-  readonly time: string;
-  readonly region: string;
-  readonly resources: readonly string[];
-  readonly detail: Readonly<Record<string, unknown>>;
-}
+export type DeliveredEvent = EventBridgeEvent<Readonly<Record<string, unknown>>>;
 
 export type RouteDecision =
   | { readonly routed: true; readonly action: ActionName }
@@ -52,26 +42,22 @@ export interface DeliveryDefaults {
   readonly now: () => number;
 }
 
-const stringOr = (value: unknown, fallback: () => string): string =>
-  typeof value === 'string' && value !== '' ? value : fallback();
-
 /** Fills in the envelope EventBridge adds (`id`, `time`, …), keeping what the file gave. */
 export const toDeliveredEvent = (input: InputEvent, defaults: DeliveryDefaults): DeliveredEvent => {
   const { envelope } = input;
-  const resources = Array.isArray(envelope.resources)
-    ? envelope.resources.filter((r): r is string => typeof r === 'string')
-    : [];
-  return {
-    version: stringOr(envelope.version, () => '0'),
-    id: stringOr(envelope.id, randomUUID),
-    'detail-type': input.detailType,
-    source: input.source,
-    account: stringOr(envelope.account, () => defaults.account),
-    time: stringOr(envelope.time, () =>
-      new Date(defaults.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    ),
-    region: stringOr(envelope.region, () => defaults.region),
-    resources,
-    detail: input.detail,
+  const given = (key: string): string | undefined => {
+    const value = envelope[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
   };
+  const event = eventBridgeEvent(input.detailType, input.detail, {
+    id: given('id'),
+    source: input.source,
+    account: given('account') ?? defaults.account,
+    region: given('region') ?? defaults.region,
+    time: given('time') ?? eventBridgeTime(defaults.now()),
+    resources: Array.isArray(envelope.resources)
+      ? envelope.resources.filter((r): r is string => typeof r === 'string')
+      : [],
+  });
+  return { ...event, version: given('version') ?? event.version };
 };

@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
 import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
 import type { ApiKeySource, DeadLetterSink, ResultPublisher } from '../../lambdas/core/ports';
-import { LocalApiKeySource, LocalSecretStore } from '../in-memory/api-key-source';
+import { InMemoryApiKeySource, InMemorySecretStore } from '../../testkit';
 import { InMemoryDeadLetterQueue } from '../in-memory/dead-letter-queue';
 import { InMemoryResultBus } from '../in-memory/result-bus';
 import type { Backend, DeadLetterFound } from './backend';
@@ -14,7 +14,7 @@ import { VirtualClock } from './virtual-clock';
 interface ActionResources {
   readonly queue: InMemorySqsQueue;
   readonly dlq: InMemoryDeadLetterQueue;
-  readonly keySource: LocalApiKeySource;
+  readonly keySource: InMemoryApiKeySource;
 }
 
 /**
@@ -25,7 +25,7 @@ export class LocalBackend implements Backend {
   readonly description = 'in-memory SQS queues + EventBridge rules + entity ledger (virtual clock)';
   readonly ledger = new InMemoryLedgerStore();
   readonly clock: VirtualClock;
-  readonly secretStore: LocalSecretStore;
+  readonly secretStore: InMemorySecretStore;
   readonly resultBus = new InMemoryResultBus();
   readonly #settings: RunSettings;
   readonly #resources: ReadonlyMap<ActionName, ActionResources>;
@@ -34,7 +34,7 @@ export class LocalBackend implements Backend {
   constructor(settings: RunSettings, apiKey: string, clock: VirtualClock = new VirtualClock()) {
     this.#settings = settings;
     this.clock = clock;
-    this.secretStore = new LocalSecretStore(apiKey);
+    this.secretStore = new InMemorySecretStore(apiKey);
     const resources = new Map<ActionName, ActionResources>();
     for (const action of ACTION_NAMES) {
       const own = settings.actions[action];
@@ -53,7 +53,7 @@ export class LocalBackend implements Backend {
           redrivePolicy: { maxReceiveCount: own.maxReceiveCount, deadLetterQueue: notifyingDlq },
           clock,
         }),
-        keySource: new LocalApiKeySource({
+        keySource: new InMemoryApiKeySource({
           store: this.secretStore,
           maxAgeSeconds: settings.apiKeyMaxAgeSeconds,
         }),

@@ -18,12 +18,12 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import { lambdaContext } from '../../testkit';
 import type { FaultSettings, RunningSimulator } from '../simulator';
 import type { Backend } from './backend';
 import { counted } from './counted';
 import type { InputEvent, Scenario } from './event-input';
 import { type RouteDecision, routeEvent, toDeliveredEvent } from './event-router';
-import { lambdaContext } from './lambda-context';
 import { createRunMetrics, type LogSink, RunLogger } from './run-logger';
 import type { RunSettings } from './run-settings';
 
@@ -134,6 +134,8 @@ interface Tracked {
 }
 
 const MAX_ROUNDS = 100_000;
+/** The AWS account the local run's functions and events claim. */
+const LOCAL_ACCOUNT = '000000000000';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -362,7 +364,15 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     try {
       const response = (await handler(
         { Records: records },
-        lambdaContext(action, settings.actions[action].timeoutSeconds),
+        // The remaining time counts down from the function timeout in real time, so the
+        // handler's in-process retries stop where they would on AWS.
+        lambdaContext({
+          functionName: `contact-center-sync-local-${action}`,
+          region: settings.campaignRegion,
+          account: LOCAL_ACCOUNT,
+          logStreamName: 'local',
+          timeoutMs: settings.actions[action].timeoutSeconds * 1000,
+        }),
       )) as SQSBatchResponse | undefined;
       failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (error) {
@@ -438,7 +448,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
 
   const deliveryDefaults = {
     region: settings.campaignRegion,
-    account: '000000000000',
+    account: LOCAL_ACCOUNT,
     now: Date.now,
   };
   for (const [phaseIndex, phase] of scenario.phases.entries()) {

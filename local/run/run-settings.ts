@@ -4,7 +4,7 @@ import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
 import { MAX_API_KEY_MAX_AGE_SECONDS } from '../../lambdas/core/ports';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/regions';
 import { ACTION_DEFAULTS } from '../../lib/config';
-import { DEFAULT_API_KEY_MAX_AGE_SECONDS } from '../in-memory/api-key-source';
+import { DEFAULT_API_KEY_MAX_AGE_SECONDS } from '../../testkit';
 
 /**
  * The queue, function and rule settings the local run copies from a deployment config

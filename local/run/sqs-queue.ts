@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
+import { sqsRecord } from '../../testkit';
 import type { VirtualClock } from './virtual-clock';
 
 /** Where the redrive policy moves a message once its receives are used up (the DLQ). */
@@ -164,21 +165,15 @@ export class InMemorySqsQueue {
   }
 
   #toRecord(message: StoredMessage, receiptHandle: string, firstReceivedAt: number): SQSRecord {
-    return {
+    return sqsRecord(message.body, {
       messageId: message.messageId,
       receiptHandle,
-      body: message.body,
-      attributes: {
-        ApproximateReceiveCount: String(message.receiveCount),
-        SentTimestamp: String(message.sentAt),
-        SenderId: 'LOCALRUN',
-        ApproximateFirstReceiveTimestamp: String(firstReceivedAt),
-      },
-      messageAttributes: {},
+      receiveCount: message.receiveCount,
+      sentAt: message.sentAt,
+      firstReceivedAt,
+      senderId: 'LOCALRUN',
       md5OfBody: message.md5OfBody,
-      eventSource: 'aws:sqs',
-      eventSourceARN: this.arn,
-      awsRegion: this.arn.split(':')[3] ?? 'us-east-1',
-    };
+      queueArn: this.arn,
+    });
   }
 }

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACTION_NAMES, READ_ACTIONS } from '../../lambdas/actions';
 import { SecretsManagerApiKeySource } from '../../lambdas/core/aws';
 import type { ApiKeySource } from '../../lambdas/core/ports';
-import { LocalApiKeySource, LocalSecretStore } from '../../local/in-memory/api-key-source';
+import { InMemoryApiKeySource, InMemorySecretStore } from '../../testkit';
 import { type CapturedRequest, type Reply, startCaptureServer } from '../support/capture-server';
 import {
   captureOutput,
@@ -248,14 +248,14 @@ describe('SecretsManagerApiKeySource', () => {
   });
 });
 
-describe('LocalApiKeySource (the local run and the fault matrix)', () => {
+describe('InMemoryApiKeySource (the local run and the fault matrix)', () => {
   it.each([60, 900, 3600])(
     'with maxAge %i s serves the cached key within its max age and reads the store once it has passed',
     async (maxAgeSeconds) => {
       // Prepare
       let now = T0;
-      const store = new LocalSecretStore('local-key-v1-abcdef');
-      const source = new LocalApiKeySource({ store, maxAgeSeconds, now: () => now });
+      const store = new InMemorySecretStore('local-key-v1-abcdef');
+      const source = new InMemoryApiKeySource({ store, maxAgeSeconds, now: () => now });
 
       // Act
       const first = await source.getKey();
@@ -278,7 +278,7 @@ describe('LocalApiKeySource (the local run and the fault matrix)', () => {
   it('refuses a max age above one hour', () => {
     // Act
     const create = () =>
-      new LocalApiKeySource({ store: new LocalSecretStore('k'), maxAgeSeconds: 3601 });
+      new InMemoryApiKeySource({ store: new InMemorySecretStore('k'), maxAgeSeconds: 3601 });
 
     // Assess
     expect(create).toThrow(RangeError);

@@ -6,6 +6,7 @@
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { ModelEvent } from '../../../local/convergence/model';
+import { failedIds, sqsRecord } from '../../../testkit';
 
 export type Invoke = (action: string, event: SQSEvent) => Promise<unknown>;
 
@@ -23,30 +24,14 @@ export interface DeliveryReport {
   readonly failedOnLastReceive: readonly string[];
 }
 
-const record = (message: Queued): SQSRecord => ({
-  messageId: message.messageId,
-  receiptHandle: `handle-${message.messageId}-${message.receiveCount}`,
-  body: message.body,
-  attributes: {
-    ApproximateReceiveCount: String(message.receiveCount),
-    SentTimestamp: String(message.sentTimestamp),
-    SenderId: 'AIDAEXAMPLE',
-    ApproximateFirstReceiveTimestamp: String(message.sentTimestamp),
-  },
-  messageAttributes: {},
-  md5OfBody: 'not-checked',
-  eventSource: 'aws:sqs',
-  eventSourceARN: 'arn:aws:sqs:eu-central-1:123456789012:convergence',
-  awsRegion: 'eu-central-1',
-});
-
-const failedIds = (response: unknown): Set<string> =>
-  new Set(
-    (
-      (response as { batchItemFailures?: { itemIdentifier: string }[] } | undefined)
-        ?.batchItemFailures ?? []
-    ).map((f) => f.itemIdentifier),
-  );
+const record = (message: Queued): SQSRecord =>
+  sqsRecord(message.body, {
+    messageId: message.messageId,
+    receiptHandle: `handle-${message.messageId}-${message.receiveCount}`,
+    receiveCount: message.receiveCount,
+    sentAt: message.sentTimestamp,
+    queueArn: 'arn:aws:sqs:eu-central-1:123456789012:convergence',
+  });
 
 export const deliver = async (
   events: readonly ModelEvent[],
@@ -88,7 +73,7 @@ export const deliver = async (
         const batch = queue.splice(0, 1 + Math.floor(random() * 10));
         if (batch.length === 0) return;
         for (const message of batch) message.receiveCount += 1;
-        const failed = failedIds(await invoke(action, { Records: batch.map(record) }));
+        const failed = new Set(failedIds(await invoke(action, { Records: batch.map(record) })));
         for (const message of batch) {
           if (!failed.has(message.messageId)) continue;
           if (message.receiveCount >= options.maxReceiveCount) {

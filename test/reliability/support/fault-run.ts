@@ -18,7 +18,6 @@ import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HttpSettings } from '../../../lambdas/core/platform-settings';
 import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/ports';
 import { applyInOrder, project } from '../../../local/convergence/model';
-import { LocalApiKeySource, LocalSecretStore } from '../../../local/in-memory/api-key-source';
 import { InMemoryDeadLetterQueue } from '../../../local/in-memory/dead-letter-queue';
 import { InMemoryResultBus } from '../../../local/in-memory/result-bus';
 import { InMemorySqsQueue } from '../../../local/run/sqs-queue';
@@ -28,6 +27,7 @@ import {
   type RunningSimulator,
   startSimulator,
 } from '../../../local/simulator';
+import { InMemoryApiKeySource, InMemorySecretStore } from '../../../testkit';
 import {
   captureOutput,
   FAST_HTTP,
@@ -52,7 +52,7 @@ export const INITIAL_API_KEY = 'sk-live-initial-2b7c9d4e1f';
 /** What a profile can do while the run is under way. */
 export interface RunControls {
   readonly simulator: RunningSimulator;
-  readonly secretStore: LocalSecretStore;
+  readonly secretStore: InMemorySecretStore;
   /** Every key the run put in the secret store or on the platform. */
   readonly apiKeys: string[];
   /** The queues' virtual time (ms): it jumps ahead while messages wait to be redelivered. */
@@ -139,7 +139,7 @@ export interface RunReport {
 }
 
 /** Secret store whose reads fail on chosen read numbers (throttling / an outage). */
-class FlakySecretStore extends LocalSecretStore {
+class FlakySecretStore extends InMemorySecretStore {
   #reads = 0;
   failures = 0;
 
@@ -263,7 +263,7 @@ const run = async (
         clock,
       });
       // One key cache per function, as each Lambda container has its own.
-      const apiKey = new LocalApiKeySource({
+      const apiKey = new InMemoryApiKeySource({
         store: secretStore,
         maxAgeSeconds: KEY_MAX_AGE_SECONDS,
         now: () => clock.now(),

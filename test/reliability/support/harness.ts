@@ -27,6 +27,7 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../../lambdas/core/ports';
+import { failedIds, sqsRecord as kitSqsRecord, lambdaContext } from '../../../testkit';
 
 /** Tenant of the simulator and of the clients; the key is long enough to be redacted. */
 export const TENANT = {
@@ -35,11 +36,14 @@ export const TENANT = {
   environmentName: 'qa',
 } as const;
 
+/** Where the fake functions and queues live (the secrets region). */
+const REGION = 'eu-west-2';
+
 export const settingsFor = (baseUrl: string): PlatformSettings => ({
   ...TENANT,
   baseUrl,
   campaignRegion: 'eu-central-1',
-  secretsRegion: 'eu-west-2',
+  secretsRegion: REGION,
 });
 
 /** Fast retries so fault runs take seconds: small timeout, tiny backoff. */
@@ -134,20 +138,8 @@ export const testHandler = (action: ActionName, options: TestHandlerOptions): Te
 };
 
 /** A Lambda context whose remaining time is fixed (a tiny value = deadline reached). */
-export const fakeContext = (remainingMs = 60_000, requestId = 'req-1'): Context => ({
-  callbackWaitsForEmptyEventLoop: true,
-  functionName: 'contact-center-sync-test',
-  functionVersion: '$LATEST',
-  invokedFunctionArn: 'arn:aws:lambda:eu-west-2:123456789012:function:contact-center-sync-test',
-  memoryLimitInMB: '256',
-  awsRequestId: requestId,
-  logGroupName: '/aws/lambda/contact-center-sync-test',
-  logStreamName: 'test',
-  getRemainingTimeInMillis: () => remainingMs,
-  done: () => undefined,
-  fail: () => undefined,
-  succeed: () => undefined,
-});
+export const fakeContext = (remainingMs = 60_000, requestId = 'req-1'): Context =>
+  lambdaContext({ remainingMs, awsRequestId: requestId, region: REGION, logStreamName: 'test' });
 
 export interface SqsInput {
   readonly messageId: string;
@@ -155,33 +147,22 @@ export interface SqsInput {
   readonly receiveCount?: number;
 }
 
-export const sqsRecord = ({ messageId, body, receiveCount = 1 }: SqsInput): SQSRecord => ({
-  messageId,
-  receiptHandle: `rh-${messageId}-${receiveCount}`,
-  body,
-  attributes: {
-    ApproximateReceiveCount: String(receiveCount),
-    SentTimestamp: '1700000000000',
-    SenderId: 'AIDAEXAMPLE',
-    ApproximateFirstReceiveTimestamp: '1700000000000',
-  },
-  messageAttributes: {},
-  md5OfBody: '',
-  eventSource: 'aws:sqs',
-  eventSourceARN: 'arn:aws:sqs:eu-west-2:123456789012:test-queue',
-  awsRegion: 'eu-west-2',
-});
+export const sqsRecord = ({ messageId, body, receiveCount = 1 }: SqsInput): SQSRecord =>
+  kitSqsRecord(body, {
+    messageId,
+    receiptHandle: `rh-${messageId}-${receiveCount}`,
+    receiveCount,
+    sentAt: 1_700_000_000_000,
+    md5OfBody: '',
+    queueArn: `arn:aws:sqs:${REGION}:123456789012:test-queue`,
+  });
 
 export const sqsEvent = (records: readonly SqsInput[]): SQSEvent => ({
   Records: records.map(sqsRecord),
 });
 
 /** Ids of the records the handler reported as failed (to be redelivered). */
-export const failedIds = (response: unknown): string[] => {
-  const failures = (response as { batchItemFailures?: { itemIdentifier: string }[] })
-    ?.batchItemFailures;
-  return (failures ?? []).map((failure) => failure.itemIdentifier);
-};
+export { failedIds };
 
 export interface CapturedOutput {
   /** Everything written to stdout / stderr since `captureOutput()`, one entry per write. */
