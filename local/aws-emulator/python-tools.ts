@@ -118,15 +118,20 @@ const findPython = async (): Promise<string> => {
 };
 
 /** Told what a first run is doing, for a progress line; never asked anything. */
-export type ToolsProgress = (step: string) => void;
+export interface ToolsProgress {
+  /** A new step begins. */
+  step(text: string): void;
+}
+
+const SILENT: ToolsProgress = { step: () => {} };
 
 const install = async (progress: ToolsProgress): Promise<void> => {
-  progress('looking for Python 3 with venv and pip');
+  progress.step('looking for Python 3 with venv and pip');
   const python = await findPython();
   // A venv built for other pins (or half-built by a killed run) is rebuilt from scratch, so
   // the installed set is exactly the pinned one.
   await rm(VENV_DIR, { recursive: true, force: true });
-  progress(`creating the virtualenv ${path.relative(REPO_ROOT, VENV_DIR)}`);
+  progress.step(`creating the virtualenv ${path.relative(REPO_ROOT, VENV_DIR)}`);
   const created = await run(python, ['-m', 'venv', VENV_DIR]);
   if (created.code !== 0) {
     throw new PythonToolsUnavailableError(
@@ -135,7 +140,7 @@ const install = async (progress: ToolsProgress): Promise<void> => {
     );
   }
   const tools = toolsIn(VENV_DIR);
-  progress(`installing ${PINNED_PYTHON_PACKAGES.join(', ')} from PyPI (about 30 s)`);
+  progress.step(`installing ${PINNED_PYTHON_PACKAGES.join(', ')} from PyPI (about 30 s)`);
   const installed = await run(tools.python, [
     '-m',
     'pip',
@@ -210,11 +215,9 @@ const withLock = async <T>(work: () => Promise<T>): Promise<T> => {
  * Creates `.tools/venv` and installs the pinned packages unless that is already done.
  * Idempotent, fast when installed, and safe to call from several processes at once.
  */
-export const ensurePythonTools = async (
-  progress: ToolsProgress = () => {},
-): Promise<PythonTools> => {
+export const ensurePythonTools = async (progress: ToolsProgress = SILENT): Promise<PythonTools> => {
   if (!(await isInstalled())) {
-    progress('waiting for any other process installing the tools');
+    progress.step('waiting for any other process installing the tools');
     await withLock(async () => {
       // Another process may have installed while we waited for the lock.
       if (!(await isInstalled())) await install(progress);

@@ -4,8 +4,9 @@
  * once and the simulator injects faults. Afterwards the platform is held against the model
  * (local/convergence/model.ts): each entity must end as its events, applied once in order, say.
  */
+
+import { routeEvent } from '../in-memory/event-rules';
 import type { InputEvent, Scenario } from './event-input';
-import { routeEvent } from './event-router';
 import type { RunSettings } from './run-settings';
 
 /** Share of events delivered a second time (at-least-once delivery). */

@@ -3,9 +3,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { EmulatorBackend } from '../aws-emulator/emulator-backend';
-import { startMotoServer } from '../aws-emulator/moto-server';
-import { ensurePythonTools, PythonToolsUnavailableError } from '../aws-emulator/python-tools';
+import { PythonToolsUnavailableError } from '../backends';
 import { EventInputError } from './event-input';
 import { plainStyle, streamStyle } from './report';
 import { EXIT, executeRun } from './run';
@@ -92,44 +90,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
       ...(values.chaos ? { chaos: seed } : {}),
       out,
       style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,
-      ...(values['aws-emulator']
-        ? {
-            emulator: async (settings, apiKey) => {
-              out(
-                'Preparing the AWS emulator (moto server; the first run installs it into .tools/venv)…',
-              );
-              // A first run installs moto for about 30 s: say what is going on, and for how long.
-              const started = Date.now();
-              let step = 'checking .tools/venv';
-              const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
-              const ticker = setInterval(() => out(`  … ${step} (${elapsed()})`), 5_000);
-              const progress = (next: string): void => {
-                step = next;
-                out(`  ${next} (${elapsed()})`);
-              };
-              let moto: Awaited<ReturnType<typeof startMotoServer>>;
-              try {
-                const tools = await ensurePythonTools(progress);
-                progress('starting moto server');
-                moto = await startMotoServer({ motoServer: tools.motoServer });
-                progress('creating the queues, rules, secret and ledger table');
-              } finally {
-                clearInterval(ticker);
-              }
-              try {
-                return await EmulatorBackend.create({
-                  endpoint: moto.endpoint,
-                  settings,
-                  apiKey,
-                  onClose: () => moto.stop(),
-                });
-              } catch (error) {
-                await moto.stop();
-                throw error;
-              }
-            },
-          }
-        : {}),
+      ...(values['aws-emulator'] ? { backend: 'aws-emulator' as const } : {}),
     });
   } catch (error) {
     if (error instanceof PythonToolsUnavailableError) {

@@ -19,11 +19,12 @@ import type {
   ResultPublisher,
 } from '../../lambdas/core/ports';
 import { lambdaContext } from '../../testkit';
+import type { Backend } from '../backends';
+import { type RouteDecision, routeEvent } from '../in-memory/event-rules';
 import type { FaultSettings, RunningSimulator } from '../simulator';
-import type { Backend } from './backend';
 import { counted } from './counted';
+import { toDeliveredEvent } from './delivered-event';
 import type { InputEvent, Scenario } from './event-input';
-import { type RouteDecision, routeEvent, toDeliveredEvent } from './event-router';
 import { createRunMetrics, type LogSink, RunLogger } from './run-logger';
 import type { RunSettings } from './run-settings';
 

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { type Backend, type BackendKind, createBackend } from '../backends';
 import { applyInOrder, compareStates, type EntityVerdict, project } from '../convergence/model';
+import { routeEvent } from '../in-memory/event-rules';
 import { type RunningSimulator, startSimulator } from '../simulator';
-import type { Backend } from './backend';
 import { chaosScenario } from './chaos';
 import { counted } from './counted';
 import { loadScenario, type Scenario } from './event-input';
-import { routeEvent } from './event-router';
 import { evaluateRun } from './expectations';
-import { LocalBackend } from './local-backend';
 import { RUN_FAULTS, type RunObserver, runPipeline } from './pipeline';
+import { startPreparationProgress } from './preparation-progress';
 import {
   formatFate,
   formatPhase,
@@ -47,8 +47,9 @@ export interface RunOptions {
    * then every entity is held against the model. The seed picks the order.
    */
   readonly chaos?: number;
-  /** Creates the backend for `--aws-emulator`; the in-memory one when absent. */
-  readonly emulator?: (settings: RunSettings, apiKey: string) => Promise<Backend>;
+  /** Where the queues, rules, DLQs, secret and ledger live. @default 'in-memory' */
+  readonly backend?: BackendKind;
+
   readonly out: (line: string) => void;
   readonly style: Style;
   /** @default <root>/.tools/local-run.log */
@@ -185,9 +186,20 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
   let logSink: LogSink | undefined;
   try {
     seedSimulator(simulator, scenario);
-    backend = options.emulator
-      ? await options.emulator(settings, apiKey)
-      : new LocalBackend(settings, apiKey);
+    const kind = options.backend ?? 'in-memory';
+    // An emulator's first run installs moto for about 30 s: say what is going on meanwhile.
+    const progress =
+      kind === 'aws-emulator'
+        ? startPreparationProgress(
+            out,
+            'Preparing the AWS emulator (moto server; the first run installs it into .tools/venv)…',
+          )
+        : undefined;
+    try {
+      backend = await createBackend(kind, { settings, apiKey, ...(progress ? { progress } : {}) });
+    } finally {
+      progress?.finish();
+    }
     if (faults) simulator.setFaults(RUN_FAULTS);
     logSink = fileLogSink(logFile);
 

@@ -4,9 +4,9 @@
  * policy without a reason, where the run finds it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmulatorBackend } from '../../local/aws-emulator/emulator-backend';
+import { EmulatorBackend } from '../../local/backends/aws-emulator';
+import { toDeliveredEvent } from '../../local/run/delivered-event';
 import type { InputEvent } from '../../local/run/event-input';
-import { toDeliveredEvent } from '../../local/run/event-router';
 import { runSettingsFrom } from '../../local/run/run-settings';
 import { motoEndpoint } from '../support/aws-clients';
 

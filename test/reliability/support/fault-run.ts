@@ -20,8 +20,8 @@ import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/ports'
 import { applyInOrder, project } from '../../../local/convergence/model';
 import { InMemoryDeadLetterQueue } from '../../../local/in-memory/dead-letter-queue';
 import { InMemoryResultBus } from '../../../local/in-memory/result-bus';
-import { InMemorySqsQueue } from '../../../local/run/sqs-queue';
-import { VirtualClock } from '../../../local/run/virtual-clock';
+import { InMemorySqsQueue } from '../../../local/in-memory/sqs-queue';
+import { VirtualClock } from '../../../local/in-memory/virtual-clock';
 import {
   type FaultSettings,
   type RunningSimulator,

@@ -2,13 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { routeEvent } from '../../../local/in-memory/event-rules';
+import { toDeliveredEvent } from '../../../local/run/delivered-event';
 import {
   EventInputError,
   loadScenario,
   readEventFile,
   toInputEvent,
 } from '../../../local/run/event-input';
-import { routeEvent, toDeliveredEvent } from '../../../local/run/event-router';
 import { runSettingsFrom } from '../../../local/run/run-settings';
 
 const tempDir = (): string => mkdtempSync(path.join(tmpdir(), 'local-run-'));

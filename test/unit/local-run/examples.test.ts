@@ -7,8 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isActionName, parseMessage } from '../../../lambdas/actions';
 import { declaredCorrelationId } from '../../../lambdas/core/envelope';
+import { routeEvent } from '../../../local/in-memory/event-rules';
 import { loadScenario } from '../../../local/run/event-input';
-import { routeEvent } from '../../../local/run/event-router';
 import { loadRunSettings } from '../../../local/run/run-settings';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');

@@ -4,9 +4,9 @@
  * failure, redelivery after the visibility timeout, the last receive, and the redrive policy.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { InMemoryBackend } from '../../../local/backends/in-memory';
 import type { Scenario } from '../../../local/run/event-input';
 import { evaluateRun } from '../../../local/run/expectations';
-import { LocalBackend } from '../../../local/run/local-backend';
 import { type RetryInfo, runPipeline } from '../../../local/run/pipeline';
 import { discardLogSink } from '../../../local/run/run-logger';
 import { runSettingsFrom } from '../../../local/run/run-settings';
@@ -26,7 +26,7 @@ const setUp = async (maxReceiveCount: number) => {
     'test',
   );
   simulator = await startSimulator({ apiKey: API_KEY, ...settings.tenant });
-  const backend = new LocalBackend(settings, API_KEY);
+  const backend = new InMemoryBackend(settings, API_KEY);
   return { settings, backend, simulator };
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemorySqsQueue, type RedriveTarget } from '../../../local/run/sqs-queue';
-import { VirtualClock } from '../../../local/run/virtual-clock';
+import { InMemorySqsQueue, type RedriveTarget } from '../../../local/in-memory/sqs-queue';
+import { VirtualClock } from '../../../local/in-memory/virtual-clock';
 
 const T0 = 1_800_000_000_000;
 

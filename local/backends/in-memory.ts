@@ -2,14 +2,13 @@ import type { SQSRecord } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
 import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
 import type { ApiKeySource, DeadLetterSink, ResultPublisher } from '../../lambdas/core/ports';
-import { InMemoryApiKeySource, InMemorySecretStore } from '../../testkit';
+import { type EventBridgeEvent, InMemoryApiKeySource, InMemorySecretStore } from '../../testkit';
 import { InMemoryDeadLetterQueue } from '../in-memory/dead-letter-queue';
+import { routeEvent } from '../in-memory/event-rules';
 import { InMemoryResultBus } from '../in-memory/result-bus';
-import type { Backend, DeadLetterFound } from './backend';
-import { type DeliveredEvent, routeEvent } from './event-router';
-import type { RunSettings } from './run-settings';
-import { InMemorySqsQueue, MAX_MESSAGES_PER_RECEIVE } from './sqs-queue';
-import { VirtualClock } from './virtual-clock';
+import { InMemorySqsQueue, MAX_MESSAGES_PER_RECEIVE } from '../in-memory/sqs-queue';
+import { VirtualClock } from '../in-memory/virtual-clock';
+import type { Backend, BackendSettings, DeadLetterFound } from './backend';
 
 interface ActionResources {
   readonly queue: InMemorySqsQueue;
@@ -21,17 +20,17 @@ interface ActionResources {
  * Everything in memory: one SQS queue + DLQ per action with the deployment's redrive policy,
  * the EventBridge rules as `routeEvent`, a local secret store for the API key and a result bus.
  */
-export class LocalBackend implements Backend {
+export class InMemoryBackend implements Backend {
   readonly description = 'in-memory SQS queues + EventBridge rules + entity ledger (virtual clock)';
   readonly ledger = new InMemoryLedgerStore();
   readonly clock: VirtualClock;
   readonly secretStore: InMemorySecretStore;
   readonly resultBus = new InMemoryResultBus();
-  readonly #settings: RunSettings;
+  readonly #settings: BackendSettings;
   readonly #resources: ReadonlyMap<ActionName, ActionResources>;
   readonly #redriven: { action: ActionName; body: string }[] = [];
 
-  constructor(settings: RunSettings, apiKey: string, clock: VirtualClock = new VirtualClock()) {
+  constructor(settings: BackendSettings, apiKey: string, clock: VirtualClock = new VirtualClock()) {
     this.#settings = settings;
     this.clock = clock;
     this.secretStore = new InMemorySecretStore(apiKey);
@@ -73,7 +72,7 @@ export class LocalBackend implements Backend {
     return this.#of(action).dlq;
   }
 
-  async putEvents(events: readonly DeliveredEvent[]): Promise<string[]> {
+  async putEvents(events: readonly EventBridgeEvent[]): Promise<string[]> {
     for (const event of events) {
       const decision = routeEvent(
         { source: event.source, detailType: event['detail-type'] },

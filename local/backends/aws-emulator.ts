@@ -46,11 +46,11 @@ import {
   receiveBatch,
   viewDeadLetter,
 } from '../../ops/dead-letters';
-import { sqsRecord } from '../../testkit';
-import type { Backend, DeadLetterFound } from '../run/backend';
-import type { DeliveredEvent } from '../run/event-router';
-import type { RunSettings } from '../run/run-settings';
-import { createLedgerTable } from './ledger-table';
+import { type EventBridgeEvent, sqsRecord } from '../../testkit';
+import { createLedgerTable } from '../aws-emulator/ledger-table';
+import { startMotoServer } from '../aws-emulator/moto-server';
+import { ensurePythonTools, type ToolsProgress } from '../aws-emulator/python-tools';
+import type { Backend, BackendSettings, DeadLetterFound } from './backend';
 
 /**
  * The emulator's queues get a short visibility timeout instead of 6 × the function timeout:
@@ -75,12 +75,19 @@ interface ActionResources {
 export interface EmulatorBackendOptions {
   /** `http://127.0.0.1:<port>` of a running moto server. */
   readonly endpoint: string;
-  readonly settings: RunSettings;
+  readonly settings: BackendSettings;
   readonly apiKey: string;
   /** @default us-east-1 */
   readonly region?: string;
   /** Called at the end of `close()`, e.g. to stop the emulator the run started. */
   readonly onClose?: () => Promise<void>;
+}
+
+export interface StartEmulatorBackendOptions {
+  readonly settings: BackendSettings;
+  readonly apiKey: string;
+  /** Told each preparation step, for a progress line. @default silent */
+  readonly progress?: ToolsProgress;
 }
 
 /**
@@ -197,6 +204,28 @@ export class EmulatorBackend implements Backend {
     this.#onClose = parts.onClose;
   }
 
+  /**
+   * Installs moto when needed (a first run, about 30 s), starts a moto server of its own and
+   * creates the run's resources in it; closing the backend stops the server.
+   */
+  static async start(options: StartEmulatorBackendOptions): Promise<EmulatorBackend> {
+    const tools = await ensurePythonTools(options.progress);
+    options.progress?.step('starting moto server');
+    const moto = await startMotoServer({ motoServer: tools.motoServer });
+    options.progress?.step('creating the queues, rules, secret and ledger table');
+    try {
+      return await EmulatorBackend.create({
+        endpoint: moto.endpoint,
+        settings: options.settings,
+        apiKey: options.apiKey,
+        onClose: () => moto.stop(),
+      });
+    } catch (error) {
+      await moto.stop();
+      throw error;
+    }
+  }
+
   /** Creates the bus, rules, queues and secret (names unique per run) in the emulator. */
   static async create(options: EmulatorBackendOptions): Promise<EmulatorBackend> {
     const region = options.region ?? 'us-east-1';
@@ -304,7 +333,7 @@ export class EmulatorBackend implements Backend {
     return found;
   }
 
-  async putEvents(events: readonly DeliveredEvent[]): Promise<string[]> {
+  async putEvents(events: readonly EventBridgeEvent[]): Promise<string[]> {
     const ids: string[] = [];
     for (let start = 0; start < events.length; start += PUT_EVENTS_MAX_ENTRIES) {
       const chunk = events.slice(start, start + PUT_EVENTS_MAX_ENTRIES);

@@ -7,7 +7,21 @@ import type {
   DeadLetterSink,
   ResultPublisher,
 } from '../../lambdas/core/ports';
-import type { DeliveredEvent } from './event-router';
+import type { EventBridgeEvent } from '../../testkit';
+import type { RuleSettings } from '../in-memory/event-rules';
+
+/** An action's queue and rule, as the deployment config sets them. */
+export interface ActionQueueSettings extends RuleSettings {
+  readonly visibilityTimeoutSeconds: number;
+  readonly maxReceiveCount: number;
+}
+
+/** What a backend reads from the run's settings to build the deployment's resources. */
+export interface BackendSettings {
+  readonly actions: Readonly<Record<ActionName, ActionQueueSettings>>;
+  /** How long each function's key source caches the API key. */
+  readonly apiKeyMaxAgeSeconds: number;
+}
 
 /** A message found in a dead-letter queue at the end of a run. */
 export interface DeadLetterFound {
@@ -30,7 +44,7 @@ export interface Backend {
    * Puts events on the bus (the rules route them to the action queues). Returns the id each
    * event carries when delivered (EventBridge assigns it on AWS), in input order.
    */
-  putEvents(events: readonly DeliveredEvent[]): Promise<string[]>;
+  putEvents(events: readonly EventBridgeEvent[]): Promise<string[]>;
   /** Up to `max` messages from the action's queue, as Lambda's SQS event records. */
   receive(action: ActionName, max: number): Promise<SQSRecord[]>;
   /** Deletes the records of a batch the handler did not report as failed. */

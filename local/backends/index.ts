@@ -1,0 +1,31 @@
+/**
+ * Where `npm start` keeps the deployment's queues, rules, dead-letter queues, secret and ledger:
+ * in memory (the default) or in an AWS emulator. The run reaches both through `createBackend`
+ * only; each implements the one `Backend` interface.
+ */
+import { PythonToolsUnavailableError, type ToolsProgress } from '../aws-emulator/python-tools';
+import { EmulatorBackend } from './aws-emulator';
+import type { Backend, BackendSettings } from './backend';
+import { InMemoryBackend } from './in-memory';
+
+export type { ToolsProgress } from '../aws-emulator/python-tools';
+export type { Backend, BackendSettings, DeadLetterFound } from './backend';
+/** The emulator's needs (Python with venv and pip, or PyPI for a first run) are missing. */
+export { PythonToolsUnavailableError };
+
+export type BackendKind = 'in-memory' | 'aws-emulator';
+
+export interface CreateBackendOptions {
+  readonly settings: BackendSettings;
+  readonly apiKey: string;
+  /** Told each step while an emulator is prepared. @default silent */
+  readonly progress?: ToolsProgress;
+}
+
+export const createBackend = async (
+  kind: BackendKind,
+  options: CreateBackendOptions,
+): Promise<Backend> =>
+  kind === 'aws-emulator'
+    ? EmulatorBackend.start(options)
+    : new InMemoryBackend(options.settings, options.apiKey);
