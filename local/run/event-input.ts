@@ -63,10 +63,36 @@ export interface Scenario {
   readonly expectationsOrigin?: string;
 }
 
-/** The input cannot be read; the message names the file and position. */
+/**
+ * The input cannot be run. Every problem found is listed, each naming its file and index
+ * (JSON) or line (JSONL), so that one edit fixes them all; nothing runs until then.
+ */
 export class EventInputError extends Error {
   override readonly name = 'EventInputError';
+  readonly problems: readonly string[];
+
+  /** `scope` (the file or folder given) heads the message when there are several problems. */
+  constructor(problems: string | readonly string[], scope?: string) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(
+      list.length === 1
+        ? (list[0] ?? '')
+        : `${scope ?? 'events'}: ${list.length} bad entries, nothing was run:\n  ${list.join('\n  ')}`,
+    );
+    this.problems = list;
+  }
 }
+
+/** Runs `read`; an input problem is added to `problems` instead of thrown. */
+const collecting = <T>(problems: string[], read: () => T): T | undefined => {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof EventInputError)) throw error;
+    problems.push(...error.problems);
+    return undefined;
+  }
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -141,12 +167,8 @@ export const readEventFile = (file: string, shown: string): InputEvent[] => {
   const events: InputEvent[] = [];
   const problems: string[] = [];
   const take = (value: unknown, where: string): void => {
-    try {
-      events.push(toInputEvent(value, shown, events.length, where));
-    } catch (error) {
-      if (!(error instanceof EventInputError)) throw error;
-      problems.push(error.message);
-    }
+    const event = collecting(problems, () => toInputEvent(value, shown, events.length, where));
+    if (event) events.push(event);
   };
   if (file.endsWith('.jsonl')) {
     readFileSync(file, 'utf8')
@@ -168,12 +190,7 @@ export const readEventFile = (file: string, shown: string): InputEvent[] => {
     const list = Array.isArray(content) ? content : [content];
     for (const [index, value] of list.entries()) take(value, `${shown}[${index}]`);
   }
-  if (problems.length === 1) throw new EventInputError(problems[0]);
-  if (problems.length > 1) {
-    throw new EventInputError(
-      `${shown}: ${problems.length} bad entries, nothing was run:\n  ${problems.join('\n  ')}`,
-    );
-  }
+  if (problems.length > 0) throw new EventInputError(problems, shown);
   return events;
 };
 
@@ -210,13 +227,16 @@ export const readExpectations = (file: string, shown: string): Map<string, strin
     throw new EventInputError(`${shown}: must be an object of correlation id → outcome code`);
   }
   const expectations = new Map<string, string>();
+  const problems: string[] = [];
   for (const [key, value] of Object.entries(content)) {
     if (key.startsWith('$')) continue;
     if (typeof value !== 'string' || value === '') {
-      throw new EventInputError(`${shown}: the outcome of "${key}" must be a code such as SUCCESS`);
+      problems.push(`${shown}: the outcome of "${key}" must be a code such as SUCCESS`);
+    } else {
+      expectations.set(key, value);
     }
-    expectations.set(key, value);
   }
+  if (problems.length > 0) throw new EventInputError(problems, shown);
   return expectations;
 };
 
@@ -251,9 +271,14 @@ export const loadScenario = (target: string, cwd: string = process.cwd()): Scena
   if (names.length === 0) {
     throw new EventInputError(`${shown(absolute)}: no event files (*.json, *.jsonl) in the folder`);
   }
+  // Every file is read before anything is reported, so all their problems come at once.
+  const problems: string[] = [];
   const phases = names.map((name) => {
     const file = path.join(absolute, name);
-    return { file: shown(file), events: readEventFile(file, shown(file)) };
+    return {
+      file: shown(file),
+      events: collecting(problems, () => readEventFile(file, shown(file))),
+    };
   });
   const seedFile = path.join(absolute, SEED_FILE);
   const expectationsFile = path.join(absolute, EXPECTATIONS_FILE);
@@ -264,15 +289,19 @@ export const loadScenario = (target: string, cwd: string = process.cwd()): Scena
       return false;
     }
   };
+  const seed = exists(seedFile)
+    ? collecting(problems, () => readSeed(seedFile, shown(seedFile)))
+    : { users: [] };
+  const expectations = exists(expectationsFile)
+    ? collecting(problems, () => readExpectations(expectationsFile, shown(expectationsFile)))
+    : undefined;
+  if (problems.length > 0) throw new EventInputError(problems, shown(absolute));
   return {
     origin: shown(absolute),
-    phases,
-    seed: exists(seedFile) ? readSeed(seedFile, shown(seedFile)) : { users: [] },
-    ...(exists(expectationsFile)
-      ? {
-          expectations: readExpectations(expectationsFile, shown(expectationsFile)),
-          expectationsOrigin: shown(expectationsFile),
-        }
+    phases: phases.map((phase) => ({ file: phase.file, events: phase.events ?? [] })),
+    seed: seed ?? { users: [] },
+    ...(expectations
+      ? { expectations, expectationsOrigin: shown(expectationsFile) }
       : { expectations: undefined }),
   };
 };

@@ -126,6 +126,25 @@ describe('event formats', () => {
     for (const part of parts) expect(read).toThrow(part);
   });
 
+  it('reports the bad entries of every file of a folder and of its expectations at once', () => {
+    // Prepare
+    const dir = tempDir();
+    const good = { source: 'hr', 'detail-type': 'add-user', detail: { correlationId: 'ok' } };
+    writeFileSync(path.join(dir, '01-first.json'), JSON.stringify([good, { hello: 'world' }]));
+    writeFileSync(path.join(dir, '02-second.jsonl'), `${JSON.stringify(good)}\n{not json\n`);
+    writeFileSync(path.join(dir, 'expected-outcomes.json'), JSON.stringify({ ok: 7 }));
+
+    // Act
+    const load = () => loadScenario(dir, dir);
+
+    // Assess
+    expect(load).toThrow(EventInputError);
+    expect(load).toThrow('3 bad entries, nothing was run');
+    expect(load).toThrow('01-first.json[1]: neither an EventBridge event');
+    expect(load).toThrow('02-second.jsonl:2: not valid JSON');
+    expect(load).toThrow('expected-outcomes.json: the outcome of "ok" must be a code');
+  });
+
   it('loads a folder as phases in file-name order, with its seed and expectations', () => {
     // Prepare
     const dir = tempDir();

@@ -151,6 +151,33 @@ describe('npm start', () => {
   );
 
   it(
+    'with --events reports every bad entry with its index or line, exits 2 and runs nothing',
+    async () => {
+      // Prepare
+      const dir = mkdtempSync(path.join(tmpdir(), 'npm-start-bad-'));
+      const good = { source: 'com.examplecorp.hr', 'detail-type': 'delete-user', detail: {} };
+      writeFileSync(
+        path.join(dir, '1-day.json'),
+        JSON.stringify([good, { Source: 'hr' }, good, { source: 'hr', detail: {} }]),
+      );
+      writeFileSync(path.join(dir, '2-night.jsonl'), `${JSON.stringify(good)}\n\n[1, 2\n`);
+
+      // Act
+      const run = await runNpmStart(['--events', dir]);
+
+      // Assess
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('3 bad entries, nothing was run');
+      expect(run.stderr).toMatch(/1-day\.json\[1\]: /);
+      expect(run.stderr).toMatch(/1-day\.json\[3\]: /);
+      expect(run.stderr).toMatch(/2-night\.jsonl:3: not valid JSON/);
+      expect(run.stderr).not.toMatch(/1-day\.json\[[02]\]|2-night\.jsonl:1\b/);
+      expect(run.stdout).toBe('');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'exits 2 with a clear message for input it cannot read, and prints usage for --help',
     async () => {
       // Prepare
