@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { ActionName } from '../lambdas/actions';
 import type { DeadLetterReason } from '../lambdas/core/ports';
+import { counted } from './counted';
 import type { Deployment } from './deployment';
 import { OpsError } from './errors';
 import { type OpsIo, writeLine } from './io';
@@ -312,7 +313,7 @@ const finishPeek = (io: OpsIo, peek: PeekResult): number => {
   if (peek.notReleased > 0) {
     writeLine(
       io.stderr,
-      `Warning: ${peek.notReleased} message(s) could not be made visible again; SQS shows them again within ${PEEK_HOLD_SECONDS} s.`,
+      `Warning: ${counted(peek.notReleased, 'message')} could not be made visible again; SQS shows them again within ${PEEK_HOLD_SECONDS} s.`,
     );
   }
   return io.signal?.aborted ? INTERRUPTED_EXIT_CODE : 0;
@@ -341,7 +342,7 @@ export const runList = async (
       : '';
   writeLine(
     io.stdout,
-    `${options.action} DLQ: ${shown} dead letter(s)${more}${interruptedNote(io, 'list')}`,
+    `${options.action} DLQ: ${counted(shown, 'dead letter')}${more}${interruptedNote(io, 'list')}`,
   );
   peek.messages.forEach((message, index) => {
     for (const line of formatDeadLetter(viewDeadLetter(message), index + 1, options.showBody)) {
@@ -388,7 +389,7 @@ export const runExport = async (
     written = true;
     writeLine(
       io.stderr,
-      `Exported ${peek.messages.length} ${options.action} dead letter(s) to ${options.file === '-' ? 'stdout' : options.file}; they are still in the DLQ${interruptedNote(io, 'export')}.`,
+      `Exported ${counted(peek.messages.length, `${options.action} dead letter`)} to ${options.file === '-' ? 'stdout' : options.file}; they are still in the DLQ${interruptedNote(io, 'export')}.`,
     );
     return finishPeek(io, peek);
   } finally {

@@ -126,6 +126,10 @@ const busSender = async (
 };
 
 /** Returns the exit code. */
+/** `message 3 was`, `messages 3 to 5 were`: the unsent tail after a failed send. */
+const unsentTail = (first: number, last: number): string =>
+  first === last ? `message ${first} was` : `messages ${first} to ${last} were`;
+
 export const runSend = async (
   deployment: Deployment,
   options: SendOptions,
@@ -166,7 +170,7 @@ export const runSend = async (
       // operator can resend exactly the unsent tail.
       writeLine(
         io.stderr,
-        `Sent ${index} of ${messages.length}; messages ${index + 1} to ${messages.length} were not sent.`,
+        `Sent ${index} of ${messages.length}; ${unsentTail(index + 1, messages.length)} not sent.`,
       );
       return 1;
     }

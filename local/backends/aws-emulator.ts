@@ -40,6 +40,7 @@ import type {
   DeadLetterSink,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import { counted } from '../../ops/counted';
 import {
   type DeadLetterView,
   peekMessages,
@@ -390,7 +391,7 @@ export class EmulatorBackend implements Backend {
       );
       if (response.Failed?.length) {
         throw new Error(
-          `DeleteMessageBatch on the ${action} queue failed for ${response.Failed.length} message(s)`,
+          `DeleteMessageBatch on the ${action} queue failed for ${counted(response.Failed.length, 'message')}`,
         );
       }
     }

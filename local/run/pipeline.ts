@@ -18,11 +18,11 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import { counted } from '../../ops/counted';
 import { lambdaContext } from '../../testkit';
 import type { Backend } from '../backends';
 import { type RouteDecision, routeEvent } from '../in-memory/event-rules';
 import type { FaultSettings, RunningSimulator } from '../simulator';
-import { counted } from './counted';
 import { toDeliveredEvent } from './delivered-event';
 import type { InputEvent, Scenario } from './event-input';
 import { createRunMetrics, type LogSink, RunLogger } from './run-logger';

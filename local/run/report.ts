@@ -1,8 +1,8 @@
 import { styleText } from 'node:util';
 import { ACTION_NAMES } from '../../lambdas/actions';
+import { counted } from '../../ops/counted';
 import type { StateSnapshot, StatsSnapshot } from '../simulator';
 import { WORKED_STATES } from '../simulator';
-import { counted } from './counted';
 import type { Verdict } from './expectations';
 import type { FateKind, MessageFate, PhaseInfo, RetryInfo } from './pipeline';
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { counted } from '../../ops/counted';
 import { type Backend, type BackendKind, createBackend } from '../backends';
 import { applyInOrder, compareStates, type EntityVerdict, project } from '../convergence/model';
 import { routeEvent } from '../in-memory/event-rules';
 import { type RunningSimulator, startSimulator } from '../simulator';
 import { chaosScenario } from './chaos';
-import { counted } from './counted';
 import { loadScenario, type Scenario } from './event-input';
 import { evaluateRun } from './expectations';
 import { RUN_FAULTS, type RunObserver, runPipeline } from './pipeline';
@@ -218,7 +218,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       [
         'expected',
         scenario.expectationsOrigin
-          ? `${scenario.expectationsOrigin} (${scenario.expectations?.size ?? 0} outcomes)`
+          ? `${scenario.expectationsOrigin} (${counted(scenario.expectations?.size ?? 0, 'outcome')})`
           : 'none: every message must end applied or dead-lettered with a reason',
       ],
       ['platform', `simulator ${simulator.baseUrl} (both services, generated API key)`],
@@ -300,7 +300,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
     out(style.dim(`Handler logs (Powertools JSON): ${relativeTo(root, logFile)}`));
     if (converged !== undefined) {
       const matched = converged.filter((entity) => entity.converged).length;
-      const line = `Converged: ${matched}/${converged.length} entities in the state of their newest event`;
+      const line = `Converged: ${matched}/${counted(converged.length, 'entity', 'entities')} in the state of their newest event`;
       out(matched === converged.length ? style.good(line) : style.bad(line));
       if (matched !== converged.length) return EXIT.failed;
     }

@@ -56,7 +56,7 @@ describe('ops dlq list', () => {
 
     // Assess
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('add-user DLQ: 3 dead letter(s)');
+    expect(run.stdout).toContain('add-user DLQ: 3 dead letters');
     for (const i of [0, 1, 2]) {
       expect(run.stdout).toContain(`loginUserId: is required (case ${i})`);
       expect(run.stdout).toContain(`source-${i}`);
@@ -91,7 +91,7 @@ describe('ops dlq list', () => {
 
     // Assess
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('add-user DLQ: 2 dead letter(s); the DLQ holds about 3');
+    expect(run.stdout).toContain('add-user DLQ: 2 dead letters; the DLQ holds about 3');
     expect(run.stdout.match(/"firstName":"Grace\d"/g)).toHaveLength(2);
     expect(await countMessages(sqs, stack.queues.deadLetterQueue.queueUrl)).toBe(3);
   });
@@ -113,7 +113,7 @@ describe('ops dlq list', () => {
 
     // Assess
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('delete-user DLQ: 1 dead letter(s)');
+    expect(run.stdout).toContain('delete-user DLQ: 1 dead letter\n');
     expect(run.stdout).toContain('no reason attributes: SQS moved it here after maxReceiveCount');
   });
 
@@ -148,7 +148,7 @@ describe('ops dlq export', () => {
 
     // Assess
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('Exported 12 add-user dead letter(s)');
+    expect(run.stderr).toContain('Exported 12 add-user dead letters');
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
     const records = lines.map((line) => JSON.parse(line));
     expect(records.map((r) => r.body).sort()).toEqual([...seeded].sort());

@@ -59,6 +59,34 @@ describe('ops send to the queue', () => {
     expect(run.stdout).toContain('correlationId joiner-1');
   });
 
+  it('stops at the first failed send and names the messages not sent', async () => {
+    // Prepare
+    const stack = await createActionStack(sqs, 'add-user');
+    const failingThird = motoSqsClient();
+    let sends = 0;
+    failingThird.middlewareStack.add(
+      (next, context) => (args) => {
+        if (context.commandName === 'SendMessageCommand' && ++sends === 3) {
+          throw new Error('SQS throttled');
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'failThirdSend' },
+    );
+
+    // Act
+    const run = await runOpsCaptured(['send', 'add-user', '-', ...stack.args], {
+      stdin: JSON.stringify([joiner(1), joiner(2), joiner(3)]),
+      clients: { sqs: failingThird },
+    });
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Message 3/3 could not be sent');
+    expect(run.stderr).toContain('Sent 2 of 3; message 3 was not sent.');
+    expect(await countMessages(sqs, stack.queues.queueUrl)).toBe(2);
+  });
+
   it('sends every message of a JSON array read from stdin', async () => {
     // Prepare
     const stack = await createActionStack(sqs, 'add-user');

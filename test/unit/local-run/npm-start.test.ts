@@ -151,6 +151,45 @@ describe('npm start', () => {
   );
 
   it(
+    'with --events on a folder holds the run to its expected outcomes, counting one in the singular',
+    async () => {
+      // Prepare
+      const dir = mkdtempSync(path.join(tmpdir(), 'npm-start-folder-'));
+      writeFileSync(
+        path.join(dir, 'joiners.json'),
+        JSON.stringify([
+          {
+            source: 'com.examplecorp.hr',
+            'detail-type': 'add-user',
+            detail: {
+              correlationId: 'only-one',
+              loginUserId: 'una@example.com',
+              firstName: 'Una',
+              lastName: 'One',
+              userTemplateName: 'Agent-Standard',
+            },
+          },
+        ]),
+      );
+      writeFileSync(
+        path.join(dir, 'expected-outcomes.json'),
+        JSON.stringify({ 'only-one': 'SUCCESS' }),
+      );
+
+      // Act
+      const run = await runNpmStart(['--events', dir]);
+
+      // Assess
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toMatch(/expected-outcomes\.json \(1 outcome\)/);
+      expect(run.stdout).toContain('(1 file, 1 event)');
+      expect(run.stdout).toMatch(/^Result: OK\n {2}1 event, 1 applied/m);
+      expect(run.stdout).not.toMatch(/\b1 (events|files|outcomes|records|receives)\b/);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'with --events reports every bad entry with its index or line, exits 2 and runs nothing',
     async () => {
       // Prepare
