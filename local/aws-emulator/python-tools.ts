@@ -29,11 +29,33 @@ export interface PythonTools {
 }
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
-const TOOLS_DIR = path.join(REPO_ROOT, '.tools');
-const VENV_DIR = path.join(TOOLS_DIR, 'venv');
-const LOCK_DIR = path.join(TOOLS_DIR, 'venv.lock');
-const MARKER_FILE = path.join(VENV_DIR, 'contact-center-sync-tools.json');
+/** Where the tools live unless told otherwise. */
+export const DEFAULT_TOOLS_DIR = path.join(REPO_ROOT, '.tools');
 const MARKER_CONTENT = `${JSON.stringify({ packages: PINNED_PYTHON_PACKAGES }, null, 2)}\n`;
+
+interface ToolsPaths {
+  readonly tools: string;
+  readonly venv: string;
+  readonly lock: string;
+  /** Written last: its presence means the install completed. */
+  readonly marker: string;
+}
+
+const pathsIn = (tools: string): ToolsPaths => {
+  const venv = path.join(tools, 'venv');
+  return {
+    tools,
+    venv,
+    lock: path.join(tools, 'venv.lock'),
+    marker: path.join(venv, 'contact-center-sync-tools.json'),
+  };
+};
+
+/** As shown to the user: relative to the repository when inside it. */
+const shown = (file: string): string => {
+  const relative = path.relative(REPO_ROOT, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+};
 /** Longest we wait for another process's install before giving up. */
 const LOCK_WAIT_MS = 10 * 60_000;
 
@@ -54,12 +76,25 @@ interface RunResult {
   readonly spawnError?: Error;
 }
 
-/** Runs a command to completion, keeping combined output for error messages. */
-const run = (command: string, args: readonly string[]): Promise<RunResult> =>
+/**
+ * Runs a command to completion, keeping combined output for error messages; `onLine` sees
+ * each line of its standard output as it comes.
+ */
+const run = (
+  command: string,
+  args: readonly string[],
+  onLine: (line: string) => void = () => {},
+): Promise<RunResult> =>
   new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let partial = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    });
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('error', (spawnError) =>
       resolve({ code: null, output: Buffer.concat(chunks).toString('utf8'), spawnError }),
@@ -70,13 +105,13 @@ const run = (command: string, args: readonly string[]): Promise<RunResult> =>
 const tail = (text: string, lines = 30): string =>
   text.trimEnd().split('\n').slice(-lines).join('\n');
 
-const isInstalled = async (): Promise<boolean> => {
-  const tools = toolsIn(VENV_DIR);
+const isInstalled = async (paths: ToolsPaths): Promise<boolean> => {
+  const tools = toolsIn(paths.venv);
   if (![tools.python, tools.motoServer, tools.cfnLint].every((file) => existsSync(file))) {
     return false;
   }
   try {
-    return (await readFile(MARKER_FILE, 'utf8')) === MARKER_CONTENT;
+    return (await readFile(paths.marker, 'utf8')) === MARKER_CONTENT;
   } catch {
     return false;
   }
@@ -121,43 +156,69 @@ const findPython = async (): Promise<string> => {
 export interface ToolsProgress {
   /** A new step begins. */
   step(text: string): void;
+  /** What the current step is doing now (pip's package of the moment). */
+  detail?(text: string): void;
 }
 
-const SILENT: ToolsProgress = { step: () => {} };
+/**
+ * What pip is doing, from its output lines: `Collecting <requirement>` per package, then
+ * `Installing collected packages: …`. Any other line says nothing new.
+ */
+export const pipActivity = (): ((line: string) => string | undefined) => {
+  let collected = 0;
+  const packages = (): string => `${collected} ${collected === 1 ? 'package' : 'packages'}`;
+  return (line) => {
+    const collecting = /^Collecting ([A-Za-z0-9._-]+)/.exec(line);
+    if (collecting) {
+      collected += 1;
+      return `collecting ${collecting[1]} (${packages()} so far)`;
+    }
+    if (line.startsWith('Installing collected packages')) return `installing ${packages()}`;
+    return undefined;
+  };
+};
 
-const install = async (progress: ToolsProgress): Promise<void> => {
+const install = async (paths: ToolsPaths, progress: ToolsProgress): Promise<void> => {
   progress.step('looking for Python 3 with venv and pip');
   const python = await findPython();
   // A venv built for other pins (or half-built by a killed run) is rebuilt from scratch, so
   // the installed set is exactly the pinned one.
-  await rm(VENV_DIR, { recursive: true, force: true });
-  progress.step(`creating the virtualenv ${path.relative(REPO_ROOT, VENV_DIR)}`);
-  const created = await run(python, ['-m', 'venv', VENV_DIR]);
+  await rm(paths.venv, { recursive: true, force: true });
+  progress.step(`creating the virtualenv ${shown(paths.venv)}`);
+  const created = await run(python, ['-m', 'venv', paths.venv]);
   if (created.code !== 0) {
     throw new PythonToolsUnavailableError(
       'venv-failed',
-      `Creating the virtualenv ${VENV_DIR} failed:\n${tail(created.output)}\n${INSTALL_HINT}`,
+      `Creating the virtualenv ${paths.venv} failed:\n${tail(created.output)}\n${INSTALL_HINT}`,
     );
   }
-  const tools = toolsIn(VENV_DIR);
-  progress.step(`installing ${PINNED_PYTHON_PACKAGES.join(', ')} from PyPI (about 30 s)`);
-  const installed = await run(tools.python, [
-    '-m',
-    'pip',
-    'install',
-    '--disable-pip-version-check',
-    '--no-input',
-    '--quiet',
-    ...PINNED_PYTHON_PACKAGES,
-  ]);
+  const tools = toolsIn(paths.venv);
+  progress.step(`installing ${PINNED_PYTHON_PACKAGES.join(' and ')} with pip (about 30 s)`);
+  const activity = pipActivity();
+  const installed = await run(
+    tools.python,
+    [
+      '-m',
+      'pip',
+      'install',
+      '--disable-pip-version-check',
+      '--no-input',
+      '--progress-bar',
+      'off',
+      ...PINNED_PYTHON_PACKAGES,
+    ],
+    (line) => {
+      const now = activity(line);
+      if (now !== undefined) progress.detail?.(now);
+    },
+  );
   if (installed.code !== 0) {
     throw new PythonToolsUnavailableError(
       'install-failed',
-      `pip install ${PINNED_PYTHON_PACKAGES.join(' ')} into ${VENV_DIR} failed (is PyPI reachable?):\n${tail(installed.output)}`,
+      `pip install ${PINNED_PYTHON_PACKAGES.join(' ')} into ${paths.venv} failed (is PyPI reachable?):\n${tail(installed.output)}`,
     );
   }
-  // Written last: its presence means the install completed.
-  await writeFile(MARKER_FILE, MARKER_CONTENT);
+  await writeFile(paths.marker, MARKER_CONTENT);
 };
 
 const processIsAlive = (pid: number): boolean => {
@@ -174,32 +235,41 @@ const processIsAlive = (pid: number): boolean => {
  * Cross-process lock: `mkdir` is atomic, so exactly one process creates the lock directory.
  * A lock whose owner process has died is taken over.
  */
-const withLock = async <T>(work: () => Promise<T>): Promise<T> => {
-  await mkdir(TOOLS_DIR, { recursive: true });
-  const ownerFile = path.join(LOCK_DIR, 'owner');
+const withLock = async <T>(
+  paths: ToolsPaths,
+  progress: ToolsProgress,
+  work: () => Promise<T>,
+): Promise<T> => {
+  await mkdir(paths.tools, { recursive: true });
+  const ownerFile = path.join(paths.lock, 'owner');
   const deadline = Date.now() + LOCK_WAIT_MS;
+  let waitingFor: number | undefined;
   for (;;) {
     try {
-      await mkdir(LOCK_DIR);
+      await mkdir(paths.lock);
       await writeFile(ownerFile, String(process.pid));
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = Number.parseInt(await readFile(ownerFile, 'utf8').catch(() => ''), 10);
-    const lockAgeMs = await stat(LOCK_DIR).then(
+    if (!Number.isNaN(owner) && owner !== waitingFor) {
+      waitingFor = owner;
+      progress.step(`waiting for process ${owner}, which is installing the tools`);
+    }
+    const lockAgeMs = await stat(paths.lock).then(
       (s) => Date.now() - s.mtimeMs,
       () => 0,
     );
     // No owner yet is normal for a moment after mkdir; after a few seconds it is a crash.
     const stale = Number.isNaN(owner) ? lockAgeMs > 5_000 : !processIsAlive(owner);
     if (stale) {
-      await rm(LOCK_DIR, { recursive: true, force: true });
+      await rm(paths.lock, { recursive: true, force: true });
       continue;
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `Timed out waiting for process ${owner} to finish installing the test tools (lock ${LOCK_DIR}).`,
+        `Timed out waiting for process ${owner} to finish installing the test tools (lock ${paths.lock}).`,
       );
     }
     await sleep(500);
@@ -207,21 +277,31 @@ const withLock = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } finally {
-    await rm(LOCK_DIR, { recursive: true, force: true });
+    await rm(paths.lock, { recursive: true, force: true });
   }
 };
+
+export interface EnsurePythonToolsOptions {
+  /** Told each step of a first install. @default silent */
+  readonly progress?: ToolsProgress;
+  /** Holds `venv/` and the install lock. @default DEFAULT_TOOLS_DIR (`.tools`) */
+  readonly toolsDir?: string;
+}
 
 /**
  * Creates `.tools/venv` and installs the pinned packages unless that is already done.
  * Idempotent, fast when installed, and safe to call from several processes at once.
  */
-export const ensurePythonTools = async (progress: ToolsProgress = SILENT): Promise<PythonTools> => {
-  if (!(await isInstalled())) {
-    progress.step('waiting for any other process installing the tools');
-    await withLock(async () => {
+export const ensurePythonTools = async (
+  options: EnsurePythonToolsOptions = {},
+): Promise<PythonTools> => {
+  const paths = pathsIn(options.toolsDir ?? DEFAULT_TOOLS_DIR);
+  const progress = options.progress ?? { step: () => {} };
+  if (!(await isInstalled(paths))) {
+    await withLock(paths, progress, async () => {
       // Another process may have installed while we waited for the lock.
-      if (!(await isInstalled())) await install(progress);
+      if (!(await isInstalled(paths))) await install(paths, progress);
     });
   }
-  return toolsIn(VENV_DIR);
+  return toolsIn(paths.venv);
 };

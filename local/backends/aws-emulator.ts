@@ -210,7 +210,7 @@ export class EmulatorBackend implements Backend {
    * creates the run's resources in it; closing the backend stops the server.
    */
   static async start(options: StartEmulatorBackendOptions): Promise<EmulatorBackend> {
-    const tools = await ensurePythonTools(options.progress);
+    const tools = await ensurePythonTools(options.progress ? { progress: options.progress } : {});
     options.progress?.step('starting moto server');
     const moto = await startMotoServer({ motoServer: tools.motoServer });
     options.progress?.step('creating the queues, rules, secret and ledger table');

@@ -89,6 +89,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
       faults: values.faults === true,
       ...(values.chaos ? { chaos: seed } : {}),
       out,
+      progressOut: process.stderr,
       style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,
       ...(values['aws-emulator'] ? { backend: 'aws-emulator' as const } : {}),
     });

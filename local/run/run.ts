@@ -9,7 +9,7 @@ import { chaosScenario } from './chaos';
 import { loadScenario, type Scenario } from './event-input';
 import { evaluateRun } from './expectations';
 import { RUN_FAULTS, type RunObserver, runPipeline } from './pipeline';
-import { startPreparationProgress } from './preparation-progress';
+import { type ProgressWriter, startPreparationProgress } from './preparation-progress';
 import {
   formatFate,
   formatPhase,
@@ -51,6 +51,8 @@ export interface RunOptions {
   readonly backend?: BackendKind;
 
   readonly out: (line: string) => void;
+  /** Where progress goes while the backend is prepared (stderr: it is not the run's report). */
+  readonly progressOut: ProgressWriter;
   readonly style: Style;
   /** @default <root>/.tools/local-run.log */
   readonly logFile?: string;
@@ -191,7 +193,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
     const progress =
       kind === 'aws-emulator'
         ? startPreparationProgress(
-            out,
+            options.progressOut,
             'Preparing the AWS emulator (moto server; the first run installs it into .tools/venv)…',
           )
         : undefined;

@@ -25,8 +25,11 @@ describe('npm start -- --aws-emulator', () => {
     // Assess
     expect(run.code, `${run.stdout.slice(-3000)}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/queues {4}moto server http:\/\/127\.0\.0\.1:\d+/);
-    // Preparing says what it does and for how long (a first run installs moto for ~30 s).
-    expect(run.stdout).toMatch(/^ {2}starting moto server \(\d+ s\)$/m);
+    // Preparing says what it does and for how long (a first run installs moto for ~30 s), on
+    // stderr: the report on stdout stays the run's own.
+    expect(run.stderr).toMatch(/^Preparing the AWS emulator/m);
+    expect(run.stderr).toMatch(/^ {2}starting moto server \(\d+ s\)\n {2}creating the queues/m);
+    expect(run.stdout).not.toContain('Preparing the AWS emulator');
     expect(new Map(run.fates.map((f) => [f.correlationId, f.code]))).toEqual(expected);
     expect(run.totals).toMatchObject({ lost: 0, redriven: 0 });
   });
