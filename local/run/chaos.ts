@@ -6,23 +6,13 @@
  */
 
 import { routeEvent } from '../in-memory/event-rules';
+// The simulator's generator: the same seed gives the same run.
+import { seededRandom } from '../simulator/faults';
 import type { InputEvent, Scenario } from './event-input';
 import type { RunSettings } from './run-settings';
 
 /** Share of events delivered a second time (at-least-once delivery). */
 export const CHAOS_DUPLICATE_RATE = 0.35;
-
-/** A small seeded generator (mulberry32): the same seed gives the same run. */
-export const seededRandom = (seed: number): (() => number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 /** The routed events of `scenario`, some doubled, shuffled by `seed`, as one phase. */
 export const chaosScenario = (

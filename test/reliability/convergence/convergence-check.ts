@@ -13,8 +13,8 @@ import {
   type ModelEvent,
   project,
 } from '../../../local/convergence/model';
-import { seededRandom } from '../../../local/run/chaos';
 import type { FaultSettings, RunningSimulator } from '../../../local/simulator';
+import { seededRandom } from '../../../local/simulator/faults';
 import { InMemoryApiKeySource } from '../../../testkit';
 import {
   fakeContext,

@@ -17,7 +17,7 @@
  */
 import type { ActionName } from '../../../lambdas/actions';
 import type { ModelEvent } from '../../../local/convergence/model';
-import { seededRandom } from '../../../local/run/chaos';
+import { seededRandom } from '../../../local/simulator/faults';
 
 export const PII_MARKER = 'piix';
 export const PHONE_PREFIX = '+4915550';
