@@ -198,10 +198,16 @@ const SUMMARY_COLUMNS: readonly [keyof ActionTotals, string][] = [
 
 /**
  * The table per action: received (reached the queue), applied, already (the desired state was
- * in place: ALREADY_*), skipped (stale or duplicate: newer state already there), DLQ (dead-lettered with a reason), redrive (moved by the redrive policy,
- * no reason), lost, retries (SQS redeliveries; in-process HTTP retries are counted under the platform).
+ * in place: ALREADY_*), skipped (stale or duplicate: newer state already there), DLQ
+ * (dead-lettered with a reason), redrive (moved by the redrive policy, no reason), lost,
+ * retries (SQS redeliveries). Below it, the handlers' own HTTP retries within one receive,
+ * which the table's retries do not count.
  */
-export const formatSummary = (fates: readonly MessageFate[], style: Style): string[] => {
+export const formatSummary = (
+  fates: readonly MessageFate[],
+  inProcessRetries: number,
+  style: Style,
+): string[] => {
   const totals = totalsByAction(fates);
   const row = (name: string, values: ActionTotals): string =>
     `  ${pad(name, 31)}${SUMMARY_COLUMNS.map(([key]) => right(values[key], 8)).join('')}`;
@@ -225,6 +231,7 @@ export const formatSummary = (fates: readonly MessageFate[], style: Style): stri
       : style.warn(
           `  unrouted events: ${unrouted} (no rule matched; EventBridge would drop them silently)`,
         ),
+    `  in-process HTTP retries: ${inProcessRetries} (within a receive; the retries column counts SQS redeliveries)`,
   );
   return lines;
 };
@@ -235,7 +242,6 @@ export interface PlatformReport {
   readonly secretReads: number | undefined;
   readonly resultEvents: number;
   readonly keyRotations: number;
-  readonly inProcessRetries: number;
 }
 
 /**
@@ -274,7 +280,6 @@ export const formatPlatform = (report: PlatformReport, style: Style): string[] =
   const faults = Object.values(stats.faults).reduce((a, b) => a + b, 0);
   lines.push(
     `  platform requests: ${stats.requests} (HTTP 401: ${stats.unauthorized}, faults injected: ${faults})`,
-    `  in-process HTTP retries: ${report.inProcessRetries} (the table's retries are SQS redeliveries)`,
     `  API key reads: ${report.secretReads ?? 'n/a'}, key rotations: ${report.keyRotations}, result events published: ${report.resultEvents}`,
   );
   return lines;

@@ -268,7 +268,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
     });
 
     out('');
-    for (const line of formatSummary(result.fates, style)) out(line);
+    for (const line of formatSummary(result.fates, result.inProcessRetries, style)) out(line);
     out('');
     for (const line of formatPlatform(
       {
@@ -277,7 +277,6 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
         secretReads: backend.secretReads(),
         resultEvents: result.resultEvents,
         keyRotations: result.keyRotations,
-        inProcessRetries: result.inProcessRetries,
       },
       style,
     )) {

@@ -62,8 +62,10 @@ describe('npm start', () => {
       const finalById = new Map(run.fates.map((f) => [f.correlationId, f.fate]));
       for (const id of routedIds) expect(['applied', 'DLQ'], id).toContain(finalById.get(id));
       expect(run.stdout).toContain('API key rotated');
-      // The handlers' own retries are counted in the summary, not only in the log.
-      expect(run.stdout).toMatch(/in-process HTTP retries: [1-9]\d*/);
+      // The handlers' own retries are counted under the summary table, not only in the log.
+      expect(run.stdout).toMatch(
+        /^ {2}total(?: +\d+){8}\n(?: {2}unrouted .*\n)? {2}in-process HTTP retries: [1-9]\d* \(within a receive; the retries column counts SQS redeliveries\)$/m,
+      );
       expect(run.stdout).toMatch(
         /^ {2}retry\s+\S+\s+crm-0190-bad-no-client\s+DLQ_SEND_FAILED\s+1\/5$/m,
       );
