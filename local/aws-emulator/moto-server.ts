@@ -1,6 +1,6 @@
 /**
  * Runs moto's standalone server (an in-memory AWS emulator) on a free loopback port: for
- * `npm start -- --aws-emulator` and the integration tests (test/support re-exports it).
+ * `npm start -- --aws-emulator` and the integration tests.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -2,8 +2,8 @@
  * Python tools of the project (moto server as the AWS emulator for `npm start -- --aws-emulator`
  * and the integration tests, cfn-lint for the synthesized template), installed on first use
  * into a project-local virtualenv (`.tools/venv`) so that a clean machine with only
- * Python 3 + venv + pip can run them. Moved here from test/support (which re-exports it)
- * because runtime tooling under local/ must not import from test/.
+ * Python 3 + venv + pip can run them. It lives under local/ (not test/) because
+ * `npm start` uses it too.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

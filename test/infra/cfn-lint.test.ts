@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config';
-import { ensurePythonTools } from '../support/python-tools';
+import { ensurePythonTools } from '../../local/aws-emulator/python-tools';
 import { configWith, synth } from './synth';
 
 /**

@@ -7,6 +7,7 @@ import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
+import { ensurePythonTools, PINNED_PYTHON_PACKAGES } from '../../local/aws-emulator/python-tools';
 import {
   countMessages,
   createBusRuleToQueue,
@@ -18,7 +19,6 @@ import {
   putSecretValue,
   receiveAllMessages,
 } from '../support/aws-clients';
-import { ensurePythonTools, PINNED_PYTHON_PACKAGES } from '../support/python-tools';
 
 const sqs = motoSqsClient();
 const events = motoEventBridgeClient();

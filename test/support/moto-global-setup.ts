@@ -5,8 +5,8 @@
  * by unique resource names, because they run concurrently against the same server.
  */
 import type { TestProject } from 'vitest/node';
-import { startMotoServer } from './moto-server';
-import { ensurePythonTools } from './python-tools';
+import { startMotoServer } from '../../local/aws-emulator/moto-server';
+import { ensurePythonTools } from '../../local/aws-emulator/python-tools';
 
 declare module 'vitest' {
   export interface ProvidedContext {
