@@ -49,7 +49,6 @@ export interface RunOptions {
   readonly chaos?: number;
   /** Where the queues, rules, DLQs, secret and ledger live. @default 'in-memory' */
   readonly backend?: BackendKind;
-
   readonly out: (line: string) => void;
   /** Where progress goes while the backend is prepared (stderr: it is not the run's report). */
   readonly progressOut: ProgressWriter;
