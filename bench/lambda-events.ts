@@ -1,54 +1,28 @@
 /**
- * SQS events and Lambda contexts shaped as Lambda delivers them, for driving a handler
- * outside Lambda.
+ * The bench's view of the shared kit: batches and contexts for the function it measures, and
+ * the small helpers its workers share.
  */
-import { randomUUID } from 'node:crypto';
 import type { Context, SQSEvent } from 'aws-lambda';
+import { lambdaContext as kitContext, sqsEvent as kitEvent, sqsRecord } from '../testkit';
 import type { LambdaShape } from './protocol';
 
-const ACCOUNT = '123456789012';
-
-/** One SQS batch holding `bodies`, first delivery of each. */
+/** One SQS batch holding `bodies`, first delivery of each, from the function's own queue. */
 export const sqsEvent = (bodies: readonly string[], lambda: LambdaShape): SQSEvent => {
-  const sent = String(Date.now());
-  return {
-    Records: bodies.map((body) => ({
-      messageId: randomUUID(),
-      receiptHandle: `bench-${randomUUID()}`,
-      body,
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: sent,
-        SenderId: 'AIDABENCH',
-        ApproximateFirstReceiveTimestamp: sent,
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: `arn:aws:sqs:${lambda.region}:${ACCOUNT}:${lambda.functionName}-queue`,
-      awsRegion: lambda.region,
-    })),
-  };
+  const sentAt = Date.now();
+  const queueName = `${lambda.functionName}-queue`;
+  return kitEvent(
+    ...bodies.map((body) => sqsRecord(body, { region: lambda.region, queueName, sentAt })),
+  );
 };
 
 /** A fresh invocation context whose remaining time counts down from the function timeout. */
-export const lambdaContext = (lambda: LambdaShape): Context => {
-  const deadline = Date.now() + lambda.timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
+export const lambdaContext = (lambda: LambdaShape): Context =>
+  kitContext({
     functionName: lambda.functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${lambda.region}:${ACCOUNT}:function:${lambda.functionName}`,
-    memoryLimitInMB: String(lambda.memoryMiB),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${lambda.functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-};
+    timeoutMs: lambda.timeoutMs,
+    region: lambda.region,
+    memoryMiB: lambda.memoryMiB,
+  });
 
 /** Splits `items` into consecutive groups of `size`. */
 export const chunk = <T>(items: readonly T[], size: number): T[][] => {

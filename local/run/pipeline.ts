@@ -18,12 +18,12 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import { lambdaContext } from '../../testkit';
 import type { FaultSettings, RunningSimulator } from '../simulator';
 import type { Backend } from './backend';
 import { counted } from './counted';
 import type { InputEvent, Scenario } from './event-input';
 import { type RouteDecision, routeEvent, toDeliveredEvent } from './event-router';
-import { lambdaContext } from './lambda-context';
 import { createRunMetrics, type LogSink, RunLogger } from './run-logger';
 import type { RunSettings } from './run-settings';
 
@@ -362,7 +362,10 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     try {
       const response = (await handler(
         { Records: records },
-        lambdaContext(action, settings.actions[action].timeoutSeconds),
+        lambdaContext({
+          functionName: `contact-center-sync-local-${action}`,
+          timeoutMs: settings.actions[action].timeoutSeconds * 1000,
+        }),
       )) as SQSBatchResponse | undefined;
       failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (error) {

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../lambdas/actions';
 import { type RunningSimulator, startSimulator } from '../../local/simulator';
-import { InMemoryApiKeySource } from '../support/in-memory-api-key-source';
+import { InMemoryApiKeySource } from '../../testkit';
 import {
   type CapturedOutput,
   captureOutput,

@@ -7,8 +7,8 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES, parseMessage, READ_ACTIONS } from '../../lambdas/actions';
+import { InMemoryApiKeySource } from '../../testkit';
 import { type CaptureServer, startCaptureServer } from '../support/capture-server';
-import { InMemoryApiKeySource } from '../support/in-memory-api-key-source';
 import {
   type CapturedOutput,
   captureOutput,

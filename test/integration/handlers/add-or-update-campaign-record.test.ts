@@ -5,19 +5,14 @@
  * platform has one), which gives a non-retryable 4xx to dead-letter.
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
   deliverLosingResponse,
   handlerHarness,
   MAX_RECEIVE_COUNT,
 } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 
 const ACTION = 'add-or-update-campaign-record';
 const MAX_BODY_BYTES = 16 * 1024;

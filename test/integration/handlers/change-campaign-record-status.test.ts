@@ -3,19 +3,14 @@
  * `Leads` and `Callbacks` exist: a message naming `Closed` is answered FAILED (retryable).
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
   deliverLosingResponse,
   handlerHarness,
   MAX_RECEIVE_COUNT,
 } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 import { seedRecord } from './support/seed-data';
 
 const ACTION = 'change-campaign-record-status';

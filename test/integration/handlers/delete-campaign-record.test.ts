@@ -4,6 +4,7 @@
  * per-message retryable failure a mixed batch needs.
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import {
   bySource,
   expectDeadLetter,
@@ -15,13 +16,7 @@ import {
   handlerHarness,
   MAX_RECEIVE_COUNT,
 } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 import { seedRecord } from './support/seed-data';
 
 const ACTION = 'delete-campaign-record';

@@ -5,19 +5,14 @@
  * for one user.
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import {
   expectDeadLetterCodes,
   expectDeadLettered,
   expectResultStatuses,
 } from './support/expectations';
 import { handlerBehindProxy, handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
 const ACTION = 'query-user-existence';
@@ -201,7 +196,10 @@ describe('query-user-existence invoked directly', () => {
 
   it('returns NOT_FOUND for a user that does not exist', async () => {
     // Act
-    const result = await handler({ loginUserId: 'nobody@example.com' }, lambdaContext('req-9'));
+    const result = await handler(
+      { loginUserId: 'nobody@example.com' },
+      lambdaContext({ awsRequestId: 'req-9' }),
+    );
 
     // Assess
     expect(result).toEqual({

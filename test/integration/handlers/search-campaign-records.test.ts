@@ -5,6 +5,7 @@
  * (`Closed` is answered FAILED); bodies above 16 KiB get HTTP 413.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import {
   expectDeadLetterCodes,
   expectDeadLettered,
@@ -12,13 +13,7 @@ import {
   outcomeLines,
 } from './support/expectations';
 import { handlerHarness, type LambdaEntry, MAX_RECEIVE_COUNT } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 
 const ACTION = 'search-campaign-records';
 const { harness, handler } = handlerHarness(ACTION, {
@@ -281,7 +276,7 @@ describe('search-campaign-records invoked directly', () => {
     // Act
     const result = await handler(
       { campaignName: 'Leads', clientId: 'c-none' },
-      lambdaContext('req-7'),
+      lambdaContext({ awsRequestId: 'req-7' }),
     );
 
     // Assess

@@ -15,7 +15,7 @@ import {
 } from '../../../local/convergence/model';
 import { seededRandom } from '../../../local/run/chaos';
 import type { FaultSettings, RunningSimulator } from '../../../local/simulator';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { InMemoryApiKeySource } from '../../../testkit';
 import {
   fakeContext,
   RecordingDeadLetters,

@@ -14,7 +14,7 @@ import {
   type RunningSimulator,
   startSimulator,
 } from '../../../local/simulator';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { InMemoryApiKeySource } from '../../../testkit';
 import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
 
 const HTTP = { baseDelayMs: 0, maxDelayMs: 0, requestTimeoutMs: 2000, maxAttempts: 3 };

@@ -14,8 +14,8 @@ import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { InMemoryApiKeySource } from '../../../testkit';
 import { startCaptureServer } from '../../support/capture-server';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
 import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
 
 /** Only these campaigns exist: naming another is answered FAILED (retryable). */

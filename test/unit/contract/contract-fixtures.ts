@@ -5,7 +5,7 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../../../local/simulator';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { InMemoryApiKeySource } from '../../../testkit';
 import { lateBound } from '../../support/late-bound';
 import type { PlatformClientClass } from '../core/client-fixtures';
 

@@ -9,7 +9,7 @@ import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-r
 import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { InMemoryApiKeySource } from '../../../testkit';
 import {
   clientAgainstSimulator,
   SIM_KEY,

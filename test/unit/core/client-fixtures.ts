@@ -3,13 +3,13 @@ import type { ClientDeps } from '../../../lambdas/core/platform-caller';
 import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
 import type { ApiKeySource } from '../../../lambdas/core/ports';
 import type { RetryDeps } from '../../../lambdas/core/retry';
+import { InMemoryApiKeySource } from '../../../testkit';
 import {
   type CapturedRequest,
   type CaptureServer,
   type Reply,
   startCaptureServer,
 } from '../../support/capture-server';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
 import { lateBound } from '../../support/late-bound';
 
 export const TEST_KEY = 'test-api-key-7f3a9c';

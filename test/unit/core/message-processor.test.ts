@@ -12,7 +12,7 @@ import type { Disposition } from '../../../lambdas/core/disposition';
 import { type InboundMessage, processMessage } from '../../../lambdas/core/message-processor';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/ports';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
+import { InMemoryApiKeySource } from '../../../testkit';
 import { settingsFor, TEST_KEY } from './client-fixtures';
 
 class RecordingDeadLetters implements DeadLetterSink {

@@ -3,8 +3,8 @@ import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-r
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import type { AttemptInfo } from '../../../lambdas/core/platform-caller';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { InMemoryApiKeySource } from '../../../testkit';
 import { type CaptureServer, type Reply, startCaptureServer } from '../../support/capture-server';
-import { InMemoryApiKeySource } from '../../support/in-memory-api-key-source';
 import { instantClock, realtimeEnvelope, settingsFor } from './client-fixtures';
 
 let server: CaptureServer;

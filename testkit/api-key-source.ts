@@ -1,4 +1,4 @@
-import type { ApiKeySource } from '../../lambdas/core/ports';
+import type { ApiKeySource } from '../lambdas/core/ports';
 
 /**
  * ApiKeySource for tests: `storedKey` plays the secret in Secrets Manager, the cached key is
