@@ -142,21 +142,6 @@ describe('add-or-update-campaign-record over SQS', () => {
     expect(harness.sim.stats.endpoint('addOrUpdateCampaignRecord').requests).toBe(1);
   });
 
-  it('retries a 429 in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    harness.sim.setFaults({ throttleRate: 1 });
-    const record = sqsRecord(lead('c-1'));
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.count('addOrUpdateCampaignRecord', 429)).toBe(3);
-    expect(harness.sim.state.listRecords('Leads')).toEqual([]);
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
   it('dead-letters FAILED on the last receive, with the platform reason', async () => {
     // Prepare
     const record = sqsRecord(lead('c-1', { campaignName: 'Closed' }), {

@@ -105,42 +105,6 @@ describe('add-user over SQS', () => {
       errorCode: 'NOT_SUPPORTED',
     });
   });
-
-  it('retries FAIL in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord(newHire('grace@example.com'));
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.count('add-user', 'FAIL')).toBe(3);
-    expect(harness.sim.state.findUser('grace@example.com')).toBeUndefined();
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    harness.sim.setFaults({ serverErrorRate: 1 });
-    const record = sqsRecord(newHire('grace@example.com'), { receiveCount: MAX_RECEIVE_COUNT });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: /^HTTP_50[023]$/,
-      errorMessage: new RegExp(
-        `^gave up after receive ${MAX_RECEIVE_COUNT}: add-user: HTTP 50[023]`,
-      ),
-    });
-  });
 });
 
 describe('add-user idempotency', () => {

@@ -96,26 +96,6 @@ describe('change-campaign-record-status over SQS', () => {
     expect(harness.sim.stats.endpoint('changeCampaignRecordStatus').requests).toBe(1);
   });
 
-  it('retries FAILED in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord({
-      campaignName: 'Leads',
-      clientId: 'c-1',
-      previewRecordStateEnum: 'COMPLETED',
-    });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.count('changeCampaignRecordStatus', 'FAILED')).toBe(3);
-    expect(stateOf('c-1')?.workedState).toBe('NOTWORKED');
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
   it('dead-letters a network failure on the last receive, with its reason', async () => {
     // Prepare
     seedRecord(harness, 'c-1');

@@ -83,45 +83,6 @@ describe('delete-campaign-record over SQS', () => {
       errorMessage: 'not valid JSON',
     });
   });
-
-  it('retries a retryable failure in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ serverErrorRate: 1 });
-    const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-1' });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.endpoint('deleteRecordFromCampaign').requests).toBe(3);
-    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeDefined();
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ throttleRate: 1 });
-    const record = sqsRecord(
-      { campaignName: 'Leads', clientId: 'c-1' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'HTTP_429',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: deleteRecordFromCampaign: HTTP 429`,
-    });
-  });
 });
 
 describe('delete-campaign-record idempotency', () => {

@@ -75,45 +75,6 @@ describe('delete-user over SQS', () => {
       errorCode: 'NOT_SUPPORTED',
     });
   });
-
-  it('retries a 429 in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    seedUser(harness, 'grace@example.com');
-    harness.sim.setFaults({ throttleRate: 1, retryAfterSeconds: 0 });
-    const record = sqsRecord({ loginUserId: 'grace@example.com' });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.count('delete-user', 429)).toBe(3);
-    expect(userIds()).toEqual(['grace@example.com']);
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    seedUser(harness, 'grace@example.com');
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord(
-      { loginUserId: 'grace@example.com' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'FAIL',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: delete-user: result FAIL`,
-    });
-  });
 });
 
 describe('delete-user idempotency', () => {

@@ -119,28 +119,6 @@ describe('query-user-existence over SQS', () => {
     expect(await harness.resultEvents()).toEqual([]);
     expect(await harness.deadLetters()).toEqual([]);
   });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord(
-      { loginUserId: 'grace@example.com' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'FAIL',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: query-existence: result FAIL`,
-    });
-  });
 });
 
 describe('query-user-existence over EventBridge', () => {

@@ -137,27 +137,6 @@ describe('search-campaign-records over SQS', () => {
     expect(await harness.resultEvents()).toEqual([]);
     expect(await harness.deadLetters()).toEqual([]);
   });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    const record = sqsRecord(
-      { campaignName: 'Closed', clientId: 'c-1' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'FAILED',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: searchPreviewCampaign: previewResultStatus FAILED: campaign not found`,
-    });
-  });
 });
 
 describe('search-campaign-records when the result cannot be published', () => {

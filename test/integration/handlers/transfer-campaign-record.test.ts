@@ -88,22 +88,6 @@ describe('transfer-campaign-record over SQS', () => {
     });
   });
 
-  it('retries a 5xx in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ serverErrorRate: 1 });
-    const record = sqsRecord(transfer('c-1'));
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.endpoint('transferCampaignRecord').requests).toBe(3);
-    expect(campaignOf('c-1')).toBe('Leads');
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
   it('dead-letters a malformed platform answer on the last receive, with its reason', async () => {
     // Prepare
     seedRecord(harness, 'c-1');
