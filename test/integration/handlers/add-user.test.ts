@@ -8,12 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
-import {
-  deliverLosingResponse,
-  handlerBehindProxy,
-  handlerHarness,
-  MAX_RECEIVE_COUNT,
-} from './support/handler-harness';
+import { handlerBehindProxy, handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
@@ -149,24 +144,6 @@ describe('add-user idempotency', () => {
       errorCode: 'USER_EXISTS_NOT_OURS',
       errorMessage: 'this integration did not create it',
     });
-  });
-
-  it('succeeds on the redelivery after the response to an applied add was lost', async () => {
-    // Prepare
-    const message = newHire('grace@example.com', { createInCloudConnect: true });
-    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
-
-    // Act
-    const redelivery = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
-      lambdaContext(),
-    );
-
-    // Assess
-    expect(failedIds(first)).toEqual(['m-1']);
-    expect(failedIds(redelivery)).toEqual([]);
-    expect(harness.sim.state.findUser('grace@example.com')?.appliedCount).toBe(1);
-    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_EXISTS');
   });
 
   it('dead-letters an existing user missing from the backing instance it asks for', async () => {

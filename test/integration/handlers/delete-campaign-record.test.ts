@@ -11,11 +11,7 @@ import {
   expectDeadLettered,
   outcomeLines,
 } from './support/expectations';
-import {
-  deliverLosingResponse,
-  handlerHarness,
-  MAX_RECEIVE_COUNT,
-} from './support/handler-harness';
+import { handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { seedRecord } from './support/seed-data';
 
@@ -100,26 +96,6 @@ describe('delete-campaign-record idempotency', () => {
       code: 'ALREADY_ABSENT',
       category: 'success',
     });
-  });
-
-  it('succeeds on the redelivery after the response to an applied delete was lost', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    const message = { campaignName: 'Leads', clientId: 'c-1' };
-    const first = await deliverLosingResponse(harness, handler, message, 'm-lost');
-
-    // Act
-    const redelivery = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-lost', receiveCount: 2 })),
-      lambdaContext(),
-    );
-
-    // Assess
-    expect(failedIds(first)).toEqual(['m-lost']);
-    expect(failedIds(redelivery)).toEqual([]);
-    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeUndefined();
-    expect(harness.sim.state.history.map((op) => op.action)).toEqual(['deleteRecordFromCampaign']);
-    expect(await harness.deadLetters()).toEqual([]);
   });
 });
 

@@ -5,12 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
-import {
-  deliverLosingResponse,
-  handlerBehindProxy,
-  handlerHarness,
-  MAX_RECEIVE_COUNT,
-} from './support/handler-harness';
+import { handlerBehindProxy, handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
@@ -92,25 +87,6 @@ describe('delete-user idempotency', () => {
       code: 'ALREADY_ABSENT',
       category: 'success',
     });
-  });
-
-  it('succeeds on the redelivery after the response to an applied delete was lost', async () => {
-    // Prepare
-    seedUser(harness, 'grace@example.com');
-    const message = { loginUserId: 'grace@example.com' };
-    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
-
-    // Act
-    const redelivery = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
-      lambdaContext(),
-    );
-
-    // Assess
-    expect(failedIds(first)).toEqual(['m-1']);
-    expect(failedIds(redelivery)).toEqual([]);
-    expect(userIds()).toEqual([]);
-    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_DELETED');
   });
 });
 

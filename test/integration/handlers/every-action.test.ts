@@ -6,8 +6,13 @@ import { describe, expect, it } from 'vitest';
 import type { ActionName } from '../../../lambdas/actions';
 import type { FaultSettings } from '../../../local/simulator';
 import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
-import { expectDeadLettered } from './support/expectations';
-import { type Harness, harnessPerFile, MAX_RECEIVE_COUNT } from './support/handler-harness';
+import { expectDeadLettered, outcomeLines } from './support/expectations';
+import {
+  deliverLosingResponse,
+  type Harness,
+  harnessPerFile,
+  MAX_RECEIVE_COUNT,
+} from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { seedRecord, seedUser } from './support/seed-data';
 
@@ -237,6 +242,93 @@ describe('every action, on its last receive', () => {
         errorCode,
         errorMessage,
       });
+    },
+  );
+});
+
+interface LostResponseCase {
+  readonly action: ActionName;
+  /** Seeds the platform; what it returns is handed to `message`. */
+  readonly seed?: (harness: Harness) => unknown;
+  readonly message: (seeded: unknown) => unknown;
+  /** The platform afterwards, with evidence the write was applied once. */
+  readonly after: (harness: Harness) => unknown;
+  readonly expected: unknown;
+  readonly code: string;
+}
+
+const historyOf = (h: Harness) => h.sim.state.history.map((op) => op.action);
+
+const LOST_RESPONSE: readonly LostResponseCase[] = [
+  {
+    // By previewRecordId only: the ledger cannot order it, so the executor's own check answers.
+    action: 'transfer-campaign-record',
+    seed: (h) => seedRecord(h, 'c-1'),
+    message: (seeded) => ({
+      campaignName: 'Leads',
+      previewRecordId: (seeded as { previewRecordID: string }).previewRecordID,
+      transferToCampaign: 'Callbacks',
+    }),
+    after: (h) => ({
+      campaign: ['Leads', 'Callbacks'].find((c) => h.sim.state.findByClientId(c, 'c-1')),
+      history: historyOf(h),
+    }),
+    expected: { campaign: 'Callbacks', history: ['transferCampaignRecord'] },
+    code: 'ALREADY_TRANSFERRED',
+  },
+  {
+    action: 'delete-campaign-record',
+    seed: (h) => seedRecord(h, 'c-1'),
+    message: () => RECORD_C1,
+    after: (h) => ({ record: inLeads(h, 'c-1'), history: historyOf(h) }),
+    expected: { record: undefined, history: ['deleteRecordFromCampaign'] },
+    code: 'ALREADY_DELETED',
+  },
+  {
+    action: 'add-user',
+    message: () => ({
+      loginUserId: GRACE,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      primaryEmailAddr: GRACE,
+      userTemplateName: 'Agent',
+      createInCloudConnect: true,
+    }),
+    after: (h) => ({ appliedCount: h.sim.state.findUser(GRACE)?.appliedCount }),
+    expected: { appliedCount: 1 },
+    code: 'ALREADY_EXISTS',
+  },
+  {
+    action: 'delete-user',
+    seed: (h) => seedUser(h, GRACE),
+    message: () => ({ loginUserId: GRACE }),
+    after: (h) => ({ users: h.sim.state.listUsers() }),
+    expected: { users: [] },
+    code: 'ALREADY_DELETED',
+  },
+];
+
+describe('every write whose answer was lost', () => {
+  it.each(LOST_RESPONSE)(
+    '$action succeeds on the redelivery without applying it twice ($code)',
+    async ({ action, seed, message, after, expected, code }) => {
+      // Prepare
+      const handler = await harness.load(action);
+      const body = message(seed?.(harness));
+      const first = await deliverLosingResponse(harness, handler, body, 'm-1');
+
+      // Act
+      const redelivery = await handler(
+        sqsEvent(sqsRecord(body, { messageId: 'm-1', receiveCount: 2 })),
+        lambdaContext(),
+      );
+
+      // Assess
+      expect(failedIds(first)).toEqual(['m-1']);
+      expect(failedIds(redelivery)).toEqual([]);
+      expect(after(harness)).toEqual(expected);
+      expect(outcomeLines(harness).get('m-1')?.code).toBe(code);
+      expect(await harness.deadLetters()).toEqual([]);
     },
   );
 });

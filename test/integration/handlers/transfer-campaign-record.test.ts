@@ -147,29 +147,6 @@ describe('transfer-campaign-record idempotency', () => {
     expect(campaignOf('c-1')).toBe('Callbacks');
     expect(outcomeLines(harness).get('m-2')?.code).toBe('ALREADY_TRANSFERRED');
   });
-
-  it('succeeds on the redelivery after the response to an applied transfer was lost', async () => {
-    // Prepare
-    const seeded = seedRecord(harness, 'c-1');
-    const message = transfer('c-1', {
-      previewRecordId: seeded.previewRecordID,
-      clientId: undefined,
-    });
-    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
-
-    // Act
-    const redelivery = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
-      lambdaContext(),
-    );
-
-    // Assess
-    expect(failedIds(first)).toEqual(['m-1']);
-    expect(failedIds(redelivery)).toEqual([]);
-    expect(campaignOf('c-1')).toBe('Callbacks');
-    expect(harness.sim.state.history.map((op) => op.action)).toEqual(['transferCampaignRecord']);
-    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_TRANSFERRED');
-  });
 });
 
 describe('transfer-campaign-record over EventBridge', () => {
