@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 export interface EventBridgeEvent {
-  readonly version: '0';
+  readonly version: string;
   readonly id: string;
   readonly 'detail-type': string;
   readonly source: string;

@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type ActionName, isActionName } from '../../lambdas/actions';
+import type { EventBridgeEvent } from '../../testkit';
 import type { InputEvent } from './event-input';
 import type { ActionRunSettings } from './run-settings';
 
 /** The event as EventBridge hands it to an SQS target: the SQS body is this object as JSON. */
-export interface DeliveredEvent {
-  readonly version: string;
-  readonly id: string;
-  readonly 'detail-type': string;
-  readonly source: string;
-  readonly account: string;
-  readonly time: string;
-  readonly region: string;
-  readonly resources: readonly string[];
+export type DeliveredEvent = EventBridgeEvent & {
   readonly detail: Readonly<Record<string, unknown>>;
-}
+};
 
 export type RouteDecision =
   | { readonly routed: true; readonly action: ActionName }

@@ -51,25 +51,6 @@ describe('delete-user over SQS', () => {
       correlationId: 'hr-leaver-1',
     });
   });
-
-  it('dead-letters NOT_SUPPORTED from an environment on the internal user directory', async () => {
-    // Prepare
-    const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
-    const internalHandler = await harness.load(ACTION, { API_BASE_URL: internal.baseUrl });
-    const record = sqsRecord({ loginUserId: 'grace@example.com' });
-
-    // Act
-    const response = await internalHandler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'NOT_SUPPORTED',
-    });
-  });
 });
 
 describe('delete-user idempotency', () => {

@@ -3,7 +3,7 @@
  * entry points, the simulator and moto. Each action's own file keeps what only it does.
  */
 import { describe, expect, it } from 'vitest';
-import type { ActionName } from '../../../lambdas/actions';
+import { type ActionName, actionDefinition } from '../../../lambdas/actions';
 import type { FaultSettings } from '../../../local/simulator';
 import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLettered, outcomeLines } from './support/expectations';
@@ -329,6 +329,49 @@ describe('every write whose answer was lost', () => {
       expect(after(harness)).toEqual(expected);
       expect(outcomeLines(harness).get('m-1')?.code).toBe(code);
       expect(await harness.deadLetters()).toEqual([]);
+    },
+  );
+});
+
+/** Messages of the three provisioning actions, for the user grace@example.com. */
+const PROVISIONING: readonly { readonly action: ActionName; readonly message: unknown }[] = [
+  {
+    action: 'add-user',
+    message: {
+      loginUserId: GRACE,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      primaryEmailAddr: GRACE,
+      userTemplateName: 'Agent',
+    },
+  },
+  { action: 'query-user-existence', message: { loginUserId: GRACE } },
+  { action: 'delete-user', message: { loginUserId: GRACE } },
+];
+
+describe('every provisioning action, on an environment with the internal user directory', () => {
+  it.each(PROVISIONING)(
+    '$action dead-letters NOT_SUPPORTED with its reason',
+    async ({ action, message }) => {
+      // Prepare
+      const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
+      const handler = await harness.load(action, { API_BASE_URL: internal.baseUrl });
+      const record = sqsRecord(message);
+
+      // Act
+      const response = await handler(sqsEvent(record), lambdaContext());
+
+      // Assess
+      expect(failedIds(response)).toEqual([]);
+      const { endpoint } = actionDefinition(action);
+      await expectDeadLettered(harness, {
+        source: record,
+        action,
+        errorCategory: 'permanent',
+        errorCode: 'NOT_SUPPORTED',
+        errorMessage: `${endpoint}: result NOT_SUPPORTED`,
+      });
+      expect(await harness.resultEvents()).toEqual([]);
     },
   );
 });

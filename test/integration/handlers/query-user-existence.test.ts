@@ -84,27 +84,6 @@ describe('query-user-existence over SQS', () => {
     expect(await harness.resultEvents()).toEqual([]);
   });
 
-  it('dead-letters NOT_SUPPORTED from an environment on the internal user directory', async () => {
-    // Prepare
-    const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
-    const internalHandler = await harness.load(ACTION, { API_BASE_URL: internal.baseUrl });
-    const record = sqsRecord({ loginUserId: 'grace@example.com' });
-
-    // Act
-    const response = await internalHandler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'NOT_SUPPORTED',
-      errorMessage: 'query-existence: result NOT_SUPPORTED',
-    });
-    expect(await harness.resultEvents()).toEqual([]);
-  });
-
   it('reports a retryable failure as a batch item failure and publishes nothing', async () => {
     // Prepare
     harness.sim.setFaults({ connectionResetRate: 1 });
