@@ -91,6 +91,8 @@ describe('cdk synth through the CLI', () => {
 
     // Assess
     expect(good.stderr).not.toMatch(/docker/i);
+    // cdk.json opts in to every feature flag: none left to the CLI's warning.
+    expect(good.stderr + good.stdout).not.toContain('feature flags are not configured');
     expect(good.code, good.stderr).toBe(0);
     const template = JSON.parse(readFileSync(templateFile, 'utf8')) as {
       Resources: Record<string, { Type: string }>;
