@@ -40,10 +40,9 @@ const callbacksNotSupported = (): never => {
 
 /**
  * A Lambda invocation context shaped as the runtime passes one, for invoking a handler outside
- * Lambda. A string is the `awsRequestId` of an otherwise default context.
+ * Lambda (tests, the bench, the local run).
  */
-export const lambdaContext = (options: LambdaContextOptions | string = {}): Context => {
-  const o: LambdaContextOptions = typeof options === 'string' ? { awsRequestId: options } : options;
+export const lambdaContext = (o: LambdaContextOptions = {}): Context => {
   const functionName = o.functionName ?? 'contact-center-sync-test';
   let remaining: () => number;
   if (o.timeoutMs === undefined) {

@@ -2,13 +2,13 @@
  * `npx cdk synth -c config=<name>` through the real CDK CLI and `bin/app.ts`: works with no AWS
  * credentials and no Docker (local esbuild), and a bad config stops it with the field named.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../lambdas/actions';
+import { runProcess } from '../support/run-process';
 import { minimalConfigInput } from './synth';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -41,23 +41,11 @@ const offlineEnvironment = (home: string): NodeJS.ProcessEnv => {
 };
 
 const cdkSynth = (configName: string, outdir: string, home: string): Promise<CliResult> =>
-  new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      join(ROOT, 'node_modules', '.bin', 'cdk'),
-      ['synth', '-c', `config=${configName}`, '--no-notices', '--quiet', '--output', outdir],
-      { cwd: ROOT, env: offlineEnvironment(home), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
-  });
+  runProcess(
+    join(ROOT, 'node_modules', '.bin', 'cdk'),
+    ['synth', '-c', `config=${configName}`, '--no-notices', '--quiet', '--output', outdir],
+    { cwd: ROOT, env: offlineEnvironment(home) },
+  );
 
 describe('cdk synth through the CLI', () => {
   const work = mkdtempSync(join(tmpdir(), 'ccs-cdk-cli-'));
@@ -91,6 +79,8 @@ describe('cdk synth through the CLI', () => {
 
     // Assess
     expect(good.stderr).not.toMatch(/docker/i);
+    // cdk.json opts in to every feature flag: none left to the CLI's warning.
+    expect(good.stderr + good.stdout).not.toContain('feature flags are not configured');
     expect(good.code, good.stderr).toBe(0);
     const template = JSON.parse(readFileSync(templateFile, 'utf8')) as {
       Resources: Record<string, { Type: string }>;

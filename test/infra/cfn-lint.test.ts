@@ -2,13 +2,13 @@
  * cfn-lint (pinned, installed into .tools/venv by the test setup) finds nothing in the
  * synthesized templates.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config';
 import { ensurePythonTools } from '../../local/aws-emulator/python-tools';
+import { runProcess } from '../support/run-process';
 import { configWith, synth } from './synth';
 
 /**
@@ -28,28 +28,19 @@ const cfnLint = (
   executable: string,
   templateFile: string,
 ): Promise<{ code: number | null; findings: LintFinding[]; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      executable,
-      ['--format', 'json', '--ignore-checks', ...IGNORED_CHECKS, '--', templateFile],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        resolve({ code, findings: JSON.parse(stdout || '[]') as LintFinding[], stderr });
-      } catch {
-        reject(new Error(`cfn-lint printed no JSON (exit ${code}): ${stdout}${stderr}`));
-      }
-    });
+  runProcess(executable, [
+    '--format',
+    'json',
+    '--ignore-checks',
+    ...IGNORED_CHECKS,
+    '--',
+    templateFile,
+  ]).then(({ code, stdout, stderr }) => {
+    try {
+      return { code, findings: JSON.parse(stdout || '[]') as LintFinding[], stderr };
+    } catch {
+      throw new Error(`cfn-lint printed no JSON (exit ${code}): ${stdout}${stderr}`);
+    }
   });
 
 const variants = [

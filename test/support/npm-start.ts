@@ -1,5 +1,5 @@
 /**
- * Runs `npm start` (`tsx local/run/main.ts`) as a child process, as a user would, and parses its
+ * Runs `npm start` (`tsx local/start.ts`) as a child process, as a user would, and parses its
  * per-message lines and summary. The project's Node 24 comes first on PATH.
  */
 import { spawn } from 'node:child_process';
@@ -66,7 +66,7 @@ export const parseTotals = (stdout: string): SummaryTotals | undefined => {
 /** `npm start -- <args>` from the repository root; resolves when the process has exited. */
 export const runNpmStart = (args: readonly string[]): Promise<NpmStartResult> =>
   new Promise((resolve, reject) => {
-    const child = spawn(path.join(BIN, 'tsx'), ['local/run/main.ts', ...args], {
+    const child = spawn(path.join(BIN, 'tsx'), ['local/start.ts', ...args], {
       cwd: REPO_ROOT,
       env: {
         ...process.env,

@@ -4,9 +4,10 @@
  * of them passed a message "successfully" while the platform ended wrong.
  */
 import { describe, expect, it } from 'vitest';
+import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLettered, outcomeLines } from '../handlers/support/expectations';
 import { harnessPerFile, MAX_RECEIVE_COUNT } from '../handlers/support/handler-harness';
-import { failedIds, lambdaContext, sqsEvent, sqsRecord } from '../handlers/support/lambda-events';
+import { failedIds } from '../handlers/support/lambda-events';
 import { seedRecord, seedUser } from '../handlers/support/seed-data';
 
 const harness = harnessPerFile();

@@ -5,19 +5,14 @@
  * platform has one), which gives a non-retryable 4xx to dead-letter.
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
   deliverLosingResponse,
   handlerHarness,
   MAX_RECEIVE_COUNT,
 } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 
 const ACTION = 'add-or-update-campaign-record';
 const MAX_BODY_BYTES = 16 * 1024;
@@ -145,21 +140,6 @@ describe('add-or-update-campaign-record over SQS', () => {
       errorMessage: 'addOrUpdateCampaignRecord: HTTP 413',
     });
     expect(harness.sim.stats.endpoint('addOrUpdateCampaignRecord').requests).toBe(1);
-  });
-
-  it('retries a 429 in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    harness.sim.setFaults({ throttleRate: 1 });
-    const record = sqsRecord(lead('c-1'));
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.count('addOrUpdateCampaignRecord', 429)).toBe(3);
-    expect(harness.sim.state.listRecords('Leads')).toEqual([]);
-    expect(await harness.deadLetters()).toEqual([]);
   });
 
   it('dead-letters FAILED on the last receive, with the platform reason', async () => {

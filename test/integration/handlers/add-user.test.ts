@@ -6,20 +6,10 @@
  * every request alike.
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
-import {
-  deliverLosingResponse,
-  handlerBehindProxy,
-  handlerHarness,
-  MAX_RECEIVE_COUNT,
-} from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { handlerBehindProxy, handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
+import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
 const ACTION = 'add-user';
@@ -91,61 +81,6 @@ describe('add-user over SQS', () => {
     });
     expect(directory.stats.endpoint('add-user').requests).toBe(1);
   });
-
-  it('dead-letters NOT_SUPPORTED from an environment on the internal user directory', async () => {
-    // Prepare
-    const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
-    const internalHandler = await harness.load(ACTION, { API_BASE_URL: internal.baseUrl });
-    const record = sqsRecord(newHire('grace@example.com'));
-
-    // Act
-    const response = await internalHandler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'NOT_SUPPORTED',
-    });
-  });
-
-  it('retries FAIL in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord(newHire('grace@example.com'));
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.count('add-user', 'FAIL')).toBe(3);
-    expect(harness.sim.state.findUser('grace@example.com')).toBeUndefined();
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    harness.sim.setFaults({ serverErrorRate: 1 });
-    const record = sqsRecord(newHire('grace@example.com'), { receiveCount: MAX_RECEIVE_COUNT });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: /^HTTP_50[023]$/,
-      errorMessage: new RegExp(
-        `^gave up after receive ${MAX_RECEIVE_COUNT}: add-user: HTTP 50[023]`,
-      ),
-    });
-  });
 });
 
 describe('add-user idempotency', () => {
@@ -190,24 +125,6 @@ describe('add-user idempotency', () => {
       errorCode: 'USER_EXISTS_NOT_OURS',
       errorMessage: 'this integration did not create it',
     });
-  });
-
-  it('succeeds on the redelivery after the response to an applied add was lost', async () => {
-    // Prepare
-    const message = newHire('grace@example.com', { createInCloudConnect: true });
-    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
-
-    // Act
-    const redelivery = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
-      lambdaContext(),
-    );
-
-    // Assess
-    expect(failedIds(first)).toEqual(['m-1']);
-    expect(failedIds(redelivery)).toEqual([]);
-    expect(harness.sim.state.findUser('grace@example.com')?.appliedCount).toBe(1);
-    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_EXISTS');
   });
 
   it('dead-letters an existing user missing from the backing instance it asks for', async () => {

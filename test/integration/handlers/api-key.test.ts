@@ -6,9 +6,10 @@
  * call succeeds.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLettered, outcomeLines } from './support/expectations';
 import { harnessPerFile, MAX_RECEIVE_COUNT } from './support/handler-harness';
-import { failedIds, lambdaContext, sqsEvent, sqsRecord } from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
 const harness = harnessPerFile();

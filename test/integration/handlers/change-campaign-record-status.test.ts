@@ -3,19 +3,14 @@
  * `Leads` and `Callbacks` exist: a message naming `Closed` is answered FAILED (retryable).
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
   deliverLosingResponse,
   handlerHarness,
   MAX_RECEIVE_COUNT,
 } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 import { seedRecord } from './support/seed-data';
 
 const ACTION = 'change-campaign-record-status';
@@ -99,26 +94,6 @@ describe('change-campaign-record-status over SQS', () => {
       errorMessage: 'no record found for the supplied previewRecordId',
     });
     expect(harness.sim.stats.endpoint('changeCampaignRecordStatus').requests).toBe(1);
-  });
-
-  it('retries FAILED in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord({
-      campaignName: 'Leads',
-      clientId: 'c-1',
-      previewRecordStateEnum: 'COMPLETED',
-    });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.count('changeCampaignRecordStatus', 'FAILED')).toBe(3);
-    expect(stateOf('c-1')?.workedState).toBe('NOTWORKED');
-    expect(await harness.deadLetters()).toEqual([]);
   });
 
   it('dead-letters a network failure on the last receive, with its reason', async () => {

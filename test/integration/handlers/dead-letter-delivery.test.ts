@@ -4,9 +4,10 @@
  * of the batch stay processed.
  */
 import { describe, expect, it } from 'vitest';
+import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { motoEndpoint, TEST_ACCOUNT_ID, uniqueName } from '../../support/aws-clients';
 import { handlerHarness } from './support/handler-harness';
-import { failedIds, lambdaContext, sqsEvent, sqsRecord } from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
 const { harness, handler } = handlerHarness('delete-user', {

@@ -4,24 +4,15 @@
  * per-message retryable failure a mixed batch needs.
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import {
   bySource,
   expectDeadLetter,
   expectDeadLettered,
   outcomeLines,
 } from './support/expectations';
-import {
-  deliverLosingResponse,
-  handlerHarness,
-  MAX_RECEIVE_COUNT,
-} from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
+import { failedIds } from './support/lambda-events';
 import { seedRecord } from './support/seed-data';
 
 const ACTION = 'delete-campaign-record';
@@ -88,45 +79,6 @@ describe('delete-campaign-record over SQS', () => {
       errorMessage: 'not valid JSON',
     });
   });
-
-  it('retries a retryable failure in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ serverErrorRate: 1 });
-    const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-1' });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.endpoint('deleteRecordFromCampaign').requests).toBe(3);
-    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeDefined();
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ throttleRate: 1 });
-    const record = sqsRecord(
-      { campaignName: 'Leads', clientId: 'c-1' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'HTTP_429',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: deleteRecordFromCampaign: HTTP 429`,
-    });
-  });
 });
 
 describe('delete-campaign-record idempotency', () => {
@@ -144,26 +96,6 @@ describe('delete-campaign-record idempotency', () => {
       code: 'ALREADY_ABSENT',
       category: 'success',
     });
-  });
-
-  it('succeeds on the redelivery after the response to an applied delete was lost', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    const message = { campaignName: 'Leads', clientId: 'c-1' };
-    const first = await deliverLosingResponse(harness, handler, message, 'm-lost');
-
-    // Act
-    const redelivery = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-lost', receiveCount: 2 })),
-      lambdaContext(),
-    );
-
-    // Assess
-    expect(failedIds(first)).toEqual(['m-lost']);
-    expect(failedIds(redelivery)).toEqual([]);
-    expect(harness.sim.state.findByClientId('Leads', 'c-1')).toBeUndefined();
-    expect(harness.sim.state.history.map((op) => op.action)).toEqual(['deleteRecordFromCampaign']);
-    expect(await harness.deadLetters()).toEqual([]);
   });
 });
 

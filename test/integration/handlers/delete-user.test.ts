@@ -3,20 +3,10 @@
  * done (ALREADY_ABSENT; ALREADY_DELETED after our own lost response); the mixed batch goes through a proxy that answers 503 for one user.
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
-import {
-  deliverLosingResponse,
-  handlerBehindProxy,
-  handlerHarness,
-  MAX_RECEIVE_COUNT,
-} from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { handlerBehindProxy, handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
+import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
 const ACTION = 'delete-user';
@@ -61,64 +51,6 @@ describe('delete-user over SQS', () => {
       correlationId: 'hr-leaver-1',
     });
   });
-
-  it('dead-letters NOT_SUPPORTED from an environment on the internal user directory', async () => {
-    // Prepare
-    const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
-    const internalHandler = await harness.load(ACTION, { API_BASE_URL: internal.baseUrl });
-    const record = sqsRecord({ loginUserId: 'grace@example.com' });
-
-    // Act
-    const response = await internalHandler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'NOT_SUPPORTED',
-    });
-  });
-
-  it('retries a 429 in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    seedUser(harness, 'grace@example.com');
-    harness.sim.setFaults({ throttleRate: 1, retryAfterSeconds: 0 });
-    const record = sqsRecord({ loginUserId: 'grace@example.com' });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.count('delete-user', 429)).toBe(3);
-    expect(userIds()).toEqual(['grace@example.com']);
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    seedUser(harness, 'grace@example.com');
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord(
-      { loginUserId: 'grace@example.com' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'FAIL',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: delete-user: result FAIL`,
-    });
-  });
 });
 
 describe('delete-user idempotency', () => {
@@ -136,25 +68,6 @@ describe('delete-user idempotency', () => {
       code: 'ALREADY_ABSENT',
       category: 'success',
     });
-  });
-
-  it('succeeds on the redelivery after the response to an applied delete was lost', async () => {
-    // Prepare
-    seedUser(harness, 'grace@example.com');
-    const message = { loginUserId: 'grace@example.com' };
-    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
-
-    // Act
-    const redelivery = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
-      lambdaContext(),
-    );
-
-    // Assess
-    expect(failedIds(first)).toEqual(['m-1']);
-    expect(failedIds(redelivery)).toEqual([]);
-    expect(userIds()).toEqual([]);
-    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_DELETED');
   });
 });
 

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ActionName } from '../../../lambdas/actions';
+import { eventBridgeEvent, lambdaContext } from '../../../testkit';
 import { expectDeadLettered } from './support/expectations';
 import { harnessPerFile } from './support/handler-harness';
-import { eventBridgeEvent, lambdaContext } from './support/lambda-events';
 import { seedRecord, seedUser } from './support/seed-data';
 
 const harness = harnessPerFile();

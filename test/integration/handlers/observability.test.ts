@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES, type ActionName } from '../../../lambdas/actions';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { outcomeLines } from './support/expectations';
 import {
   type Harness,
@@ -16,13 +17,7 @@ import {
   MAX_RECEIVE_COUNT,
   startHarness,
 } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 
 const ROTATED_API_KEY = 'sk-rotated-e1f2a3b4c5d6';
 

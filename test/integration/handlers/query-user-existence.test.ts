@@ -5,19 +5,14 @@
  * for one user.
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import {
   expectDeadLetterCodes,
   expectDeadLettered,
   expectResultStatuses,
 } from './support/expectations';
 import { handlerBehindProxy, handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
 const ACTION = 'query-user-existence';
@@ -89,27 +84,6 @@ describe('query-user-existence over SQS', () => {
     expect(await harness.resultEvents()).toEqual([]);
   });
 
-  it('dead-letters NOT_SUPPORTED from an environment on the internal user directory', async () => {
-    // Prepare
-    const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
-    const internalHandler = await harness.load(ACTION, { API_BASE_URL: internal.baseUrl });
-    const record = sqsRecord({ loginUserId: 'grace@example.com' });
-
-    // Act
-    const response = await internalHandler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'NOT_SUPPORTED',
-      errorMessage: 'query-existence: result NOT_SUPPORTED',
-    });
-    expect(await harness.resultEvents()).toEqual([]);
-  });
-
   it('reports a retryable failure as a batch item failure and publishes nothing', async () => {
     // Prepare
     harness.sim.setFaults({ connectionResetRate: 1 });
@@ -123,28 +97,6 @@ describe('query-user-existence over SQS', () => {
     expect(harness.sim.stats.endpoint('query-existence').requests).toBe(3);
     expect(await harness.resultEvents()).toEqual([]);
     expect(await harness.deadLetters()).toEqual([]);
-  });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord(
-      { loginUserId: 'grace@example.com' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'FAIL',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: query-existence: result FAIL`,
-    });
   });
 });
 
@@ -201,7 +153,10 @@ describe('query-user-existence invoked directly', () => {
 
   it('returns NOT_FOUND for a user that does not exist', async () => {
     // Act
-    const result = await handler({ loginUserId: 'nobody@example.com' }, lambdaContext('req-9'));
+    const result = await handler(
+      { loginUserId: 'nobody@example.com' },
+      lambdaContext({ awsRequestId: 'req-9' }),
+    );
 
     // Assess
     expect(result).toEqual({

@@ -5,6 +5,7 @@
  * (`Closed` is answered FAILED); bodies above 16 KiB get HTTP 413.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import {
   expectDeadLetterCodes,
   expectDeadLettered,
@@ -12,13 +13,7 @@ import {
   outcomeLines,
 } from './support/expectations';
 import { handlerHarness, type LambdaEntry, MAX_RECEIVE_COUNT } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 
 const ACTION = 'search-campaign-records';
 const { harness, handler } = handlerHarness(ACTION, {
@@ -142,27 +137,6 @@ describe('search-campaign-records over SQS', () => {
     expect(await harness.resultEvents()).toEqual([]);
     expect(await harness.deadLetters()).toEqual([]);
   });
-
-  it('dead-letters a retryable failure on the last receive, with its reason', async () => {
-    // Prepare
-    const record = sqsRecord(
-      { campaignName: 'Closed', clientId: 'c-1' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'FAILED',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: searchPreviewCampaign: previewResultStatus FAILED: campaign not found`,
-    });
-  });
 });
 
 describe('search-campaign-records when the result cannot be published', () => {
@@ -281,7 +255,7 @@ describe('search-campaign-records invoked directly', () => {
     // Act
     const result = await handler(
       { campaignName: 'Leads', clientId: 'c-none' },
-      lambdaContext('req-7'),
+      lambdaContext({ awsRequestId: 'req-7' }),
     );
 
     // Assess

@@ -3,19 +3,14 @@
  * and `Callbacks` exist: naming `Closed` is answered FAILED (retryable).
  */
 import { describe, expect, it } from 'vitest';
+import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetterCodes, expectDeadLettered, outcomeLines } from './support/expectations';
 import {
   deliverLosingResponse,
   handlerHarness,
   MAX_RECEIVE_COUNT,
 } from './support/handler-harness';
-import {
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  sqsEvent,
-  sqsRecord,
-} from './support/lambda-events';
+import { failedIds } from './support/lambda-events';
 import { seedRecord } from './support/seed-data';
 
 const ACTION = 'transfer-campaign-record';
@@ -93,22 +88,6 @@ describe('transfer-campaign-record over SQS', () => {
     });
   });
 
-  it('retries a 5xx in-process, then reports the record as a batch item failure', async () => {
-    // Prepare
-    seedRecord(harness, 'c-1');
-    harness.sim.setFaults({ serverErrorRate: 1 });
-    const record = sqsRecord(transfer('c-1'));
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.endpoint('transferCampaignRecord').requests).toBe(3);
-    expect(campaignOf('c-1')).toBe('Leads');
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-
   it('dead-letters a malformed platform answer on the last receive, with its reason', async () => {
     // Prepare
     seedRecord(harness, 'c-1');
@@ -167,29 +146,6 @@ describe('transfer-campaign-record idempotency', () => {
     expect(failedIds(redelivery)).toEqual([]);
     expect(campaignOf('c-1')).toBe('Callbacks');
     expect(outcomeLines(harness).get('m-2')?.code).toBe('ALREADY_TRANSFERRED');
-  });
-
-  it('succeeds on the redelivery after the response to an applied transfer was lost', async () => {
-    // Prepare
-    const seeded = seedRecord(harness, 'c-1');
-    const message = transfer('c-1', {
-      previewRecordId: seeded.previewRecordID,
-      clientId: undefined,
-    });
-    const first = await deliverLosingResponse(harness, handler, message, 'm-1');
-
-    // Act
-    const redelivery = await handler(
-      sqsEvent(sqsRecord(message, { messageId: 'm-1', receiveCount: 2 })),
-      lambdaContext(),
-    );
-
-    // Assess
-    expect(failedIds(first)).toEqual(['m-1']);
-    expect(failedIds(redelivery)).toEqual([]);
-    expect(campaignOf('c-1')).toBe('Callbacks');
-    expect(harness.sim.state.history.map((op) => op.action)).toEqual(['transferCampaignRecord']);
-    expect(outcomeLines(harness).get('m-1')?.code).toBe('ALREADY_TRANSFERRED');
   });
 });
 

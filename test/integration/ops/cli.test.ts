@@ -2,7 +2,6 @@
  * The real CLI as a child process (`tsx ops/main.ts`), configured only through the
  * standard AWS environment variables, as an operator runs it.
  */
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import {
   receiveAllMessages,
   TEST_REGION,
 } from '../../support/aws-clients';
+import { runProcess } from '../../support/run-process';
 import { bodiesOf, createActionStack, seedDeadLetters, tempDir } from './ops-fixture';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -28,22 +28,9 @@ interface CliRun {
 
 /** Runs the CLI with exactly `env` (plus PATH), so no AWS setting of the machine leaks in. */
 const runCli = (args: readonly string[], env: Record<string, string>): Promise<CliRun> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['ops/main.ts', ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  runProcess(TSX, ['ops/main.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
   });
 
 describe('ops CLI', () => {

@@ -6,7 +6,12 @@
  */
 import fc from 'fast-check';
 import type { ActionName } from '../../../lambdas/actions';
-import { MESSAGE_SCHEMAS, type MessageOf, SYSTEM_SEARCH_KEYS } from '../../../lambdas/actions';
+import {
+  MESSAGE_SCHEMAS,
+  type MessageOf,
+  SEARCH_CONDITIONS,
+  SYSTEM_SEARCH_KEYS,
+} from '../../../lambdas/actions';
 import { arbitraryFromSchema, integer, text } from './zod-arbitrary';
 
 export type Message = Record<string, unknown>;
@@ -136,14 +141,7 @@ const builders: { readonly [A in ActionName]: () => fc.Arbitrary<Message> } = {
           {
             key: criterionKey,
             value: text(0, 4000),
-            condition: fc.constantFrom(
-              'EQUALS',
-              'NOTEQUALS',
-              'GREATERTHAN',
-              'LESSTHAN',
-              'CONTAINS',
-              'BEGINSWITH',
-            ),
+            condition: fc.constantFrom(...SEARCH_CONDITIONS),
           },
           { noNullPrototype: true },
         ),

@@ -1,28 +1,13 @@
 /** `npm run bench` answers --help and a wrong option with usage, not a stack trace. */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../../support/run-process';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
-const runBench = async (args: readonly string[]) => {
-  const child = spawn(TSX, ['bench/main.ts', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, stdout, stderr };
-};
+const runBench = (args: readonly string[]) =>
+  runProcess(TSX, ['bench/main.ts', ...args], { cwd: ROOT });
 
 describe('bench command line', () => {
   it('prints usage with --quick for --help and exits 0', async () => {

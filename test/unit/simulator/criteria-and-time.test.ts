@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareValues, matchesCondition } from '../../../local/simulator/criteria';
+import {
+  compareValues,
+  matchesCondition,
+  SEARCH_CONDITIONS,
+} from '../../../local/simulator/criteria';
 import { formatPlatformTime } from '../../../local/simulator/time-format';
 
 describe('criteria comparison', () => {
@@ -27,14 +31,7 @@ describe('criteria comparison', () => {
 
   it('an absent value matches no condition', () => {
     // Act
-    const results = [
-      'EQUALS',
-      'NOTEQUALS',
-      'GREATERTHAN',
-      'LESSTHAN',
-      'CONTAINS',
-      'BEGINSWITH',
-    ].map((c) => matchesCondition(undefined, c as Parameters<typeof matchesCondition>[1], 'x'));
+    const results = SEARCH_CONDITIONS.map((c) => matchesCondition(undefined, c, 'x'));
 
     // Assess
     expect(results).toEqual([false, false, false, false, false, false]);

@@ -13,9 +13,9 @@ import {
 } from '../../../testkit';
 
 describe('lambdaContext', () => {
-  it('has a fixed minute left by default, and a request id given as a string', () => {
+  it('has a fixed minute left by default, and the request id it is given', () => {
     // Act
-    const context = lambdaContext('req-9');
+    const context = lambdaContext({ awsRequestId: 'req-9' });
 
     // Assess
     expect(context.awsRequestId).toBe('req-9');

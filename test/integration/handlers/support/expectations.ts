@@ -6,8 +6,8 @@
 import type { SQSRecord } from 'aws-lambda';
 import { expect } from 'vitest';
 import type { ActionName } from '../../../../lambdas/actions';
+import type { EventBridgeEvent } from '../../../../testkit';
 import type { DeadLetter, DeliveredEvent, Harness } from './handler-harness';
-import type { EventBridgeEvent } from './lambda-events';
 
 /** The reason attributes every dead letter carries (ports.ts `DeadLetterReason`). */
 export const REASON_ATTRIBUTES = [

@@ -22,6 +22,7 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../../../../local/simulator';
+import { lambdaContext, sqsEvent, sqsRecord } from '../../../../testkit';
 import {
   type BusRuleToQueue,
   createBusRuleToQueue,
@@ -45,7 +46,6 @@ import {
   motoDynamoDbClient,
 } from '../../../support/ledger-table';
 import { type ForwardingProxy, startForwardingProxy } from './forwarding-proxy';
-import { lambdaContext, sqsEvent, sqsRecord } from './lambda-events';
 import { captureOutput, type OutputCapture } from './output-capture';
 
 /** A Lambda entry point as the runtime sees it. */

@@ -1,13 +1,5 @@
 /**
- * The events Lambda hands the entry points (an SQS batch, an EventBridge event) and a Lambda
- * context: they live in the shared kit, re-exported here for the handler tests.
+ * What the handler reported as failed in an SQS batch: the shared kit's reader, re-exported for
+ * the handler tests (the event and context builders they import from testkit/ directly).
  */
-export {
-  type EventBridgeEvent,
-  eventBridgeEvent,
-  failedIds,
-  lambdaContext,
-  type SqsRecordOptions,
-  sqsEvent,
-  sqsRecord,
-} from '../../../../testkit';
+export { failedIds } from '../../../../testkit';

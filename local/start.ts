@@ -3,13 +3,13 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PythonToolsUnavailableError } from '../backends';
-import { EventInputError } from './event-input';
-import { plainStyle, streamStyle } from './report';
-import { EXIT, executeRun } from './run';
-import { RunSettingsError } from './run-settings';
+import { PythonToolsUnavailableError } from './backends';
+import { EventInputError } from './run/event-input';
+import { plainStyle, streamStyle } from './run/report';
+import { EXIT, executeRun } from './run/run';
+import { RunSettingsError } from './run/run-settings';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 export const USAGE = `Usage: npm start [-- <options>]
 
