@@ -83,6 +83,8 @@ export const lambdaEnvironment = (
     TZ: ':UTC',
     ...handlerEnvironment(config, action, {
       deadLetterQueueUrl: `${UNREACHABLE}/123456789012/${action}-dlq`,
+      sourceQueueUrl: `${UNREACHABLE}/123456789012/${action}`,
+      breakerTableName: BENCH_LEDGER_TABLE,
       ...(isReadAction(action)
         ? { resultBusName: 'bench-result-bus' }
         : { ledgerTableName: BENCH_LEDGER_TABLE }),

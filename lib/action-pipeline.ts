@@ -16,8 +16,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ActionName } from '../lambdas/actions';
+import { BREAKER_KEY_PREFIX } from '../lambdas/core/aws/dynamodb-breaker-store';
 import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
-import { SOURCE_QUEUE_RETENTION_SECONDS } from './config';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -37,6 +37,8 @@ export const visibilityTimeoutFor = (timeout: Duration, maxBatchingWindow: Durat
 /** Resources of the pipeline the handler environment points at. */
 export interface PipelineResources {
   readonly deadLetterQueueUrl: string;
+  readonly sourceQueueUrl: string;
+  readonly breakerTableName: string;
   /** Set for the actions that change the platform (they apply events in order). */
   readonly ledgerTableName?: string;
 }
@@ -81,6 +83,13 @@ export interface ActionPipelineProps {
    * @default - no ledger access (read actions)
    */
   readonly ledger?: EntityLedgerTable;
+  /**
+   * The table holding the shared circuit-breaker state (the ledger table); the function may
+   * read and update only the breaker items.
+   */
+  readonly breakerTable: EntityLedgerTable;
+  /** Source queue retention: longer than the retry window. */
+  readonly retentionPeriod: Duration;
   /*
    * The settings below have no defaults here: the stack passes every one from the validated
    * config, whose schema is the single place their defaults live.
@@ -134,7 +143,7 @@ export class ActionPipeline extends Construct {
     this.queue = new sqs.Queue(this, 'Queue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      retentionPeriod: Duration.seconds(SOURCE_QUEUE_RETENTION_SECONDS),
+      retentionPeriod: props.retentionPeriod,
       visibilityTimeout: visibilityTimeoutFor(timeout, maxBatchingWindow),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
     });
@@ -186,6 +195,19 @@ export class ActionPipeline extends Construct {
         }),
       );
     }
+    if (props.ledger === undefined) {
+      // Writes reach these items through the ledger grant above; reads get only them.
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          sid: 'CircuitBreakerState',
+          actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+          resources: [props.breakerTable.table.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${BREAKER_KEY_PREFIX}*`] },
+          },
+        }),
+      );
+    }
     if (props.resultBus !== undefined) {
       role.addToPolicy(
         new iam.PolicyStatement({
@@ -208,6 +230,8 @@ export class ActionPipeline extends Construct {
       description: `contact-center-sync: ${action}`,
       environment: props.environment({
         deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
+        sourceQueueUrl: this.queue.queueUrl,
+        breakerTableName: props.breakerTable.table.tableName,
         ...(props.ledger === undefined ? {} : { ledgerTableName: props.ledger.table.tableName }),
       }),
       projectRoot: PROJECT_ROOT,

@@ -7,10 +7,22 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { ACTIONS, type ActionName, RESULT_EVENT_SOURCE } from '../lambdas/actions';
+import {
+  ACTIONS,
+  type ActionName,
+  actionDefinition,
+  RESULT_EVENT_SOURCE,
+} from '../lambdas/actions';
 import { platformBaseUrl } from '../lambdas/core/base-url';
 import { MAX_API_KEY_MAX_AGE_SECONDS } from '../lambdas/core/ports';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../lambdas/core/regions';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  type RetrySchedule,
+  receivesWithinWindow,
+  SQS_MAX_RECEIVE_COUNT,
+  SQS_MAX_VISIBILITY_SECONDS,
+} from '../lambdas/core/retry-schedule';
 
 /** Folder of the committed deployment configs. */
 export const DEFAULT_CONFIG_DIR = fileURLToPath(new URL('../config/', import.meta.url));
@@ -23,8 +35,13 @@ export const ACTION_DEFAULTS = {
   maxConcurrency: 5,
   timeoutSeconds: 30,
   memoryMiB: 256,
-  maxReceiveCount: 5,
 } as const;
+
+/**
+ * Request ceilings of the platform services. The specs do not show rate limits, so these are
+ * conservative guesses a deployment can raise (docs/decisions.md).
+ */
+export const PLATFORM_RATE_DEFAULTS = { realtime: 50, provisioning: 10 } as const;
 
 /** Retention values CloudWatch Logs accepts. */
 export const LOG_RETENTION_DAYS = [
@@ -34,6 +51,15 @@ export const LOG_RETENTION_DAYS = [
 
 /** Source queues keep messages 4 days (the SQS default); the age alarm must fire before that. */
 export const SOURCE_QUEUE_RETENTION_SECONDS = 4 * 24 * 3600;
+
+/** The retry window ends at least this long before the source queue would expire a message. */
+const RETENTION_MARGIN_SECONDS = 24 * 3600;
+/** The longest retention SQS allows. */
+const SQS_MAX_RETENTION_SECONDS = 14 * 24 * 3600;
+
+/** Source queue retention: the SQS default 4 days, longer when the retry window needs it. */
+export const sourceQueueRetentionSeconds = (windowHours: number): number =>
+  Math.max(SOURCE_QUEUE_RETENTION_SECONDS, windowHours * 3600 + RETENTION_MARGIN_SECONDS);
 
 const int = (min: number, max: number) =>
   z
@@ -110,7 +136,11 @@ const actionSettingsSchema = z
     maxConcurrency: int(2, 1000).default(ACTION_DEFAULTS.maxConcurrency),
     timeoutSeconds: int(1, 900).default(ACTION_DEFAULTS.timeoutSeconds),
     memoryMiB: int(128, 10_240).default(ACTION_DEFAULTS.memoryMiB),
-    maxReceiveCount: int(1, 1000).default(ACTION_DEFAULTS.maxReceiveCount),
+    maxReceiveCount: z
+      .undefined(
+        'is derived from "retry" (the retry window and backoff); remove it and set retry.windowHours instead',
+      )
+      .optional(),
     /** Overrides the top-level `allowedSources` for this action's rule. */
     allowedSources: sourceList.optional(),
   })
@@ -125,7 +155,18 @@ const actionSettingsSchema = z
     }
   });
 
-export type ActionSettings = z.output<typeof actionSettingsSchema>;
+export type ActionSettings = Omit<z.output<typeof actionSettingsSchema>, 'maxReceiveCount'>;
+
+/** The runtime's retry schedule from the config's `retry` block. */
+export const scheduleOf = (retry: {
+  readonly windowHours: number;
+  readonly firstDelaySeconds: number;
+  readonly maxDelaySeconds: number;
+}): RetrySchedule => ({
+  windowSeconds: retry.windowHours * 3600,
+  firstDelaySeconds: retry.firstDelaySeconds,
+  maxDelaySeconds: retry.maxDelaySeconds,
+});
 
 const actionsShape = Object.fromEntries(
   ACTIONS.map((action) => [action.name, actionSettingsSchema.prefault({})]),
@@ -285,6 +326,55 @@ const configSchema = z
         maxEventAgeSeconds: int(60, 86_400).default(86_400),
       })
       .prefault({}),
+    /**
+     * How long a retryable failure is retried (from when the message was sent) and the backoff
+     * between receives; the queues' `maxReceiveCount` is derived from it.
+     */
+    retry: z
+      .strictObject({
+        // SQS keeps a message 14 days at most, and the window must end a day before that.
+        windowHours: int(1, (SQS_MAX_RETENTION_SECONDS - RETENTION_MARGIN_SECONDS) / 3600).default(
+          DEFAULT_RETRY_SCHEDULE.windowSeconds / 3600,
+        ),
+        firstDelaySeconds: int(1, 900).default(DEFAULT_RETRY_SCHEDULE.firstDelaySeconds),
+        maxDelaySeconds: int(1, SQS_MAX_VISIBILITY_SECONDS).default(
+          DEFAULT_RETRY_SCHEDULE.maxDelaySeconds,
+        ),
+      })
+      .superRefine((retry, ctx) => {
+        if (retry.maxDelaySeconds < retry.firstDelaySeconds) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['maxDelaySeconds'],
+            message: `must be at least firstDelaySeconds (${retry.firstDelaySeconds})`,
+          });
+          return;
+        }
+        const receives = receivesWithinWindow(scheduleOf(retry));
+        if (receives > SQS_MAX_RECEIVE_COUNT) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['windowHours'],
+            message: `cannot be given with this backoff: it needs ${receives} receives and SQS allows at most ${SQS_MAX_RECEIVE_COUNT}; raise maxDelaySeconds or shorten windowHours`,
+          });
+        }
+      })
+      .prefault({}),
+    /** Most requests per second the whole deployment sends to each platform service. */
+    platformRateLimits: z
+      .strictObject({
+        realtime: z
+          .number('must be a number of requests per second')
+          .positive('must be more than 0')
+          .max(10_000, 'must be at most 10000')
+          .default(PLATFORM_RATE_DEFAULTS.realtime),
+        provisioning: z
+          .number('must be a number of requests per second')
+          .positive('must be more than 0')
+          .max(10_000, 'must be at most 10000')
+          .default(PLATFORM_RATE_DEFAULTS.provisioning),
+      })
+      .prefault({}),
     /** EventBridge `source` values whose events are routed to the action queues. */
     allowedSources: sourceList,
     alarms: z
@@ -348,8 +438,13 @@ const configSchema = z
     // The refinements above guarantee host and region without an override; the runtime's own
     // builder (which also lower-cases the host) keeps the config and the handlers in step.
     const baseUrl = baseUrlOverride ?? platformBaseUrl(host ?? '', region ?? '');
+    const maxReceiveCount = receivesWithinWindow(scheduleOf(config.retry));
+    const actions = Object.fromEntries(
+      ACTIONS.map(({ name }) => [name, { ...config.actions[name], maxReceiveCount }]),
+    ) as { [A in ActionName]: ActionSettings & { readonly maxReceiveCount: number } };
     return {
       ...config,
+      actions,
       platform: { ...config.platform, baseUrl },
       campaignRegion: (config.campaignRegion ?? region) as PlatformRegion,
     };
@@ -459,3 +554,16 @@ export const allowedSourcesFor = (
   config: DeploymentConfig,
   action: ActionName,
 ): readonly string[] => config.actions[action].allowedSources ?? config.allowedSources;
+
+/**
+ * One function instance's share of its service's request ceiling: the ceiling split over the
+ * most instances the enabled actions of that service can run at once, so all of them together
+ * never exceed it.
+ */
+export const rateSharePerInstance = (config: DeploymentConfig, action: ActionName): number => {
+  const service = actionDefinition(action).service;
+  const instances = ACTIONS.filter(
+    (a) => a.service === service && config.actions[a.name].enabled,
+  ).reduce((sum, a) => sum + config.actions[a.name].maxConcurrency, 0);
+  return config.platformRateLimits[service] / Math.max(1, instances);
+};

@@ -19,6 +19,7 @@ import {
   type DeploymentConfig,
   defaultEventBusName,
   parseSecretArn,
+  sourceQueueRetentionSeconds,
 } from './config';
 import { EntityLedgerTable } from './entity-ledger-table';
 import { handlerEnvironment } from './handler-environment';
@@ -38,8 +39,8 @@ export class ContactCenterSyncStack extends Stack {
   readonly eventBus: events.IEventBus;
   /** The pipelines of the enabled actions. */
   readonly pipelines: ReadonlyMap<ActionName, ActionPipeline>;
-  /** The entity ledger of the write actions (absent when only reads are enabled). */
-  readonly ledger?: EntityLedgerTable;
+  /** The entity ledger of the write actions, which also holds every function's breaker state. */
+  readonly ledger: EntityLedgerTable;
   /** Topic the stack created for the alarm e-mail, if any. */
   readonly alarmTopic?: sns.Topic;
 
@@ -64,10 +65,9 @@ export class ContactCenterSyncStack extends Stack {
     if (this.alarmTopic) alarmActions.push(new cloudwatchActions.SnsAction(this.alarmTopic));
     const apiKeySecretArn = this.apiKeySecretArn(config);
 
-    const writesEnabled = ACTIONS.some(
-      ({ name }) => config.actions[name].enabled && !isReadAction(name),
-    );
-    if (writesEnabled) this.ledger = new EntityLedgerTable(this, 'EntityLedger');
+    // One table for the write actions' entity ledger and every function's circuit breakers.
+    const ledger = new EntityLedgerTable(this, 'EntityLedger');
+    this.ledger = ledger;
 
     const pipelines = new Map<ActionName, ActionPipeline>();
     for (const { name: action } of ACTIONS) {
@@ -75,9 +75,11 @@ export class ContactCenterSyncStack extends Stack {
       if (!settings.enabled) continue;
       const pipeline = new ActionPipeline(this, pascalCase(action), {
         action,
-        environment: ({ deadLetterQueueUrl, ledgerTableName }) =>
+        environment: ({ deadLetterQueueUrl, sourceQueueUrl, breakerTableName, ledgerTableName }) =>
           handlerEnvironment(config, action, {
             deadLetterQueueUrl,
+            sourceQueueUrl,
+            breakerTableName,
             resultBusName,
             ledgerTableName,
           }),
@@ -87,7 +89,9 @@ export class ContactCenterSyncStack extends Stack {
         apiKeySecretsRegion: config.apiKey.secretsRegion,
         apiKeyKmsKeyArn: config.apiKey.kmsKeyArn,
         resultBus: isReadAction(action) ? this.eventBus : undefined,
-        ledger: isReadAction(action) ? undefined : this.ledger,
+        ledger: isReadAction(action) ? undefined : ledger,
+        breakerTable: ledger,
+        retentionPeriod: Duration.seconds(sourceQueueRetentionSeconds(config.retry.windowHours)),
         batchSize: settings.batchSize,
         maxBatchingWindow: Duration.seconds(settings.maxBatchingWindowSeconds),
         maxConcurrency: settings.maxConcurrency,
@@ -122,10 +126,14 @@ export class ContactCenterSyncStack extends Stack {
       description: 'Put action events here (detail-type = action name)',
       value: this.eventBus.eventBusName,
     });
-    if (this.ledger) {
+    const writesEnabled = ACTIONS.some(
+      ({ name }) => config.actions[name].enabled && !isReadAction(name),
+    );
+    // Only reads enabled: the table holds breaker state only, nothing to trace.
+    if (writesEnabled) {
       new CfnOutput(this, LEDGER_TABLE_OUTPUT_KEY, {
         description: 'Entity ledger: what each record and user last saw (npm run ops -- trace)',
-        value: this.ledger.table.tableName,
+        value: ledger.table.tableName,
       });
     }
   }

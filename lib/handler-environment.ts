@@ -3,7 +3,7 @@
  * exactly this on every function, so a test can hold it against what the runtime reads.
  */
 import { type ActionName, isReadAction, METRICS_NAMESPACE, SERVICE_NAME } from '../lambdas/actions';
-import type { DeploymentConfig } from './config';
+import { type DeploymentConfig, rateSharePerInstance } from './config';
 
 /** The runtime's own names, so logs and metrics match whether or not the variables are set. */
 export const POWERTOOLS_SERVICE_NAME = SERVICE_NAME;
@@ -24,6 +24,12 @@ export const HANDLER_ENVIRONMENT_VARIABLES = [
   'API_KEY_MAX_AGE_SECONDS',
   'DEAD_LETTER_QUEUE_URL',
   'MAX_RECEIVE_COUNT',
+  'SOURCE_QUEUE_URL',
+  'RETRY_WINDOW_SECONDS',
+  'RETRY_FIRST_DELAY_SECONDS',
+  'RETRY_MAX_DELAY_SECONDS',
+  'BREAKER_TABLE_NAME',
+  'PLATFORM_RATE_LIMIT_PER_SECOND',
   'RESULT_EVENT_BUS_NAME',
   'LEDGER_TABLE_NAME',
   'LEDGER_TOMBSTONE_DAYS',
@@ -39,6 +45,10 @@ export type HandlerEnvironmentVariable = (typeof HANDLER_ENVIRONMENT_VARIABLES)[
 export interface HandlerResources {
   /** URL of the action's own DLQ (a CloudFormation token in the stack). */
   readonly deadLetterQueueUrl: string;
+  /** URL of the queue the function consumes (failed messages are rescheduled there). */
+  readonly sourceQueueUrl: string;
+  /** Table of the shared circuit-breaker state (the ledger table). */
+  readonly breakerTableName: string;
   /** Name (or ARN, for a bus in another account) of the bus read results are published on. */
   readonly resultBusName?: string | undefined;
   /** Name of the entity ledger table (write actions; a CloudFormation token in the stack). */
@@ -62,6 +72,15 @@ export const handlerEnvironment = (
     API_KEY_MAX_AGE_SECONDS: String(config.apiKey.maxAgeSeconds),
     DEAD_LETTER_QUEUE_URL: resources.deadLetterQueueUrl,
     MAX_RECEIVE_COUNT: String(config.actions[action].maxReceiveCount),
+    SOURCE_QUEUE_URL: resources.sourceQueueUrl,
+    RETRY_WINDOW_SECONDS: String(config.retry.windowHours * 3600),
+    RETRY_FIRST_DELAY_SECONDS: String(config.retry.firstDelaySeconds),
+    RETRY_MAX_DELAY_SECONDS: String(config.retry.maxDelaySeconds),
+    BREAKER_TABLE_NAME: resources.breakerTableName,
+    // Rounded down to 3 decimals: the instances together stay under the ceiling.
+    PLATFORM_RATE_LIMIT_PER_SECOND: String(
+      Math.floor(rateSharePerInstance(config, action) * 1000) / 1000,
+    ),
     POWERTOOLS_SERVICE_NAME,
     POWERTOOLS_METRICS_NAMESPACE,
     POWERTOOLS_LOG_LEVEL: config.logLevel,

@@ -26,12 +26,24 @@ Options:
   --chaos [seed]             the events as real traffic delivers them: shuffled, some twice,
                              all queues at once, with faults; then checks that every record
                              and user ends in the state of its newest event (seed: 1)
+  --outage <duration>        the platform is down for this long from the start (e.g. 6h, 90m,
+                             45s), in virtual time: messages wait, the circuit breaker opens,
+                             probes, closes, and the backlog drains with no dead letters
   --aws-emulator             the same run through moto server (SQS, EventBridge rules,
                              Secrets Manager, DynamoDB); needs Python 3 with venv and pip
   -h, --help                 show this help
 
 Exit codes: 0 every message ended where it should, 1 some did not (listed at the end),
 2 the run could not start (bad input, or Python missing for --aws-emulator).`;
+
+/** "6h", "90m", "45s" (or a sum such as "1h30m") in ms; null when it is not one. */
+export const parseDuration = (text: string): number | null => {
+  const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text.trim());
+  if (!match || text.trim() === '') return null;
+  const [, h = '0', m = '0', s = '0'] = match;
+  const ms = (Number(h) * 3600 + Number(m) * 60 + Number(s)) * 1000;
+  return ms > 0 ? ms : null;
+};
 
 const fail = (message: string): number => {
   process.stderr.write(`${message}\n`);
@@ -43,6 +55,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
     events?: string;
     faults?: boolean;
     chaos?: boolean;
+    outage?: string;
     'aws-emulator'?: boolean;
     help?: boolean;
   };
@@ -54,6 +67,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
         events: { type: 'string' },
         faults: { type: 'boolean', default: false },
         chaos: { type: 'boolean', default: false },
+        outage: { type: 'string' },
         'aws-emulator': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -72,6 +86,17 @@ const main = async (argv: readonly string[]): Promise<number> => {
   if (!Number.isSafeInteger(seed) || seed < 0) {
     return fail(`--chaos takes a whole number as its seed, got "${seedText}"\n\n${USAGE}`);
   }
+  const outageMs = values.outage === undefined ? undefined : parseDuration(values.outage);
+  if (outageMs === null) {
+    return fail(
+      `--outage takes a duration such as 6h, 90m or 45s, got "${values.outage}"\n\n${USAGE}`,
+    );
+  }
+  if (outageMs !== undefined && values['aws-emulator']) {
+    return fail(
+      `--outage runs in virtual time and cannot be combined with --aws-emulator (real time)\n\n${USAGE}`,
+    );
+  }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
@@ -88,6 +113,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
       ...(values.events === undefined ? {} : { events: values.events }),
       faults: values.faults === true,
       ...(values.chaos ? { chaos: seed } : {}),
+      ...(outageMs === undefined ? {} : { outageMs }),
       out,
       progressOut: process.stderr,
       style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,

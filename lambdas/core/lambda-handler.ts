@@ -1,7 +1,15 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AnyAction } from './action';
-import { EventBridgeResultPublisher, SecretsManagerApiKeySource, SqsDeadLetterSink } from './aws';
+import { AdaptiveRate } from './adaptive-rate';
+import {
+  DynamoDbBreakerStore,
+  EventBridgeResultPublisher,
+  SecretsManagerApiKeySource,
+  SqsDeadLetterSink,
+  SqsVisibilityRescheduler,
+} from './aws';
+import { CircuitBreaker } from './circuit-breaker';
 import { createLimiter } from './concurrency';
 import type { Disposition } from './disposition';
 import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
@@ -9,9 +17,18 @@ import { isEventBridgeEvent } from './envelope';
 import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
 import { EntityLedger } from './ledger/entity-ledger';
 import { loggableMessage, type ProcessorDependencies, processMessage } from './message-processor';
-import { createLogger, createMetrics, requestObserver } from './observability';
+import {
+  availabilityMetric,
+  breakerLog,
+  createLogger,
+  createMetrics,
+  requestObserver,
+} from './observability';
 import { RetryableFailure } from './outcome';
 import { PlatformCaller } from './platform-caller';
+import { PlatformGuard } from './platform-guard';
+import type { Rescheduler } from './ports';
+import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
 import { readRuntimeEnv } from './runtime-env';
 
 /**
@@ -23,6 +40,20 @@ import { readRuntimeEnv } from './runtime-env';
 export interface HandlerDependencies extends ProcessorDependencies {
   /** Receives after which SQS moves a message to the DLQ (the queue's redrive policy). */
   readonly maxReceiveCount: number;
+  /**
+   * Retry window and backoff of SQS messages. With `rescheduler`, a retryable failure waits its
+   * backoff in the message's visibility and is dead-lettered once the window is spent.
+   * @default - failed records come back after the queue's visibility timeout
+   */
+  readonly retrySchedule?: RetrySchedule;
+  /** Sets a failed message's visibility (`ChangeMessageVisibility`). @default none */
+  readonly rescheduler?: Rescheduler;
+  /** The clock of the queue's timestamps (`SentTimestamp`), for the retry window. @default now */
+  readonly queueClock?: () => number;
+  /** Jitter of the backoff. @default Math.random */
+  readonly random?: () => number;
+  /** Publishes the breaker state after each invocation (PlatformUnavailable). @default none */
+  readonly availability?: { publish(): void };
   /** Records of one batch processed at once. @default 10 */
   readonly recordConcurrency?: number;
   /** Time kept back from the Lambda deadline to report the batch. @default 2000 */
@@ -74,6 +105,27 @@ export const createLambdaHandler = (
     secretsRegion: env.API_KEY_SECRETS_REGION,
     maxAgeSeconds: env.API_KEY_MAX_AGE_SECONDS,
   });
+  const breakerTable = env.BREAKER_TABLE_NAME;
+  const ceiling = env.PLATFORM_RATE_LIMIT_PER_SECOND;
+  const guard =
+    breakerTable === undefined && ceiling === undefined
+      ? undefined
+      : new PlatformGuard({
+          [action.service]: {
+            ...(breakerTable === undefined
+              ? {}
+              : {
+                  breaker: new CircuitBreaker(
+                    action.service,
+                    new DynamoDbBreakerStore({ tableName: breakerTable }),
+                    { events: breakerLog(logger) },
+                  ),
+                }),
+            ...(ceiling === undefined
+              ? {}
+              : { rate: new AdaptiveRate({ ceilingPerSecond: ceiling }) }),
+          },
+        });
   const platform = new PlatformCaller(
     {
       platformCode: env.PLATFORM_CODE,
@@ -85,7 +137,7 @@ export const createLambdaHandler = (
     },
     apiKey,
     {},
-    { observer: requestObserver(logger, metrics) },
+    { observer: requestObserver(logger, metrics), ...(guard ? { guard } : {}) },
   );
   const ledger =
     env.LEDGER_TABLE_NAME === undefined || !withLedger
@@ -106,6 +158,17 @@ export const createLambdaHandler = (
     metrics,
     maxReceiveCount: env.MAX_RECEIVE_COUNT,
     recordConcurrency: env.MAX_RECORD_CONCURRENCY,
+    ...(env.SOURCE_QUEUE_URL === undefined
+      ? {}
+      : {
+          rescheduler: new SqsVisibilityRescheduler({ queueUrl: env.SOURCE_QUEUE_URL }),
+          retrySchedule: {
+            windowSeconds: env.RETRY_WINDOW_SECONDS,
+            firstDelaySeconds: env.RETRY_FIRST_DELAY_SECONDS,
+            maxDelaySeconds: env.RETRY_MAX_DELAY_SECONDS,
+          },
+        }),
+    ...(guard?.services.length ? { availability: availabilityMetric(guard) } : {}),
   });
 };
 
@@ -128,6 +191,48 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
 
   const deadlineOf = (context: Context): number =>
     now() + Math.max(0, context.getRemainingTimeInMillis() - margin);
+  const schedule = deps.retrySchedule;
+  const random = deps.random ?? Math.random;
+  const queueNow = deps.queueClock ?? now;
+
+  /** Set when the next retry of this record would start after its retry window. */
+  const retryWindowSpent = (record: SQSRecord, receiveCount: number) => {
+    const sentAt = Number(record.attributes.SentTimestamp);
+    if (schedule === undefined || !Number.isFinite(sentAt)) return undefined;
+    const at = queueNow();
+    return windowSpent(schedule, receiveCount, sentAt, at)
+      ? { triedForMs: at - sentAt, windowSeconds: schedule.windowSeconds }
+      : undefined;
+  };
+
+  /** Keeps a failed record invisible for its backoff (at least what the platform asked). */
+  const reschedule = async (
+    record: SQSRecord,
+    receiveCount: number,
+    disposition: Disposition,
+  ): Promise<void> => {
+    if (schedule === undefined || deps.rescheduler === undefined) return;
+    const delaySeconds = nextDelaySeconds(
+      schedule,
+      receiveCount,
+      disposition.outcome.retryAfterMs,
+      random,
+    );
+    try {
+      await deps.rescheduler.reschedule(record.receiptHandle, delaySeconds);
+      deps.logger.debug('message rescheduled', {
+        messageId: record.messageId,
+        receiveCount,
+        delaySeconds,
+      });
+    } catch (error) {
+      // Still failed, so still redelivered: after the queue's visibility timeout instead.
+      deps.logger.warn('message not rescheduled; it returns after the queue visibility timeout', {
+        messageId: record.messageId,
+        error: error instanceof Error ? error.name : typeof error,
+      });
+    }
+  };
 
   const handleSqs = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const deadline = deadlineOf(context);
@@ -138,6 +243,7 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
       limit(() =>
         inTurn(isRead ? undefined : entityOf(record.body), async () => {
           const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
+          const windowSpent = retryWindowSpent(record, receiveCount);
           const disposition = await processMessage(
             action,
             {
@@ -145,14 +251,18 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
               sourceMessageId: record.messageId,
               receiveCount,
               sentTimestamp: record.attributes.SentTimestamp,
-              isLastReceive: receiveCount >= deps.maxReceiveCount,
+              isLastReceive: receiveCount >= deps.maxReceiveCount || windowSpent !== undefined,
+              ...(windowSpent === undefined ? {} : { windowSpent }),
               deadline,
               answersCaller: false,
             },
             deps,
           );
-          // Throwing fails this record only: SQS redelivers it.
-          if (disposition.kind === 'retry') throw new RetryableFailure(disposition.outcome);
+          if (disposition.kind === 'retry') {
+            await reschedule(record, receiveCount, disposition);
+            // Throwing fails this record only: SQS redelivers it.
+            throw new RetryableFailure(disposition.outcome);
+          }
           return disposition;
         }),
       );
@@ -201,6 +311,7 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
       }
       return await invokeDirectly(event, context);
     } finally {
+      deps.availability?.publish();
       deps.metrics.publishStoredMetrics();
     }
   };

@@ -11,6 +11,7 @@ import type { Observer } from './observer';
 import type { Outcome } from './outcome';
 import type { CallOptions, PlatformCaller } from './platform-caller';
 import type { DeadLetterSink, ResultPublisher } from './ports';
+import { describeDuration } from './retry-schedule';
 
 /** Everything one message needs besides its own content. Built once per cold start. */
 export interface ProcessorDependencies {
@@ -46,6 +47,11 @@ export interface InboundMessage {
   readonly sentTimestamp?: string;
   /** No redelivery will follow: a retryable failure goes to the DLQ now, with its reason. */
   readonly isLastReceive: boolean;
+  /**
+   * Set when this is the last receive because the retry window is spent: a retryable failure
+   * is dead-lettered as `RETRY_WINDOW_SPENT`, saying how long the message was tried.
+   */
+  readonly windowSpent?: { readonly triedForMs: number; readonly windowSeconds: number };
   /** Epoch ms by which the platform calls for this message must be finished. */
   readonly deadline: number;
   /**
@@ -54,6 +60,9 @@ export interface InboundMessage {
    */
   readonly answersCaller: boolean;
 }
+
+/** A retryable failure whose retry window is spent (dead-letter reason). */
+export const RETRY_WINDOW_SPENT = 'RETRY_WINDOW_SPENT';
 
 /** The result of a read could not be put on the result bus (the platform call succeeded). */
 export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED';
@@ -274,15 +283,19 @@ export const processMessage = async (
 
   // Permanent, or retryable on its last receive: dead-letter with the reason. A failed send
   // throws, so SQS redelivers the record instead of it being lost.
+  const spent = outcome.category === 'retryable' ? inbound.windowSpent : undefined;
   const errorMessage =
-    outcome.category === 'retryable'
-      ? `gave up after receive ${inbound.receiveCount}: ${outcome.message}`
-      : outcome.message;
+    spent !== undefined
+      ? `retried for ${describeDuration(spent.triedForMs)} over ${inbound.receiveCount} receives (retry window ${describeDuration(spent.windowSeconds * 1000)}); last failure ${outcome.code}: ${outcome.message}`
+      : outcome.category === 'retryable'
+        ? `gave up after receive ${inbound.receiveCount}: ${outcome.message}`
+        : outcome.message;
+  const errorCode = spent === undefined ? outcome.code : RETRY_WINDOW_SPENT;
   try {
     await deps.deadLetters.send(inbound.body, {
       action: action.name,
       errorCategory: outcome.category,
-      errorCode: outcome.code,
+      errorCode,
       errorMessage,
       sourceMessageId: inbound.sourceMessageId,
       correlationId,
@@ -298,6 +311,10 @@ export const processMessage = async (
     throw error;
   }
   deps.metrics.addMetric('DeadLettered', MetricUnit.Count, 1);
-  deps.logger.error('message dead-lettered', logFields);
-  return dispose('dead-lettered', { ...outcome, message: errorMessage });
+  deps.logger.error('message dead-lettered', {
+    ...logFields,
+    code: errorCode,
+    ...(spent === undefined ? {} : { lastFailure: outcome.code }),
+  });
+  return dispose('dead-lettered', { ...outcome, code: errorCode, message: errorMessage });
 };

@@ -1,7 +1,9 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { BreakerEvents } from './circuit-breaker';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './identity';
 import type { Observer } from './observer';
+import type { PlatformGuard } from './platform-guard';
 
 export { METRICS_NAMESPACE, SERVICE_NAME };
 
@@ -22,4 +24,45 @@ export const requestObserver = (logger: Logger, metrics: Metrics): Observer => (
     metrics.addMetric('ApiLatency', MetricUnit.Milliseconds, attempt.latencyMs);
     logger.debug('platform attempt', { ...attempt });
   },
+});
+
+/**
+ * `PlatformUnavailable` (1 while the service's breaker is open, else 0) once per invocation,
+ * per platform service and not per action: one alarm per service whichever function saw it.
+ */
+export const availabilityMetric = (guard: PlatformGuard) => {
+  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+  return {
+    publish: (): void => {
+      for (const service of guard.services) {
+        metrics.addDimension('PlatformService', service);
+        metrics.addMetric(
+          'PlatformUnavailable',
+          MetricUnit.Count,
+          guard.isUnavailable(service) ? 1 : 0,
+        );
+        metrics.publishStoredMetrics();
+      }
+    },
+  };
+};
+
+/** Breaker transitions as log lines an operator can search for. */
+export const breakerLog = (logger: Logger): BreakerEvents => ({
+  changed: (service, state) => {
+    if (state === 'open')
+      logger.warn('circuit breaker open: platform service unavailable', {
+        platformService: service,
+      });
+    else if (state === 'closed')
+      logger.info('circuit breaker closed: platform service answers again', {
+        platformService: service,
+      });
+    else logger.info('circuit breaker half-open: probing', { platformService: service });
+  },
+  storeFailed: (service, error) =>
+    logger.warn('circuit breaker state not shared (store failed); this instance decides alone', {
+      platformService: service,
+      error: error instanceof Error ? error.name : typeof error,
+    }),
 });

@@ -26,6 +26,11 @@ export interface Outcome<TBody = unknown> {
    * later "not found" or "already exists" in this call may be its doing.
    */
   readonly afterDoubt?: boolean;
+  /**
+   * How long to wait before trying again (the platform's `Retry-After`, an open breaker):
+   * the SQS handler keeps the message invisible at least this long.
+   */
+  readonly retryAfterMs?: number;
   /** The typed result of a read (published on the result bus, returned when invoked directly). */
   readonly result?: unknown;
 }

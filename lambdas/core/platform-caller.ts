@@ -3,6 +3,7 @@ import { AUTH_REJECTION_CODES } from './classify';
 import { type HttpResult, type HttpTransport, postJson } from './http';
 import type { Observer } from './observer';
 import { mayHaveBeenApplied, type Outcome, type OutcomeCategory } from './outcome';
+import type { PlatformGuard } from './platform-guard';
 import { PLATFORM_SERVICES } from './platform-services';
 import {
   DEFAULT_HTTP_SETTINGS,
@@ -58,6 +59,8 @@ export interface ClientDeps {
   readonly now?: RetryDeps['now'];
   /** Told of every HTTP request (metrics, debug logs); what it throws is ignored. */
   readonly observer?: Observer;
+  /** Circuit breaker and pacing per service, asked before every request. @default none */
+  readonly guard?: PlatformGuard;
 }
 
 const REDACTED = '[redacted]';
@@ -95,6 +98,7 @@ export class PlatformCaller {
   readonly #retryDeps: RetryDeps;
   readonly #baseUrl: string;
   readonly #observer: Observer | undefined;
+  readonly #guard: PlatformGuard | undefined;
 
   constructor(
     settings: PlatformSettings,
@@ -113,12 +117,14 @@ export class PlatformCaller {
     };
     this.#baseUrl = settings.baseUrl.replace(/\/+$/, '');
     this.#observer = deps.observer;
+    this.#guard = deps.guard;
   }
 
   /** Sends one action's request: the service's path, common body and classification. */
   send(action: AnyAction, message: unknown, options: CallOptions = {}): Promise<Outcome> {
     const service = PLATFORM_SERVICES[action.service];
     return this.post(
+      action.service,
       action.endpoint,
       `${service.pathPrefix}/${action.endpoint}`,
       service.body(this.#settings, message, action.requestFields(message)),
@@ -159,6 +165,7 @@ export class PlatformCaller {
    * `Outcome.attempts` counts HTTP requests, including the one after a key refresh.
    */
   async post<TBody>(
+    service: string,
     endpoint: string,
     path: string,
     body: unknown,
@@ -233,7 +240,16 @@ export class PlatformCaller {
     const sendAuthenticated = async (
       budget: AttemptBudget,
     ): Promise<AttemptResult<Outcome<TBody>>> => {
+      const guarded = await this.#guard?.before(
+        service,
+        (options.deadline ?? Number.POSITIVE_INFINITY) - this.#http.requestTimeoutMs,
+      );
+      if (guarded?.kind === 'hold') {
+        // No request: the message waits in its queue (retryAfterMs becomes its visibility).
+        return { value: guarded.outcome as Outcome<TBody>, retryable: true, final: true };
+      }
       let { outcome, result } = await send(apiKey, budget.timeoutMs);
+      if (guarded !== undefined) await this.#guard?.after(service, outcome, guarded.permit);
       if (isAuthRejection(outcome)) {
         // One refresh per call: a second rejection means the key is not the problem (or the
         // secret has not rotated yet); SQS redelivery gives it another chance later.
@@ -249,13 +265,19 @@ export class PlatformCaller {
         if (isAuthRejection(outcome)) return { value: outcome, retryable: true, final: true };
       }
       const retryAfterMs =
-        result.kind === 'response'
+        result.kind === 'response' && outcome.category === 'retryable'
           ? parseRetryAfter(result.headers['retry-after'], now())
           : undefined;
+      if (retryAfterMs === undefined) {
+        return { value: outcome, retryable: outcome.category === 'retryable' };
+      }
       return {
-        value: outcome,
+        // A wait longer than the in-process backoff cap is not slept in the function: the
+        // outcome carries it and the message waits that long in its queue.
+        value: { ...outcome, retryAfterMs },
         retryable: outcome.category === 'retryable',
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        retryAfterMs,
+        ...(retryAfterMs > this.#http.maxDelayMs ? { final: true } : {}),
       };
     };
 

@@ -46,3 +46,9 @@ export interface ResultPublisher {
   /** Publishes one result event (`detail-type` `<action>.result`). Throws on failure. */
   publish(event: ResultEvent): Promise<void>;
 }
+
+/** Sets when a failed SQS message is received again (its visibility timeout). */
+export interface Rescheduler {
+  /** Makes the message with this receipt handle visible again in `delaySeconds`. Throws on failure. */
+  reschedule(receiptHandle: string, delaySeconds: number): Promise<void>;
+}

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { MAX_API_KEY_MAX_AGE_SECONDS } from './ports';
 import { PLATFORM_REGIONS } from './regions';
+import { DEFAULT_RETRY_SCHEDULE, SQS_MAX_VISIBILITY_SECONDS } from './retry-schedule';
 import './zod-locale';
 
 /**
@@ -9,6 +10,15 @@ import './zod-locale';
  * deployment never consumes (and dead-letters) messages.
  */
 const nonEmpty = z.string().check(z.trim(), z.minLength(1, 'must be set'));
+
+const seconds = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .check(
+      z.int('must be a whole number of seconds'),
+      z.minimum(min, `must be at least ${min}`),
+      z.maximum(max, `must be at most ${max}`),
+    );
 
 export const runtimeEnvSchema = z.object({
   PLATFORM_CODE: nonEmpty,
@@ -43,6 +53,35 @@ export const runtimeEnvSchema = z.object({
       .number({ error: 'must be a number of days' })
       .check(z.int('must be a whole number of days'), z.minimum(1, 'must be at least 1')),
     15,
+  ),
+  /**
+   * The queue the function consumes. With it, a retryable failure waits its backoff in the
+   * message's visibility and the retry window applies; without it (tests), failed records come
+   * back after the queue's visibility timeout.
+   */
+  SOURCE_QUEUE_URL: z.optional(z.url({ error: 'must be the source queue URL' })),
+  /** Retry window from a message's SentTimestamp. @default 86400 */
+  RETRY_WINDOW_SECONDS: z._default(
+    seconds(60, 14 * 24 * 3600),
+    DEFAULT_RETRY_SCHEDULE.windowSeconds,
+  ),
+  /** Backoff before the second receive. @default 30 */
+  RETRY_FIRST_DELAY_SECONDS: z._default(
+    seconds(1, SQS_MAX_VISIBILITY_SECONDS),
+    DEFAULT_RETRY_SCHEDULE.firstDelaySeconds,
+  ),
+  /** Longest backoff between receives. @default 900 */
+  RETRY_MAX_DELAY_SECONDS: z._default(
+    seconds(1, SQS_MAX_VISIBILITY_SECONDS),
+    DEFAULT_RETRY_SCHEDULE.maxDelaySeconds,
+  ),
+  /** Table holding the shared circuit-breaker state; no breaker without it. */
+  BREAKER_TABLE_NAME: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  /** This instance's ceiling of requests per second to its platform service; unpaced without it. */
+  PLATFORM_RATE_LIMIT_PER_SECOND: z.optional(
+    z.coerce
+      .number({ error: 'must be a number of requests per second' })
+      .check(z.positive('must be more than 0')),
   ),
   /** Records of one batch processed at the same time. @default 10 */
   MAX_RECORD_CONCURRENCY: z._default(

@@ -31,6 +31,7 @@ import {
   EventBridgeResultPublisher,
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
+  SqsVisibilityRescheduler,
 } from '../../lambdas/core/aws';
 import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
@@ -38,8 +39,10 @@ import type {
   ApiKeySource,
   DeadLetterReason,
   DeadLetterSink,
+  Rescheduler,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import type { RetrySchedule } from '../../lambdas/core/retry-schedule';
 import { counted } from '../../ops/counted';
 import {
   type DeadLetterView,
@@ -58,6 +61,13 @@ import type { Backend, BackendSettings, DeadLetterFound } from './backend';
  * on a real clock minutes of waiting per redelivery would make the run unusable.
  */
 export const EMULATOR_VISIBILITY_TIMEOUT_SECONDS = 2;
+
+/** The emulator runs in real time: a retry window of seconds instead of a day. */
+export const EMULATOR_RETRY_SCHEDULE: RetrySchedule = {
+  windowSeconds: 8,
+  firstDelaySeconds: 1,
+  maxDelaySeconds: 2,
+};
 /** DLQs keep messages 14 days, as deployed. */
 const DLQ_RETENTION_SECONDS = 14 * 24 * 3600;
 const PUT_EVENTS_MAX_ENTRIES = 10;
@@ -439,6 +449,15 @@ export class EmulatorBackend implements Backend {
 
   deadLetterSink(action: ActionName): DeadLetterSink {
     return this.#of(action).deadLetters;
+  }
+
+  rescheduler(action: ActionName): Rescheduler {
+    return new SqsVisibilityRescheduler({ queueUrl: this.#of(action).queueUrl, client: this.#sqs });
+  }
+
+  /** The emulator's queues run in real time. */
+  queueNow(): number {
+    return Date.now();
   }
 
   resultPublisher(action: ActionName): ResultPublisher {

@@ -5,6 +5,7 @@ import type {
   ApiKeySource,
   DeadLetterReason,
   DeadLetterSink,
+  Rescheduler,
   ResultPublisher,
 } from '../../lambdas/core/ports';
 import type { EventBridgeEvent } from '../../testkit';
@@ -61,6 +62,10 @@ export interface Backend {
   /** Everything in the dead-letter queues now. */
   deadLetters(): Promise<DeadLetterFound[]>;
   deadLetterSink(action: ActionName): DeadLetterSink;
+  /** Sets a failed message's visibility in the action's queue (ChangeMessageVisibility). */
+  rescheduler(action: ActionName): Rescheduler;
+  /** The queues' clock (epoch ms): `SentTimestamp` and visibility are in this time. */
+  queueNow(): number;
   resultPublisher(action: ActionName): ResultPublisher;
   /** A key source per function, as each Lambda container has its own cache. */
   apiKeySource(action: ActionName): ApiKeySource;

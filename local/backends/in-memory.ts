@@ -1,7 +1,12 @@
 import type { SQSRecord } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
 import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
-import type { ApiKeySource, DeadLetterSink, ResultPublisher } from '../../lambdas/core/ports';
+import type {
+  ApiKeySource,
+  DeadLetterSink,
+  Rescheduler,
+  ResultPublisher,
+} from '../../lambdas/core/ports';
 import { type EventBridgeEvent, InMemoryApiKeySource, InMemorySecretStore } from '../../testkit';
 import { InMemoryDeadLetterQueue } from '../in-memory/dead-letter-queue';
 import { routeEvent } from '../in-memory/event-rules';
@@ -119,7 +124,7 @@ export class InMemoryBackend implements Backend {
     const target = Math.min(...next);
     const seconds = Math.round((target - this.clock.now()) / 1000);
     this.clock.advanceTo(target);
-    return `virtual clock +${seconds} s: visibility timeout over, failed messages are visible again`;
+    return `virtual clock +${seconds} s: failed messages are visible again (their backoff or the visibility timeout is over)`;
   }
 
   async takeRedriven(): Promise<{ action: ActionName; body: string }[]> {
@@ -138,6 +143,15 @@ export class InMemoryBackend implements Backend {
 
   deadLetterSink(action: ActionName): DeadLetterSink {
     return this.#of(action).dlq;
+  }
+
+  rescheduler(action: ActionName): Rescheduler {
+    const { queue } = this.#of(action);
+    return { reschedule: async (handle, seconds) => queue.changeVisibility(handle, seconds) };
+  }
+
+  queueNow(): number {
+    return this.clock.now();
   }
 
   resultPublisher(_action: ActionName): ResultPublisher {

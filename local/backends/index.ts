@@ -4,14 +4,15 @@
  * only; each implements the one `Backend` interface.
  */
 import { PythonToolsUnavailableError, type ToolsProgress } from '../aws-emulator/python-tools';
-import { EmulatorBackend } from './aws-emulator';
+import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from './aws-emulator';
 import type { Backend, BackendSettings } from './backend';
 import { InMemoryBackend } from './in-memory';
 
 export type { ToolsProgress } from '../aws-emulator/python-tools';
 export type { Backend, BackendSettings, DeadLetterFound } from './backend';
 /** The emulator's needs (Python with venv and pip, or PyPI for a first run) are missing. */
-export { PythonToolsUnavailableError };
+/** The retry window and backoff an emulator run uses (its queues run in real time). */
+export { EMULATOR_RETRY_SCHEDULE, PythonToolsUnavailableError };
 
 export type BackendKind = 'in-memory' | 'aws-emulator';
 

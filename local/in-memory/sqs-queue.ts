@@ -138,6 +138,23 @@ export class InMemorySqsQueue {
     return false;
   }
 
+  /**
+   * ChangeMessageVisibility: the message with this (latest) receipt handle becomes visible
+   * again `seconds` from now. Throws, like SQS, for a handle that is not the latest one.
+   */
+  changeVisibility(receiptHandle: string, seconds: number): void {
+    if (!Number.isInteger(seconds) || seconds < 0 || seconds > 43_200) {
+      throw new RangeError('VisibilityTimeout must be 0..43200 seconds');
+    }
+    for (const message of this.#messages.values()) {
+      if (message.receiptHandle === receiptHandle) {
+        message.visibleAt = this.#clock.now() + seconds * 1000;
+        return;
+      }
+    }
+    throw new Error(`ReceiptHandleIsInvalid: ${receiptHandle}`);
+  }
+
   /** Messages that a receive could return now. */
   get visibleCount(): number {
     const now = this.#clock.now();

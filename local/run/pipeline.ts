@@ -6,11 +6,17 @@ import {
   actionDefinition,
   isActionName,
 } from '../../lambdas/actions';
+import {
+  CircuitBreaker,
+  DEFAULT_BREAKER_SETTINGS,
+  InMemoryBreakerStore,
+} from '../../lambdas/core/circuit-breaker';
 import type { Disposition } from '../../lambdas/core/disposition';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
 import { createActionHandler } from '../../lambdas/core/lambda-handler';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
+import { PlatformGuard } from '../../lambdas/core/platform-guard';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type {
   DeadLetterReason,
@@ -23,6 +29,7 @@ import { lambdaContext } from '../../testkit';
 import type { Backend } from '../backends';
 import { type RouteDecision, routeEvent } from '../in-memory/event-rules';
 import type { FaultSettings, RunningSimulator } from '../simulator';
+import { seededRandom } from '../simulator/faults';
 import { toDeliveredEvent } from './delivered-event';
 import type { InputEvent, Scenario } from './event-input';
 import { createRunMetrics, type LogSink, RunLogger } from './run-logger';
@@ -109,7 +116,15 @@ export interface PipelineOptions {
   /** Poll and invoke every action's queue at the same time, as separate functions run. */
   readonly concurrentQueues?: boolean;
   readonly observer?: RunObserver;
+  /**
+   * A platform outage from the start of the run, this long in the queues' time: every request
+   * fails (HTTP 503) until it is over. @default none
+   */
+  readonly outageMs?: number;
 }
+
+/** The simulator's faults while the platform is down. */
+export const OUTAGE_FAULTS: FaultSettings = { serverErrorRate: 1 };
 
 export interface RunResult {
   /** One per input event, in input order. */
@@ -121,6 +136,11 @@ export interface RunResult {
   readonly inProcessRetries: number;
   /** Dead-letter sends that failed on purpose (`--faults`). */
   readonly failedDeadLetterSends: number;
+  /** Platform requests made while the outage lasted (probes and the calls before the breaker opened). */
+  readonly requestsDuringOutage: number;
+  /** Times a circuit breaker opened, and probes it let through. */
+  readonly breakerOpenings: number;
+  readonly probes: number;
 }
 
 interface Tracked {
@@ -258,6 +278,54 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     },
   });
 
+  const startedAt = backend.queueNow();
+  const outageEnd = options.outageMs === undefined ? undefined : startedAt + options.outageMs;
+  let platformDown = false;
+  let requestsDuringOutage = 0;
+  let breakerOpenings = 0;
+  let probes = 0;
+  const at = (): string => {
+    const seconds = Math.round((backend.queueNow() - startedAt) / 1000);
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    return `t+${h}h${String(m).padStart(2, '0')}m${String(seconds % 60).padStart(2, '0')}s`;
+  };
+  /** The outage starts with the run and ends at its time; faults as the run set them otherwise. */
+  const followOutage = (): void => {
+    if (outageEnd === undefined) return;
+    const down = backend.queueNow() < outageEnd;
+    if (down === platformDown) return;
+    platformDown = down;
+    simulator.setFaults(down ? OUTAGE_FAULTS : faults ? RUN_FAULTS : {});
+    observer.note?.(
+      down
+        ? `${at()} outage: the platform answers every request with HTTP 503`
+        : `${at()} the platform is back`,
+    );
+  };
+
+  // The breakers of one deployment share their state (one table), as here one store does.
+  const breakerStore = new InMemoryBreakerStore();
+  const transitions = new Map<string, number>();
+  const breakerEvents = {
+    changed: (service: string, state: 'open' | 'closed' | 'probe') => {
+      if (state === 'open') breakerOpenings += 1;
+      if (state === 'probe') probes += 1;
+      // A long outage probes hundreds of times: the first cycles, every 60th, and the close.
+      const seen = (transitions.get(service) ?? 0) + 1;
+      transitions.set(service, seen);
+      if (state !== 'closed' && seen > 4 && seen % 120 >= 2) return;
+      observer.note?.(
+        state === 'open'
+          ? `${at()} ${service} circuit breaker OPEN: messages wait in their queues, no requests for ${DEFAULT_BREAKER_SETTINGS.coolDownMs / 1000} s`
+          : state === 'probe'
+            ? `${at()} ${service} circuit breaker half-open: one probe request`
+            : `${at()} ${service} circuit breaker CLOSED: the backlog drains`,
+      );
+    },
+  };
+
+  const backoffRandom = seededRandom(1);
   const enabledActions = ACTION_NAMES.filter((action) => settings.actions[action].enabled);
   // One ledger for all write actions, as the deployment's one table.
   const ledger = new EntityLedger({ store: backend.ledger });
@@ -273,10 +341,24 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
             observer: {
               attempt: (attempt) => {
                 if (attempt.attempt > 1) inProcessRetries += 1;
+                if (platformDown) requestsDuringOutage += 1;
               },
             },
+            guard: new PlatformGuard({
+              [actionDefinition(action).service]: {
+                breaker: new CircuitBreaker(actionDefinition(action).service, breakerStore, {
+                  now: () => backend.queueNow(),
+                  events: breakerEvents,
+                }),
+              },
+            }),
           },
         ),
+        retrySchedule: settings.retry,
+        // The backoff's jitter from a seed: a run shows the same waits every time.
+        random: backoffRandom,
+        rescheduler: backend.rescheduler(action),
+        queueClock: () => backend.queueNow(),
         ledger,
         campaignRegion: settings.campaignRegion,
         deadLetters: deadLetterSink(action, backend.deadLetterSink(action)),
@@ -423,9 +505,11 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     });
   };
 
+  let waitNotes = 0;
   const drain = async (): Promise<void> => {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let received = 0;
+      followOutage();
       const pollOnce = async (action: ActionName): Promise<void> => {
         const records = await backend.receive(action, settings.actions[action].batchSize);
         await takeRedriven();
@@ -441,7 +525,14 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
       if (visible === 0) {
         // Awaited on its own line: inside `note?.(…)` it would be skipped without an observer.
         const waited = await backend.waitForRedelivery();
-        observer.note?.(waited);
+        // The clock may jump hundreds of times (a day of backoff): the first few, then every 25th.
+        const shown = waitNotes < 3 || waitNotes % 25 === 0;
+        waitNotes += 1;
+        if (shown) {
+          observer.note?.(
+            outageEnd === undefined ? waited : `${at()} ${counted(inFlight, 'message')} waiting`,
+          );
+        }
       }
     }
     throw new Error(`the queues did not drain within ${MAX_ROUNDS} rounds`);
@@ -529,5 +620,8 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     keyRotations,
     inProcessRetries,
     failedDeadLetterSends,
+    requestsDuringOutage,
+    breakerOpenings,
+    probes,
   };
 };

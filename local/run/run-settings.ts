@@ -3,6 +3,11 @@ import * as z from 'zod';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
 import { MAX_API_KEY_MAX_AGE_SECONDS } from '../../lambdas/core/ports';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/regions';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  type RetrySchedule,
+  receivesWithinWindow,
+} from '../../lambdas/core/retry-schedule';
 import { ACTION_DEFAULTS } from '../../lib/config';
 import { DEFAULT_API_KEY_MAX_AGE_SECONDS } from '../../testkit';
 
@@ -16,7 +21,6 @@ export const RUN_DEFAULTS = {
   enabled: ACTION_DEFAULTS.enabled,
   batchSize: ACTION_DEFAULTS.batchSize,
   timeoutSeconds: ACTION_DEFAULTS.timeoutSeconds,
-  maxReceiveCount: ACTION_DEFAULTS.maxReceiveCount,
   allowedSources: ['crm', 'hr'],
   apiKeyMaxAgeSeconds: DEFAULT_API_KEY_MAX_AGE_SECONDS,
   campaignRegion: 'eu-central-1',
@@ -41,6 +45,8 @@ export interface ActionRunSettings {
 export interface RunSettings {
   /** Where the settings came from, for the run's header. */
   readonly origin: string;
+  /** The deployment's retry window and backoff (config `retry`). */
+  readonly retry: RetrySchedule;
   readonly actions: Readonly<Record<ActionName, ActionRunSettings>>;
   readonly apiKeyMaxAgeSeconds: number;
   readonly campaignRegion: PlatformRegion;
@@ -79,6 +85,13 @@ const configSchema = z.looseObject({
     })
     .optional(),
   allowedSources: sources.optional(),
+  retry: z
+    .looseObject({
+      windowHours: z.int().min(1).optional(),
+      firstDelaySeconds: z.int().min(1).optional(),
+      maxDelaySeconds: z.int().min(1).optional(),
+    })
+    .optional(),
   actions: z
     .partialRecord(z.enum(ACTION_NAMES as [ActionName, ...ActionName[]]), actionSchema)
     .optional(),
@@ -100,6 +113,14 @@ export const runSettingsFrom = (input: unknown, origin: string): RunSettings => 
   }
   const config = parsed.data;
   const allowed = config.allowedSources ?? [...RUN_DEFAULTS.allowedSources];
+  const retry: RetrySchedule = {
+    windowSeconds:
+      config.retry?.windowHours === undefined
+        ? DEFAULT_RETRY_SCHEDULE.windowSeconds
+        : config.retry.windowHours * 3600,
+    firstDelaySeconds: config.retry?.firstDelaySeconds ?? DEFAULT_RETRY_SCHEDULE.firstDelaySeconds,
+    maxDelaySeconds: config.retry?.maxDelaySeconds ?? DEFAULT_RETRY_SCHEDULE.maxDelaySeconds,
+  };
   const actions = Object.fromEntries(
     ACTION_NAMES.map((name): [ActionName, ActionRunSettings] => {
       const own = config.actions?.[name] ?? {};
@@ -111,7 +132,7 @@ export const runSettingsFrom = (input: unknown, origin: string): RunSettings => 
           batchSize: own.batchSize ?? RUN_DEFAULTS.batchSize,
           timeoutSeconds,
           visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_FACTOR * timeoutSeconds,
-          maxReceiveCount: own.maxReceiveCount ?? RUN_DEFAULTS.maxReceiveCount,
+          maxReceiveCount: own.maxReceiveCount ?? receivesWithinWindow(retry),
           allowedSources: own.allowedSources ?? allowed,
         },
       ];
@@ -119,6 +140,7 @@ export const runSettingsFrom = (input: unknown, origin: string): RunSettings => 
   ) as Record<ActionName, ActionRunSettings>;
   return {
     origin,
+    retry,
     actions,
     apiKeyMaxAgeSeconds: config.apiKey?.maxAgeSeconds ?? RUN_DEFAULTS.apiKeyMaxAgeSeconds,
     campaignRegion: config.campaignRegion ?? config.platform?.region ?? RUN_DEFAULTS.campaignRegion,
@@ -144,3 +166,15 @@ export const loadRunSettings = (file: string, shownAs: string = file): RunSettin
   }
   return runSettingsFrom(input, shownAs);
 };
+
+/** The settings with another retry schedule, and each queue's receive count derived from it. */
+export const withRetrySchedule = (settings: RunSettings, retry: RetrySchedule): RunSettings => ({
+  ...settings,
+  retry,
+  actions: Object.fromEntries(
+    ACTION_NAMES.map((name) => [
+      name,
+      { ...settings.actions[name], maxReceiveCount: receivesWithinWindow(retry) },
+    ]),
+  ) as Record<ActionName, ActionRunSettings>,
+});

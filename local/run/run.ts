@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { counted } from '../../ops/counted';
-import { type Backend, type BackendKind, createBackend } from '../backends';
+import {
+  type Backend,
+  type BackendKind,
+  createBackend,
+  EMULATOR_RETRY_SCHEDULE,
+} from '../backends';
 import { applyInOrder, compareStates, type EntityVerdict, project } from '../convergence/model';
 import { routeEvent } from '../in-memory/event-rules';
 import { type RunningSimulator, startSimulator } from '../simulator';
@@ -22,7 +27,7 @@ import {
   wrap,
 } from './report';
 import { fileLogSink, type LogSink } from './run-logger';
-import { loadRunSettings, type RunSettings } from './run-settings';
+import { loadRunSettings, type RunSettings, withRetrySchedule } from './run-settings';
 
 /** Exit codes of `npm start`. */
 export const EXIT = {
@@ -47,6 +52,8 @@ export interface RunOptions {
    * then every entity is held against the model. The seed picks the order.
    */
   readonly chaos?: number;
+  /** `--outage <duration>`: the platform is down this long from the start (virtual time). */
+  readonly outageMs?: number;
   /** Where the queues, rules, DLQs, secret and ledger live. @default 'in-memory' */
   readonly backend?: BackendKind;
   readonly out: (line: string) => void;
@@ -161,10 +168,14 @@ const formatConvergence = (
  */
 export const executeRun = async (options: RunOptions): Promise<number> => {
   const { root, style, out } = options;
-  const settings = loadRunSettings(
+  const kind = options.backend ?? 'in-memory';
+  const configured = loadRunSettings(
     path.join(root, 'config', 'example.json'),
     'config/example.json',
   );
+  // The emulator's queues run in real time: a day-long retry window would take a day.
+  const settings =
+    kind === 'aws-emulator' ? withRetrySchedule(configured, EMULATOR_RETRY_SCHEDULE) : configured;
   const given = options.events
     ? loadScenario(options.events, options.cwd)
     : loadScenario(path.join(root, 'examples'), root);
@@ -187,7 +198,6 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
   let logSink: LogSink | undefined;
   try {
     seedSimulator(simulator, scenario);
-    const kind = options.backend ?? 'in-memory';
     // An emulator's first run installs moto for about 30 s: say what is going on meanwhile.
     const progress =
       kind === 'aws-emulator'
@@ -250,7 +260,13 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       fate: (fate) => {
         for (const line of formatFate(fate, style)) out(line);
       },
-      retry: (info) => out(formatRetry(info, style)),
+      retry: (info) => {
+        // A message retried all day would fill the screen: its first receives, then every 50th.
+        if (info.receive <= 3 || info.receive % 50 === 0) out(formatRetry(info, style));
+        else if (info.receive === 4) {
+          out(style.dim(`  · ${info.correlationId} keeps failing: every 50th retry is shown`));
+        }
+      },
       note: (text) => {
         for (const line of wrap(`· ${text}`, 2)) out(style.dim(line));
       },
@@ -264,10 +280,18 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       faults,
       concurrentQueues: chaos !== undefined,
       observer,
+      ...(options.outageMs === undefined ? {} : { outageMs: options.outageMs }),
     });
 
     out('');
     for (const line of formatSummary(result.fates, result.inProcessRetries, style)) out(line);
+    if (options.outageMs !== undefined) {
+      const minutes = options.outageMs / 60_000;
+      out('');
+      out(
+        `Outage of ${minutes >= 60 ? `${(minutes / 60).toFixed(1)} h` : `${minutes} min`}: ${counted(result.requestsDuringOutage, 'platform request')} while it lasted (${(result.requestsDuringOutage / minutes).toFixed(2)} per minute), the breakers let ${counted(result.probes, 'probe')} through (${counted(result.breakerOpenings, 'opening')}, counting each failed probe).`,
+      );
+    }
     out('');
     for (const line of formatPlatform(
       {

@@ -99,8 +99,11 @@ describe('parseConfig defaults', () => {
 
     // Assess
     for (const action of ACTION_NAMES) {
-      expect(config.actions[action]).toEqual({ ...ACTION_DEFAULTS });
+      // maxReceiveCount is derived from the default 24 h retry window, not configured.
+      expect(config.actions[action]).toEqual({ ...ACTION_DEFAULTS, maxReceiveCount: 220 });
     }
+    expect(config.retry).toEqual({ windowHours: 24, firstDelaySeconds: 30, maxDelaySeconds: 900 });
+    expect(config.platformRateLimits).toEqual({ realtime: 50, provisioning: 10 });
     expect(config.apiKey.maxAgeSeconds).toBe(900);
     expect(config.eventBus).toEqual({ kind: 'create', name: undefined });
     expect(config.eventDelivery).toEqual({ retryAttempts: 185, maxEventAgeSeconds: 86_400 });
@@ -117,6 +120,7 @@ describe('parseConfig defaults', () => {
     // Assess
     expect(config.actions['delete-user']).toEqual({
       ...ACTION_DEFAULTS,
+      maxReceiveCount: 220,
       enabled: false,
       memoryMiB: 512,
     });

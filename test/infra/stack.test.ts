@@ -325,7 +325,7 @@ describe('IAM least privilege', () => {
   });
 
   it.each(ACTION_NAMES)(
-    '%s claims and commits in exactly the ledger table if it changes the platform',
+    '%s claims and commits in exactly the ledger table if it changes the platform, else touches only the breaker items',
     (action) => {
       // Act
       const ledger = roleStatements(action).filter((s) =>
@@ -334,7 +334,18 @@ describe('IAM least privilege', () => {
 
       // Assess
       const expected = READ_ACTIONS.includes(action)
-        ? []
+        ? [
+            // A read touches only the shared circuit-breaker items of the table.
+            {
+              Sid: 'CircuitBreakerState',
+              Effect: 'Allow',
+              Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+              Resource: getAtt(stack.ledger!.table, 'Arn'),
+              Condition: {
+                'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['breaker#*'] },
+              },
+            },
+          ]
         : [
             {
               Sid: 'EntityLedger',
@@ -451,6 +462,8 @@ describe('handler environment', () => {
     // Prepare
     const environment = handlerEnvironment(config, action, {
       deadLetterQueueUrl: 'https://sqs.eu-central-1.amazonaws.com/111122223333/dlq',
+      sourceQueueUrl: 'https://sqs.eu-central-1.amazonaws.com/111122223333/queue',
+      breakerTableName: 'contact-center-sync-ledger',
       resultBusName: 'contact-center-sync-prod',
       ledgerTableName: 'contact-center-sync-ledger',
     });
@@ -466,14 +479,21 @@ describe('handler environment', () => {
       PLATFORM_CODE: 'CCPLATFORM',
       API_BASE_URL: 'https://eu-central-1.platform.example.com:9443',
       API_KEY_MAX_AGE_SECONDS: 900,
-      MAX_RECEIVE_COUNT: 5,
+      MAX_RECEIVE_COUNT: config.actions[action].maxReceiveCount,
+      RETRY_WINDOW_SECONDS: 86_400,
+      SOURCE_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/111122223333/queue',
+      BREAKER_TABLE_NAME: 'contact-center-sync-ledger',
     });
   });
 
   it('refuses to build a read action environment without a result bus', () => {
     // Act
     const build = () =>
-      handlerEnvironment(config, 'search-campaign-records', { deadLetterQueueUrl: 'https://q' });
+      handlerEnvironment(config, 'search-campaign-records', {
+        deadLetterQueueUrl: 'https://q',
+        sourceQueueUrl: 'https://q',
+        breakerTableName: 'ledger',
+      });
 
     // Assess
     expect(build).toThrow('search-campaign-records is a read action and needs a result bus');

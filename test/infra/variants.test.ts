@@ -252,11 +252,11 @@ describe('per-action settings', () => {
             maxBatchingWindowSeconds: 20,
             timeoutSeconds: 120,
             maxConcurrency: 50,
-            maxReceiveCount: 3,
             allowedSources: ['hr', 'hr.backfill'],
           },
         },
         alarms: { oldestMessageAgeSeconds: 300 },
+        retry: { windowHours: 2, firstDelaySeconds: 60, maxDelaySeconds: 600 },
         eventDelivery: { retryAttempts: 10, maxEventAgeSeconds: 3600 },
         logRetentionDays: 90,
         logLevel: 'DEBUG',
@@ -275,7 +275,8 @@ describe('per-action settings', () => {
     // Assess
     expect(queue).toMatchObject({
       VisibilityTimeout: 6 * 120 + 20,
-      RedrivePolicy: { maxReceiveCount: 3 },
+      // 2 h at waits of at least 30, 60, 120, 240, then 300 s: 28 receives, plus a tenth and 3.
+      RedrivePolicy: { maxReceiveCount: 34 },
     });
     synthesized.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: getAtt(pipeline.queue),
@@ -286,7 +287,13 @@ describe('per-action settings', () => {
     synthesized.template.hasResourceProperties('AWS::Lambda::Function', {
       Timeout: 120,
       Environment: {
-        Variables: Match.objectLike({ MAX_RECEIVE_COUNT: '3', POWERTOOLS_LOG_LEVEL: 'DEBUG' }),
+        Variables: Match.objectLike({
+          MAX_RECEIVE_COUNT: '34',
+          RETRY_WINDOW_SECONDS: '7200',
+          RETRY_FIRST_DELAY_SECONDS: '60',
+          RETRY_MAX_DELAY_SECONDS: '600',
+          POWERTOOLS_LOG_LEVEL: 'DEBUG',
+        }),
       },
     });
   });

@@ -111,17 +111,22 @@ describe('transient retries', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
-  it('waits what Retry-After asks, capped at maxDelayMs', async () => {
+  it('sleeps a short Retry-After in process, and hands a long one back on the outcome instead of sleeping', async () => {
     // Prepare
     const { clock, del } = setup();
-    script(status(429, { 'retry-after': '1' }), status(429, { 'retry-after': '30' }));
+    script(status(429, { 'retry-after': '1' }), status(429, { 'retry-after': '60' }));
 
     // Act
     const outcome = await del();
 
-    // Assess
-    expect(outcome).toMatchObject({ category: 'success', attempts: 3 });
-    expect(clock.sleeps).toEqual([1000, 2000]);
+    // Assess: the 60 s wait becomes the message's visibility, not a sleep in the function.
+    expect(outcome).toMatchObject({
+      category: 'retryable',
+      httpStatus: 429,
+      attempts: 2,
+      retryAfterMs: 60_000,
+    });
+    expect(clock.sleeps).toEqual([1000]);
   });
 
   it('retries a reset connection', async () => {

@@ -41,6 +41,9 @@ describe('readRuntimeEnv', () => {
       MAX_RECEIVE_COUNT: 5,
       MAX_RECORD_CONCURRENCY: 10,
       LEDGER_TOMBSTONE_DAYS: 15,
+      RETRY_WINDOW_SECONDS: 86_400,
+      RETRY_FIRST_DELAY_SECONDS: 30,
+      RETRY_MAX_DELAY_SECONDS: 900,
     });
   });
 

@@ -274,7 +274,8 @@ describe('routing like the EventBridge rules', () => {
     expect(sources).toEqual(['crm', 'hr']);
     expect(defaults.actions['add-user']).toMatchObject({
       batchSize: 10,
-      maxReceiveCount: 5,
+      // Derived from the default 24 h retry window.
+      maxReceiveCount: 220,
       visibilityTimeoutSeconds: 180,
     });
   });

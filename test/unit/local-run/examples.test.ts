@@ -125,7 +125,7 @@ describe('examples/', () => {
       'STALE_SKIPPED',
       'DUPLICATE',
       'USER_EXISTS_NOT_OURS',
-      'RECORD_NOT_YET_THERE',
+      'RETRY_WINDOW_SPENT',
     ]) {
       expect(codes, code).toContain(code);
     }

@@ -1,7 +1,7 @@
 /**
  * The pipeline in-process: the real handlers over the in-memory queues against the simulator.
  * These are the SQS paths the example run does not take without faults: partial batch
- * failure, redelivery after the visibility timeout, the last receive, and the redrive policy.
+ * failure, redelivery after the backoff, the last receive, and the redrive policy.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryBackend } from '../../../local/backends/in-memory';
@@ -55,7 +55,7 @@ const scenarioOf = (...events: ReturnType<typeof addUser>[]): Scenario => ({
 });
 
 describe('runPipeline', () => {
-  it('deletes what succeeded, redelivers the failed record after the visibility timeout, then applies it', async () => {
+  it('deletes what succeeded, redelivers the failed record after its backoff, then applies it', async () => {
     // Prepare
     const { settings, backend, simulator } = await setUp(5);
     simulator.setFaults({ serverErrorRate: 1 });
@@ -90,9 +90,10 @@ describe('runPipeline', () => {
       ['good', 'applied', 'SUCCESS', 2],
       ['bad', 'dead-lettered', 'INVALID_MESSAGE', 1],
     ]);
-    expect(backend.clock.now() - startedAt).toBe(
-      settings.actions['add-user'].visibilityTimeoutSeconds * 1000,
-    );
+    // The first backoff, in the message's own visibility: half to all of firstDelaySeconds.
+    const waited = backend.clock.now() - startedAt;
+    expect(waited).toBeGreaterThanOrEqual((settings.retry.firstDelaySeconds / 2) * 1000);
+    expect(waited).toBeLessThanOrEqual(settings.retry.firstDelaySeconds * 1000);
     expect(simulator.state.findUser('good@example.com')).toBeDefined();
     expect(backend.deadLetterQueue('add-user').letters.map((l) => l.reason?.correlationId)).toEqual(
       ['bad'],

@@ -1,0 +1,90 @@
+import type { AdaptiveRate } from './adaptive-rate';
+import type { CircuitBreaker, Permit } from './circuit-breaker';
+import type { Outcome } from './outcome';
+import { describeDuration } from './retry-schedule';
+
+/** The breaker and the pacing of one platform service; either may be left out. */
+export interface ServiceGuard {
+  readonly breaker?: CircuitBreaker;
+  readonly rate?: AdaptiveRate;
+}
+
+/** The platform service is down: held back without a request. */
+export const PLATFORM_UNAVAILABLE = 'PLATFORM_UNAVAILABLE';
+/** This instance's request rate has no slot before the deadline: held back without a request. */
+export const RATE_LIMITED = 'RATE_LIMITED';
+
+/** Asked before each request to a service; a hold becomes a retryable outcome with its wait. */
+export type GuardDecision =
+  | { readonly kind: 'call'; readonly permit: Permit }
+  | { readonly kind: 'hold'; readonly outcome: Outcome };
+
+const CALL: Permit = { kind: 'call', probe: false };
+
+/**
+ * The guards of the services one function calls, asked by the platform caller before and told
+ * after every request. Holding a message back is an outcome like any other: retryable, with a
+ * `retryAfterMs` the SQS handler turns into the message's visibility.
+ */
+export class PlatformGuard {
+  readonly #guards: ReadonlyMap<string, ServiceGuard>;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    guards: Readonly<Record<string, ServiceGuard>>,
+    sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {
+    this.#guards = new Map(Object.entries(guards));
+    this.#sleep = sleep;
+  }
+
+  /** Services whose breaker this instance believes open (the PlatformUnavailable metric). */
+  get services(): readonly string[] {
+    return [...this.#guards.entries()].filter(([, g]) => g.breaker).map(([service]) => service);
+  }
+
+  isUnavailable(service: string): boolean {
+    return this.#guards.get(service)?.breaker?.isOpen ?? false;
+  }
+
+  async before(service: string, latestStart: number): Promise<GuardDecision> {
+    const guard = this.#guards.get(service);
+    if (guard === undefined) return { kind: 'call', permit: CALL };
+    const permit = guard.breaker === undefined ? CALL : await guard.breaker.permit();
+    if (permit.kind === 'hold') {
+      return {
+        kind: 'hold',
+        outcome: {
+          category: 'retryable',
+          code: PLATFORM_UNAVAILABLE,
+          message: `the ${service} service is unavailable (circuit open for ${describeDuration(permit.downForMs)}); held back without a request`,
+          attempts: 0,
+          retryAfterMs: permit.retryAfterMs,
+        },
+      };
+    }
+    const wait = guard.rate?.reserve(latestStart);
+    if (wait === undefined && guard.rate !== undefined) {
+      return {
+        kind: 'hold',
+        outcome: {
+          category: 'retryable',
+          code: RATE_LIMITED,
+          message: `the ${service} request rate (${guard.rate.rate.toFixed(2)}/s for this instance) leaves no slot before the deadline`,
+          attempts: 0,
+          retryAfterMs: Math.ceil(1000 / guard.rate.rate),
+        },
+      };
+    }
+    if (wait !== undefined && wait > 0) await this.#sleep(wait);
+    return { kind: 'call', permit };
+  }
+
+  async after(service: string, outcome: Outcome, permit: Permit): Promise<void> {
+    const guard = this.#guards.get(service);
+    if (guard === undefined) return;
+    if (outcome.httpStatus === 429 || outcome.httpStatus === 503) guard.rate?.throttled();
+    else guard.rate?.succeeded();
+    await guard.breaker?.record(outcome, permit);
+  }
+}
