@@ -1,6 +1,7 @@
 /**
  * One deployment environment: the event bus (created or imported), one ActionPipeline per
- * enabled action, the alarm topic, and outputs operators and producers need.
+ * enabled action, the alarm topic, the operations dashboard, the platform availability alarms,
+ * and outputs operators and producers need.
  */
 import { ArnFormat, CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -12,7 +13,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { ACTIONS, type ActionName, isReadAction } from '../lambdas/actions';
+import { ACTIONS, type ActionName, actionDefinition, isReadAction } from '../lambdas/actions';
 import { ActionPipeline } from './action-pipeline';
 import {
   allowedSourcesFor,
@@ -23,6 +24,8 @@ import {
 } from './config';
 import { EntityLedgerTable } from './entity-ledger-table';
 import { handlerEnvironment } from './handler-environment';
+import { type MonitoredPipeline, OperationsDashboard } from './operations-dashboard';
+import { PlatformAvailabilityAlarms } from './platform-availability-alarms';
 import {
   actionOutputKeys,
   EVENT_BUS_OUTPUT_KEY,
@@ -43,6 +46,10 @@ export class ContactCenterSyncStack extends Stack {
   readonly ledger: EntityLedgerTable;
   /** Topic the stack created for the alarm e-mail, if any. */
   readonly alarmTopic?: sns.Topic;
+  /** Per enabled action: messages, outcomes, latency, queues and its platform breaker. */
+  readonly dashboard: OperationsDashboard;
+  /** One alarm per platform service an enabled action calls: its circuit breaker is open. */
+  readonly platformAlarms: PlatformAvailabilityAlarms;
 
   constructor(scope: Construct, id: string, props: ContactCenterSyncStackProps) {
     super(scope, id, props);
@@ -121,6 +128,19 @@ export class ContactCenterSyncStack extends Stack {
       });
     }
     this.pipelines = pipelines;
+
+    const monitored: MonitoredPipeline[] = [...pipelines].map(([action, pipeline]) => ({
+      action,
+      service: actionDefinition(action).service,
+      pipeline,
+    }));
+    this.dashboard = new OperationsDashboard(this, 'OperationsDashboard', {
+      pipelines: monitored,
+    });
+    this.platformAlarms = new PlatformAvailabilityAlarms(this, 'PlatformAvailability', {
+      services: monitored.map(({ service }) => service),
+      alarmActions,
+    });
 
     new CfnOutput(this, EVENT_BUS_OUTPUT_KEY, {
       description: 'Put action events here (detail-type = action name)',

@@ -17,6 +17,7 @@ import {
   identityStatements,
   logicalId,
   type PolicyStatement,
+  platformServicesOf,
   propertiesOf,
   ref,
   resourcesOfType,
@@ -543,6 +544,9 @@ describe('stack', () => {
     template.resourceCountIs('AWS::Lambda::Function', ACTION_NAMES.length);
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', ACTION_NAMES.length);
     template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length);
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 4 * ACTION_NAMES.length);
+    template.resourceCountIs(
+      'AWS::CloudWatch::Alarm',
+      4 * ACTION_NAMES.length + platformServicesOf(ACTION_NAMES).length,
+    );
   });
 });

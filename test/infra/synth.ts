@@ -6,6 +6,7 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import { type ActionName, actionDefinition, type ServiceName } from '../../lambdas/actions';
 import { createApp } from '../../lib/app';
 import { type DeploymentConfig, type DeploymentConfigInput, parseConfig } from '../../lib/config';
 
@@ -38,6 +39,11 @@ export const synth = (
   const { app, stack } = createApp(config, options.bundle ? undefined : NO_BUNDLING);
   return { app, stack, template: Template.fromStack(stack) };
 };
+
+/** The platform services the actions call, each once: the stack alarms on each one's breaker. */
+export const platformServicesOf = (actions: readonly ActionName[]): ServiceName[] => [
+  ...new Set(actions.map((action) => actionDefinition(action).service)),
+];
 
 /** Logical id of a construct's CloudFormation resource (an L2 construct or the L1 itself). */
 export const logicalId = (construct: IConstruct): string => {

@@ -13,6 +13,7 @@ import {
   getAtt,
   identityStatements,
   logicalId,
+  platformServicesOf,
   propertiesOf,
   resourcesOfType,
   type Synthesized,
@@ -47,7 +48,13 @@ describe('a disabled action', () => {
     template.resourceCountIs('AWS::Lambda::Function', ACTION_NAMES.length - 2);
     template.resourceCountIs('AWS::SQS::Queue', 2 * (ACTION_NAMES.length - 2));
     template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length - 2);
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 4 * (ACTION_NAMES.length - 2));
+    const enabled = ACTION_NAMES.filter(
+      (action) => action !== 'delete-user' && action !== 'search-campaign-records',
+    );
+    template.resourceCountIs(
+      'AWS::CloudWatch::Alarm',
+      4 * enabled.length + platformServicesOf(enabled).length,
+    );
   });
 
   it('still creates the enabled ones', () => {
@@ -200,7 +207,7 @@ describe('alarm destinations', () => {
     template.resourceCountIs('AWS::SNS::Topic', 0);
     template.resourceCountIs('AWS::KMS::Key', 0);
     const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4 * ACTION_NAMES.length);
+    expect(alarms).toHaveLength(4 * ACTION_NAMES.length + platformServicesOf(ACTION_NAMES).length);
     for (const alarm of alarms) {
       expect(alarm.Properties).toMatchObject({ AlarmActions: [topicArn], OKActions: [topicArn] });
     }
@@ -231,7 +238,7 @@ describe('alarm destinations', () => {
     // Assess
     template.resourceCountIs('AWS::SNS::Topic', 0);
     const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4 * ACTION_NAMES.length);
+    expect(alarms).toHaveLength(4 * ACTION_NAMES.length + platformServicesOf(ACTION_NAMES).length);
     for (const alarm of alarms) {
       expect(alarm.Properties?.AlarmActions).toBeUndefined();
       expect(alarm.Properties?.OKActions).toBeUndefined();
