@@ -181,6 +181,7 @@ export class InMemoryBreakerStore implements BreakerStore {
   }
 
   async open(service: string, openUntil: number, now: number): Promise<void> {
+    // A re-opening ends any probe lease, as the DynamoDB store does.
     const openedAt = this.#states.get(service)?.openedAt ?? now;
     this.#states.set(service, { openUntil, openedAt });
   }

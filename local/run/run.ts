@@ -69,7 +69,7 @@ const relativeTo = (root: string, file: string): string => {
   return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 };
 
-const seedSimulator = (simulator: RunningSimulator, scenario: Scenario): void => {
+export const seedSimulator = (simulator: RunningSimulator, scenario: Scenario): void => {
   for (const user of scenario.seed.users) {
     simulator.state.addUser({
       loginUserId: user.loginUserId,

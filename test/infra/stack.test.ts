@@ -341,7 +341,7 @@ describe('IAM least privilege', () => {
               Sid: 'CircuitBreakerState',
               Effect: 'Allow',
               Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-              Resource: getAtt(stack.ledger!.table, 'Arn'),
+              Resource: getAtt(stack.ledger.table, 'Arn'),
               Condition: {
                 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['breaker#*'] },
               },
@@ -352,7 +352,7 @@ describe('IAM least privilege', () => {
               Sid: 'EntityLedger',
               Effect: 'Allow',
               Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-              Resource: getAtt(stack.ledger!.table, 'Arn'),
+              Resource: getAtt(stack.ledger.table, 'Arn'),
             },
           ];
       expect(ledger).toEqual(expected);
@@ -396,7 +396,7 @@ describe('entity ledger table', () => {
     const tables = resourcesOfType(template, 'AWS::DynamoDB::GlobalTable');
 
     // Assess
-    expect(Object.keys(tables)).toEqual([logicalId(stack.ledger!.table)]);
+    expect(Object.keys(tables)).toEqual([logicalId(stack.ledger.table)]);
     expect(Object.values(tables)[0]).toMatchObject({
       DeletionPolicy: 'Retain',
       Properties: {
@@ -452,7 +452,7 @@ describe('handler environment', () => {
         expect(variables.RESULT_EVENT_BUS_NAME).toEqual(ref(stack.eventBus));
       } else {
         expect(variables).toMatchObject({
-          LEDGER_TABLE_NAME: ref(stack.ledger!.table),
+          LEDGER_TABLE_NAME: ref(stack.ledger.table),
           LEDGER_TOMBSTONE_DAYS: String(config.ledger.tombstoneDays),
         });
       }

@@ -46,4 +46,23 @@ describe('convergence on the in-memory ledger', () => {
       { numRuns: RUNS, seed: Number(process.env.CONVERGENCE_SEED ?? 20261124), endOnFailure: true },
     );
   });
+
+  it('every entity still converges when the platform is down through the whole delivery and the dead letters are redriven', async () => {
+    await fc.assert(
+      fc.asyncProperty(historiesArb(4, 3), fc.nat(), async (events, seed) => {
+        const ledger = new EntityLedger({
+          store: new InMemoryLedgerStore(),
+          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
+        });
+        if (!actual || !expected) throw new Error('simulators not started');
+        // An outage that outlasts the receives: every request is answered 503, so every write
+        // is dead-lettered with its reason, and the operator's redrive after recovery, shuffled
+        // like any delivery, must still leave every entity in the state of its newest event.
+        await convergenceRun({ actual, expected }, ledger, events, seed, stats, {
+          faults: { serverErrorRate: 1 },
+        });
+      }),
+      { numRuns: Math.max(10, Math.floor(RUNS / 25)), seed: 20261125, endOnFailure: true },
+    );
+  });
 });

@@ -106,7 +106,14 @@ const PROFILES: readonly MatrixProfile[] = [
     ),
   },
   { name: '429 without Retry-After', simulatorFaults: { throttleRate: 0.25 } },
-  { name: '429 with Retry-After', simulatorFaults: { throttleRate: 0.25, retryAfterSeconds: 1 } },
+  {
+    name: '429 with Retry-After',
+    simulatorFaults: { throttleRate: 0.25, retryAfterSeconds: 1 },
+    // A Retry-After longer than the in-process backoff cap ends the receive (the message
+    // waits in its visibility instead), so each receive makes one attempt where the other
+    // profiles make three: a deployment's 220 receives absorb that, 5 would not.
+    maxReceiveCount: 20,
+  },
   { name: 'connection resets', simulatorFaults: { connectionResetRate: 0.2 } },
   {
     name: 'no response within the client timeout',
@@ -257,7 +264,7 @@ const expectSoundAccounting = (report: RunReport, profile: MatrixProfile = { nam
       expect(letter.reason?.errorMessage, id).toMatch(/\S/);
       // A retryable failure is dead-lettered only on the last receive.
       if (letter.reason?.errorCategory === 'retryable') {
-        expect(letter.receiveCount, id).toBe(MAX_RECEIVE_COUNT);
+        expect(letter.receiveCount, id).toBe(report.maxReceiveCount);
       }
     }
     // The scenario's permanent refusals are invalid messages: refused before any platform call.

@@ -76,6 +76,12 @@ export interface FaultProfile {
   /** Remaining time in the Lambda context of invocation `n`; undefined = a normal 30 s. */
   readonly remainingTimeMs?: (invocation: number) => number | undefined;
   readonly http?: Partial<HttpSettings>;
+  /**
+   * Receives before the redrive policy (and the handler's last receive). A deployment derives
+   * it from its retry window (220 for a day); the matrix keeps 5 to make last receives happen.
+   * @default MAX_RECEIVE_COUNT
+   */
+  readonly maxReceiveCount?: number;
   /** Records of a batch processed at once. @default 10 */
   readonly recordConcurrency?: number;
   /**
@@ -116,6 +122,8 @@ export type EntityStates = ReadonlyMap<string, string>;
 
 export interface RunReport {
   readonly name: string;
+  /** The receives the run's queues allowed (the profile's, else MAX_RECEIVE_COUNT). */
+  readonly maxReceiveCount: number;
   readonly fates: readonly MessageFate[];
   /** Kind → count, from the simulator's fault counters and the run's own injections. */
   readonly faults: Readonly<Record<string, number>>;
@@ -252,6 +260,7 @@ const run = async (
   const settings = settingsFor(simulator.baseUrl);
   const http = { ...FAST_HTTP, ...profile.http };
 
+  const maxReceiveCount = profile.maxReceiveCount ?? MAX_RECEIVE_COUNT;
   const lanes = new Map(
     ACTION_NAMES.map((action) => {
       const dlq = new InMemoryDeadLetterQueue(`${action}-dlq`);
@@ -259,7 +268,7 @@ const run = async (
       const queue = new InMemorySqsQueue({
         name: action,
         visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS,
-        redrivePolicy: { maxReceiveCount: MAX_RECEIVE_COUNT, deadLetterQueue: dlq },
+        redrivePolicy: { maxReceiveCount, deadLetterQueue: dlq },
         clock,
       });
       // One key cache per function, as each Lambda container has its own.
@@ -292,7 +301,7 @@ const run = async (
         },
         logger: testLogger(action),
         metrics: createMetrics(action),
-        maxReceiveCount: MAX_RECEIVE_COUNT,
+        maxReceiveCount,
         now: handlerNow,
         ledger,
         campaignRegion: settings.campaignRegion,
@@ -411,6 +420,7 @@ const run = async (
 
   return {
     name: profile.name,
+    maxReceiveCount,
     fates,
     faults,
     state: project(simulator, modelEvents(scenario.messages)),
