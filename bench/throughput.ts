@@ -116,13 +116,15 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
   const loopEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   // Every side gets the heap budget of the function, so none can trade memory for speed.
   const heapArgs = lambdaHeapArgs(scenario.lambda.memoryMiB);
+  const { BREAKER_TABLE_NAME: _breaker, ...withoutBreaker } = options.lambdaEnv;
   const launch: { readonly [S in Side]: () => Promise<LoadResult> } = {
     handler: () => runWorker(workers.handlerLoad, handlerJob, options.lambdaEnv, heapArgs),
+    // Without the ledger and without the breaker's shared state: no DynamoDB at all.
     noLedger: () =>
       runWorker(
         workers.handlerLoad,
         { ...handlerJob, bundle: options.noLedgerBundle },
-        options.lambdaEnv,
+        withoutBreaker,
         heapArgs,
       ),
     bareFetch: () => runWorker(workers.fetchLoad, loopJob, loopEnv, heapArgs),
@@ -173,7 +175,7 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
     const bareFetch = get('bareFetch');
     const bareHttp = get('bareHttp');
     if (Object.keys(noLedger.ledgerRequests).length > 0) {
-      throw new Error(`round ${round}: the side without the ledger called DynamoDB`);
+      throw new Error(`round ${round}: the side without the ledger (and breaker) called DynamoDB`);
     }
     rounds.push({
       order,
