@@ -74,7 +74,7 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
     condition: 'HTTP 408, 429, 500–599',
     category: 'retryable',
     code: 'HTTP_<status>',
-    note: '`Retry-After` is honoured (capped at maxDelayMs)',
+    note: '`Retry-After` is honoured: up to maxDelayMs slept in the function, longer as the SQS visibility of the message',
   },
   {
     condition: 'any other HTTP status outside 2xx (3xx, 400, 404, 405, 413, 415, …)',
