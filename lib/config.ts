@@ -425,6 +425,17 @@ const configSchema = z
         });
       }
     }
+    for (const service of ['realtime', 'provisioning'] as const) {
+      const instances = instancesCalling(config.actions, service);
+      const share = config.platformRateLimits[service] / Math.max(1, instances);
+      if (share < MIN_RATE_SHARE_PER_SECOND) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['platformRateLimits', service],
+          message: `gives each function instance ${share.toFixed(4)} requests/s (the ceiling ÷ ${instances}, the summed maxConcurrency of the enabled ${service} actions); at least ${MIN_RATE_SHARE_PER_SECOND}/s is needed: raise it or lower maxConcurrency`,
+        });
+      }
+    }
     if (config.campaignRegion === undefined && config.platform.region === undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -562,8 +573,22 @@ export const allowedSourcesFor = (
  */
 export const rateSharePerInstance = (config: DeploymentConfig, action: ActionName): number => {
   const service = actionDefinition(action).service;
-  const instances = ACTIONS.filter(
-    (a) => a.service === service && config.actions[a.name].enabled,
-  ).reduce((sum, a) => sum + config.actions[a.name].maxConcurrency, 0);
-  return config.platformRateLimits[service] / Math.max(1, instances);
+  return (
+    config.platformRateLimits[service] / Math.max(1, instancesCalling(config.actions, service))
+  );
 };
+
+/** The most instances the enabled actions of one platform service can run at once. */
+const instancesCalling = (
+  actions: {
+    readonly [A in ActionName]: { readonly enabled: boolean; readonly maxConcurrency: number };
+  },
+  service: 'realtime' | 'provisioning',
+): number =>
+  ACTIONS.filter((a) => a.service === service && actions[a.name].enabled).reduce(
+    (sum, a) => sum + actions[a.name].maxConcurrency,
+    0,
+  );
+
+/** The smallest per-instance request rate the runtime is given (its variable has 3 decimals). */
+const MIN_RATE_SHARE_PER_SECOND = 0.01;

@@ -342,6 +342,31 @@ describe('parseConfig errors name the bad field', () => {
       'alarms.topicArn: must be a standard (not FIFO) SNS topic ARN',
     ],
     [
+      'a maxReceiveCount of its own (it is derived from the retry window)',
+      { actions: { 'add-user': { maxReceiveCount: 5 } } },
+      'actions.add-user.maxReceiveCount: is derived from "retry"',
+    ],
+    [
+      'a retry window the backoff cannot give within 1000 receives',
+      { retry: { windowHours: 72, firstDelaySeconds: 1, maxDelaySeconds: 60 } },
+      'retry.windowHours: cannot be given with this backoff: it needs',
+    ],
+    [
+      'a longest backoff below the first',
+      { retry: { firstDelaySeconds: 120, maxDelaySeconds: 60 } },
+      'retry.maxDelaySeconds: must be at least firstDelaySeconds (120)',
+    ],
+    [
+      'a retry window longer than SQS keeps a message',
+      { retry: { windowHours: 400 } },
+      'retry.windowHours: must be at most 312',
+    ],
+    [
+      'a request ceiling too small to share among the instances',
+      { platformRateLimits: { realtime: 0.1 } },
+      'platformRateLimits.realtime: gives each function instance 0.0040 requests/s (the ceiling ÷ 25',
+    ],
+    [
       'a log retention CloudWatch does not offer',
       { logRetentionDays: 10 },
       'logRetentionDays: must be one of 1, 3, 5, 7, 14, 30',
