@@ -110,6 +110,17 @@ export class CircuitBreaker {
     }
   }
 
+  /**
+   * What this instance already knows, without reading the store: a hold while its last look
+   * saw the breaker open and the cool-down not over. Lets a message wait before any other work.
+   */
+  knownHold(): Permit | undefined {
+    const state = this.#cached?.state;
+    const now = this.#now();
+    if (state === undefined || now >= state.openUntil) return undefined;
+    return { kind: 'hold', retryAfterMs: state.openUntil - now, downForMs: now - state.openedAt };
+  }
+
   /** Asks before a request: call (maybe as the probe), or hold the message until later. */
   async permit(): Promise<Permit> {
     const now = this.#now();

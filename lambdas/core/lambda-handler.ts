@@ -1,7 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AnyAction } from './action';
-import { AdaptiveRate } from './adaptive-rate';
 import {
   DynamoDbBreakerStore,
   EventBridgeResultPublisher,
@@ -9,7 +8,6 @@ import {
   SqsDeadLetterSink,
   SqsVisibilityRescheduler,
 } from './aws';
-import { CircuitBreaker } from './circuit-breaker';
 import { createLimiter } from './concurrency';
 import type { Disposition } from './disposition';
 import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
@@ -26,7 +24,7 @@ import {
 } from './observability';
 import { RetryableFailure } from './outcome';
 import { PlatformCaller } from './platform-caller';
-import { PlatformGuard } from './platform-guard';
+import { guardFor } from './platform-guard';
 import type { Rescheduler } from './ports';
 import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
 import { readRuntimeEnv } from './runtime-env';
@@ -105,27 +103,14 @@ export const createLambdaHandler = (
     secretsRegion: env.API_KEY_SECRETS_REGION,
     maxAgeSeconds: env.API_KEY_MAX_AGE_SECONDS,
   });
-  const breakerTable = env.BREAKER_TABLE_NAME;
-  const ceiling = env.PLATFORM_RATE_LIMIT_PER_SECOND;
-  const guard =
-    breakerTable === undefined && ceiling === undefined
-      ? undefined
-      : new PlatformGuard({
-          [action.service]: {
-            ...(breakerTable === undefined
-              ? {}
-              : {
-                  breaker: new CircuitBreaker(
-                    action.service,
-                    new DynamoDbBreakerStore({ tableName: breakerTable }),
-                    { events: breakerLog(logger) },
-                  ),
-                }),
-            ...(ceiling === undefined
-              ? {}
-              : { rate: new AdaptiveRate({ ceilingPerSecond: ceiling }) }),
-          },
-        });
+  const guard = guardFor(action.service, {
+    store:
+      env.BREAKER_TABLE_NAME === undefined
+        ? undefined
+        : new DynamoDbBreakerStore({ tableName: env.BREAKER_TABLE_NAME }),
+    ceilingPerSecond: env.PLATFORM_RATE_LIMIT_PER_SECOND,
+    events: breakerLog(logger),
+  });
   const platform = new PlatformCaller(
     {
       platformCode: env.PLATFORM_CODE,

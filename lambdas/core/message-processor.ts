@@ -138,7 +138,11 @@ export const processMessage = async (
     correlationId =
       declaredCorrelationId(unwrapped.message) ?? unwrapped.eventId ?? inbound.sourceMessageId;
     const parsed = parseWith(action.schema, unwrapped.message);
-    if (parsed.success) {
+    // Known to be down: wait without a ledger lease (a claim and a release per held message).
+    const held = parsed.success ? deps.platform.heldBack(action) : undefined;
+    if (held !== undefined) {
+      outcome = held;
+    } else if (parsed.success) {
       const message = parsed.message;
       request = message;
       const call: CallOptions = {

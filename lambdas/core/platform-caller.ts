@@ -134,6 +134,14 @@ export class PlatformCaller {
     );
   }
 
+  /** A retryable outcome when the action's service is known to be down (no request, no I/O). */
+  heldBack(action: AnyAction): Outcome | undefined {
+    const held = this.#guard?.heldBack(action.service);
+    return held === undefined
+      ? undefined
+      : { ...held, message: `${action.endpoint}: ${held.message}` };
+  }
+
   /** Attempts per call for transient failures (the HTTP settings). */
   get maxAttempts(): number {
     return this.#http.maxAttempts;

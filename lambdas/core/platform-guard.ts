@@ -1,5 +1,10 @@
-import type { AdaptiveRate } from './adaptive-rate';
-import type { CircuitBreaker, Permit } from './circuit-breaker';
+import { AdaptiveRate } from './adaptive-rate';
+import {
+  type BreakerEvents,
+  type BreakerStore,
+  CircuitBreaker,
+  type Permit,
+} from './circuit-breaker';
 import type { Outcome } from './outcome';
 import { describeDuration } from './retry-schedule';
 
@@ -20,6 +25,14 @@ export type GuardDecision =
   | { readonly kind: 'hold'; readonly outcome: Outcome };
 
 const CALL: Permit = { kind: 'call', probe: false };
+
+const unavailable = (service: string, hold: Extract<Permit, { kind: 'hold' }>): Outcome => ({
+  category: 'retryable',
+  code: PLATFORM_UNAVAILABLE,
+  message: `the ${service} service is unavailable (circuit open for ${describeDuration(hold.downForMs)}); held back without a request`,
+  attempts: 0,
+  retryAfterMs: hold.retryAfterMs,
+});
 
 /**
  * The guards of the services one function calls, asked by the platform caller before and told
@@ -47,22 +60,21 @@ export class PlatformGuard {
     return this.#guards.get(service)?.breaker?.isOpen ?? false;
   }
 
+  /**
+   * The outcome of a message that must wait because this instance already knows the service is
+   * down (no I/O): asked before a message takes its ledger lease, so an outage costs no
+   * DynamoDB writes per held message either.
+   */
+  heldBack(service: string): Outcome | undefined {
+    const hold = this.#guards.get(service)?.breaker?.knownHold();
+    return hold?.kind === 'hold' ? unavailable(service, hold) : undefined;
+  }
+
   async before(service: string, latestStart: number): Promise<GuardDecision> {
     const guard = this.#guards.get(service);
     if (guard === undefined) return { kind: 'call', permit: CALL };
     const permit = guard.breaker === undefined ? CALL : await guard.breaker.permit();
-    if (permit.kind === 'hold') {
-      return {
-        kind: 'hold',
-        outcome: {
-          category: 'retryable',
-          code: PLATFORM_UNAVAILABLE,
-          message: `the ${service} service is unavailable (circuit open for ${describeDuration(permit.downForMs)}); held back without a request`,
-          attempts: 0,
-          retryAfterMs: permit.retryAfterMs,
-        },
-      };
-    }
+    if (permit.kind === 'hold') return { kind: 'hold', outcome: unavailable(service, permit) };
     const wait = guard.rate?.reserve(latestStart);
     if (wait === undefined && guard.rate !== undefined) {
       return {
@@ -88,3 +100,33 @@ export class PlatformGuard {
     await guard.breaker?.record(outcome, permit);
   }
 }
+
+/**
+ * The guard of a function that calls one service: a breaker when there is a store for its
+ * shared state, pacing when there is a ceiling; undefined with neither (tests, the bench).
+ */
+export const guardFor = (
+  service: string,
+  options: {
+    readonly store?: BreakerStore | undefined;
+    readonly ceilingPerSecond?: number | undefined;
+    readonly now?: () => number;
+    readonly events?: BreakerEvents;
+  },
+): PlatformGuard | undefined => {
+  const { store, ceilingPerSecond } = options;
+  if (store === undefined && ceilingPerSecond === undefined) return undefined;
+  return new PlatformGuard({
+    [service]: {
+      ...(store === undefined
+        ? {}
+        : {
+            breaker: new CircuitBreaker(service, store, {
+              ...(options.now ? { now: options.now } : {}),
+              ...(options.events ? { events: options.events } : {}),
+            }),
+          }),
+      ...(ceilingPerSecond === undefined ? {} : { rate: new AdaptiveRate({ ceilingPerSecond }) }),
+    },
+  });
+};

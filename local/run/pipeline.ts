@@ -6,17 +6,13 @@ import {
   actionDefinition,
   isActionName,
 } from '../../lambdas/actions';
-import {
-  CircuitBreaker,
-  DEFAULT_BREAKER_SETTINGS,
-  InMemoryBreakerStore,
-} from '../../lambdas/core/circuit-breaker';
+import { DEFAULT_BREAKER_SETTINGS, InMemoryBreakerStore } from '../../lambdas/core/circuit-breaker';
 import type { Disposition } from '../../lambdas/core/disposition';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
 import { createActionHandler } from '../../lambdas/core/lambda-handler';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
-import { PlatformGuard } from '../../lambdas/core/platform-guard';
+import { guardFor } from '../../lambdas/core/platform-guard';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type {
   DeadLetterReason,
@@ -344,13 +340,10 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
                 if (platformDown) requestsDuringOutage += 1;
               },
             },
-            guard: new PlatformGuard({
-              [actionDefinition(action).service]: {
-                breaker: new CircuitBreaker(actionDefinition(action).service, breakerStore, {
-                  now: () => backend.queueNow(),
-                  events: breakerEvents,
-                }),
-              },
+            guard: guardFor(actionDefinition(action).service, {
+              store: breakerStore,
+              now: () => backend.queueNow(),
+              events: breakerEvents,
             }),
           },
         ),
