@@ -2,7 +2,13 @@
  * The handler environment contract (issue 3), filled from the deployment config. The stack sets
  * exactly this on every function, so a test can hold it against what the runtime reads.
  */
-import { type ActionName, isReadAction, METRICS_NAMESPACE, SERVICE_NAME } from '../lambdas/actions';
+import {
+  type ActionName,
+  actionDefinition,
+  isReadAction,
+  METRICS_NAMESPACE,
+  SERVICE_NAME,
+} from '../lambdas/actions';
 import { type DeploymentConfig, rateSharePerInstance } from './config';
 
 /** The runtime's own names, so logs and metrics match whether or not the variables are set. */
@@ -30,6 +36,7 @@ export const HANDLER_ENVIRONMENT_VARIABLES = [
   'RETRY_MAX_DELAY_SECONDS',
   'BREAKER_TABLE_NAME',
   'PLATFORM_RATE_LIMIT_PER_SECOND',
+  'PLATFORM_RATE_CEILING_PER_SECOND',
   'RESULT_EVENT_BUS_NAME',
   'LEDGER_TABLE_NAME',
   'LEDGER_TOMBSTONE_DAYS',
@@ -80,6 +87,10 @@ export const handlerEnvironment = (
     // Rounded down to 3 decimals: the instances together stay under the ceiling.
     PLATFORM_RATE_LIMIT_PER_SECOND: String(
       Math.floor(rateSharePerInstance(config, action) * 1000) / 1000,
+    ),
+    // The instances count each other in the breaker table and share this between them.
+    PLATFORM_RATE_CEILING_PER_SECOND: String(
+      config.platformRateLimits[actionDefinition(action).service],
     ),
     POWERTOOLS_SERVICE_NAME,
     POWERTOOLS_METRICS_NAMESPACE,

@@ -13,9 +13,10 @@ export interface AdaptiveRateSettings {
 }
 
 export class AdaptiveRate {
-  readonly #ceiling: number;
-  readonly #floor: number;
+  readonly #floorFraction: number;
   readonly #burst: number;
+  #ceiling: number;
+  #floor: number;
   readonly #now: () => number;
   #rate: number;
   /** GCRA's theoretical arrival time: when the next request is due, in epoch ms. */
@@ -26,10 +27,28 @@ export class AdaptiveRate {
       throw new Error(`ceilingPerSecond must be positive, got ${settings.ceilingPerSecond}`);
     }
     this.#ceiling = settings.ceilingPerSecond;
-    this.#floor = this.#ceiling * (settings.floorFraction ?? 0.05);
+    this.#floorFraction = settings.floorFraction ?? 0.05;
+    this.#floor = this.#ceiling * this.#floorFraction;
     this.#burst = Math.max(1, settings.burst ?? 1);
     this.#rate = this.#ceiling;
     this.#now = now;
+  }
+
+  /** This instance's share of the ceiling now. */
+  get ceiling(): number {
+    return this.#ceiling;
+  }
+
+  /**
+   * A new share of the service's ceiling (more or fewer instances are calling it). The rate
+   * keeps its place between floor and ceiling: a throttled instance stays throttled.
+   */
+  setCeiling(perSecond: number): void {
+    if (!(perSecond > 0)) throw new Error(`ceilingPerSecond must be positive, got ${perSecond}`);
+    if (perSecond === this.#ceiling) return;
+    this.#rate = (this.#rate / this.#ceiling) * perSecond;
+    this.#ceiling = perSecond;
+    this.#floor = perSecond * this.#floorFraction;
   }
 
   /** Requests per second this instance allows itself now. */

@@ -3,6 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { AnyAction } from './action';
 import {
   DynamoDbBreakerStore,
+  DynamoDbCensusStore,
   EventBridgeResultPublisher,
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
@@ -18,6 +19,7 @@ import { loggableMessage, type ProcessorDependencies, processMessage } from './m
 import {
   availabilityMetric,
   breakerLog,
+  censusLog,
   createLogger,
   createMetrics,
   requestObserver,
@@ -103,12 +105,18 @@ export const createLambdaHandler = (
     secretsRegion: env.API_KEY_SECRETS_REGION,
     maxAgeSeconds: env.API_KEY_MAX_AGE_SECONDS,
   });
+  const table = env.BREAKER_TABLE_NAME;
   const guard = guardFor(action.service, {
-    store:
-      env.BREAKER_TABLE_NAME === undefined
-        ? undefined
-        : new DynamoDbBreakerStore({ tableName: env.BREAKER_TABLE_NAME }),
+    store: table === undefined ? undefined : new DynamoDbBreakerStore({ tableName: table }),
     ceilingPerSecond: env.PLATFORM_RATE_LIMIT_PER_SECOND,
+    census:
+      table === undefined || env.PLATFORM_RATE_CEILING_PER_SECOND === undefined
+        ? undefined
+        : {
+            store: new DynamoDbCensusStore({ tableName: table }),
+            serviceCeilingPerSecond: env.PLATFORM_RATE_CEILING_PER_SECOND,
+            events: censusLog(logger),
+          },
     events: breakerLog(logger),
   });
   const platform = new PlatformCaller(

@@ -2,6 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { BreakerEvents } from './circuit-breaker';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './identity';
+import type { CensusEvents } from './instance-census';
 import type { Observer } from './observer';
 import type { PlatformGuard } from './platform-guard';
 
@@ -48,6 +49,15 @@ export const availabilityMetric = (guard: PlatformGuard) => {
 };
 
 /** Breaker transitions as log lines an operator can search for. */
+/** A failed census check-in: this instance paces at its safe floor until the next one answers. */
+export const censusLog = (logger: Logger): CensusEvents => ({
+  failed: (service, error) =>
+    logger.warn('instance census failed; pacing at the share that is safe with every instance', {
+      platformService: service,
+      error: error instanceof Error ? error.name : typeof error,
+    }),
+});
+
 export const breakerLog = (logger: Logger): BreakerEvents => ({
   changed: (service, state) => {
     if (state === 'open')

@@ -5,13 +5,16 @@ import {
   CircuitBreaker,
   type Permit,
 } from './circuit-breaker';
+import { type CensusEvents, type CensusStore, InstanceCensus } from './instance-census';
 import type { Outcome } from './outcome';
 import { describeDuration } from './retry-schedule';
 
-/** The breaker and the pacing of one platform service; either may be left out. */
+/** The breaker and the pacing of one platform service; any may be left out. */
 export interface ServiceGuard {
   readonly breaker?: CircuitBreaker;
   readonly rate?: AdaptiveRate;
+  /** Moves the pacing's ceiling with the number of instances calling the service. */
+  readonly census?: InstanceCensus;
 }
 
 /** The platform service is down: held back without a request. */
@@ -75,6 +78,9 @@ export class PlatformGuard {
     if (guard === undefined) return { kind: 'call', permit: CALL };
     const permit = guard.breaker === undefined ? CALL : await guard.breaker.permit();
     if (permit.kind === 'hold') return { kind: 'hold', outcome: unavailable(service, permit) };
+    if (guard.rate !== undefined && guard.census !== undefined) {
+      guard.rate.setCeiling(guard.census.share());
+    }
     const wait = guard.rate?.reserve(latestStart);
     if (wait === undefined && guard.rate !== undefined) {
       return {
@@ -104,17 +110,26 @@ export class PlatformGuard {
 /**
  * The guard of a function that calls one service: a breaker when there is a store for its
  * shared state, pacing when there is a ceiling; undefined with neither (tests, the bench).
+ * With a census, the pacing's ceiling is the service's ceiling over the instances calling it,
+ * never below `ceilingPerSecond` (the share that is safe with all of them running).
  */
 export const guardFor = (
   service: string,
   options: {
     readonly store?: BreakerStore | undefined;
     readonly ceilingPerSecond?: number | undefined;
+    readonly census?:
+      | {
+          readonly store: CensusStore;
+          readonly serviceCeilingPerSecond: number;
+          readonly events?: CensusEvents;
+        }
+      | undefined;
     readonly now?: () => number;
     readonly events?: BreakerEvents;
   },
 ): PlatformGuard | undefined => {
-  const { store, ceilingPerSecond } = options;
+  const { store, ceilingPerSecond, census } = options;
   if (store === undefined && ceilingPerSecond === undefined) return undefined;
   return new PlatformGuard({
     [service]: {
@@ -127,6 +142,19 @@ export const guardFor = (
             }),
           }),
       ...(ceilingPerSecond === undefined ? {} : { rate: new AdaptiveRate({ ceilingPerSecond }) }),
+      ...(ceilingPerSecond === undefined || census === undefined
+        ? {}
+        : {
+            census: new InstanceCensus(
+              service,
+              census.store,
+              {
+                ceilingPerSecond: census.serviceCeilingPerSecond,
+                floorPerSecond: ceilingPerSecond,
+              },
+              census.events ? { events: census.events } : {},
+            ),
+          }),
     },
   });
 };

@@ -83,6 +83,15 @@ export const runtimeEnvSchema = z.object({
       .number({ error: 'must be a number of requests per second' })
       .check(z.positive('must be more than 0')),
   ),
+  /**
+   * The service's ceiling for the whole deployment: with the breaker table, instances count
+   * each other there and share it; without it each keeps PLATFORM_RATE_LIMIT_PER_SECOND.
+   */
+  PLATFORM_RATE_CEILING_PER_SECOND: z.optional(
+    z.coerce
+      .number({ error: 'must be a number of requests per second' })
+      .check(z.positive('must be more than 0')),
+  ),
   /** Records of one batch processed at the same time. @default 10 */
   MAX_RECORD_CONCURRENCY: z._default(
     z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)),

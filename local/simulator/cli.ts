@@ -31,6 +31,7 @@ const USAGE = `Usage: npm run simulator -- [options]
   --error-rate <0..1>        share answered HTTP 500/502/503
   --throttle-rate <0..1>     share answered HTTP 429
   --retry-after <seconds>    Retry-After on 429 answers
+  --rate-limit <n>           spec requests per second before HTTP 429 (Retry-After 1)
   --reset-rate <0..1>        share whose connection is reset
   --failed-rate <0..1>       share answered 200 FAILED / FAIL (not applied)
   --malformed-rate <0..1>    share answered 200 with an HTML page
@@ -64,6 +65,7 @@ const main = async (): Promise<void> => {
       'error-rate': { type: 'string' },
       'throttle-rate': { type: 'string' },
       'retry-after': { type: 'string' },
+      'rate-limit': { type: 'string' },
       'reset-rate': { type: 'string' },
       'failed-rate': { type: 'string' },
       'malformed-rate': { type: 'string' },
@@ -87,6 +89,7 @@ const main = async (): Promise<void> => {
     ['serverErrorRate', 'error-rate'],
     ['throttleRate', 'throttle-rate'],
     ['retryAfterSeconds', 'retry-after'],
+    ['rateLimitPerSecond', 'rate-limit'],
     ['connectionResetRate', 'reset-rate'],
     ['failedStatusRate', 'failed-rate'],
     ['malformedBodyRate', 'malformed-rate'],

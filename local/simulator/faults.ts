@@ -18,6 +18,12 @@ export interface FaultSettings {
   readonly hangRate?: number;
   /** APPLIED, then the socket is destroyed: the client never sees the outcome. */
   readonly lostResponseRate?: number;
+  /**
+   * The platform's own rate limit: spec requests beyond this many per second (a token bucket
+   * holding one second's worth) are answered HTTP 429, with `Retry-After: 1` unless
+   * `retryAfterSeconds` says otherwise. Counted as throttle faults.
+   */
+  readonly rateLimitPerSecond?: number;
 }
 
 export type FaultKind =
@@ -50,7 +56,12 @@ const RATE_OF: Readonly<Record<FaultKind, keyof FaultSettings>> = {
 };
 
 const RATE_KEYS = Object.values(RATE_OF);
-const ALL_KEYS: readonly string[] = [...RATE_KEYS, 'latencyMs', 'retryAfterSeconds'];
+const ALL_KEYS: readonly string[] = [
+  ...RATE_KEYS,
+  'latencyMs',
+  'retryAfterSeconds',
+  'rateLimitPerSecond',
+];
 
 /**
  * Checks settings from code, the CLI or the admin endpoint; throws an Error naming the
@@ -96,13 +107,35 @@ export type ServerErrorStatus = (typeof SERVER_ERROR_STATUSES)[number];
 export class FaultInjector {
   private settings: FaultSettings;
   private random: () => number;
+  /** The rate limit's bucket: requests left, and when it was last filled (epoch ms). */
+  private tokens = 0;
+  private filledAt = 0;
 
   constructor(
     settings: FaultSettings = {},
     private readonly seed = 1,
+    private readonly now: () => number = Date.now,
   ) {
     this.settings = validateFaultSettings(settings);
     this.random = seededRandom(seed);
+    this.fillBucket();
+  }
+
+  private fillBucket(): void {
+    this.tokens = this.settings.rateLimitPerSecond ?? 0;
+    this.filledAt = this.now();
+  }
+
+  /** Takes a request from the rate limit's bucket; false when it is empty. */
+  private withinRateLimit(): boolean {
+    const limit = this.settings.rateLimitPerSecond;
+    if (limit === undefined) return true;
+    const now = this.now();
+    this.tokens = Math.min(limit, this.tokens + ((now - this.filledAt) / 1000) * limit);
+    this.filledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
   }
 
   get current(): FaultSettings {
@@ -113,6 +146,7 @@ export class FaultInjector {
   set(settings: FaultSettings): void {
     this.settings = validateFaultSettings(settings);
     this.random = seededRandom(this.seed);
+    this.fillBucket();
   }
 
   get latencyMs(): number {
@@ -120,11 +154,15 @@ export class FaultInjector {
   }
 
   get retryAfterSeconds(): number | undefined {
-    return this.settings.retryAfterSeconds;
+    return (
+      this.settings.retryAfterSeconds ??
+      (this.settings.rateLimitPerSecond === undefined ? undefined : 1)
+    );
   }
 
-  /** One draw per request; the rates are consecutive bands of [0, 1). */
+  /** The rate limit first, then one draw per request; the rates are consecutive bands of [0, 1). */
   decide(): FaultKind | undefined {
+    if (!this.withinRateLimit()) return 'throttle';
     const anyRate = FAULT_KINDS.some((kind) => (this.settings[RATE_OF[kind]] ?? 0) > 0);
     if (!anyRate) return undefined;
     const draw = this.random();

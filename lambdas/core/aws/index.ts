@@ -5,6 +5,7 @@
  */
 
 export * from './dynamodb-breaker-store';
+export * from './dynamodb-census-store';
 export * from './event-bridge-result-publisher';
 export * from './result-event-detail';
 export * from './secrets-manager-api-key-source';

@@ -74,3 +74,21 @@ describe('AdaptiveRate', () => {
     );
   });
 });
+
+describe('AdaptiveRate.setCeiling', () => {
+  it.each([
+    ['raised while unthrottled: the new ceiling at once', [], 40, 40],
+    ['raised while throttled once: half the new ceiling', ['throttled'], 40, 20],
+    ['lowered: the new ceiling', [], 5, 5],
+  ] as const)('%s', (_name, events, ceiling, expected) => {
+    // Prepare
+    const rate = new AdaptiveRate({ ceilingPerSecond: 10 }, () => 0);
+    for (const _event of events) rate.throttled();
+
+    // Act
+    rate.setCeiling(ceiling);
+
+    // Assess
+    expect([rate.ceiling, rate.rate]).toEqual([ceiling, expected]);
+  });
+});

@@ -243,6 +243,23 @@ describe('fault settings', () => {
     expect(kinds).toEqual(new Set(['serverError', 'throttle']));
   });
 
+  it('throttles beyond the rate limit: one second of requests at once, then the refill rate', () => {
+    // Prepare
+    let now = 0;
+    const injector = new FaultInjector({ rateLimitPerSecond: 4 }, 1, () => now);
+    const burst = () => Array.from({ length: 6 }, () => injector.decide() ?? 'ok');
+
+    // Act
+    const first = burst();
+    now += 500; // two requests' worth refilled
+    const second = burst();
+
+    // Assess
+    expect(first).toEqual(['ok', 'ok', 'ok', 'ok', 'throttle', 'throttle']);
+    expect(second).toEqual(['ok', 'ok', 'throttle', 'throttle', 'throttle', 'throttle']);
+    expect(injector.retryAfterSeconds).toBe(1);
+  });
+
   it('the seeded generator stays within [0, 1) and repeats for the same seed', () => {
     // Prepare
     const a = seededRandom(3);

@@ -1,0 +1,61 @@
+/**
+ * The census store contract, run against the in-memory store (local run) and the DynamoDB
+ * store on moto (real SDK calls, a real condition on the forgotten check-ins).
+ */
+import { describe, expect, it } from 'vitest';
+import { DynamoDbCensusStore } from '../../../lambdas/core/aws/dynamodb-census-store';
+import { type CensusStore, InMemoryCensusStore } from '../../../lambdas/core/instance-census';
+import { createLedgerTable, motoDynamoDbClient } from '../../support/ledger-table';
+
+const stores: readonly [string, () => Promise<CensusStore>][] = [
+  ['in-memory', async () => new InMemoryCensusStore()],
+  [
+    'DynamoDB (moto)',
+    async () => {
+      const client = motoDynamoDbClient();
+      return new DynamoDbCensusStore({ tableName: await createLedgerTable(client), client });
+    },
+  ],
+];
+
+const NONE = new Map<string, number>();
+
+describe.each(stores)('census store contract: %s', (_name, makeStore) => {
+  it('returns every instance of the service with its last check-in, and no other service', async () => {
+    // Prepare
+    const store = await makeStore();
+
+    // Act
+    await store.checkIn('realtime', 'a', 1_000, NONE);
+    await store.checkIn('provisioning', 'p', 1_500, NONE);
+    await store.checkIn('realtime', 'b', 2_000, NONE);
+    const seen = await store.checkIn('realtime', 'a', 3_000, NONE);
+
+    // Assess
+    expect(Object.fromEntries(seen)).toEqual({ a: 3_000, b: 2_000 });
+  });
+
+  it('forgets a quiet instance only while its check-in is still the one seen', async () => {
+    // Prepare
+    const store = await makeStore();
+    await store.checkIn('realtime', 'quiet', 1_000, NONE);
+    await store.checkIn('realtime', 'back', 1_000, NONE);
+    await store.checkIn('realtime', 'back', 30_000, NONE); // checked in again since seen quiet
+
+    // Act
+    const seen = await store.checkIn(
+      'realtime',
+      'me',
+      31_000,
+      new Map([
+        ['quiet', 1_000],
+        ['back', 1_000],
+      ]),
+    );
+
+    // Assess: a forget that would lose `back` keeps both; the next one forgets `quiet` alone.
+    expect(Object.fromEntries(seen)).toEqual({ quiet: 1_000, back: 30_000, me: 31_000 });
+    const after = await store.checkIn('realtime', 'me', 32_000, new Map([['quiet', 1_000]]));
+    expect(Object.fromEntries(after)).toEqual({ back: 30_000, me: 32_000 });
+  });
+});
