@@ -11,8 +11,10 @@ import { parseArgs } from 'node:util';
 import { ACTION_NAMES } from '../lambdas/actions';
 import { buildWorkers, bundleHandler, type HandlerBundle } from './build';
 import { measureColdStart } from './cold-start';
+import { drainOptions, measureDrain } from './drain';
 import { startFakeDynamoDb } from './fake-dynamodb';
 import { startFakeSecretsManager } from './fake-secrets-manager';
+import { measureOutage } from './outage';
 import { OUT_DIR, PROJECT_ROOT, RESULTS_FILE } from './paths';
 import { describeMachine, textTable } from './report';
 import { buildRows, largestModules, type Measurements, resultsMarkdown } from './results';
@@ -29,6 +31,8 @@ const FULL = {
   coldStartSamples: 21,
   secretInvocations: 100,
   secretWindowSeconds: 2 * 3600,
+  drainMessages: 10_000,
+  outageMinutes: 360,
 };
 
 const QUICK: typeof FULL = {
@@ -37,6 +41,8 @@ const QUICK: typeof FULL = {
   warmupMessages: 200,
   rounds: 1,
   coldStartSamples: 3,
+  drainMessages: 2_000,
+  outageMinutes: 60,
 };
 
 /**
@@ -160,7 +166,22 @@ const main = async (): Promise<void> => {
       invocations: settings.secretInvocations,
       windowSeconds: settings.secretWindowSeconds,
     });
-    measurements = { machine, scenario, bundles, synth, coldStart, throughput, secretReads };
+    progress(`drain: a backlog of ${settings.drainMessages} messages under the rate ceiling…`);
+    await simulator.reset();
+    const drain = await measureDrain(drainOptions(scenario, simulator, settings.drainMessages));
+    progress(`outage: ${settings.outageMinutes} min of HTTP 503 in virtual time…`);
+    const outage = await measureOutage(settings.outageMinutes * 60_000);
+    measurements = {
+      machine,
+      scenario,
+      bundles,
+      synth,
+      coldStart,
+      throughput,
+      secretReads,
+      drain,
+      outage,
+    };
   } finally {
     await simulator.stop();
     await secretsManager.close();

@@ -1,6 +1,9 @@
 /** Turns the measurements into the table rows, the largest-modules list and RESULTS.md. */
+import { backpressureMarkdown, backpressureRows } from './backpressure-report';
 import type { HandlerBundle } from './build';
 import { type ColdStartSamples, median } from './cold-start';
+import type { DrainResult } from './drain';
+import type { OutageResult } from './outage';
 import type { PhaseResult } from './protocol';
 import {
   kib,
@@ -40,6 +43,8 @@ export interface Measurements {
   readonly coldStart: ColdStartSamples;
   readonly throughput: ThroughputResult;
   readonly secretReads: SecretReadsResult;
+  readonly drain: DrainResult;
+  readonly outage: OutageResult;
   readonly synth: SynthResult;
   readonly totalSeconds: number;
 }
@@ -206,6 +211,7 @@ export const buildRows = (m: Measurements): Row[] => {
     target: `< ${scenario.lambda.memoryMiB} MiB`,
     verdict: verdict(d.handlerRssMiB < scenario.lambda.memoryMiB),
   });
+  rows.push(...backpressureRows(m.drain, m.outage));
   rows.push({
     metric: 'cdk synth (example)',
     value: `${synth.seconds.toFixed(1)} s`,
@@ -461,6 +467,7 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
     '',
     `${secretReads.invocations} invocations of ${secretReads.records / secretReads.invocations} records over ${secretReads.windowSeconds} simulated seconds; ${secretReads.calls} GetSecretValue calls, at simulated seconds ${secretReads.readsAtSecond.join(', ')}.`,
     '',
+    ...backpressureMarkdown(m.drain, m.outage),
     '### Bundles',
     '',
     markdownTable(

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StatsSnapshot } from '../local/simulator';
+import type { FaultSettings, StatsSnapshot } from '../local/simulator';
 import { PROJECT_ROOT } from './paths';
 
 export interface SimulatorTenant {
@@ -22,6 +22,8 @@ export interface SimulatorProcess {
   /** Clears records and counters: each run starts from an empty platform. */
   reset(): Promise<void>;
   stats(): Promise<StatsSnapshot>;
+  /** Replaces all fault settings (omitted ones switch off). */
+  setFaults(faults: FaultSettings): Promise<void>;
   /** CPU time (user + system) the simulator has used so far, ms; undefined without /proc. */
   cpuMs(): Promise<number | undefined>;
   stop(): Promise<void>;
@@ -46,8 +48,18 @@ const processCpuMs = async (pid: number | undefined): Promise<number | undefined
 
 const STARTUP_TIMEOUT_MS = 30_000;
 
-const admin = async (baseUrl: string, method: 'GET' | 'POST', path: string): Promise<unknown> => {
-  const response = await fetch(`${baseUrl}/__admin/${path}`, { method });
+const admin = async (
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  payload?: unknown,
+): Promise<unknown> => {
+  const response = await fetch(`${baseUrl}/__admin/${path}`, {
+    method,
+    ...(payload === undefined
+      ? {}
+      : { body: JSON.stringify(payload), headers: { 'Content-Type': 'application/json' } }),
+  });
   const body = (await response.json()) as unknown;
   if (!response.ok) throw new Error(`simulator ${method} ${path}: HTTP ${response.status}`);
   return body;
@@ -118,6 +130,9 @@ export const startSimulatorProcess = async (tenant: SimulatorTenant): Promise<Si
       await admin(baseUrl, 'POST', 'reset');
     },
     stats: async () => (await admin(baseUrl, 'GET', 'stats')) as StatsSnapshot,
+    setFaults: async (faults) => {
+      await admin(baseUrl, 'POST', 'faults', faults);
+    },
     cpuMs: () => processCpuMs(child.pid),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -27,8 +27,10 @@ export interface InstanceCensusSettings {
    * until the first check-in answers and whenever the store fails. Never goes lower.
    */
   readonly floorPerSecond: number;
-  /** How often a busy instance checks in. @default 5000 */
+  /** How often a busy instance checks in while the count holds steady. @default 5000 */
   readonly checkInMs?: number;
+  /** How often while the count is changing (instances starting or going quiet). @default 1000 */
+  readonly changingCheckInMs?: number;
   /** An instance not seen for this long no longer counts (it went idle or away). @default 15000 */
   readonly activeMs?: number;
 }
@@ -53,6 +55,7 @@ export class InstanceCensus {
   readonly #ceiling: number;
   readonly #floor: number;
   readonly #checkInMs: number;
+  readonly #changingCheckInMs: number;
   readonly #activeMs: number;
   readonly #now: () => number;
   readonly #events: CensusEvents;
@@ -82,6 +85,7 @@ export class InstanceCensus {
     this.#ceiling = settings.ceilingPerSecond;
     this.#floor = settings.floorPerSecond;
     this.#checkInMs = settings.checkInMs ?? 5_000;
+    this.#changingCheckInMs = settings.changingCheckInMs ?? 1_000;
     this.#activeMs = settings.activeMs ?? 15_000;
     this.#now = options.now ?? Date.now;
     this.#events = options.events ?? {};
@@ -95,7 +99,8 @@ export class InstanceCensus {
   share(): number {
     const now = this.#now();
     if (this.#pending === undefined && now >= this.#dueAt) {
-      this.#dueAt = now + this.#checkInMs;
+      // Soon again, unless this check-in finds the same count as the last one.
+      this.#dueAt = now + this.#changingCheckInMs;
       this.#pending = this.#checkIn(now).finally(() => {
         this.#pending = undefined;
       });
@@ -117,6 +122,9 @@ export class InstanceCensus {
       for (const [instance, at] of seen) {
         if (instance === this.#id || now - at < this.#activeMs) active += 1;
         else if (quiet.size < MAX_FORGET) quiet.set(instance, at);
+      }
+      if (this.#active === Math.max(1, active)) {
+        this.#dueAt = now + this.#checkInMs;
       }
       this.#active = Math.max(1, active);
       this.#forget = quiet;

@@ -19,7 +19,8 @@ export interface InMemorySqsQueueOptions {
   /** How long a received message stays invisible unless deleted. */
   readonly visibilityTimeoutSeconds: number;
   readonly redrivePolicy?: RedrivePolicy;
-  readonly clock: VirtualClock;
+  /** The virtual clock of the local run, or the wall clock (`Date`) for the bench. */
+  readonly clock: Pick<VirtualClock, 'now'>;
   /** For the queue ARN in records. @default us-east-1 */
   readonly region?: string;
 }
@@ -54,7 +55,7 @@ export class InMemorySqsQueue {
   readonly arn: string;
   readonly #visibilityTimeoutMs: number;
   readonly #redrive: RedrivePolicy | undefined;
-  readonly #clock: VirtualClock;
+  readonly #clock: Pick<VirtualClock, 'now'>;
   readonly #messages = new Map<string, StoredMessage>();
   #sequence = 0;
 
