@@ -45,12 +45,14 @@ const writeActionsOf = (kind: Kind): ActionName[] =>
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** `<action>@<version>` → the event's time and action, oldest first. */
-const settledEvents = (doc: EntityDoc): { at: number; action: string }[] =>
+/** `<action>@<version>` → the event's time, action and outcome, oldest first. */
+const settledEvents = (doc: EntityDoc): { at: number; action: string; outcome: string }[] =>
   doc.settled
     .map((key) => {
       const [action = key, version = ''] = key.split('@');
-      return { at: versionTime(version), action };
+      const repeats = doc.repeats?.[key] ?? 0;
+      const outcome = `${doc.outcomes?.[key] ?? '(outcome not recorded)'}${repeats > 0 ? `, then ${repeats} duplicate${repeats === 1 ? '' : 's'} skipped` : ''}`;
+      return { at: versionTime(version), action, outcome };
     })
     .sort((a, b) => a.at - b.at);
 
@@ -81,8 +83,12 @@ const describeDoc = (doc: EntityDoc | undefined): string[] => {
       `  fields, last set   ${fields.map(([name, entry]) => `${name} ${iso(versionTime(entry.v))}`).join(', ')}`,
     );
   }
-  lines.push('  events seen (applied, skipped as stale, or settled), oldest first:');
-  for (const event of settledEvents(doc)) lines.push(`    ${iso(event.at)}  ${event.action}`);
+  lines.push(
+    '  events settled, by occurredAt, oldest first (waits and busy entities are retried, not recorded here: see the logs):',
+  );
+  for (const event of settledEvents(doc)) {
+    lines.push(`    ${iso(event.at)}  ${event.action.padEnd(30)} ${event.outcome}`);
+  }
   if (doc.uncertain.length > 0) {
     lines.push(
       `  unanswered calls   ${doc.uncertain.length} (a call that may have reached the platform; its retry settles it)`,

@@ -6,6 +6,7 @@ export type { Applied, ApplyDecision } from './decide';
 import { type Applied, type ApplyDecision, decide, settle } from './decide';
 import { EMPTY_ENTITY, type EntityDoc, type FieldValue, type OrderedEvent } from './entity';
 import type { ClaimResult, LedgerStore } from './ledger-store';
+import { noteOutcome } from './outcome-history';
 
 /** What an action's platform step reports: the outcome, and what it did to the entity. */
 export interface StepResult {
@@ -94,7 +95,8 @@ export class EntityLedger {
         return outcome('retryable', decision.code, decision.reason);
       }
       if (decision.kind === 'skip') {
-        await this.#commit(at, token, settle(doc, event, decision, { kind: 'unchanged' }).doc);
+        const skipped = settle(doc, event, decision, { kind: 'unchanged' }).doc;
+        await this.#commit(at, token, noteOutcome(skipped, event.key, decision.code));
         return outcome('success', decision.code, decision.reason);
       }
       const addressed = address === undefined ? decision : { ...decision, address };
@@ -157,7 +159,10 @@ export class EntityLedger {
         await this.#store.release(destination.key, destination.token);
       }
     }
-    await this.#commit(at, token, settled.doc);
+    const done = settled.doc.settled.includes(event.key)
+      ? noteOutcome(settled.doc, event.key, result.outcome.code)
+      : settled.doc;
+    await this.#commit(at, token, done);
     return result.outcome;
   }
 

@@ -58,6 +58,12 @@ export interface EntityDoc {
    * failed keeps its data here): handed back to the next attempt, dropped once it succeeds.
    */
   readonly pending?: Readonly<Record<string, unknown>>;
+  /**
+   * For operators (`ops trace`): the outcome code each settled event got first, and how many
+   * duplicates of it were skipped since. Kept for the keys in `settled` only.
+   */
+  readonly outcomes?: Readonly<Record<string, string>>;
+  readonly repeats?: Readonly<Record<string, number>>;
 }
 
 export const EMPTY_ENTITY: EntityDoc = { fields: {}, creates: [], settled: [], uncertain: [] };

@@ -1,12 +1,13 @@
 /**
- * `ops trace` end to end against moto: a user whose ledger entry says it joined and left (the
- * leave applied, a late join skipped as stale), with one dead letter in the delete-user DLQ and
- * an unrelated one next to it.
+ * `ops trace` end to end against moto: a user who joined and left (the leave applied, then
+ * delivered again and skipped as a duplicate, a late join skipped as stale), with one dead
+ * letter in the delete-user DLQ and an unrelated one next to it.
  */
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Applied } from '../../../lambdas/core/ledger/decide';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
-import type { EntityDoc } from '../../../lambdas/core/ledger/entity';
+import { type ApplyStep, EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { userLocation } from '../../../lambdas/core/ledger/locations';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
@@ -32,21 +33,37 @@ const at = (minute: number, kind: 'create' | 'delete') =>
 
 describe('ops trace', () => {
   it("shows a user's ledger history, its dead letters with reasons, and a log query", async () => {
-    // Prepare: the ledger as the handlers leave it after a join at 08:00 and a leave at 08:30
+    // Prepare: the entity ledger on moto after a join at 08:00, a leave at 08:30 (delivered
+    // twice) and a join of 08:10 arriving late, each through the ledger as the handlers run it.
     const stack = await createActionStack(sqs, 'delete-user');
     const table = await createLedgerTable(dynamoDb);
-    const store = new DynamoDbLedgerStore({ tableName: table, client: dynamoDb });
+    const ledger = new EntityLedger({
+      store: new DynamoDbLedgerStore({ tableName: table, client: dynamoDb }),
+    });
     const key = userLocation(LEAVER);
-    const doc: EntityDoc = {
-      present: false,
-      deletedAt: at(30, 'delete'),
-      fields: {},
-      creates: [],
-      settled: [`add-user@${at(0, 'create')}`, `delete-user@${at(30, 'delete')}`],
-      uncertain: [],
-    };
-    await store.claim(key, { token: 't', until: Date.now() + 1000, eventKey: 'e' }, Date.now());
-    await store.commit(key, 't', doc);
+    const platformSays =
+      (applied: Applied): ApplyStep =>
+      async () => ({
+        outcome: { category: 'success', code: 'SUCCESS', message: 'applied', attempts: 1 },
+        applied,
+      });
+    const deadline = Date.now() + 10_000;
+    for (const [action, minute, kind, applied] of [
+      ['add-user', 0, 'create', { kind: 'applied', ours: true }],
+      ['delete-user', 30, 'delete', { kind: 'absent' }],
+      ['delete-user', 30, 'delete', { kind: 'absent' }],
+      ['add-user', 10, 'create', { kind: 'applied', ours: true }],
+    ] as const) {
+      const version = at(minute, kind);
+      const event = {
+        key: `${action}@${version}`,
+        attemptKey: `${action}#${minute}`,
+        version,
+        kind,
+        sets: {},
+      };
+      await ledger.apply(key, event, platformSays(applied), deadline);
+    }
     await seedDeadLetters(sqs, stack, [
       JSON.stringify({ correlationId: 'leave-again', loginUserId: LEAVER }),
       JSON.stringify({ correlationId: 'someone-else', loginUserId: 'other@example.com' }),
@@ -65,7 +82,7 @@ describe('ops trace', () => {
     expect(run.stdout).toContain('on the platform    no');
     expect(run.stdout).toContain('deleted at         2026-11-24T08:30:00.000Z');
     expect(run.stdout).toMatch(
-      /2026-11-24T08:00:00\.000Z {2}add-user\n {4}2026-11-24T08:30:00\.000Z {2}delete-user/,
+      /2026-11-24T08:00:00\.000Z {2}add-user +SUCCESS\n {4}2026-11-24T08:10:00\.000Z {2}add-user +STALE_SKIPPED\n {4}2026-11-24T08:30:00\.000Z {2}delete-user +SUCCESS, then 1 duplicate skipped\n/,
     );
     expect(run.stdout).toContain('"correlationId":"leave-again"');
     expect(run.stdout).toContain('errorCode       VALIDATION');
