@@ -37,6 +37,9 @@ export const visibilityTimeoutFor = (timeout: Duration, maxBatchingWindow: Durat
 /** A held message this old raises its own alarm: the held queue keeps messages 14 days. */
 export const HELD_AGE_ALARM_DAYS = 10;
 
+/** Receives of a held message (by the ops CLI) after which SQS moves it to the DLQ. */
+export const HELD_MAX_RECEIVE_COUNT = 1000;
+
 /** Resources of the pipeline the handler environment points at. */
 export interface PipelineResources {
   readonly deadLetterQueueUrl: string;
@@ -163,13 +166,18 @@ export class ActionPipeline extends Construct {
 
     if (props.massDeleteBrake === true) {
       if (props.ledger === undefined) {
-        throw new Error(`${action}: massDeleteBrake needs the ledger, which keeps the brake's count`);
+        throw new Error(
+          `${action}: massDeleteBrake needs the ledger, which keeps the brake's count`,
+        );
       }
       // Held for the longest SQS allows: the operator decides, and the alarms fire from the first.
+      // Only the ops CLI receives from it; a message it received 1000 times without moving it
+      // (a broken release loop) lands in the DLQ rather than cycling on.
       this.heldQueue = new sqs.Queue(this, 'HeldQueue', {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: Duration.days(14),
+        deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: HELD_MAX_RECEIVE_COUNT },
       });
     }
 

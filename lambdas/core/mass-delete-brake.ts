@@ -39,7 +39,11 @@ export interface BrakeStore {
    */
   count(
     action: string,
-    expected: { readonly windowStart: number; readonly previousUsed: number; readonly maxUsed: number },
+    expected: {
+      readonly windowStart: number;
+      readonly previousUsed: number;
+      readonly maxUsed: number;
+    },
   ): Promise<BrakeWrite>;
   /**
    * Starts window `to.windowStart` with this message counted (`used` 1) if the brake is armed
@@ -106,7 +110,11 @@ export const maxUsedAt = (
 };
 
 /** The rolling count at `now` (what `brake status` shows). */
-export const rollingCount = (state: BrakeState | undefined, brake: BrakeLimit, now: number): number => {
+export const rollingCount = (
+  state: BrakeState | undefined,
+  brake: BrakeLimit,
+  now: number,
+): number => {
   if (state === undefined) return 0;
   const current = windowStartOf(now, brake.windowMs);
   if (state.windowStart < current - brake.windowMs) return 0;
@@ -193,7 +201,10 @@ export class MassDeleteBrake {
         const from = known === 'absent' ? undefined : known;
         const previousUsed =
           from !== undefined && from.windowStart === current - this.#limit.windowMs ? from.used : 0;
-        if (from?.trippedAt === undefined && maxUsedAt(this.#limit, current, previousUsed, now) < 1) {
+        if (
+          from?.trippedAt === undefined &&
+          maxUsedAt(this.#limit, current, previousUsed, now) < 1
+        ) {
           return this.#trip(now);
         }
         write = await this.#store.roll(this.#action, from?.windowStart, {
@@ -204,7 +215,12 @@ export class MassDeleteBrake {
         // Counting in the window this instance knows; unknown: guess a fresh one, learn if wrong.
         const windowStart = known?.windowStart ?? current;
         const previousUsed = known?.previousUsed ?? 0;
-        const maxUsed = maxUsedAt(this.#limit, windowStart, previousUsed, Math.max(now, windowStart));
+        const maxUsed = maxUsedAt(
+          this.#limit,
+          windowStart,
+          previousUsed,
+          Math.max(now, windowStart),
+        );
         write = await this.#store.count(this.#action, { windowStart, previousUsed, maxUsed });
         const seen = write.state;
         if (
@@ -236,7 +252,11 @@ export class InMemoryBrakeStore implements BrakeStore {
 
   async count(
     action: string,
-    expected: { readonly windowStart: number; readonly previousUsed: number; readonly maxUsed: number },
+    expected: {
+      readonly windowStart: number;
+      readonly previousUsed: number;
+      readonly maxUsed: number;
+    },
   ): Promise<BrakeWrite> {
     const state = this.#states.get(action);
     if (

@@ -1,8 +1,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { BreakerEvents } from './circuit-breaker';
-import type { BrakeEvents } from './mass-delete-brake';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './identity';
+import type { BrakeEvents } from './mass-delete-brake';
 import type { Observer } from './observer';
 import type { PlatformGuard } from './platform-guard';
 

@@ -140,7 +140,11 @@ export const readRuntimeEnv = (
     problems.push('LEDGER_TABLE_NAME is not set (required by actions that change the platform)');
   }
   if (parsed.success && parsed.data.HELD_QUEUE_URL !== undefined) {
-    for (const name of ['DELETE_BRAKE_LIMIT', 'DELETE_BRAKE_WINDOW_SECONDS', 'LEDGER_TABLE_NAME'] as const) {
+    for (const name of [
+      'DELETE_BRAKE_LIMIT',
+      'DELETE_BRAKE_WINDOW_SECONDS',
+      'LEDGER_TABLE_NAME',
+    ] as const) {
       if (parsed.data[name] === undefined) {
         problems.push(`${name} is not set (required with HELD_QUEUE_URL: the mass-delete brake)`);
       }

@@ -89,7 +89,11 @@ export class DynamoDbBrakeStore implements BrakeStore {
 
   count(
     action: string,
-    expected: { readonly windowStart: number; readonly previousUsed: number; readonly maxUsed: number },
+    expected: {
+      readonly windowStart: number;
+      readonly previousUsed: number;
+      readonly maxUsed: number;
+    },
   ): Promise<BrakeWrite> {
     return this.#update(action, {
       UpdateExpression: 'ADD used :one',

@@ -2,10 +2,19 @@ import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { BRAKE_RELEASED_ATTRIBUTE } from '../mass-delete-brake';
 import type { ForwardedAttribute, HeldMessage, HeldMessageSink } from '../ports';
 import { loadOnce } from './load-once';
-import { MAX_ERROR_MESSAGE_LENGTH, MAX_REASON_VALUE_LENGTH, sqsAttributeValue } from './sqs-dead-letter-sink';
+import {
+  MAX_ERROR_MESSAGE_LENGTH,
+  MAX_REASON_VALUE_LENGTH,
+  sqsAttributeValue,
+} from './sqs-dead-letter-sink';
 
 /** Attributes the handler adds to a held message: why and since when it waits. */
-export const HELD_NOTE_ATTRIBUTES = ['heldAt', 'heldReason', 'correlationId', 'sourceMessageId'] as const;
+export const HELD_NOTE_ATTRIBUTES = [
+  'heldAt',
+  'heldReason',
+  'correlationId',
+  'sourceMessageId',
+] as const;
 
 /** SQS allows this many message attributes per message. */
 export const SQS_MAX_MESSAGE_ATTRIBUTES = 10;
