@@ -5,7 +5,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NAMES, DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
+import { ACTION_NAMES, type ActionName, DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
 import { pascalCase } from '../../lib/stack-outputs';
 import {
   actionsOf,
@@ -46,7 +46,7 @@ describe('a disabled action', () => {
     expect(json).not.toContain('SearchCampaignRecords');
     expect(json).not.toContain('"delete-user"');
     template.resourceCountIs('AWS::Lambda::Function', ACTION_NAMES.length - 2);
-    const enabled = ACTION_NAMES.filter(
+    const enabled: readonly ActionName[] = ACTION_NAMES.filter(
       (action) => action !== 'delete-user' && action !== 'search-campaign-records',
     );
     const braked = DESTRUCTIVE_ACTIONS.filter((action) => enabled.includes(action));
