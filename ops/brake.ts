@@ -92,6 +92,20 @@ const requireBrake = (deployment: Deployment, action: ActionName): BrakeLimit =>
   );
 };
 
+const describeLimit = ({ limit, windowMs }: BrakeLimit): string =>
+  `${limit} per ${windowMs / 60_000} min`;
+
+/** Re-arms with a fresh window of the length the functions count in. */
+const rearm = async (
+  store: DynamoDbBrakeStore,
+  action: ActionName,
+  brake: BrakeLimit,
+  now: number,
+): Promise<void> => {
+  const windowMs = (await store.read(action))?.windowMs ?? brake.windowMs;
+  await store.rearm(action, windowStartOf(now, windowMs), now);
+};
+
 const ago = (ms: number): string => {
   const minutes = Math.round(ms / 60_000);
   if (minutes < 60) return `${minutes} min ago`;
@@ -133,12 +147,21 @@ export const runBrakeStatus = async (
     ]);
     holding += held;
     const tripped = state?.trippedAt;
+    // What the functions count against (they note it in the item); the config may be newer.
+    const inForce: BrakeLimit = {
+      limit: state?.limit ?? brake.limit,
+      windowMs: state?.windowMs ?? brake.windowMs,
+    };
+    const differs = inForce.limit !== brake.limit || inForce.windowMs !== brake.windowMs;
     writeLine(
       io.stdout,
       `${action}: ${tripped === undefined ? 'armed' : `TRIPPED since ${new Date(tripped).toISOString()} (${ago(now - tripped)})`}`,
     );
-    writeLine(io.stdout, `  limit              ${brake.limit} per ${brake.windowMs / 60_000} min`);
-    writeLine(io.stdout, `  counted in window  ${rollingCount(state, brake, now)}`);
+    writeLine(
+      io.stdout,
+      `  limit              ${describeLimit(inForce)}${differs ? ` (config/${deployment.configName}.json says ${describeLimit(brake)}: not deployed yet?)` : ''}`,
+    );
+    writeLine(io.stdout, `  counted in window  ${rollingCount(state, inForce, now)}`);
     writeLine(io.stdout, `  held               ${held}`);
     if (state?.rearmedAt !== undefined) {
       writeLine(io.stdout, `  last re-armed      ${new Date(state.rearmedAt).toISOString()}`);
@@ -335,7 +358,7 @@ export const runBrakeRelease = async (
     deployment.queues(options.action),
   ]);
   // First: messages arriving from now on are counted afresh, not held behind this release.
-  await store.rearm(options.action, windowStartOf(now, brake.windowMs), now);
+  await rearm(store, options.action, brake, now);
   writeLine(io.stderr, `Re-armed the ${options.action} brake with a fresh window.`);
   const releasedAt = new Date(now).toISOString();
   const progress = createProgress(io.stderr, `release ${options.action}`);
@@ -386,7 +409,7 @@ export const runBrakeDiscard = async (
     deployment.queues(options.action),
   ]);
   if (!options.keepTripped) {
-    await store.rearm(options.action, windowStartOf(now, brake.windowMs), now);
+    await rearm(store, options.action, brake, now);
     writeLine(io.stderr, `Re-armed the ${options.action} brake with a fresh window.`);
   }
   const discardedAt = new Date(now).toISOString();

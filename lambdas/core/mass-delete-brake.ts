@@ -23,6 +23,9 @@ export interface BrakeState {
   readonly trippedAt?: number;
   /** When an operator last re-armed it (release or discard). */
   readonly rearmedAt?: number;
+  /** The limit the functions counted against when they last started a window or tripped. */
+  readonly limit?: number;
+  readonly windowMs?: number;
 }
 
 /** A conditional write's answer: done (the state after it) or refused (the state that refused it). */
@@ -47,15 +50,11 @@ export interface BrakeStore {
   ): Promise<BrakeWrite>;
   /**
    * Starts window `to.windowStart` with this message counted (`used` 1) if the brake is armed
-   * and still counts window `from` (undefined: no window yet).
+   * and still counts window `from` (undefined: no window yet); notes the limit in force.
    */
-  roll(
-    action: string,
-    from: number | undefined,
-    to: { readonly windowStart: number; readonly previousUsed: number },
-  ): Promise<BrakeWrite>;
-  /** Trips the brake; the first `trippedAt` stays. */
-  trip(action: string, now: number): Promise<BrakeState>;
+  roll(action: string, from: number | undefined, to: BrakeRoll): Promise<BrakeWrite>;
+  /** Trips the brake; the first `trippedAt` stays. Notes the limit in force. */
+  trip(action: string, now: number, brake: BrakeLimit): Promise<BrakeState>;
   /** Re-arms it: not tripped, window `windowStart` starts afresh with nothing counted. */
   rearm(action: string, windowStart: number, now: number): Promise<BrakeState>;
 }
@@ -64,6 +63,12 @@ export interface BrakeStore {
 export interface BrakeLimit {
   readonly limit: number;
   readonly windowMs: number;
+}
+
+/** A new window: where it starts, what the one before counted, and the limit in force. */
+export interface BrakeRoll extends BrakeLimit {
+  readonly windowStart: number;
+  readonly previousUsed: number;
 }
 
 /** What the brake says about one destructive message. */
@@ -184,7 +189,7 @@ export class MassDeleteBrake {
   }
 
   async #trip(now: number): Promise<BrakeVerdict> {
-    const state = await this.#store.trip(this.#action, now);
+    const state = await this.#store.trip(this.#action, now, this.#limit);
     this.#known = state;
     if (state.trippedAt === now) this.#events.tripped?.(this.#action, state);
     return this.#held(state.trippedAt ?? now);
@@ -208,6 +213,7 @@ export class MassDeleteBrake {
           return this.#trip(now);
         }
         write = await this.#store.roll(this.#action, from?.windowStart, {
+          ...this.#limit,
           windowStart: current,
           previousUsed,
         });
@@ -273,11 +279,7 @@ export class InMemoryBrakeStore implements BrakeStore {
     return { done: true, state: next };
   }
 
-  async roll(
-    action: string,
-    from: number | undefined,
-    to: { readonly windowStart: number; readonly previousUsed: number },
-  ): Promise<BrakeWrite> {
+  async roll(action: string, from: number | undefined, to: BrakeRoll): Promise<BrakeWrite> {
     const state = this.#states.get(action);
     if (state?.trippedAt !== undefined || state?.windowStart !== from) {
       return { done: false, state };
@@ -287,15 +289,23 @@ export class InMemoryBrakeStore implements BrakeStore {
     return { done: true, state: next };
   }
 
-  async trip(action: string, now: number): Promise<BrakeState> {
+  async trip(action: string, now: number, brake: BrakeLimit): Promise<BrakeState> {
     const state = this.#states.get(action) ?? { windowStart: 0, used: 0, previousUsed: 0 };
-    const next = { ...state, trippedAt: state.trippedAt ?? now };
+    const next = { ...state, ...brake, trippedAt: state.trippedAt ?? now };
     this.#states.set(action, next);
     return next;
   }
 
   async rearm(action: string, windowStart: number, now: number): Promise<BrakeState> {
-    const next: BrakeState = { windowStart, used: 0, previousUsed: 0, rearmedAt: now };
+    const { limit, windowMs } = this.#states.get(action) ?? {};
+    const next: BrakeState = {
+      windowStart,
+      used: 0,
+      previousUsed: 0,
+      rearmedAt: now,
+      ...(limit === undefined ? {} : { limit }),
+      ...(windowMs === undefined ? {} : { windowMs }),
+    };
     this.#states.set(action, next);
     return next;
   }

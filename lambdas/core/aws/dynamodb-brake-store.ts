@@ -6,7 +6,13 @@ import {
   UpdateItemCommand,
   type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import type { BrakeState, BrakeStore, BrakeWrite } from '../mass-delete-brake';
+import type {
+  BrakeLimit,
+  BrakeRoll,
+  BrakeState,
+  BrakeStore,
+  BrakeWrite,
+} from '../mass-delete-brake';
 
 /** Prefix of the brake items in the ledger table (`brake#delete-user`). */
 export const BRAKE_KEY_PREFIX = 'brake#';
@@ -26,14 +32,17 @@ export const brakeStateOf = (
   if (item === undefined) return undefined;
   const read = (name: string): number | undefined =>
     item[name]?.N === undefined ? undefined : Number(item[name]?.N);
-  const trippedAt = read('trippedAt');
-  const rearmedAt = read('rearmedAt');
+  const optional = Object.fromEntries(
+    (['trippedAt', 'rearmedAt', 'limit', 'windowMs'] as const).flatMap((name) => {
+      const value = read(name);
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
   return {
     windowStart: read('windowStart') ?? 0,
     used: read('used') ?? 0,
     previousUsed: read('previousUsed') ?? 0,
-    ...(trippedAt === undefined ? {} : { trippedAt }),
-    ...(rearmedAt === undefined ? {} : { rearmedAt }),
+    ...optional,
   };
 };
 
@@ -108,13 +117,11 @@ export class DynamoDbBrakeStore implements BrakeStore {
     });
   }
 
-  roll(
-    action: string,
-    from: number | undefined,
-    to: { readonly windowStart: number; readonly previousUsed: number },
-  ): Promise<BrakeWrite> {
+  roll(action: string, from: number | undefined, to: BrakeRoll): Promise<BrakeWrite> {
     return this.#update(action, {
-      UpdateExpression: 'SET windowStart = :window, previousUsed = :previous, used = :one',
+      UpdateExpression:
+        'SET windowStart = :window, previousUsed = :previous, used = :one, #limit = :limit, windowMs = :windowMs',
+      ExpressionAttributeNames: { '#limit': 'limit' },
       ConditionExpression:
         from === undefined
           ? 'attribute_not_exists(trippedAt) AND attribute_not_exists(windowStart)'
@@ -123,15 +130,23 @@ export class DynamoDbBrakeStore implements BrakeStore {
         ':window': number(to.windowStart),
         ':previous': number(to.previousUsed),
         ':one': number(1),
+        ':limit': number(to.limit),
+        ':windowMs': number(to.windowMs),
         ...(from === undefined ? {} : { ':from': number(from) }),
       },
     });
   }
 
-  async trip(action: string, now: number): Promise<BrakeState> {
+  async trip(action: string, now: number, brake: BrakeLimit): Promise<BrakeState> {
     const write = await this.#update(action, {
-      UpdateExpression: 'SET trippedAt = if_not_exists(trippedAt, :now)',
-      ExpressionAttributeValues: { ':now': number(now) },
+      UpdateExpression:
+        'SET trippedAt = if_not_exists(trippedAt, :now), #limit = :limit, windowMs = :windowMs',
+      ExpressionAttributeNames: { '#limit': 'limit' },
+      ExpressionAttributeValues: {
+        ':now': number(now),
+        ':limit': number(brake.limit),
+        ':windowMs': number(brake.windowMs),
+      },
     });
     if (!write.done) throw new Error('an unconditional UpdateItem was refused');
     return write.state;

@@ -40,9 +40,9 @@ class WatchedStore implements BrakeStore {
     this.#saw(write);
     return write;
   }
-  async trip(action: string, now: number) {
+  async trip(action: string, now: number, brake: Parameters<BrakeStore['trip']>[2]) {
     this.trips += 1;
-    return this.inner.trip(action, now);
+    return this.inner.trip(action, now, brake);
   }
   rearm(action: string, windowStart: number, now: number) {
     return this.inner.rearm(action, windowStart, now);
@@ -183,7 +183,7 @@ describe('MassDeleteBrake, many instances sharing one store', () => {
             read: (a) => s.schedule(watched.read(a)),
             count: (a, e) => s.schedule(Promise.resolve()).then(() => watched.count(a, e)),
             roll: (a, f, t) => s.schedule(Promise.resolve()).then(() => watched.roll(a, f, t)),
-            trip: (a, n) => s.schedule(Promise.resolve()).then(() => watched.trip(a, n)),
+            trip: (a, n, b) => s.schedule(Promise.resolve()).then(() => watched.trip(a, n, b)),
             rearm: (a, w, n) => watched.rearm(a, w, n),
           };
           const { clock, brakes } = fleet(instances, limit, scheduled);

@@ -66,6 +66,7 @@ const inbound = (message: unknown, overrides: Partial<InboundMessage> = {}): Inb
 });
 
 const record = { campaignName: 'Leads', clientId: 'C-1' };
+const LIMIT = { limit: 1, windowMs: 3_600_000 };
 
 const DESTRUCTIVE: readonly [string, AnyAction, unknown][] = [
   ['delete-user', deleteUser, { loginUserId: 'grace@example.com' }],
@@ -116,7 +117,7 @@ describe.each(DESTRUCTIVE)('the brake on %s', (_name, action, message) => {
   it('lets a released message through uncounted, even while tripped', async () => {
     // Prepare
     const run = setup(action, 1);
-    await run.store.trip(action.name, Date.now());
+    await run.store.trip(action.name, Date.now(), LIMIT);
 
     // Act
     const released = await processMessage(
@@ -137,7 +138,7 @@ describe.each(DESTRUCTIVE)('the brake on %s', (_name, action, message) => {
 
     // Act
     const armed = await processMessage(action, inbound(message, { receiveCount: 2 }), run.deps);
-    await run.store.trip(action.name, Date.now());
+    await run.store.trip(action.name, Date.now(), LIMIT);
     const tripped = await processMessage(action, inbound(message, { receiveCount: 3 }), run.deps);
 
     // Assess
@@ -149,7 +150,7 @@ describe.each(DESTRUCTIVE)('the brake on %s', (_name, action, message) => {
   it('fails the record when it cannot be parked: redelivered and held then, never lost', async () => {
     // Prepare
     const run = setup(action, 1);
-    await run.store.trip(action.name, Date.now());
+    await run.store.trip(action.name, Date.now(), LIMIT);
     run.heldQueue.failWith = new Error('SendMessage failed');
 
     // Act
@@ -179,7 +180,7 @@ describe('the brake and messages that remove nothing', () => {
   ] as const)('%s never touches the count, tripped or not', async (_name, action, message) => {
     // Prepare
     const run = setup(action, 1);
-    await run.store.trip(action.name, 1);
+    await run.store.trip(action.name, 1, LIMIT);
 
     // Act
     const disposition = await processMessage(action, inbound(message), run.deps);
@@ -191,6 +192,7 @@ describe('the brake and messages that remove nothing', () => {
       used: 0,
       previousUsed: 0,
       trippedAt: 1,
+      ...LIMIT,
     });
     expect(run.heldQueue.held).toEqual([]);
   });
