@@ -133,17 +133,26 @@ export const runBrakeStatus = async (
   if (options.action !== undefined) requireBrake(deployment, options.action);
   const store = await brakeStore(deployment);
   let holding = 0;
+  let failed = false;
   for (const action of actions) {
     const brake = brakeOf(deployment, action);
     if (brake === undefined) {
       writeLine(io.stdout, `${action}: brake off (deleteBrake.${action}.enabled or the action)`);
       continue;
     }
+    let url: string;
+    try {
+      url = await heldQueueUrl(deployment, action);
+    } catch (error) {
+      // One action the stack lacks (deployed before its brake) does not hide the others.
+      if (!(error instanceof OpsError)) throw error;
+      writeLine(io.stdout, `${action}: cannot show (${error.message})`);
+      failed = true;
+      continue;
+    }
     const [state, held] = await Promise.all([
       store.read(action),
-      heldQueueUrl(deployment, action).then((url) =>
-        approximateVisibleCount(deployment.sqs(), url),
-      ),
+      approximateVisibleCount(deployment.sqs(), url),
     ]);
     holding += held;
     const tripped = state?.trippedAt;
