@@ -42,7 +42,7 @@ type OptionName = keyof typeof OPTIONS;
 
 const COMMON_OPTIONS: readonly OptionName[] = ['config', 'stack', 'outputs-file', 'region', 'help'];
 
-type CommandName =
+export type CommandName =
   | 'send'
   | 'dlq list'
   | 'dlq redrive'
@@ -52,7 +52,7 @@ type CommandName =
   | 'brake release'
   | 'brake discard';
 
-interface CommandSpec {
+export interface CommandSpec {
   readonly usage: string;
   readonly summary: string;
   /** Positionals after the command words. */
@@ -77,7 +77,8 @@ AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL_<SERVICE
 
 Actions: ${ACTION_NAMES.join(', ')}`;
 
-const COMMANDS: Record<CommandName, CommandSpec> = {
+/** Every command with its usage, options and help (exported for the help-coverage test). */
+export const COMMANDS: Record<CommandName, CommandSpec> = {
   send: {
     usage: 'send <action> <json-file|-> [--event-bus [--source <source>]]',
     summary: "validate messages and send them to the action's queue (or bus)",
