@@ -188,7 +188,7 @@ export const runBrakeStatus = async (
       `${counted(holding, 'message')} held; nothing is applied until you decide.`,
     );
   }
-  return 0;
+  return failed ? 1 : 0;
 };
 
 // ---------------------------------------------------------------------------------------------
