@@ -34,6 +34,12 @@ export const handlerEntry = (action: ActionName): string =>
 export const visibilityTimeoutFor = (timeout: Duration, maxBatchingWindow: Duration): Duration =>
   Duration.seconds(6 * timeout.toSeconds() + maxBatchingWindow.toSeconds());
 
+/** A held message this old raises its own alarm: the held queue keeps messages 14 days. */
+export const HELD_AGE_ALARM_DAYS = 10;
+
+/** Receives of a held message (by the ops CLI) after which SQS moves it to the DLQ. */
+export const HELD_MAX_RECEIVE_COUNT = 1000;
+
 /** Resources of the pipeline the handler environment points at. */
 export interface PipelineResources {
   readonly deadLetterQueueUrl: string;
@@ -41,6 +47,8 @@ export interface PipelineResources {
   readonly breakerTableName: string;
   /** Set for the actions that change the platform (they apply events in order). */
   readonly ledgerTableName?: string;
+  /** Set for the actions with a mass-delete brake: where held messages are parked. */
+  readonly heldQueueUrl?: string;
 }
 
 export interface ActionPipelineProps {
@@ -88,6 +96,12 @@ export interface ActionPipelineProps {
    * read and update only the breaker items.
    */
   readonly breakerTable: EntityLedgerTable;
+  /**
+   * A mass-delete brake: a held queue its destructive messages are parked in once the brake
+   * trips (needs `ledger`, which keeps the brake's count), and alarms while it holds any.
+   * @default false
+   */
+  readonly massDeleteBrake?: boolean;
   /** Source queue retention: longer than the retry window. */
   readonly retentionPeriod: Duration;
   /*
@@ -123,6 +137,8 @@ export class ActionPipeline extends Construct {
   readonly queue: sqs.Queue;
   /** Dead letters of the queue, of the handler (with reason attributes) and of the rule target. */
   readonly deadLetterQueue: sqs.Queue;
+  /** Messages the mass-delete brake holds until an operator releases or discards them. */
+  readonly heldQueue?: sqs.Queue;
   readonly function: nodejs.NodejsFunction;
   readonly logGroup: logs.LogGroup;
   readonly rule: events.Rule;
@@ -147,6 +163,23 @@ export class ActionPipeline extends Construct {
       visibilityTimeout: visibilityTimeoutFor(timeout, maxBatchingWindow),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount },
     });
+
+    if (props.massDeleteBrake === true) {
+      if (props.ledger === undefined) {
+        throw new Error(
+          `${action}: massDeleteBrake needs the ledger, which keeps the brake's count`,
+        );
+      }
+      // Held for the longest SQS allows: the operator decides, and the alarms fire from the first.
+      // Only the ops CLI receives from it; a message it received 1000 times without moving it
+      // (a broken release loop) lands in the DLQ rather than cycling on.
+      this.heldQueue = new sqs.Queue(this, 'HeldQueue', {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+        deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: HELD_MAX_RECEIVE_COUNT },
+      });
+    }
 
     this.logGroup = new logs.LogGroup(this, 'LogGroup', {
       retention: props.logRetention,
@@ -186,6 +219,16 @@ export class ActionPipeline extends Construct {
         resources: [this.deadLetterQueue.queueArn],
       }),
     );
+    if (this.heldQueue !== undefined) {
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          sid: 'HoldDeletes',
+          actions: ['sqs:SendMessage'],
+          resources: [this.heldQueue.queueArn],
+        }),
+      );
+    }
+    // Also the mass-delete brake's count (`brake#<action>` items) of the destructive actions.
     if (props.ledger !== undefined) {
       role.addToPolicy(
         new iam.PolicyStatement({
@@ -233,6 +276,7 @@ export class ActionPipeline extends Construct {
         sourceQueueUrl: this.queue.queueUrl,
         breakerTableName: props.breakerTable.table.tableName,
         ...(props.ledger === undefined ? {} : { ledgerTableName: props.ledger.table.tableName }),
+        ...(this.heldQueue === undefined ? {} : { heldQueueUrl: this.heldQueue.queueUrl }),
       }),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
@@ -312,6 +356,28 @@ export class ActionPipeline extends Construct {
         threshold: 0,
       }),
     ];
+    if (this.heldQueue !== undefined) {
+      alarms.push(
+        new cloudwatch.Alarm(this, 'HeldMessagesAlarm', {
+          ...common,
+          alarmDescription: `${stackName} ${action}: the mass-delete brake tripped and holds messages. See what is held with \`npm run ops -- brake status\`, then \`brake release ${action}\` or \`brake discard ${action}\` (docs/operations.md).`,
+          metric: this.heldQueue.metricApproximateNumberOfMessagesVisible({
+            period,
+            statistic: cloudwatch.Stats.MAXIMUM,
+          }),
+          threshold: 0,
+        }),
+        new cloudwatch.Alarm(this, 'HeldTooLongAlarm', {
+          ...common,
+          alarmDescription: `${stackName} ${action}: a held message is ${HELD_AGE_ALARM_DAYS} days old; the held queue drops messages after 14 days. Release or discard them now.`,
+          metric: this.heldQueue.metricApproximateAgeOfOldestMessage({
+            period,
+            statistic: cloudwatch.Stats.MAXIMUM,
+          }),
+          threshold: Duration.days(HELD_AGE_ALARM_DAYS).toSeconds(),
+        }),
+      );
+    }
     for (const alarm of alarms) {
       alarm.addAlarmAction(...alarmActions);
       alarm.addOkAction(...alarmActions);

@@ -11,6 +11,7 @@ import {
   ACTIONS,
   type ActionName,
   actionDefinition,
+  DESTRUCTIVE_ACTIONS,
   RESULT_EVENT_SOURCE,
 } from '../lambdas/actions';
 import { platformBaseUrl } from '../lambdas/core/base-url';
@@ -42,6 +43,12 @@ export const ACTION_DEFAULTS = {
  * conservative guesses a deployment can raise (docs/decisions.md).
  */
 export const PLATFORM_RATE_DEFAULTS = { realtime: 50, provisioning: 10 } as const;
+
+/**
+ * The mass-delete brake of each destructive action (`deleteBrake.<action>.*`): on, and generous
+ * enough that a normal day never meets it (docs/decisions.md).
+ */
+export const DELETE_BRAKE_DEFAULTS = { enabled: true, limit: 500, windowMinutes: 60 } as const;
 
 /** Retention values CloudWatch Logs accepts. */
 export const LOG_RETENTION_DAYS = [
@@ -154,6 +161,21 @@ const actionSettingsSchema = z
       });
     }
   });
+
+const brakeSettingsSchema = z.strictObject({
+  /** false: the action's destructive messages are applied however many arrive. */
+  enabled: z.boolean('must be true or false').default(DELETE_BRAKE_DEFAULTS.enabled),
+  /** Destructive messages let through per rolling window before the brake trips. */
+  limit: int(1, 1_000_000).default(DELETE_BRAKE_DEFAULTS.limit),
+  /** The rolling window (at most 7 days). */
+  windowMinutes: int(1, 7 * 24 * 60).default(DELETE_BRAKE_DEFAULTS.windowMinutes),
+});
+
+export type DeleteBrakeSettings = z.output<typeof brakeSettingsSchema>;
+
+const deleteBrakeShape = Object.fromEntries(
+  DESTRUCTIVE_ACTIONS.map((action) => [action, brakeSettingsSchema.prefault({})]),
+) as Partial<Record<ActionName, z.ZodPrefault<typeof brakeSettingsSchema>>>;
 
 export type ActionSettings = Omit<z.output<typeof actionSettingsSchema>, 'maxReceiveCount'>;
 
@@ -375,6 +397,8 @@ const configSchema = z
           .default(PLATFORM_RATE_DEFAULTS.provisioning),
       })
       .prefault({}),
+    /** A brake per destructive action: more removals per rolling window are held, not applied. */
+    deleteBrake: z.strictObject(deleteBrakeShape).prefault({}),
     /** EventBridge `source` values whose events are routed to the action queues. */
     allowedSources: sourceList,
     alarms: z
@@ -565,6 +589,15 @@ export const allowedSourcesFor = (
   config: DeploymentConfig,
   action: ActionName,
 ): readonly string[] => config.actions[action].allowedSources ?? config.allowedSources;
+
+/** The brake of an enabled destructive action; undefined for other actions or when switched off. */
+export const deleteBrakeFor = (
+  config: DeploymentConfig,
+  action: ActionName,
+): DeleteBrakeSettings | undefined => {
+  const settings = (config.deleteBrake as Partial<Record<ActionName, DeleteBrakeSettings>>)[action];
+  return settings?.enabled === true && config.actions[action].enabled ? settings : undefined;
+};
 
 /**
  * One function instance's share of its service's request ceiling: the ceiling split over the

@@ -19,6 +19,7 @@ import {
   allowedSourcesFor,
   type DeploymentConfig,
   defaultEventBusName,
+  deleteBrakeFor,
   parseSecretArn,
   sourceQueueRetentionSeconds,
 } from './config';
@@ -82,13 +83,20 @@ export class ContactCenterSyncStack extends Stack {
       if (!settings.enabled) continue;
       const pipeline = new ActionPipeline(this, pascalCase(action), {
         action,
-        environment: ({ deadLetterQueueUrl, sourceQueueUrl, breakerTableName, ledgerTableName }) =>
+        environment: ({
+          deadLetterQueueUrl,
+          sourceQueueUrl,
+          breakerTableName,
+          ledgerTableName,
+          heldQueueUrl,
+        }) =>
           handlerEnvironment(config, action, {
             deadLetterQueueUrl,
             sourceQueueUrl,
             breakerTableName,
             resultBusName,
             ledgerTableName,
+            heldQueueUrl,
           }),
         eventBus: this.eventBus,
         allowedSources: allowedSourcesFor(config, action),
@@ -98,6 +106,7 @@ export class ContactCenterSyncStack extends Stack {
         resultBus: isReadAction(action) ? this.eventBus : undefined,
         ledger: isReadAction(action) ? undefined : ledger,
         breakerTable: ledger,
+        massDeleteBrake: deleteBrakeFor(config, action) !== undefined,
         retentionPeriod: Duration.seconds(sourceQueueRetentionSeconds(config.retry.windowHours)),
         batchSize: settings.batchSize,
         maxBatchingWindow: Duration.seconds(settings.maxBatchingWindowSeconds),
@@ -126,6 +135,12 @@ export class ContactCenterSyncStack extends Stack {
         description: `${action}: handler logs`,
         value: pipeline.logGroup.logGroupName,
       });
+      if (pipeline.heldQueue !== undefined) {
+        new CfnOutput(this, outputKeys.heldQueueUrl, {
+          description: `${action}: messages the mass-delete brake holds (npm run ops -- brake status)`,
+          value: pipeline.heldQueue.queueUrl,
+        });
+      }
     }
     this.pipelines = pipelines;
 

@@ -9,7 +9,7 @@ import {
   METRICS_NAMESPACE,
   SERVICE_NAME,
 } from '../lambdas/actions';
-import { type DeploymentConfig, rateSharePerInstance } from './config';
+import { type DeploymentConfig, deleteBrakeFor, rateSharePerInstance } from './config';
 
 /** The runtime's own names, so logs and metrics match whether or not the variables are set. */
 export const POWERTOOLS_SERVICE_NAME = SERVICE_NAME;
@@ -17,7 +17,8 @@ export const POWERTOOLS_METRICS_NAMESPACE = METRICS_NAMESPACE;
 
 /**
  * Every variable a handler may get; `RESULT_EVENT_BUS_NAME` only for the read actions, the
- * `LEDGER_*` ones only for the write actions.
+ * `LEDGER_*` ones only for the write actions, `HELD_QUEUE_URL` and `DELETE_BRAKE_*` only for the
+ * destructive actions whose brake is on.
  */
 export const HANDLER_ENVIRONMENT_VARIABLES = [
   'PLATFORM_CODE',
@@ -40,6 +41,9 @@ export const HANDLER_ENVIRONMENT_VARIABLES = [
   'RESULT_EVENT_BUS_NAME',
   'LEDGER_TABLE_NAME',
   'LEDGER_TOMBSTONE_DAYS',
+  'HELD_QUEUE_URL',
+  'DELETE_BRAKE_LIMIT',
+  'DELETE_BRAKE_WINDOW_SECONDS',
   'POWERTOOLS_SERVICE_NAME',
   'POWERTOOLS_METRICS_NAMESPACE',
   'POWERTOOLS_LOG_LEVEL',
@@ -60,6 +64,8 @@ export interface HandlerResources {
   readonly resultBusName?: string | undefined;
   /** Name of the entity ledger table (write actions; a CloudFormation token in the stack). */
   readonly ledgerTableName?: string | undefined;
+  /** URL of the queue the mass-delete brake parks held messages in (braked actions). */
+  readonly heldQueueUrl?: string | undefined;
 }
 
 /** The environment of one action's function. Throws if a read action gets no result bus. */
@@ -109,6 +115,15 @@ export const handlerEnvironment = (
     }
     environment.LEDGER_TABLE_NAME = resources.ledgerTableName;
     environment.LEDGER_TOMBSTONE_DAYS = String(config.ledger.tombstoneDays);
+  }
+  const brake = deleteBrakeFor(config, action);
+  if (brake !== undefined) {
+    if (resources.heldQueueUrl === undefined) {
+      throw new Error(`${action} has a mass-delete brake and needs its held queue`);
+    }
+    environment.HELD_QUEUE_URL = resources.heldQueueUrl;
+    environment.DELETE_BRAKE_LIMIT = String(brake.limit);
+    environment.DELETE_BRAKE_WINDOW_SECONDS = String(brake.windowMinutes * 60);
   }
   return environment as Record<string, string>;
 };

@@ -20,6 +20,7 @@ export const ACTION_METRIC_NAMES = [
   'Duplicate',
   'Retried',
   'DeadLettered',
+  'DeletesHeld',
   'ApiLatency',
 ] as const;
 

@@ -15,7 +15,7 @@ export interface MonitoredPipeline {
   readonly action: ActionName;
   /** The platform service the action calls; its breaker state is shown in the action's row. */
   readonly service: ServiceName;
-  readonly pipeline: Pick<ActionPipeline, 'queue' | 'deadLetterQueue'>;
+  readonly pipeline: Pick<ActionPipeline, 'queue' | 'deadLetterQueue' | 'heldQueue'>;
 }
 
 export interface OperationsDashboardProps {
@@ -62,8 +62,49 @@ export class OperationsDashboard extends Construct {
     for (const monitored of props.pipelines) {
       this.dashboard.addWidgets(...actionRow(monitored, period));
     }
+    const braked = props.pipelines.filter((p) => p.pipeline.heldQueue !== undefined);
+    if (braked.length > 0) {
+      this.dashboard.addWidgets(
+        new cloudwatch.TextWidget({
+          width: 24,
+          height: 2,
+          markdown:
+            '## Mass-delete brake\n\n**held > 0**: the brake tripped; destructive messages wait in the held queue. `npm run ops -- brake status`, then `brake release <action>` or `brake discard <action>`.',
+        }),
+        ...braked.map((monitored) => brakeGraph(monitored, period, Math.floor(24 / braked.length))),
+      );
+    }
   }
 }
+
+/** Held count (the held queue) and the messages held per period (DeletesHeld). */
+const brakeGraph = (
+  { action, pipeline }: MonitoredPipeline,
+  period: Duration,
+  width: number,
+): cloudwatch.GraphWidget =>
+  new cloudwatch.GraphWidget({
+    title: `${action}: held by the mass-delete brake`,
+    width: Math.max(WIDGET_WIDTH, width),
+    height: WIDGET_HEIGHT,
+    left: [
+      ...(pipeline.heldQueue === undefined
+        ? []
+        : [
+            pipeline.heldQueue.metricApproximateNumberOfMessagesVisible({
+              period,
+              statistic: cloudwatch.Stats.MAXIMUM,
+              label: 'held',
+            }),
+          ]),
+      actionMetric(action, 'DeletesHeld', {
+        period,
+        statistic: cloudwatch.Stats.SUM,
+        label: 'newly held',
+      }),
+    ],
+    leftYAxis: { min: 0, showUnits: false },
+  });
 
 const graph = (props: cloudwatch.GraphWidgetProps): cloudwatch.GraphWidget =>
   new cloudwatch.GraphWidget({ width: WIDGET_WIDTH, height: WIDGET_HEIGHT, ...props });

@@ -18,6 +18,8 @@ export interface ActionOutputKeys {
   readonly deadLetterQueueUrl: string;
   /** Name of the action's log group. */
   readonly logGroupName: string;
+  /** URL of the queue the action's mass-delete brake holds messages in (destructive actions). */
+  readonly heldQueueUrl: string;
 }
 
 /**
@@ -37,5 +39,6 @@ export const actionOutputKeys = (action: ActionName): ActionOutputKeys => {
     queueUrl: `${prefix}QueueUrl`,
     deadLetterQueueUrl: `${prefix}DeadLetterQueueUrl`,
     logGroupName: `${prefix}LogGroupName`,
+    heldQueueUrl: `${prefix}HeldQueueUrl`,
   };
 };

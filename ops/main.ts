@@ -5,7 +5,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ACTION_NAMES, type ActionName, isActionName } from '../lambdas/actions';
+import {
+  ACTION_NAMES,
+  type ActionName,
+  DESTRUCTIVE_ACTIONS,
+  isActionName,
+} from '../lambdas/actions';
+import { DEFAULT_RELEASE_RATE, runBrakeDiscard, runBrakeRelease, runBrakeStatus } from './brake';
 import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
 import { openDeployment } from './deployment';
 import { describeError, OpsError, UsageError } from './errors';
@@ -27,6 +33,8 @@ const OPTIONS = {
   force: { type: 'boolean' },
   campaign: { type: 'string' },
   'campaign-region': { type: 'string' },
+  rate: { type: 'string' },
+  'keep-tripped': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -34,13 +42,23 @@ type OptionName = keyof typeof OPTIONS;
 
 const COMMON_OPTIONS: readonly OptionName[] = ['config', 'stack', 'outputs-file', 'region', 'help'];
 
-type CommandName = 'send' | 'dlq list' | 'dlq redrive' | 'dlq export' | 'trace';
+export type CommandName =
+  | 'send'
+  | 'dlq list'
+  | 'dlq redrive'
+  | 'dlq export'
+  | 'trace'
+  | 'brake status'
+  | 'brake release'
+  | 'brake discard';
 
-interface CommandSpec {
+export interface CommandSpec {
   readonly usage: string;
   readonly summary: string;
   /** Positionals after the command words. */
   readonly arguments: readonly string[];
+  /** The action may be left out (the command then covers every action it applies to). */
+  readonly actionOptional?: boolean;
   readonly options: readonly OptionName[];
   readonly help: string;
 }
@@ -59,7 +77,8 @@ AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL_<SERVICE
 
 Actions: ${ACTION_NAMES.join(', ')}`;
 
-const COMMANDS: Record<CommandName, CommandSpec> = {
+/** Every command with its usage, options and help (exported for the help-coverage test). */
+export const COMMANDS: Record<CommandName, CommandSpec> = {
   send: {
     usage: 'send <action> <json-file|-> [--event-bus [--source <source>]]',
     summary: "validate messages and send them to the action's queue (or bus)",
@@ -121,6 +140,50 @@ Options:
   --campaign-region <region> the record's region (default: the config's campaignRegion)
   --show-body                print dead-letter bodies whole`,
   },
+  'brake status': {
+    usage: 'brake status [action]',
+    summary: 'what the mass-delete brakes count and hold',
+    arguments: ['action'],
+    actionOptional: true,
+    options: [],
+    help: `Shows, for each action with a mass-delete brake (${DESTRUCTIVE_ACTIONS.join(', ')}; only
+change-status to REMOVED counts for change-campaign-record-status), or for the one named: its
+limit (deleteBrake.<action> in the config), how many destructive messages the rolling window
+counted, whether it is tripped and since when, and how many messages its held queue holds
+(ApproximateNumberOfMessages). Reads only; changes nothing.`,
+  },
+  'brake release': {
+    usage: 'brake release <action> [--rate N] [--max N]',
+    summary: 'let held messages through, at a rate',
+    arguments: ['action'],
+    options: ['rate', 'max'],
+    help: `Re-arms the action's brake with a fresh window, then moves its held messages back to the
+action's source queue, body and producer attributes unchanged, marked as released (attribute
+brakeReleasedAt) so the brake neither counts nor holds them again. The entity ledger still
+orders them: a held delete older than a later re-add of the same user or record is skipped as
+stale (STALE_SKIPPED). A message is deleted from the held queue only after its copy was sent;
+a failed send leaves it held. Exit 1 if any failed.
+
+Options:
+  --rate N    messages per second sent back, at most (default ${DEFAULT_RELEASE_RATE}; N or N/s)
+  --max N     release at most N messages (the rest stay held)`,
+  },
+  'brake discard': {
+    usage: 'brake discard <action> [--max N] [--keep-tripped]',
+    summary: "move held messages to the action's DLQ (DISCARDED_BY_OPERATOR)",
+    arguments: ['action'],
+    options: ['max', 'keep-tripped'],
+    help: `Re-arms the action's brake with a fresh window, then moves its held messages to the
+action's dead-letter queue with the reason attributes every dead letter carries: errorCode
+DISCARDED_BY_OPERATOR, errorMessage saying when and why the brake held it. They are not applied;
+\`dlq list\` shows them and \`dlq redrive\` could still apply them later. A message is deleted
+from the held queue only after its copy was sent. Exit 1 if any failed.
+
+Options:
+  --max N           discard at most N messages (the rest stay held)
+  --keep-tripped    leave the brake tripped (the source is still sending wrong deletes): new
+                    destructive messages keep being held`,
+  },
   'dlq export': {
     usage: 'dlq export <action> <file|-> [--force]',
     summary: 'save dead letters as JSON lines, without consuming them',
@@ -164,7 +227,7 @@ ${spec.help}
 ${COMMON_HELP}`;
 };
 
-/** Commands of a group (`dlq`), listed when the group is named without one of them. */
+/** Commands of a group (`dlq`, `brake`), listed when the group is named without one of them. */
 const groupHelp = (group: string): string | undefined => {
   const members = Object.entries(COMMANDS)
     .filter(([name]) => name.startsWith(`${group} `))
@@ -189,8 +252,8 @@ const findCommand = (
   const [first, second, ...tail] = positionals;
   if (first === 'send') return { name: 'send', rest: positionals.slice(1) };
   if (first === 'trace') return { name: 'trace', rest: positionals.slice(1) };
-  if (first === 'dlq' && second !== undefined) {
-    const name = `dlq ${second}`;
+  if ((first === 'dlq' || first === 'brake') && second !== undefined) {
+    const name = `${first} ${second}`;
     if (name in COMMANDS) return { name: name as CommandName, rest: tail };
   }
   return undefined;
@@ -201,6 +264,18 @@ const parseAction = (value: string): ActionName => {
     throw new UsageError(`Unknown action "${value}". Valid actions: ${ACTION_NAMES.join(', ')}`);
   }
   return value;
+};
+
+const parseRate = (value: string | undefined): number => {
+  if (value === undefined) return DEFAULT_RELEASE_RATE;
+  const match = /^(\d{1,4}(?:\.\d{1,3})?)(?:\/s)?$/.exec(value);
+  const rate = match ? Number(match[1]) : Number.NaN;
+  if (!(rate > 0 && rate <= 1000)) {
+    throw new UsageError(
+      `--rate must be messages per second from 0.001 to 1000 (e.g. 5 or 5/s), got "${value}"`,
+    );
+  }
+  return rate;
 };
 
 const parseMax = (value: string | undefined): number | undefined => {
@@ -260,16 +335,19 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
     }
   }
   const [actionArgument, ...extra] = command.rest;
-  if (actionArgument === undefined) {
+  if (actionArgument === undefined && spec.actionOptional !== true) {
     throw new UsageError(
       `Usage: npm run ops -- ${spec.usage}\nValid actions: ${ACTION_NAMES.join(', ')}`,
     );
   }
-  const action = parseAction(actionArgument);
-  if (extra.length !== spec.arguments.length - 1) {
+  const chosen = actionArgument === undefined ? undefined : parseAction(actionArgument);
+  if (chosen !== undefined && extra.length !== spec.arguments.length - 1) {
     throw new UsageError(`Usage: npm run ops -- ${spec.usage}`);
   }
+  // Only `brake status` takes no action; every other command has one by now.
+  const action = chosen ?? ('' as ActionName);
   const max = parseMax(stringOption(values, 'max'));
+  const rate = parseRate(stringOption(values, 'rate'));
   if (values.source !== undefined && !values['event-bus']) {
     throw new UsageError('--source only applies with --event-bus');
   }
@@ -310,6 +388,16 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
       );
     case 'dlq export':
       return runExport(deployment, { action, file, force: values.force === true }, io);
+    case 'brake status':
+      return runBrakeStatus(deployment, { action: chosen }, io);
+    case 'brake release':
+      return runBrakeRelease(deployment, { action, ratePerSecond: rate, max }, io);
+    case 'brake discard':
+      return runBrakeDiscard(
+        deployment,
+        { action, max, keepTripped: values['keep-tripped'] === true },
+        io,
+      );
     case 'trace':
       return runTrace(
         deployment,

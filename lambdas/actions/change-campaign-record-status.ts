@@ -100,6 +100,8 @@ export const changeCampaignRecordStatus: Action<
       'timeZone',
     ]),
   execute: (message, platform, call) => platform.send(changeCampaignRecordStatus, message, call),
+  // REMOVED takes the record out of the campaign's work: as final for the agents as a delete.
+  destructive: (message) => message.previewRecordStateEnum === 'REMOVED',
   ordering: readdressed<ChangeCampaignRecordStatusMessage>({
     kind: 'change',
     location: recordKey,

@@ -51,6 +51,7 @@ export const deleteCampaignRecord: Action<'delete-campaign-record', DeleteCampai
         )
       : outcome;
   },
+  destructive: () => true,
   ordering: readdressed<DeleteCampaignRecordMessage>({
     kind: 'delete',
     location: recordKey,

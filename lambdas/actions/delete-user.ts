@@ -27,6 +27,7 @@ export const deleteUser: Action<'delete-user', DeleteUserMessage> = {
       ? alreadyApplied(outcome, 'ALREADY_DELETED', 'user does not exist: already deleted')
       : outcome;
   },
+  destructive: () => true,
   ordering: {
     kind: 'delete',
     location: (message) => userLocation(message.loginUserId),

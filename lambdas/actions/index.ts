@@ -55,6 +55,14 @@ export const READ_ACTIONS: readonly ActionName[] = ACTIONS.filter((a) => a.kind 
   (a) => a.name,
 );
 
+/**
+ * Actions some of whose messages remove something (a user, a record): each has a mass-delete
+ * brake and a held queue. Its own module says which of its messages are destructive.
+ */
+export const DESTRUCTIVE_ACTIONS: readonly ActionName[] = ACTIONS.filter(
+  (a) => a.destructive !== undefined,
+).map((a) => a.name);
+
 /** A read: answers with a result, takes no lease, needs the result bus and not the ledger. */
 export const isReadAction = (action: ActionName): boolean => READ_ACTIONS.includes(action);
 

@@ -27,6 +27,11 @@ export interface Action<Name extends string = string, Message = unknown> {
   execute(message: Message, platform: PlatformCaller, call: CallOptions): Promise<Outcome>;
   /** A write's place in its entity's order; reads have none. */
   readonly ordering?: OrderedSteps<Message>;
+  /**
+   * Whether this message removes something (a user, a record): such messages pass the
+   * deployment's mass-delete brake. Absent: the action never removes anything.
+   */
+  destructive?(message: Message): boolean;
 }
 
 /**

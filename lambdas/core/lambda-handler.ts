@@ -2,11 +2,13 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AnyAction } from './action';
 import {
+  DynamoDbBrakeStore,
   DynamoDbBreakerStore,
   DynamoDbCensusStore,
   EventBridgeResultPublisher,
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
+  SqsHeldQueue,
   SqsVisibilityRescheduler,
 } from './aws';
 import { createLimiter } from './concurrency';
@@ -15,9 +17,11 @@ import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
 import { isEventBridgeEvent } from './envelope';
 import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
 import { EntityLedger } from './ledger/entity-ledger';
+import { BRAKE_RELEASED_ATTRIBUTE, MassDeleteBrake } from './mass-delete-brake';
 import { loggableMessage, type ProcessorDependencies, processMessage } from './message-processor';
 import {
   availabilityMetric,
+  brakeLog,
   breakerLog,
   censusLog,
   createLogger,
@@ -139,9 +143,26 @@ export const createLambdaHandler = (
           store: new DynamoDbLedgerStore({ tableName: env.LEDGER_TABLE_NAME }),
           tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
         });
+  const brake =
+    env.HELD_QUEUE_URL === undefined ||
+    env.LEDGER_TABLE_NAME === undefined ||
+    env.DELETE_BRAKE_LIMIT === undefined ||
+    env.DELETE_BRAKE_WINDOW_SECONDS === undefined ||
+    action.destructive === undefined
+      ? undefined
+      : {
+          gate: new MassDeleteBrake(
+            action.name,
+            new DynamoDbBrakeStore({ tableName: env.LEDGER_TABLE_NAME }),
+            { limit: env.DELETE_BRAKE_LIMIT, windowMs: env.DELETE_BRAKE_WINDOW_SECONDS * 1000 },
+            { events: brakeLog(logger) },
+          ),
+          held: new SqsHeldQueue({ queueUrl: env.HELD_QUEUE_URL }),
+        };
   return createActionHandler(action, {
     platform,
     ...(ledger ? { ledger } : {}),
+    ...(brake ? { brake } : {}),
     campaignRegion: env.CAMPAIGN_REGION,
     deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL }),
     ...(env.RESULT_EVENT_BUS_NAME === undefined
@@ -248,6 +269,8 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
               ...(windowSpent === undefined ? {} : { windowSpent }),
               deadline,
               answersCaller: false,
+              attributes: record.messageAttributes,
+              brakeReleased: record.messageAttributes?.[BRAKE_RELEASED_ATTRIBUTE] !== undefined,
             },
             deps,
           );

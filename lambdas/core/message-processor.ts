@@ -7,10 +7,11 @@ import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from 
 import type { EntityLedger } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
 import { orderedEventOf } from './ledger/ordered-event';
+import { HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
 import type { Observer } from './observer';
 import type { Outcome } from './outcome';
 import type { CallOptions, PlatformCaller } from './platform-caller';
-import type { DeadLetterSink, ResultPublisher } from './ports';
+import type { DeadLetterSink, ForwardedAttribute, HeldMessageSink, ResultPublisher } from './ports';
 import { describeDuration } from './retry-schedule';
 
 /** Everything one message needs besides its own content. Built once per cold start. */
@@ -31,6 +32,11 @@ export interface ProcessorDependencies {
   readonly now?: () => number;
   /** Told how each receive of a message ended (the local run's report); it cannot change it. */
   readonly observer?: Observer;
+  /**
+   * The mass-delete brake of a destructive action and the queue it parks held messages in.
+   * @default - no brake: destructive messages are applied however many arrive
+   */
+  readonly brake?: { readonly gate: MassDeleteBrake; readonly held: HeldMessageSink };
 }
 
 /** One inbound message, whatever carried it. */
@@ -59,6 +65,10 @@ export interface InboundMessage {
    * the result bus and nothing is dead-lettered.
    */
   readonly answersCaller: boolean;
+  /** The producer's SQS message attributes; a held message keeps them for its release. */
+  readonly attributes?: Readonly<Record<string, ForwardedAttribute>>;
+  /** Let through by an operator (`brake release`): the brake neither counts nor holds it. */
+  readonly brakeReleased?: boolean;
 }
 
 /** A retryable failure whose retry window is spent (dead-letter reason). */
@@ -69,6 +79,7 @@ export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED';
 
 /** Codes whose message this integration wrote (ordering and honest idempotency). */
 const OWN_CODES: ReadonlySet<string> = new Set([
+  HELD_BY_BRAKE,
   'RECORD_NOT_YET_THERE',
   'TRANSFER_TARGET_OCCUPIED',
   'USER_EXISTS_NOT_OURS',
@@ -138,9 +149,30 @@ export const processMessage = async (
     correlationId =
       declaredCorrelationId(unwrapped.message) ?? unwrapped.eventId ?? inbound.sourceMessageId;
     const parsed = parseWith(action.schema, unwrapped.message);
+    // Before the breaker's hold: a destructive message is counted on its first receive, whatever
+    // happens to it afterwards; redeliveries are only checked (a brake tripped since holds them).
+    const braked =
+      parsed.success && deps.brake !== undefined && inbound.brakeReleased !== true
+        ? action.destructive?.(parsed.message) === true
+        : false;
+    const verdict =
+      braked && deps.brake !== undefined
+        ? await deps.brake.gate.decide(inbound.receiveCount === 1 ? 'count' : 'check')
+        : undefined;
     // Known to be down: wait without a ledger lease (a claim and a release per held message).
-    const held = parsed.success ? deps.platform.heldBack(action) : undefined;
-    if (held !== undefined) {
+    const held =
+      parsed.success && verdict?.kind !== 'hold' ? deps.platform.heldBack(action) : undefined;
+    if (verdict?.kind === 'hold' && deps.brake !== undefined) {
+      // A failed send throws: the record fails and comes back (and is held then), never lost.
+      await deps.brake.held.hold({
+        body: inbound.body,
+        correlationId,
+        sourceMessageId: inbound.sourceMessageId,
+        reason: verdict.why,
+        ...(inbound.attributes === undefined ? {} : { attributes: inbound.attributes }),
+      });
+      outcome = { category: 'success', code: HELD_BY_BRAKE, message: verdict.why, attempts: 0 };
+    } else if (held !== undefined) {
       outcome = held;
     } else if (parsed.success) {
       const message = parsed.message;
@@ -257,6 +289,11 @@ export const processMessage = async (
   };
 
   if (unordered) deps.metrics.addMetric('Unordered', MetricUnit.Count, 1);
+  if (outcome.code === HELD_BY_BRAKE) {
+    deps.metrics.addMetric('DeletesHeld', MetricUnit.Count, 1);
+    deps.logger.warn('message held by the mass-delete brake', logFields);
+    return dispose('held', outcome);
+  }
   if (outcome.category === 'success') {
     const skipped = SKIP_METRICS.get(outcome.code);
     deps.metrics.addMetric(

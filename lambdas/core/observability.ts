@@ -3,6 +3,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { BreakerEvents } from './circuit-breaker';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './identity';
 import type { CensusEvents } from './instance-census';
+import type { BrakeEvents } from './mass-delete-brake';
 import type { Observer } from './observer';
 import type { PlatformGuard } from './platform-guard';
 
@@ -73,6 +74,20 @@ export const breakerLog = (logger: Logger): BreakerEvents => ({
   storeFailed: (service, error) =>
     logger.warn('circuit breaker state not shared (store failed); this instance decides alone', {
       platformService: service,
+      error: error instanceof Error ? error.name : typeof error,
+    }),
+});
+
+/** The mass-delete brake's trips and store failures as log lines an operator can search for. */
+export const brakeLog = (logger: Logger): BrakeEvents => ({
+  tripped: (action, state) =>
+    logger.error(
+      'mass-delete brake tripped: further destructive messages are held until an operator releases or discards them (npm run ops -- brake status)',
+      { brakeAction: action, trippedAt: new Date(state.trippedAt ?? 0).toISOString() },
+    ),
+  storeFailed: (action, error) =>
+    logger.warn('mass-delete brake count unavailable; the message is held, not applied uncounted', {
+      brakeAction: action,
       error: error instanceof Error ? error.name : typeof error,
     }),
 });

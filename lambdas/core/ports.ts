@@ -52,3 +52,27 @@ export interface Rescheduler {
   /** Makes the message with this receipt handle visible again in `delaySeconds`. Throws on failure. */
   reschedule(receiptHandle: string, delaySeconds: number): Promise<void>;
 }
+
+/** A message attribute as SQS delivers it to Lambda (`SQSRecord.messageAttributes`). */
+export interface ForwardedAttribute {
+  readonly dataType: string;
+  readonly stringValue?: string | undefined;
+  readonly binaryValue?: string | undefined;
+}
+
+/** A destructive message the mass-delete brake holds, with what an operator needs to decide. */
+export interface HeldMessage {
+  /** The original body, unchanged. */
+  readonly body: string;
+  readonly correlationId: string;
+  readonly sourceMessageId: string;
+  /** Why it is held (the brake tripped at …, or its count could not be read). */
+  readonly reason: string;
+  /** The producer's message attributes, kept for the release. */
+  readonly attributes?: Readonly<Record<string, ForwardedAttribute>>;
+}
+
+export interface HeldMessageSink {
+  /** Parks the message until an operator releases or discards it. Throws on failure. */
+  hold(message: HeldMessage): Promise<void>;
+}

@@ -92,6 +92,19 @@ export const runtimeEnvSchema = z.object({
       .number({ error: 'must be a number of requests per second' })
       .check(z.positive('must be more than 0')),
   ),
+  /**
+   * The queue the mass-delete brake parks held messages in (destructive actions); no brake
+   * without it. Needs `DELETE_BRAKE_LIMIT`, `DELETE_BRAKE_WINDOW_SECONDS` and the ledger table.
+   */
+  HELD_QUEUE_URL: z.optional(z.url({ error: 'must be the held queue URL' })),
+  /** Destructive messages let through per rolling window. */
+  DELETE_BRAKE_LIMIT: z.optional(
+    z.coerce
+      .number({ error: 'must be a number of messages' })
+      .check(z.int('must be a whole number'), z.minimum(1, 'must be at least 1')),
+  ),
+  /** The brake's rolling window. */
+  DELETE_BRAKE_WINDOW_SECONDS: z.optional(seconds(60, 7 * 24 * 3600)),
   /** Records of one batch processed at the same time. @default 10 */
   MAX_RECORD_CONCURRENCY: z._default(
     z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)),
@@ -134,6 +147,17 @@ export const readRuntimeEnv = (
     parsed.data.LEDGER_TABLE_NAME === undefined
   ) {
     problems.push('LEDGER_TABLE_NAME is not set (required by actions that change the platform)');
+  }
+  if (parsed.success && parsed.data.HELD_QUEUE_URL !== undefined) {
+    for (const name of [
+      'DELETE_BRAKE_LIMIT',
+      'DELETE_BRAKE_WINDOW_SECONDS',
+      'LEDGER_TABLE_NAME',
+    ] as const) {
+      if (parsed.data[name] === undefined) {
+        problems.push(`${name} is not set (required with HELD_QUEUE_URL: the mass-delete brake)`);
+      }
+    }
   }
   if (!parsed.success || problems.length > 0) {
     throw new RuntimeEnvError(`Invalid handler environment: ${problems.join('; ')}`);

@@ -11,15 +11,18 @@ import type { Disposition } from '../../lambdas/core/disposition';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
 import { createActionHandler } from '../../lambdas/core/lambda-handler';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
+import { InMemoryBrakeStore, MassDeleteBrake } from '../../lambdas/core/mass-delete-brake';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
 import { guardFor } from '../../lambdas/core/platform-guard';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type {
   DeadLetterReason,
   DeadLetterSink,
+  HeldMessage,
   ResultEvent,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import { DELETE_BRAKE_DEFAULTS } from '../../lib/config';
 import { counted } from '../../ops/counted';
 import { lambdaContext } from '../../testkit';
 import type { Backend } from '../backends';
@@ -31,8 +34,8 @@ import type { InputEvent, Scenario } from './event-input';
 import { createRunMetrics, type LogSink, RunLogger } from './run-logger';
 import type { RunSettings } from './run-settings';
 
-/** Where a message ended. */
-export type FateKind = 'applied' | 'dead-lettered' | 'redriven' | 'unrouted' | 'lost';
+/** Where a message ended; `held`: parked by the mass-delete brake for an operator to decide. */
+export type FateKind = 'applied' | 'held' | 'dead-lettered' | 'redriven' | 'unrouted' | 'lost';
 
 /** Outcome codes for fates the handler did not decide. */
 export const REDRIVEN = 'REDRIVEN';
@@ -137,6 +140,8 @@ export interface RunResult {
   /** Times a circuit breaker opened, and probes it let through. */
   readonly breakerOpenings: number;
   readonly probes: number;
+  /** Messages the mass-delete brakes parked (the held queues, in memory). */
+  readonly held: readonly HeldMessage[];
 }
 
 interface Tracked {
@@ -321,6 +326,32 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     },
   };
 
+  // One count per destructive action for all its functions, as the ledger table's brake items
+  // are; the deployment's default limit (deleteBrake), counted in the queues' time.
+  const brakeStore = new InMemoryBrakeStore();
+  const held: HeldMessage[] = [];
+  const brakeFor = (action: ActionName) =>
+    actionDefinition(action).destructive === undefined
+      ? {}
+      : {
+          brake: {
+            gate: new MassDeleteBrake(
+              action,
+              brakeStore,
+              {
+                limit: DELETE_BRAKE_DEFAULTS.limit,
+                windowMs: DELETE_BRAKE_DEFAULTS.windowMinutes * 60_000,
+              },
+              { now: () => backend.queueNow() },
+            ),
+            held: {
+              hold: async (message: HeldMessage) => {
+                held.push(message);
+              },
+            },
+          },
+        };
+
   const backoffRandom = seededRandom(1);
   const enabledActions = ACTION_NAMES.filter((action) => settings.actions[action].enabled);
   // One ledger for all write actions, as the deployment's one table.
@@ -360,6 +391,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
         metrics: createRunMetrics(action, logSink),
         maxReceiveCount: settings.actions[action].maxReceiveCount,
         observer: { disposition: (d) => observed.set(d.messageId, d) },
+        ...brakeFor(action),
       });
       return [action, handler] as const;
     }),
@@ -490,6 +522,14 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
         });
         return;
       }
+      if (observation?.kind === 'held') {
+        finish(item, {
+          kind: 'held',
+          code: observation.outcome.code,
+          reason: { message: observation.outcome.message },
+        });
+        return;
+      }
       // Deleted without a dead letter: the handler applied it.
       finish(item, {
         kind: 'applied',
@@ -616,5 +656,6 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     requestsDuringOutage,
     breakerOpenings,
     probes,
+    held,
   };
 };

@@ -69,6 +69,7 @@ export const wrap = (text: string, indent: number, maxLines = 3): string[] => {
 
 const FATE_LABEL: Readonly<Record<FateKind, string>> = {
   applied: 'applied',
+  held: 'HELD',
   'dead-lettered': 'DLQ',
   redriven: 'REDRIVEN',
   unrouted: 'UNROUTED',
@@ -103,7 +104,11 @@ const columns = (
 export const formatFate = (fate: MessageFate, style: Style): string[] => {
   const label = FATE_LABEL[fate.kind];
   const paint =
-    fate.kind === 'applied' ? style.good : fate.kind === 'dead-lettered' ? style.warn : style.bad;
+    fate.kind === 'applied'
+      ? style.good
+      : fate.kind === 'dead-lettered' || fate.kind === 'held'
+        ? style.warn
+        : style.bad;
   const lines = [
     columns(
       paint(pad(label, COLUMNS.fate - 1)),
@@ -149,6 +154,8 @@ export interface ActionTotals {
   /** Stale or duplicate: knowingly not sent, because the platform already holds newer state. */
   skipped: number;
   deadLettered: number;
+  /** Parked by the mass-delete brake (not a column: shown in the verdict when any). */
+  held: number;
   redriven: number;
   lost: number;
   retries: number;
@@ -160,6 +167,7 @@ const emptyTotals = (): ActionTotals => ({
   already: 0,
   skipped: 0,
   deadLettered: 0,
+  held: 0,
   redriven: 0,
   lost: 0,
   retries: 0,
@@ -178,6 +186,7 @@ export const totalsByAction = (fates: readonly MessageFate[]): Map<string, Actio
       else if (isSkip(fate.code)) row.skipped += 1;
       else row.applied += 1;
     } else if (fate.kind === 'dead-lettered') row.deadLettered += 1;
+    else if (fate.kind === 'held') row.held += 1;
     else if (fate.kind === 'redriven') row.redriven += 1;
     else row.lost += 1;
     totals.set(fate.action, row);
@@ -299,6 +308,7 @@ export const formatVerdict = (
     counted(fates.length, 'event'),
     `${count('applied')} applied (${already} already in place, ${skipped} skipped as stale or duplicate)`,
     `${count('dead-lettered')} dead-lettered with a reason`,
+    ...(count('held') > 0 ? [`${count('held')} held by the mass-delete brake`] : []),
     `${count('unrouted')} unrouted`,
     `${count('redriven')} in a DLQ without a reason`,
     `${count('lost')} lost`,

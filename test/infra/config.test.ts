@@ -6,13 +6,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NAMES } from '../../lambdas/actions';
+import { ACTION_NAMES, DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
 import { platformBaseUrl as runtimeBaseUrl } from '../../lambdas/core/base-url';
 import { PLATFORM_REGIONS } from '../../lambdas/core/regions';
 import {
   ACTION_DEFAULTS,
   ConfigError,
+  DELETE_BRAKE_DEFAULTS,
   type DeploymentConfigInput,
+  deleteBrakeFor,
   loadConfig,
   parseConfig,
   stackNameFor,
@@ -156,6 +158,40 @@ describe('parseConfig defaults', () => {
       name: 'crm-bus',
     });
     expect(created.eventBus).toEqual({ kind: 'create', name: 'my-bus' });
+  });
+});
+
+describe('deleteBrake', () => {
+  it('is on by default for every destructive action, with a generous limit', () => {
+    // Act
+    const config = configWith();
+
+    // Assess
+    expect(DESTRUCTIVE_ACTIONS).toEqual([
+      'change-campaign-record-status',
+      'delete-campaign-record',
+      'delete-user',
+    ]);
+    for (const action of DESTRUCTIVE_ACTIONS) {
+      expect(deleteBrakeFor(config, action)).toEqual(DELETE_BRAKE_DEFAULTS);
+    }
+    expect(deleteBrakeFor(config, 'add-user')).toBeUndefined();
+  });
+
+  it('is switched off per action, and with the action', () => {
+    // Act
+    const config = configWith({
+      deleteBrake: { 'delete-user': { enabled: false }, 'delete-campaign-record': { limit: 50 } },
+      actions: { 'change-campaign-record-status': { enabled: false } },
+    });
+
+    // Assess
+    expect(deleteBrakeFor(config, 'delete-user')).toBeUndefined();
+    expect(deleteBrakeFor(config, 'change-campaign-record-status')).toBeUndefined();
+    expect(deleteBrakeFor(config, 'delete-campaign-record')).toMatchObject({
+      limit: 50,
+      windowMinutes: DELETE_BRAKE_DEFAULTS.windowMinutes,
+    });
   });
 });
 
@@ -365,6 +401,26 @@ describe('parseConfig errors name the bad field', () => {
       'a request ceiling too small to share among the instances',
       { platformRateLimits: { realtime: 0.1 } },
       'platformRateLimits.realtime: gives each function instance 0.0040 requests/s (the ceiling ÷ 25',
+    ],
+    [
+      'a brake on an action that removes nothing',
+      { deleteBrake: { 'add-user': { limit: 10 } } },
+      'deleteBrake: unknown field(s) "add-user"',
+    ],
+    [
+      'a brake limit of 0',
+      { deleteBrake: { 'delete-user': { limit: 0 } } },
+      'deleteBrake.delete-user.limit: must be at least 1',
+    ],
+    [
+      'a brake window longer than 7 days',
+      { deleteBrake: { 'delete-campaign-record': { windowMinutes: 20_000 } } },
+      'deleteBrake.delete-campaign-record.windowMinutes: must be at most 10080',
+    ],
+    [
+      'a brake switched off with a string',
+      { deleteBrake: { 'change-campaign-record-status': { enabled: 'no' } } },
+      'deleteBrake.change-campaign-record-status.enabled: must be true or false',
     ],
     [
       'a log retention CloudWatch does not offer',

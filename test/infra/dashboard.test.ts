@@ -10,6 +10,7 @@ import {
   ACTION_NAMES,
   type ActionName,
   actionDefinition,
+  DESTRUCTIVE_ACTIONS,
   METRICS_NAMESPACE,
   SERVICE_NAME,
   type ServiceName,
@@ -273,6 +274,38 @@ describe('operations dashboard of the example config', () => {
       }
       expect(row).toContainEqual(
         sqsLine('ApproximateNumberOfMessagesVisible', pipeline.deadLetterQueue),
+      );
+    });
+
+    it('shows the held count and newly held messages only if the action has a mass-delete brake', () => {
+      // Prepare
+      const heldQueue = stack.pipelines.get(action)?.heldQueue;
+
+      // Act
+      const held = row.filter(
+        (line) =>
+          line.metricName === 'DeletesHeld' ||
+          (heldQueue !== undefined && line.dimensions.QueueName === queueName(heldQueue)),
+      );
+
+      // Assess
+      expect(heldQueue !== undefined).toBe(DESTRUCTIVE_ACTIONS.includes(action));
+      expect(held).toEqual(
+        heldQueue === undefined
+          ? []
+          : [
+              expect.objectContaining({
+                namespace: 'AWS/SQS',
+                metricName: 'ApproximateNumberOfMessagesVisible',
+                options: expect.objectContaining({ label: 'held', stat: 'Maximum' }),
+              }),
+              expect.objectContaining({
+                namespace: METRICS_NAMESPACE,
+                metricName: 'DeletesHeld',
+                dimensions: { service: SERVICE_NAME, action },
+                options: expect.objectContaining({ stat: 'Sum' }),
+              }),
+            ],
       );
     });
 

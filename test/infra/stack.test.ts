@@ -5,12 +5,24 @@
  */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NAMES, type ActionName, READ_ACTIONS } from '../../lambdas/actions';
+import {
+  ACTION_NAMES,
+  type ActionName,
+  DESTRUCTIVE_ACTIONS,
+  READ_ACTIONS,
+} from '../../lambdas/actions';
 import { readRuntimeEnv } from '../../lambdas/core/runtime-env';
 import type { ActionPipeline } from '../../lib/action-pipeline';
-import { allowedSourcesFor, type DeploymentConfig, loadConfig } from '../../lib/config';
+import { HELD_AGE_ALARM_DAYS, HELD_MAX_RECEIVE_COUNT } from '../../lib/action-pipeline';
+import {
+  allowedSourcesFor,
+  type DeploymentConfig,
+  deleteBrakeFor,
+  loadConfig,
+} from '../../lib/config';
 import type { ContactCenterSyncStack } from '../../lib/contact-center-sync-stack';
 import { HANDLER_ENVIRONMENT_VARIABLES, handlerEnvironment } from '../../lib/handler-environment';
+import { actionOutputKeys } from '../../lib/stack-outputs';
 import {
   actionsOf,
   getAtt,
@@ -292,20 +304,35 @@ describe('IAM least privilege', () => {
     ]);
   });
 
-  it.each(ACTION_NAMES)('%s sends only to its own DLQ', (action) => {
-    // Act
-    const sends = roleStatements(action).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
+  it.each(ACTION_NAMES)(
+    '%s sends only to its own DLQ (and held queue, if it removes things)',
+    (action) => {
+      // Act
+      const sends = roleStatements(action).filter((s) => actionsOf(s).includes('sqs:SendMessage'));
 
-    // Assess
-    expect(sends).toEqual([
-      {
-        Sid: 'SendDeadLetters',
-        Effect: 'Allow',
-        Action: 'sqs:SendMessage',
-        Resource: getAtt(pipelineOf(action).deadLetterQueue),
-      },
-    ]);
-  });
+      // Assess
+      const heldQueue = pipelineOf(action).heldQueue;
+      expect(sends).toEqual([
+        {
+          Sid: 'SendDeadLetters',
+          Effect: 'Allow',
+          Action: 'sqs:SendMessage',
+          Resource: getAtt(pipelineOf(action).deadLetterQueue),
+        },
+        ...(heldQueue === undefined
+          ? []
+          : [
+              {
+                Sid: 'HoldDeletes',
+                Effect: 'Allow',
+                Action: 'sqs:SendMessage',
+                Resource: getAtt(heldQueue),
+              },
+            ]),
+      ]);
+      expect(heldQueue !== undefined).toBe(DESTRUCTIVE_ACTIONS.includes(action));
+    },
+  );
 
   it.each(ACTION_NAMES)('%s publishes to the bus only if it is a read action', (action) => {
     // Act
@@ -424,8 +451,15 @@ describe('handler environment', () => {
         logicalId(pipeline.function)
       ]?.Properties as { Environment: { Variables: Record<string, unknown> } };
       const isRead = READ_ACTIONS.includes(action);
+      const braked = deleteBrakeFor(config, action) !== undefined;
       const expectedNames = HANDLER_ENVIRONMENT_VARIABLES.filter((name) =>
-        name === 'RESULT_EVENT_BUS_NAME' ? isRead : name.startsWith('LEDGER_') ? !isRead : true,
+        name === 'RESULT_EVENT_BUS_NAME'
+          ? isRead
+          : name.startsWith('LEDGER_')
+            ? !isRead
+            : name === 'HELD_QUEUE_URL' || name.startsWith('DELETE_BRAKE_')
+              ? braked
+              : true,
       );
 
       // Act
@@ -456,6 +490,14 @@ describe('handler environment', () => {
           LEDGER_TOMBSTONE_DAYS: String(config.ledger.tombstoneDays),
         });
       }
+      const heldQueue = pipelineOf(action).heldQueue;
+      if (braked && heldQueue !== undefined) {
+        expect(variables).toMatchObject({
+          HELD_QUEUE_URL: ref(heldQueue),
+          DELETE_BRAKE_LIMIT: '500',
+          DELETE_BRAKE_WINDOW_SECONDS: '3600',
+        });
+      }
     },
   );
 
@@ -467,6 +509,7 @@ describe('handler environment', () => {
       breakerTableName: 'contact-center-sync-ledger',
       resultBusName: 'contact-center-sync-prod',
       ledgerTableName: 'contact-center-sync-ledger',
+      heldQueueUrl: 'https://sqs.eu-central-1.amazonaws.com/111122223333/held',
     });
 
     // Act
@@ -485,6 +528,24 @@ describe('handler environment', () => {
       SOURCE_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/111122223333/queue',
       BREAKER_TABLE_NAME: 'contact-center-sync-ledger',
     });
+    expect(runtime.HELD_QUEUE_URL !== undefined).toBe(DESTRUCTIVE_ACTIONS.includes(action));
+    if (DESTRUCTIVE_ACTIONS.includes(action)) {
+      expect(runtime).toMatchObject({ DELETE_BRAKE_LIMIT: 500, DELETE_BRAKE_WINDOW_SECONDS: 3600 });
+    }
+  });
+
+  it('refuses to build a braked action environment without its held queue', () => {
+    // Act
+    const build = () =>
+      handlerEnvironment(config, 'delete-user', {
+        deadLetterQueueUrl: 'https://q',
+        sourceQueueUrl: 'https://q',
+        breakerTableName: 'ledger',
+        ledgerTableName: 'ledger',
+      });
+
+    // Assess
+    expect(build).toThrow('delete-user has a mass-delete brake and needs its held queue');
   });
 
   it('refuses to build a read action environment without a result bus', () => {
@@ -540,13 +601,101 @@ describe('stack', () => {
 
   it('has one pipeline per action and nothing more', () => {
     // Assess
-    template.resourceCountIs('AWS::SQS::Queue', 2 * ACTION_NAMES.length);
+    template.resourceCountIs(
+      'AWS::SQS::Queue',
+      2 * ACTION_NAMES.length + DESTRUCTIVE_ACTIONS.length,
+    );
     template.resourceCountIs('AWS::Lambda::Function', ACTION_NAMES.length);
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', ACTION_NAMES.length);
     template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length);
     template.resourceCountIs(
       'AWS::CloudWatch::Alarm',
-      4 * ACTION_NAMES.length + platformServicesOf(ACTION_NAMES).length,
+      4 * ACTION_NAMES.length +
+        2 * DESTRUCTIVE_ACTIONS.length +
+        platformServicesOf(ACTION_NAMES).length,
     );
+  });
+});
+
+describe.each(DESTRUCTIVE_ACTIONS)('%s mass-delete brake', (action) => {
+  const heldQueueOf = () => {
+    const queue = pipelineOf(action).heldQueue;
+    if (queue === undefined) throw new Error(`${action} has no held queue`);
+    return queue;
+  };
+
+  it('parks held messages in a TLS-only, SSE queue that keeps them 14 days', () => {
+    // Prepare
+    const heldQueue = heldQueueOf();
+
+    // Assess
+    expect(propertiesOf(template, 'AWS::SQS::Queue', logicalId(heldQueue))).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      // Only the ops CLI receives from it: a message it could not move 1000 times goes to the DLQ.
+      RedrivePolicy: {
+        deadLetterTargetArn: getAtt(pipelineOf(action).deadLetterQueue),
+        maxReceiveCount: HELD_MAX_RECEIVE_COUNT,
+      },
+    });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [ref(heldQueue)],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('alarms as soon as it holds a message, and before the queue would drop one', () => {
+    // Prepare
+    const heldQueue = heldQueueOf();
+    const topic = stack.alarmTopic;
+    if (!topic) throw new Error('the example config gives an alarm e-mail');
+    const dimensions = [{ Name: 'QueueName', Value: getAtt(heldQueue, 'QueueName') }];
+
+    // Assess
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmActions: [ref(topic)],
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: dimensions,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      AlarmDescription: Match.stringLikeRegexp(`brake release ${action}`),
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmActions: [ref(topic)],
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: dimensions,
+      Threshold: HELD_AGE_ALARM_DAYS * 24 * 3600,
+    });
+  });
+
+  it('outputs the held queue URL for the ops CLI', () => {
+    // Assess
+    template.hasOutput(actionOutputKeys(action).heldQueueUrl, { Value: ref(heldQueueOf()) });
+  });
+
+  it('keeps its count in the ledger table its ledger grant covers; reads cannot touch it', () => {
+    // Prepare
+    const readConditions = READ_ACTIONS.flatMap((read) =>
+      roleStatements(read).flatMap((statement) =>
+        statement.Condition ? [statement.Condition] : [],
+      ),
+    );
+
+    // Assess
+    expect(
+      roleStatements(action).some(
+        (statement) =>
+          statement.Sid === 'EntityLedger' && actionsOf(statement).includes('dynamodb:UpdateItem'),
+      ),
+    ).toBe(true);
+    expect(JSON.stringify(readConditions)).not.toContain('brake#');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NAMES } from '../../lambdas/actions';
+import { ACTION_NAMES, type ActionName, DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
 import { pascalCase } from '../../lib/stack-outputs';
 import {
   actionsOf,
@@ -46,14 +46,15 @@ describe('a disabled action', () => {
     expect(json).not.toContain('SearchCampaignRecords');
     expect(json).not.toContain('"delete-user"');
     template.resourceCountIs('AWS::Lambda::Function', ACTION_NAMES.length - 2);
-    template.resourceCountIs('AWS::SQS::Queue', 2 * (ACTION_NAMES.length - 2));
-    template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length - 2);
-    const enabled = ACTION_NAMES.filter(
+    const enabled: readonly ActionName[] = ACTION_NAMES.filter(
       (action) => action !== 'delete-user' && action !== 'search-campaign-records',
     );
+    const braked = DESTRUCTIVE_ACTIONS.filter((action) => enabled.includes(action));
+    template.resourceCountIs('AWS::SQS::Queue', 2 * enabled.length + braked.length);
+    template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length - 2);
     template.resourceCountIs(
       'AWS::CloudWatch::Alarm',
-      4 * enabled.length + platformServicesOf(enabled).length,
+      4 * enabled.length + 2 * braked.length + platformServicesOf(enabled).length,
     );
   });
 
@@ -195,6 +196,32 @@ describe('the API key secret', () => {
   });
 });
 
+describe('a mass-delete brake switched off', () => {
+  it('creates no held queue, output, alarm or brake variable for that action only', () => {
+    // Act
+    const { template, stack } = synth(
+      configWith({ deleteBrake: { 'delete-user': { enabled: false } } }),
+    );
+
+    // Assess
+    expect(stack.pipelines.get('delete-user')?.heldQueue).toBeUndefined();
+    expect(stack.pipelines.get('delete-campaign-record')?.heldQueue).toBeDefined();
+    expect(Object.keys(template.findOutputs('DeleteUserHeldQueueUrl'))).toEqual([]);
+    template.resourceCountIs(
+      'AWS::SQS::Queue',
+      2 * ACTION_NAMES.length + DESTRUCTIVE_ACTIONS.length - 1,
+    );
+    const deleteUser = stack.pipelines.get('delete-user');
+    if (!deleteUser) throw new Error('delete-user is enabled');
+    const variables = propertiesOf<{ Environment: { Variables: Record<string, unknown> } }>(
+      template,
+      'AWS::Lambda::Function',
+      logicalId(deleteUser.function),
+    ).Environment.Variables;
+    expect(Object.keys(variables).filter((name) => /HELD|BRAKE/.test(name))).toEqual([]);
+  });
+});
+
 describe('alarm destinations', () => {
   it('an existing topic only: alarms notify it and no topic is created', () => {
     // Prepare
@@ -207,7 +234,11 @@ describe('alarm destinations', () => {
     template.resourceCountIs('AWS::SNS::Topic', 0);
     template.resourceCountIs('AWS::KMS::Key', 0);
     const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4 * ACTION_NAMES.length + platformServicesOf(ACTION_NAMES).length);
+    expect(alarms).toHaveLength(
+      4 * ACTION_NAMES.length +
+        2 * DESTRUCTIVE_ACTIONS.length +
+        platformServicesOf(ACTION_NAMES).length,
+    );
     for (const alarm of alarms) {
       expect(alarm.Properties).toMatchObject({ AlarmActions: [topicArn], OKActions: [topicArn] });
     }
@@ -238,7 +269,11 @@ describe('alarm destinations', () => {
     // Assess
     template.resourceCountIs('AWS::SNS::Topic', 0);
     const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4 * ACTION_NAMES.length + platformServicesOf(ACTION_NAMES).length);
+    expect(alarms).toHaveLength(
+      4 * ACTION_NAMES.length +
+        2 * DESTRUCTIVE_ACTIONS.length +
+        platformServicesOf(ACTION_NAMES).length,
+    );
     for (const alarm of alarms) {
       expect(alarm.Properties?.AlarmActions).toBeUndefined();
       expect(alarm.Properties?.OKActions).toBeUndefined();

@@ -4,10 +4,12 @@
  * same code runs in Lambda and against an emulator. Every constructor accepts a client for tests.
  */
 
+export * from './dynamodb-brake-store';
 export * from './dynamodb-breaker-store';
 export * from './dynamodb-census-store';
 export * from './event-bridge-result-publisher';
 export * from './result-event-detail';
 export * from './secrets-manager-api-key-source';
 export * from './sqs-dead-letter-sink';
+export * from './sqs-held-queue';
 export * from './sqs-visibility-rescheduler';

@@ -146,6 +146,31 @@ describe('readRuntimeEnv', () => {
     expect(readWithBus.RESULT_EVENT_BUS_NAME).toBe('contact-center-sync');
   });
 
+  it('needs the limit, window and ledger table with a held queue (the mass-delete brake)', () => {
+    // Prepare
+    const held = { ...VALID, HELD_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/1/held' };
+
+    // Act
+    const missing = failureOf(held, false);
+    const complete = readRuntimeEnv(
+      {
+        ...held,
+        DELETE_BRAKE_LIMIT: '500',
+        DELETE_BRAKE_WINDOW_SECONDS: '3600',
+        LEDGER_TABLE_NAME: 'ledger',
+      },
+      { requireResultBus: false },
+    );
+
+    // Assess
+    for (const name of ['DELETE_BRAKE_LIMIT', 'DELETE_BRAKE_WINDOW_SECONDS', 'LEDGER_TABLE_NAME']) {
+      expect(missing.message).toContain(
+        `${name} is not set (required with HELD_QUEUE_URL: the mass-delete brake)`,
+      );
+    }
+    expect(complete).toMatchObject({ DELETE_BRAKE_LIMIT: 500, DELETE_BRAKE_WINDOW_SECONDS: 3600 });
+  });
+
   it('never puts a variable value into the message', () => {
     // Prepare
     const secretLooking = 'sk-live-0123456789abcdef';
