@@ -12,6 +12,24 @@ import type { BuildOptions, Loader } from 'esbuild';
 /** Runtime of every handler; also gives esbuild its default target. */
 export const HANDLER_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
+/**
+ * Modules the bundle takes from a file of this project instead (esbuild `--alias`), as
+ * `module=./path`, each to spare every cold start work the functions do not need
+ * (bench/README.md measures each). The node builtins whose ESM import costs work at load
+ * (lambdas/shims/node-http.cjs says why): each shim is the same builtin module. Two parts of the
+ * SDK no function uses: the credential chain beyond the environment, and event streams.
+ */
+export const BUNDLE_ALIASES: readonly string[] = [
+  ...['http', 'process', 'fs', 'fs/promises'].flatMap((builtin) => {
+    const shim = `./lambdas/shims/node-${builtin.replace('/', '-')}.cjs`;
+    return [`node:${builtin}=${shim}`, `${builtin}=${shim}`];
+  }),
+  // The SDK's default credential chain, reduced to the environment (the shim says why).
+  '@aws-sdk/credential-provider-node=./lambdas/shims/aws-credential-provider-node.ts',
+  // Event streams, which no operation of the functions uses.
+  '@smithy/core/event-streams=./lambdas/shims/smithy-event-streams.ts',
+];
+
 /** NodejsFunction `bundling` of every handler. */
 export const HANDLER_BUNDLING: nodejs.BundlingOptions = {
   minify: true,
@@ -28,6 +46,7 @@ export const HANDLER_BUNDLING: nodejs.BundlingOptions = {
   // (package.json), and one minified file loads faster than the runtime's many SDK files
   // (measured in `npm run bench`; AWS's own advice for SDK v3 in Lambda).
   externalModules: [],
+  esbuildArgs: { '--alias': [...BUNDLE_ALIASES] },
   forceDockerBundling: false,
   logLevel: nodejs.LogLevel.WARNING,
 };
@@ -39,7 +58,6 @@ export const HANDLER_BUNDLING: nodejs.BundlingOptions = {
  */
 const NOT_REPRODUCED = [
   'nodeModules',
-  'esbuildArgs',
   'preCompilation',
   'commandHooks',
   'charset',
@@ -91,6 +109,8 @@ export const esbuildOptionsFor = (
 ): BuildOptions => {
   const unsupported: string[] = NOT_REPRODUCED.filter((option) => bundling[option] !== undefined);
   if (bundling.forceDockerBundling) unsupported.push('forceDockerBundling');
+  const { '--alias': aliasArg, ...otherArgs } = bundling.esbuildArgs ?? {};
+  unsupported.push(...Object.keys(otherArgs).map((arg) => `esbuildArgs['${arg}']`));
   if (unsupported.length > 0) {
     throw new Error(`esbuildOptionsFor does not reproduce bundling.${unsupported.join(', ')}`);
   }
@@ -106,6 +126,7 @@ export const esbuildOptionsFor = (
     throw new Error('sourceMapMode cannot be used when sourceMap is false');
   }
   const sourceMapEnabled = Boolean(bundling.sourceMapMode ?? bundling.sourceMap);
+  const alias = aliasesOf(aliasArg);
 
   return {
     absWorkingDir: target.projectRoot,
@@ -133,5 +154,21 @@ export const esbuildOptionsFor = (
     ...(bundling.footer ? { footer: { js: bundling.footer } } : {}),
     ...(bundling.mainFields ? { mainFields: [...bundling.mainFields] } : {}),
     ...(bundling.inject ? { inject: [...bundling.inject] } : {}),
+    ...(alias ? { alias } : {}),
   };
+};
+
+/** `--alias` as NodejsFunction passes it (`--alias:from=to` per item) and esbuild reads it. */
+const aliasesOf = (
+  arg: string | boolean | string[] | undefined,
+): Record<string, string> | undefined => {
+  if (arg === undefined || (Array.isArray(arg) && arg.length === 0)) return undefined;
+  if (!Array.isArray(arg)) throw new Error("esbuildArgs['--alias'] must be a list of from=to");
+  return Object.fromEntries(
+    arg.map((item) => {
+      const equals = item.indexOf('=');
+      if (equals <= 0) throw new Error(`esbuildArgs['--alias'] item "${item}" is not from=to`);
+      return [item.slice(0, equals), item.slice(equals + 1)];
+    }),
+  );
 };

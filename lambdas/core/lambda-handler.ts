@@ -1,13 +1,12 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AnyAction } from './action';
-import {
-  DynamoDbBreakerStore,
-  EventBridgeResultPublisher,
-  SecretsManagerApiKeySource,
-  SqsDeadLetterSink,
-  SqsVisibilityRescheduler,
-} from './aws';
+import { type AwsClientConfig, lambdaClientConfig } from './aws/client-config';
+import { DynamoDbBreakerStore } from './aws/dynamodb-breaker-store';
+import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source';
+import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
+import { SqsVisibilityRescheduler } from './aws/sqs-visibility-rescheduler';
 import { createLimiter } from './concurrency';
 import type { Disposition } from './disposition';
 import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
@@ -25,7 +24,7 @@ import {
 import { RetryableFailure } from './outcome';
 import { PlatformCaller } from './platform-caller';
 import { guardFor } from './platform-guard';
-import type { Rescheduler } from './ports';
+import type { Rescheduler, ResultPublisher } from './ports';
 import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
 import { readRuntimeEnv } from './runtime-env';
 
@@ -77,11 +76,18 @@ export class ActionFailedError extends Error {
   }
 }
 
+/** Builds the publisher of a read action's results (an entry point's choice, see below). */
+export type ResultPublisherFactory = (options: {
+  readonly eventBusName: string;
+  readonly clientConfig: AwsClientConfig;
+}) => ResultPublisher;
+
 /**
  * The Lambda entry point of one action: reads the environment contract (a bad deployment
  * fails here, at cold start, naming the variable) and wires the AWS SDK adapters. Everything
- * is created once per container; SDK clients take their endpoint and credentials from the
- * standard configuration (`AWS_ENDPOINT_URL_*`, credentials chain).
+ * is created once per container; SDK clients take the function's region and credentials from
+ * the environment Lambda sets (`lambdaClientConfig`) and their endpoints from the standard
+ * configuration (`AWS_ENDPOINT_URL_*`). One DynamoDB client serves the breaker and the ledger.
  */
 export const createLambdaHandler = (
   action: AnyAction,
@@ -91,23 +97,38 @@ export const createLambdaHandler = (
      * measure what the ledger costs. @default 'required' for writes
      */
     readonly ledger?: 'required' | 'off';
+    /**
+     * Publishes a read action's results; required for reads. The read entry points pass it, so
+     * that only their bundles carry the EventBridge client. @default none
+     */
+    readonly results?: ResultPublisherFactory;
   } = {},
 ) => {
   const isRead = action.kind === 'read';
   const withLedger = !isRead && options.ledger !== 'off';
   const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: withLedger });
+  if (isRead && options.results === undefined) {
+    throw new Error(`${action.name} is a read action: its entry point must pass \`results\``);
+  }
+  const clientConfig = lambdaClientConfig();
   const logger = createLogger(action.name);
   const metrics = createMetrics(action.name);
   const apiKey = new SecretsManagerApiKeySource({
     secretId: env.API_KEY_SECRET_ID,
     secretsRegion: env.API_KEY_SECRETS_REGION,
     maxAgeSeconds: env.API_KEY_MAX_AGE_SECONDS,
+    clientConfig,
   });
+  const ledgerTable = withLedger ? env.LEDGER_TABLE_NAME : undefined;
+  const dynamoDb =
+    env.BREAKER_TABLE_NAME === undefined && ledgerTable === undefined
+      ? undefined
+      : new DynamoDBClient({ ...clientConfig });
   const guard = guardFor(action.service, {
     store:
       env.BREAKER_TABLE_NAME === undefined
         ? undefined
-        : new DynamoDbBreakerStore({ tableName: env.BREAKER_TABLE_NAME }),
+        : new DynamoDbBreakerStore({ tableName: env.BREAKER_TABLE_NAME, client: dynamoDb }),
     ceilingPerSecond: env.PLATFORM_RATE_LIMIT_PER_SECOND,
     events: breakerLog(logger),
   });
@@ -125,20 +146,20 @@ export const createLambdaHandler = (
     { observer: requestObserver(logger, metrics), ...(guard ? { guard } : {}) },
   );
   const ledger =
-    env.LEDGER_TABLE_NAME === undefined || !withLedger
+    ledgerTable === undefined
       ? undefined
       : new EntityLedger({
-          store: new DynamoDbLedgerStore({ tableName: env.LEDGER_TABLE_NAME }),
+          store: new DynamoDbLedgerStore({ tableName: ledgerTable, client: dynamoDb }),
           tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
         });
   return createActionHandler(action, {
     platform,
     ...(ledger ? { ledger } : {}),
     campaignRegion: env.CAMPAIGN_REGION,
-    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL }),
-    ...(env.RESULT_EVENT_BUS_NAME === undefined
+    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL, clientConfig }),
+    ...(env.RESULT_EVENT_BUS_NAME === undefined || options.results === undefined
       ? {}
-      : { results: new EventBridgeResultPublisher({ eventBusName: env.RESULT_EVENT_BUS_NAME }) }),
+      : { results: options.results({ eventBusName: env.RESULT_EVENT_BUS_NAME, clientConfig }) }),
     logger,
     metrics,
     maxReceiveCount: env.MAX_RECEIVE_COUNT,
@@ -146,7 +167,10 @@ export const createLambdaHandler = (
     ...(env.SOURCE_QUEUE_URL === undefined
       ? {}
       : {
-          rescheduler: new SqsVisibilityRescheduler({ queueUrl: env.SOURCE_QUEUE_URL }),
+          rescheduler: new SqsVisibilityRescheduler({
+            queueUrl: env.SOURCE_QUEUE_URL,
+            clientConfig,
+          }),
           retrySchedule: {
             windowSeconds: env.RETRY_WINDOW_SECONDS,
             firstDelaySeconds: env.RETRY_FIRST_DELAY_SECONDS,
@@ -261,6 +285,7 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
   };
 
   return async (event: unknown, context: Context): Promise<unknown> => {
+    deps.platform.prefetch(action);
     try {
       if (isSqsEvent(event)) return await handleSqs(event, context);
 

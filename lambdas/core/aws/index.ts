@@ -4,6 +4,7 @@
  * same code runs in Lambda and against an emulator. Every constructor accepts a client for tests.
  */
 
+export * from './client-config';
 export * from './dynamodb-breaker-store';
 export * from './event-bridge-result-publisher';
 export * from './result-event-detail';
