@@ -11,11 +11,18 @@ import { parseArgs } from 'node:util';
 import { ACTION_NAMES } from '../lambdas/actions';
 import { buildWorkers, bundleHandler, type HandlerBundle } from './build';
 import { measureColdStart } from './cold-start';
+import { COLD_START_OPTIONS } from './cold-start-options';
 import { startFakeDynamoDb } from './fake-dynamodb';
 import { startFakeSecretsManager } from './fake-secrets-manager';
 import { OUT_DIR, PROJECT_ROOT, RESULTS_FILE } from './paths';
 import { describeMachine, textTable } from './report';
-import { buildRows, largestModules, type Measurements, resultsMarkdown } from './results';
+import {
+  buildRows,
+  coldStartOptionsText,
+  largestModules,
+  type Measurements,
+  resultsMarkdown,
+} from './results';
 import { BENCH_API_KEY, lambdaEnvironment, loadScenario } from './scenario';
 import { measureSecretReads } from './secret-reads';
 import { startSimulatorProcess } from './simulator-process';
@@ -94,6 +101,10 @@ const main = async (): Promise<void> => {
     name: `${scenario.action}-without-ledger`,
     entry: join(PROJECT_ROOT, 'bench', 'handler-without-ledger.ts'),
   });
+  const optionBundles = [];
+  for (const option of COLD_START_OPTIONS) {
+    optionBundles.push({ option, bundle: await bundleHandler(scenario.action, option) });
+  }
   const workers = await buildWorkers();
   // Right after bundling, so the comparison with the staged assets sees the same sources.
   progress('cdk synth…');
@@ -125,7 +136,9 @@ const main = async (): Promise<void> => {
     const lambdaEnv = lambdaEnvironment(scenario, endpoints);
     const coldEndpoints = { ...endpoints, dynamoDbUrl: coldLedger.url };
 
-    progress(`cold start: ${settings.coldStartSamples} fresh processes of each kind…`);
+    progress(
+      `cold start: ${settings.coldStartSamples} fresh processes of each kind (${COLD_START_OPTIONS.length} options included)…`,
+    );
     const coldStart = await measureColdStart({
       scenario,
       workers,
@@ -134,6 +147,7 @@ const main = async (): Promise<void> => {
       endpoints: coldEndpoints,
       lambdaEnv: lambdaEnvironment(scenario, coldEndpoints),
       samples: settings.coldStartSamples,
+      options: optionBundles.map(({ option, bundle }) => ({ option, bundle: bundle.file })),
     });
 
     progress(`throughput: ${settings.rounds} round(s) of ${settings.messages} messages per side…`);
@@ -160,7 +174,19 @@ const main = async (): Promise<void> => {
       invocations: settings.secretInvocations,
       windowSeconds: settings.secretWindowSeconds,
     });
-    measurements = { machine, scenario, bundles, synth, coldStart, throughput, secretReads };
+    measurements = {
+      machine,
+      scenario,
+      bundles,
+      optionBundles: optionBundles.map(({ option, bundle }) => ({
+        name: option.name,
+        bytes: bundle.bytes,
+      })),
+      synth,
+      coldStart,
+      throughput,
+      secretReads,
+    };
   } finally {
     await simulator.stop();
     await secretsManager.close();
@@ -175,6 +201,8 @@ const main = async (): Promise<void> => {
 
   const rows = buildRows(complete);
   console.log(textTable(rows));
+  console.log('');
+  console.log(coldStartOptionsText(complete));
   console.log('');
   console.log(largestModules(measuredBundle));
   const different = synth.assets.filter((a) => !a.identical).map((a) => a.action);

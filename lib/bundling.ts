@@ -13,21 +13,33 @@ import type { BuildOptions, Loader } from 'esbuild';
 export const HANDLER_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
 /**
- * Modules the bundle takes from a file of this project instead (esbuild `--alias`), as
- * `module=./path`, each to spare every cold start work the functions do not need
- * (bench/README.md measures each). The node builtins whose ESM import costs work at load
- * (lambdas/shims/node-http.cjs says why): each shim is the same builtin module. Two parts of the
- * SDK no function uses: the credential chain beyond the environment, and event streams.
+ * Node builtins the bundle takes from a shim (esbuild `--alias`, `module=./path`): their ESM
+ * import makes Node build a facade that does work at load the functions never need
+ * (lambdas/shims/node-http.cjs says why). Each shim is the very same builtin module.
  */
-export const BUNDLE_ALIASES: readonly string[] = [
-  ...['http', 'process', 'fs', 'fs/promises'].flatMap((builtin) => {
+export const BUILTIN_ALIASES: readonly string[] = ['http', 'process', 'fs', 'fs/promises'].flatMap(
+  (builtin) => {
     const shim = `./lambdas/shims/node-${builtin.replace('/', '-')}.cjs`;
     return [`node:${builtin}=${shim}`, `${builtin}=${shim}`];
-  }),
-  // The SDK's default credential chain, reduced to the environment (the shim says why).
-  '@aws-sdk/credential-provider-node=./lambdas/shims/aws-credential-provider-node.ts',
-  // Event streams, which no operation of the functions uses.
-  '@smithy/core/event-streams=./lambdas/shims/smithy-event-streams.ts',
+  },
+);
+
+/** Parts of the AWS SDK no function uses, each replaced by a small file (the shims say why). */
+export const SDK_ALIASES = {
+  /** The credential chain beyond the environment Lambda sets. */
+  credentialChain:
+    '@aws-sdk/credential-provider-node=./lambdas/shims/aws-credential-provider-node.ts',
+  /** Event streams, which no operation the functions call uses. */
+  eventStreams: '@smithy/core/event-streams=./lambdas/shims/smithy-event-streams.ts',
+} as const;
+
+/**
+ * Every alias of the handler bundles: each spares every cold start work the functions do not
+ * need (bench/README.md measures each against the bundle without it).
+ */
+export const BUNDLE_ALIASES: readonly string[] = [
+  ...BUILTIN_ALIASES,
+  ...Object.values(SDK_ALIASES),
 ];
 
 /** NodejsFunction `bundling` of every handler. */

@@ -102,6 +102,11 @@ export const createLambdaHandler = (
      * that only their bundles carry the EventBridge client. @default none
      */
     readonly results?: ResultPublisherFactory;
+    /**
+     * Settings of every AWS SDK client. The bench passes `{}` to measure the SDK's own default
+     * credential chain. @default lambdaClientConfig(): region and credentials from the environment
+     */
+    readonly clientConfig?: AwsClientConfig;
   } = {},
 ) => {
   const isRead = action.kind === 'read';
@@ -110,7 +115,7 @@ export const createLambdaHandler = (
   if (isRead && options.results === undefined) {
     throw new Error(`${action.name} is a read action: its entry point must pass \`results\``);
   }
-  const clientConfig = lambdaClientConfig();
+  const clientConfig = options.clientConfig ?? lambdaClientConfig();
   const logger = createLogger(action.name);
   const metrics = createMetrics(action.name);
   const apiKey = new SecretsManagerApiKeySource({

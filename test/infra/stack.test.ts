@@ -114,7 +114,8 @@ describe.each(ACTION_NAMES)('%s pipeline', (action) => {
       MemorySize: settings.memoryMiB,
       Role: getAtt(pipeline.function.role ?? pipeline),
       LoggingConfig: { LogGroup: ref(pipeline.logGroup) },
-      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
+      // Source-mapped stack traces cost every cold start: only on request (below).
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: Match.absent() }) },
     });
     expect(
       resourcesOfType(template, 'AWS::Logs::LogGroup')[logicalId(pipeline.logGroup)]?.Properties,
@@ -425,7 +426,12 @@ describe('handler environment', () => {
       ]?.Properties as { Environment: { Variables: Record<string, unknown> } };
       const isRead = READ_ACTIONS.includes(action);
       const expectedNames = HANDLER_ENVIRONMENT_VARIABLES.filter((name) =>
-        name === 'RESULT_EVENT_BUS_NAME' ? isRead : name.startsWith('LEDGER_') ? !isRead : true,
+        name === 'RESULT_EVENT_BUS_NAME'
+          ? isRead
+          : name.startsWith('LEDGER_')
+            ? !isRead
+            : // Only with sourceMapStackTraces, which the config leaves off.
+              name !== 'NODE_OPTIONS',
       );
 
       // Act
@@ -486,6 +492,25 @@ describe('handler environment', () => {
       BREAKER_TABLE_NAME: 'contact-center-sync-ledger',
     });
   });
+
+  it.each([
+    [false, undefined],
+    [true, '--enable-source-maps'],
+  ])(
+    'sets NODE_OPTIONS for source-mapped stack traces when sourceMapStackTraces is %s: %s',
+    (on, nodeOptions) => {
+      // Act
+      const environment = handlerEnvironment({ ...config, sourceMapStackTraces: on }, 'add-user', {
+        deadLetterQueueUrl: 'https://q',
+        sourceQueueUrl: 'https://q',
+        breakerTableName: 'ledger',
+        ledgerTableName: 'ledger',
+      });
+
+      // Assess
+      expect(environment.NODE_OPTIONS).toBe(nodeOptions);
+    },
+  );
 
   it('refuses to build a read action environment without a result bus', () => {
     // Act
