@@ -355,9 +355,12 @@ const missNotes = (m: Measurements, rows: readonly Row[]): string[] => {
   if (missed('cold start')) {
     const c = coldBreakdown(m);
     const budget = TARGETS.coldStartRatio * d.coldSdkMs;
-    const floor = d.coldSdkMs + c.secretCallMs + c.platformRequestMs;
+    const imported =
+      c.sdkClientCount === 0
+        ? ''
+        : ` (of which the ${c.sdkClientCount} SDK clients it imports ${ms(c.sdkClientsMs)}, the rest ${ms(c.restImportMs)})`;
     notes.push(
-      `Cold start: median ${ms(d.coldHandlerMs)} against ${ms(d.coldSdkMs)} for importing the Secrets Manager client alone; the target allows ${ms(budget)}. Import of the bundle ${ms(c.importMs)} (of which the ${c.sdkClientCount} SDK clients it imports ${ms(c.sdkClientsMs)}, the rest ${ms(c.restImportMs)}); first invocation ${ms(c.invokeMs)}: the SDK's first GetSecretValue ${ms(c.secretCallMs)} (${ms(c.beforeSecretMs)} before its request is created, ${ms(c.secretExchangeMs)} on the wire), then ${ms(c.betweenMs)} until the platform request starts, the first platform request ${ms(c.platformRequestMs)} (new connection and simulator included) and ${ms(c.afterMs)} after it. The baseline itself plus the SDK's first call and the first platform request come to ${ms(floor)}, ratio ${ratio(floor / d.coldSdkMs)}, before any of the bundle's own code (medians of each part; see the README).`,
+      `Cold start: median ${ms(d.coldHandlerMs)} against ${ms(d.coldSdkMs)} for importing the Secrets Manager client alone; the target allows ${ms(budget)}. Import of the bundle ${ms(c.importMs)}${imported}; first invocation ${ms(c.invokeMs)}: ${ms(c.beforeSecretMs)} until the first GetSecretValue request is created (the SDK's first-request set-up), ${ms(c.secretExchangeMs)} until its answer is read (the breaker's read and the ledger's claim run alongside), then ${ms(c.betweenMs)} until the platform request starts, the first platform request ${ms(c.platformRequestMs)} (new connection and simulator included) and ${ms(c.afterMs)} after it (the ledger's commit, the log line, the batch response). Medians of each part; the options measured beside it are in "Cold start options".`,
     );
   }
   return notes;
@@ -516,7 +519,11 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
     `- handler, import + first invocation: ${list([...coldStart.handler.map((s) => s.totalMs)].sort((a, b) => a - b))}`,
     `- handler, import only (median): ${ms(median(coldStart.handler.map((s) => s.importMs)))}; first invocation (median): ${ms(median(coldStart.handler.map((s) => s.invokeMs)))}`,
     `- SDK baseline, import of @aws-sdk/client-secrets-manager: ${list([...coldStart.sdk.map((s) => s.totalMs)].sort((a, b) => a - b))}`,
-    `- breakdown, import of the SDK clients the bundle imports (${coldStart.sdkClientModules.join(', ')}): ${list([...coldStart.sdkClients.map((s) => s.totalMs)].sort((a, b) => a - b))}`,
+    ...(coldStart.sdkClientModules.length === 0
+      ? []
+      : [
+          `- breakdown, import of the SDK clients the bundle imports (${coldStart.sdkClientModules.join(', ')}): ${list([...coldStart.sdkClients.map((s) => s.totalMs)].sort((a, b) => a - b))}`,
+        ]),
     `- Node boot before the measured span (median): handler ${ms(median(coldStart.handler.map((s) => s.bootMs)))}, SDK ${ms(median(coldStart.sdk.map((s) => s.bootMs)))}`,
     '',
     "Breakdown (median of each part, from node:http diagnostics channels in the handler process; the parts' medians need not add up exactly):",
@@ -524,16 +531,23 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
     markdownTable(
       ['part', 'ms'],
       [
-        ['import of the bundle', cold.importMs.toFixed(1)],
-        ['… the SDK clients it imports (separate processes)', cold.sdkClientsMs.toFixed(1)],
-        ['… the rest (the difference): zod, Powertools, our code', cold.restImportMs.toFixed(1)],
+        ['import of the bundle (the AWS SDK inside)', cold.importMs.toFixed(1)],
+        ...(cold.sdkClientCount === 0
+          ? []
+          : [
+              ['… the SDK clients it imports (separate processes)', cold.sdkClientsMs.toFixed(1)],
+              [
+                '… the rest (the difference): zod, Powertools, our code',
+                cold.restImportMs.toFixed(1),
+              ],
+            ]),
         ['first invocation', cold.invokeMs.toFixed(1)],
         [
           '… until the GetSecretValue request is created (Powertools, SDK set-up)',
           cold.beforeSecretMs.toFixed(1),
         ],
         [
-          '… GetSecretValue on the wire (connect, request, response)',
+          '… GetSecretValue in flight (the breaker read and the ledger claim alongside)',
           cold.secretExchangeMs.toFixed(1),
         ],
         [
@@ -545,7 +559,7 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
           cold.platformRequestMs.toFixed(1),
         ],
         [
-          '… after the platform response (classification, log line, batch response)',
+          '… after the platform response (ledger commit, classification, log line, batch response)',
           cold.afterMs.toFixed(1),
         ],
       ],
