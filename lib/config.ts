@@ -410,7 +410,7 @@ const configSchema = z
     /**
      * Stack traces in the logs point at the TypeScript sources (`NODE_OPTIONS=
      * --enable-source-maps`). The maps ship with every function either way; switching this on
-     * costs each cold start ~10 ms (bench/README.md, docs/decisions.md).
+     * costs each cold start ~15 ms (bench/README.md, docs/decisions.md).
      */
     sourceMapStackTraces: z.boolean('must be true or false').default(false),
   })
