@@ -1,6 +1,7 @@
 /** Bundles the handlers exactly as the stack does, and the bench's own worker scripts. */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as esbuild from 'esbuild';
 import type { ActionName } from '../lambdas/actions';
 import { handlerEntry } from '../lib/action-pipeline';
@@ -37,16 +38,23 @@ const packageOf = (input: string): string => {
 const largestFirst = (totals: Map<string, number>): ModuleShare[] =>
   [...totals].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
 
-/**
- * One handler with the stack's options (plus a metafile) into `<OUT_DIR>/bundles/<name>/`.
- * `entry` replaces the action's own entry for a variant the bench compares with (its `name`).
- */
+/** A bundle the bench compares the deployed one with: another entry and/or other options. */
+export interface BundleVariant {
+  /** Folder name of the bundle. */
+  readonly name: string;
+  /** @default the action's own entry point */
+  readonly entry?: string;
+  /** @default HANDLER_BUNDLING, the stack's */
+  readonly bundling?: nodejs.BundlingOptions;
+}
+
+/** One handler with the stack's options (plus a metafile) into `<OUT_DIR>/bundles/<name>/`. */
 export const bundleHandler = async (
   action: ActionName,
-  variant?: { readonly name: string; readonly entry: string },
+  variant?: BundleVariant,
 ): Promise<HandlerBundle> => {
   const file = join(OUT_DIR, 'bundles', variant?.name ?? action, 'index.mjs');
-  const options = esbuildOptionsFor(HANDLER_BUNDLING, {
+  const options = esbuildOptionsFor(variant?.bundling ?? HANDLER_BUNDLING, {
     entry: variant?.entry ?? handlerEntry(action),
     outfile: file,
     projectRoot: PROJECT_ROOT,

@@ -9,6 +9,7 @@
  */
 import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
+import type { ColdStartOption } from './cold-start-options';
 import type { ColdStartImportJob, ColdStartJob, ColdStartResult } from './protocol';
 import { benchBodies, type Endpoints, type Scenario } from './scenario';
 
@@ -21,6 +22,14 @@ export interface ColdStartOptions {
   readonly endpoints: Endpoints;
   readonly lambdaEnv: Readonly<Record<string, string>>;
   readonly samples: number;
+  /** Other bundles / environments measured the same way, in the same rounds. */
+  readonly options?: readonly { readonly option: ColdStartOption; readonly bundle: string }[];
+}
+
+/** One option's fresh processes, each an import + first invocation like the handler's. */
+export interface OptionSamples {
+  readonly option: ColdStartOption;
+  readonly samples: readonly ColdStartResult[];
 }
 
 export interface ColdStartSamples {
@@ -30,6 +39,7 @@ export interface ColdStartSamples {
   /** Breakdown: every SDK client the bundle imports. */
   readonly sdkClients: readonly ColdStartResult[];
   readonly sdkClientModules: readonly string[];
+  readonly options: readonly OptionSamples[];
 }
 
 /**
@@ -51,20 +61,19 @@ export const measureColdStart = async (options: ColdStartOptions): Promise<ColdS
   const { scenario, workers, lambdaEnv, endpoints } = options;
   const bodies = benchBodies('cold', options.samples + 1);
   const heapArgs = lambdaHeapArgs(scenario.lambda.memoryMiB);
-  const handlerRun = async (body: string): Promise<ColdStartResult> => {
+  const handlerRun = async (
+    body: string,
+    bundle = options.bundle,
+    env: Readonly<Record<string, string>> = lambdaEnv,
+  ): Promise<ColdStartResult> => {
     const job: ColdStartJob = {
-      bundle: options.bundle,
+      bundle,
       body,
       lambda: scenario.lambda,
       secretsManagerUrl: endpoints.secretsManagerUrl,
       platformUrl: endpoints.simulatorUrl,
     };
-    const result = await runWorker<ColdStartResult>(
-      workers.coldStartHandler,
-      job,
-      lambdaEnv,
-      heapArgs,
-    );
+    const result = await runWorker<ColdStartResult>(workers.coldStartHandler, job, env, heapArgs);
     if (result.failures > 0) throw new Error('the first invocation failed its record');
     const requests = result.firstInvocation?.requests;
     if (requests !== FIRST_INVOCATION_REQUESTS) {
@@ -81,16 +90,49 @@ export const measureColdStart = async (options: ColdStartOptions): Promise<ColdS
   const clientsRun = (): Promise<ColdStartResult> =>
     runWorker<ColdStartResult>(workers.coldStartImports, clientsJob, lambdaEnv, heapArgs);
 
+  // Each option its own messages: the ledger would skip a message it has seen as a duplicate.
+  const others = (options.options ?? []).map(({ option, bundle }) => {
+    const optionBodies = benchBodies(option.name, options.samples + 1);
+    const env = withChanges(lambdaEnv, option.env);
+    return {
+      option,
+      run: (sample: number) => handlerRun(optionBodies[sample] as string, bundle, env),
+      samples: [] as ColdStartResult[],
+    };
+  });
+
   await handlerRun(bodies[options.samples] as string);
   await sdkRun();
-  await clientsRun();
+  // With the SDK inside the bundle there is nothing imported apart to time.
+  const withClients = options.bundleExternals.length > 0;
+  if (withClients) await clientsRun();
+  for (const other of others) await other.run(options.samples);
   const handler: ColdStartResult[] = [];
   const sdk: ColdStartResult[] = [];
   const sdkClients: ColdStartResult[] = [];
   for (let sample = 0; sample < options.samples; sample += 1) {
     sdk.push(await sdkRun());
     handler.push(await handlerRun(bodies[sample] as string));
-    sdkClients.push(await clientsRun());
+    if (withClients) sdkClients.push(await clientsRun());
+    for (const other of others) other.samples.push(await other.run(sample));
   }
-  return { handler, sdk, sdkClients, sdkClientModules: options.bundleExternals };
+  return {
+    handler,
+    sdk,
+    sdkClients,
+    sdkClientModules: options.bundleExternals,
+    options: others.map(({ option, samples }) => ({ option, samples })),
+  };
+};
+
+const withChanges = (
+  env: Readonly<Record<string, string>>,
+  changes: Readonly<Record<string, string | undefined>> = {},
+): Record<string, string> => {
+  const changed: Record<string, string> = { ...env };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete changed[name];
+    else changed[name] = value;
+  }
+  return changed;
 };

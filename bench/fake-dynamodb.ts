@@ -4,9 +4,12 @@
  * commit `PutItem` and `GetItem`, with the store's condition expressions evaluated for what they
  * say (lease free or expired; lease token matches). Every answer waits `latencyMs` first, a
  * stand-in for the network and DynamoDB's own time. It counts requests and the stored items'
- * sizes, for the requests-per-message and cost figures.
+ * sizes, for the requests-per-message and cost figures; requests for the circuit breaker's
+ * items (same table) are counted apart, as they come per instance and cache period, not per
+ * message.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BREAKER_KEY_PREFIX } from '../lambdas/core/aws/dynamodb-breaker-store';
 import { startAwsJsonServer } from './aws-json-server';
 
 type AttributeValue = { S?: string; N?: string; M?: Record<string, AttributeValue> };
@@ -16,8 +19,10 @@ export interface FakeDynamoDb {
   /** `http://127.0.0.1:<port>`, for `AWS_ENDPOINT_URL_DYNAMODB`. */
   readonly url: string;
   readonly latencyMs: number;
-  /** Requests answered since start or the last `reset`, by operation. */
+  /** Ledger requests answered since start or the last `reset`, by operation. */
   readonly requests: Readonly<Record<string, number>>;
+  /** Requests for the circuit breaker's items since start or the last `reset`. */
+  readonly breakerRequests: number;
   /** Largest item stored, in DynamoDB's item-size measure (names + values, UTF-8 bytes). */
   readonly largestItemBytes: number;
   reset(): void;
@@ -54,6 +59,7 @@ export const startFakeDynamoDb = async (options: {
 }): Promise<FakeDynamoDb> => {
   const items = new Map<string, Item>();
   let requests: Record<string, number> = {};
+  let breakerRequests = 0;
   let largestItemBytes = 0;
 
   const answer = (operation: string, request: Request): [number, unknown] => {
@@ -98,8 +104,10 @@ export const startFakeDynamoDb = async (options: {
 
   const server = await startAwsJsonServer('application/x-amz-json-1.0', async (target, body) => {
     const operation = target.replace('DynamoDB_20120810.', '');
-    requests[operation] = (requests[operation] ?? 0) + 1;
-    const reply = answer(operation, JSON.parse(body || '{}') as Request);
+    const request = JSON.parse(body || '{}') as Request;
+    if ((request.Key?.pk?.S ?? '').startsWith(BREAKER_KEY_PREFIX)) breakerRequests += 1;
+    else requests[operation] = (requests[operation] ?? 0) + 1;
+    const reply = answer(operation, request);
     if (options.latencyMs > 0) await sleep(options.latencyMs);
     return reply;
   });
@@ -109,12 +117,16 @@ export const startFakeDynamoDb = async (options: {
     get requests() {
       return requests;
     },
+    get breakerRequests() {
+      return breakerRequests;
+    },
     get largestItemBytes() {
       return largestItemBytes;
     },
     reset() {
       items.clear();
       requests = {};
+      breakerRequests = 0;
       largestItemBytes = 0;
     },
     close: () => server.close(),

@@ -11,13 +11,20 @@ import { parseArgs } from 'node:util';
 import { ACTION_NAMES } from '../lambdas/actions';
 import { buildWorkers, bundleHandler, type HandlerBundle } from './build';
 import { measureColdStart } from './cold-start';
+import { COLD_START_OPTIONS } from './cold-start-options';
 import { drainOptions, measureDrain } from './drain';
 import { startFakeDynamoDb } from './fake-dynamodb';
 import { startFakeSecretsManager } from './fake-secrets-manager';
 import { measureOutage } from './outage';
 import { OUT_DIR, PROJECT_ROOT, RESULTS_FILE } from './paths';
 import { describeMachine, textTable } from './report';
-import { buildRows, largestModules, type Measurements, resultsMarkdown } from './results';
+import {
+  buildRows,
+  coldStartOptionsText,
+  largestModules,
+  type Measurements,
+  resultsMarkdown,
+} from './results';
 import { BENCH_API_KEY, lambdaEnvironment, loadScenario } from './scenario';
 import { measureSecretReads } from './secret-reads';
 import { startSimulatorProcess } from './simulator-process';
@@ -100,6 +107,10 @@ const main = async (): Promise<void> => {
     name: `${scenario.action}-without-ledger`,
     entry: join(PROJECT_ROOT, 'bench', 'handler-without-ledger.ts'),
   });
+  const optionBundles = [];
+  for (const option of COLD_START_OPTIONS) {
+    optionBundles.push({ option, bundle: await bundleHandler(scenario.action, option) });
+  }
   const workers = await buildWorkers();
   // Right after bundling, so the comparison with the staged assets sees the same sources.
   progress('cdk synth…');
@@ -131,7 +142,9 @@ const main = async (): Promise<void> => {
     const lambdaEnv = lambdaEnvironment(scenario, endpoints);
     const coldEndpoints = { ...endpoints, dynamoDbUrl: coldLedger.url };
 
-    progress(`cold start: ${settings.coldStartSamples} fresh processes of each kind…`);
+    progress(
+      `cold start: ${settings.coldStartSamples} fresh processes of each kind (${COLD_START_OPTIONS.length} options included)…`,
+    );
     const coldStart = await measureColdStart({
       scenario,
       workers,
@@ -140,6 +153,7 @@ const main = async (): Promise<void> => {
       endpoints: coldEndpoints,
       lambdaEnv: lambdaEnvironment(scenario, coldEndpoints),
       samples: settings.coldStartSamples,
+      options: optionBundles.map(({ option, bundle }) => ({ option, bundle: bundle.file })),
     });
 
     progress(`throughput: ${settings.rounds} round(s) of ${settings.messages} messages per side…`);
@@ -175,6 +189,10 @@ const main = async (): Promise<void> => {
       machine,
       scenario,
       bundles,
+      optionBundles: optionBundles.map(({ option, bundle }) => ({
+        name: option.name,
+        bytes: bundle.bytes,
+      })),
       synth,
       coldStart,
       throughput,
@@ -196,6 +214,8 @@ const main = async (): Promise<void> => {
 
   const rows = buildRows(complete);
   console.log(textTable(rows));
+  console.log('');
+  console.log(coldStartOptionsText(complete));
   console.log('');
   console.log(largestModules(measuredBundle));
   const different = synth.assets.filter((a) => !a.identical).map((a) => a.action);

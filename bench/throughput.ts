@@ -50,6 +50,8 @@ export interface ThroughputRound {
   readonly simulatorCpuMsPerRequest: { readonly [S in Side]: number | undefined };
   /** DynamoDB requests of the handler side, by operation (warm-up included). */
   readonly ledgerRequests: Readonly<Record<string, number>>;
+  /** Reads (and writes) of the circuit breaker's shared state by the handler side. */
+  readonly breakerRequests: number;
   /** Largest ledger item the handler side stored, bytes. */
   readonly ledgerItemBytes: number;
 }
@@ -155,6 +157,7 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
       result,
       simulatorCpuMs,
       ledgerRequests,
+      breakerRequests: options.ledger.breakerRequests,
       ledgerItemBytes: options.ledger.largestItemBytes,
     };
   };
@@ -174,7 +177,7 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
     const noLedger = get('noLedger');
     const bareFetch = get('bareFetch');
     const bareHttp = get('bareHttp');
-    if (Object.keys(noLedger.ledgerRequests).length > 0) {
+    if (Object.keys(noLedger.ledgerRequests).length > 0 || noLedger.breakerRequests > 0) {
       throw new Error(`round ${round}: the side without the ledger (and breaker) called DynamoDB`);
     }
     rounds.push({
@@ -192,6 +195,7 @@ export const measureThroughput = async (options: ThroughputOptions): Promise<Thr
         bareHttp: bareHttp.simulatorCpuMs,
       },
       ledgerRequests: handler.ledgerRequests,
+      breakerRequests: handler.breakerRequests,
       ledgerItemBytes: handler.ledgerItemBytes,
     });
     const rate = (run: { result: LoadResult }): string => perSecond(run.result.measured).toFixed(0);

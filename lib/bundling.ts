@@ -12,6 +12,36 @@ import type { BuildOptions, Loader } from 'esbuild';
 /** Runtime of every handler; also gives esbuild its default target. */
 export const HANDLER_RUNTIME = lambda.Runtime.NODEJS_24_X;
 
+/**
+ * Node builtins the bundle takes from a shim (esbuild `--alias`, `module=./path`): their ESM
+ * import makes Node build a facade that does work at load the functions never need
+ * (lambdas/shims/node-http.cjs says why). Each shim is the very same builtin module.
+ */
+export const BUILTIN_ALIASES: readonly string[] = ['http', 'process', 'fs', 'fs/promises'].flatMap(
+  (builtin) => {
+    const shim = `./lambdas/shims/node-${builtin.replace('/', '-')}.cjs`;
+    return [`node:${builtin}=${shim}`, `${builtin}=${shim}`];
+  },
+);
+
+/** Parts of the AWS SDK no function uses, each replaced by a small file (the shims say why). */
+export const SDK_ALIASES = {
+  /** The credential chain beyond the environment Lambda sets. */
+  credentialChain:
+    '@aws-sdk/credential-provider-node=./lambdas/shims/aws-credential-provider-node.ts',
+  /** Event streams, which no operation the functions call uses. */
+  eventStreams: '@smithy/core/event-streams=./lambdas/shims/smithy-event-streams.ts',
+} as const;
+
+/**
+ * Every alias of the handler bundles: each spares every cold start work the functions do not
+ * need (bench/README.md measures each against the bundle without it).
+ */
+export const BUNDLE_ALIASES: readonly string[] = [
+  ...BUILTIN_ALIASES,
+  ...Object.values(SDK_ALIASES),
+];
+
 /** NodejsFunction `bundling` of every handler. */
 export const HANDLER_BUNDLING: nodejs.BundlingOptions = {
   minify: true,
@@ -28,6 +58,7 @@ export const HANDLER_BUNDLING: nodejs.BundlingOptions = {
   // (package.json), and one minified file loads faster than the runtime's many SDK files
   // (measured in `npm run bench`; AWS's own advice for SDK v3 in Lambda).
   externalModules: [],
+  esbuildArgs: { '--alias': [...BUNDLE_ALIASES] },
   forceDockerBundling: false,
   logLevel: nodejs.LogLevel.WARNING,
 };
@@ -39,7 +70,6 @@ export const HANDLER_BUNDLING: nodejs.BundlingOptions = {
  */
 const NOT_REPRODUCED = [
   'nodeModules',
-  'esbuildArgs',
   'preCompilation',
   'commandHooks',
   'charset',
@@ -91,6 +121,8 @@ export const esbuildOptionsFor = (
 ): BuildOptions => {
   const unsupported: string[] = NOT_REPRODUCED.filter((option) => bundling[option] !== undefined);
   if (bundling.forceDockerBundling) unsupported.push('forceDockerBundling');
+  const { '--alias': aliasArg, ...otherArgs } = bundling.esbuildArgs ?? {};
+  unsupported.push(...Object.keys(otherArgs).map((arg) => `esbuildArgs['${arg}']`));
   if (unsupported.length > 0) {
     throw new Error(`esbuildOptionsFor does not reproduce bundling.${unsupported.join(', ')}`);
   }
@@ -106,6 +138,7 @@ export const esbuildOptionsFor = (
     throw new Error('sourceMapMode cannot be used when sourceMap is false');
   }
   const sourceMapEnabled = Boolean(bundling.sourceMapMode ?? bundling.sourceMap);
+  const alias = aliasesOf(aliasArg);
 
   return {
     absWorkingDir: target.projectRoot,
@@ -133,5 +166,21 @@ export const esbuildOptionsFor = (
     ...(bundling.footer ? { footer: { js: bundling.footer } } : {}),
     ...(bundling.mainFields ? { mainFields: [...bundling.mainFields] } : {}),
     ...(bundling.inject ? { inject: [...bundling.inject] } : {}),
+    ...(alias ? { alias } : {}),
   };
+};
+
+/** `--alias` as NodejsFunction passes it (`--alias:from=to` per item) and esbuild reads it. */
+const aliasesOf = (
+  arg: string | boolean | string[] | undefined,
+): Record<string, string> | undefined => {
+  if (arg === undefined || (Array.isArray(arg) && arg.length === 0)) return undefined;
+  if (!Array.isArray(arg)) throw new Error("esbuildArgs['--alias'] must be a list of from=to");
+  return Object.fromEntries(
+    arg.map((item) => {
+      const equals = item.indexOf('=');
+      if (equals <= 0) throw new Error(`esbuildArgs['--alias'] item "${item}" is not from=to`);
+      return [item.slice(0, equals), item.slice(equals + 1)];
+    }),
+  );
 };

@@ -431,6 +431,12 @@ const configSchema = z
     logLevel: z
       .enum(['DEBUG', 'INFO', 'WARN', 'ERROR'], 'must be one of DEBUG, INFO, WARN, ERROR')
       .default('INFO'),
+    /**
+     * Stack traces in the logs point at the TypeScript sources (`NODE_OPTIONS=
+     * --enable-source-maps`). The maps ship with every function either way; switching this on
+     * costs each cold start ~15 ms (bench/README.md, docs/decisions.md).
+     */
+    sourceMapStackTraces: z.boolean('must be true or false').default(false),
   })
   .superRefine((config, ctx) => {
     if (config.eventBus.kind === 'existing-arn' && config.deployment !== undefined) {

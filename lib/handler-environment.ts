@@ -18,7 +18,7 @@ export const POWERTOOLS_METRICS_NAMESPACE = METRICS_NAMESPACE;
 /**
  * Every variable a handler may get; `RESULT_EVENT_BUS_NAME` only for the read actions, the
  * `LEDGER_*` ones only for the write actions, `HELD_QUEUE_URL` and `DELETE_BRAKE_*` only for the
- * destructive actions whose brake is on.
+ * destructive actions whose brake is on, `NODE_OPTIONS` only with `sourceMapStackTraces`.
  */
 export const HANDLER_ENVIRONMENT_VARIABLES = [
   'PLATFORM_CODE',
@@ -101,8 +101,9 @@ export const handlerEnvironment = (
     POWERTOOLS_SERVICE_NAME,
     POWERTOOLS_METRICS_NAMESPACE,
     POWERTOOLS_LOG_LEVEL: config.logLevel,
-    // Stack traces point at the TypeScript sources through the bundled source maps.
-    NODE_OPTIONS: '--enable-source-maps',
+    // Stack traces point at the TypeScript sources through the bundled source maps, at a cost to
+    // every cold start, so only when the deployment asks for it.
+    ...(config.sourceMapStackTraces ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
   };
   if (isReadAction(action)) {
     if (resources.resultBusName === undefined) {

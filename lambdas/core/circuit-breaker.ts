@@ -73,6 +73,8 @@ export class CircuitBreaker {
   readonly #events: BreakerEvents;
   #failures = 0;
   #cached: { state: BreakerState | undefined; readAt: number } | undefined;
+  /** A read of the store under way: callers that find the cache stale meanwhile join it. */
+  #reading: Promise<BreakerState | undefined> | undefined;
 
   constructor(
     service: string,
@@ -99,6 +101,17 @@ export class CircuitBreaker {
     if (this.#cached !== undefined && now - this.#cached.readAt < this.#settings.cacheMs) {
       return this.#cached.state;
     }
+    if (this.#reading === undefined) {
+      const reading = this.#read(now).finally(() => {
+        if (this.#reading === reading) this.#reading = undefined;
+      });
+      this.#reading = reading;
+    }
+    return this.#reading;
+  }
+
+  /** Reads the store; never rejects (a failed read keeps what this instance saw). */
+  async #read(now: number): Promise<BreakerState | undefined> {
     try {
       const state = await this.#store.read(this.#service);
       this.#cached = { state, readAt: now };
@@ -108,6 +121,15 @@ export class CircuitBreaker {
       this.#events.storeFailed?.(this.#service, error);
       return this.#cached?.state;
     }
+  }
+
+  /**
+   * Starts reading the shared state when the cached one is stale, without waiting for it: the
+   * next `permit()` joins that read instead of starting its own. Lets an invocation read the
+   * state while it does other work (the ledger's claim) before its first request.
+   */
+  prefetch(): void {
+    void this.#state(this.#now());
   }
 
   /**
@@ -137,9 +159,9 @@ export class CircuitBreaker {
       won = true;
     }
     if (!won) {
-      // Another instance is probing (or has just closed the breaker): look again.
+      // Another instance is probing (or has just closed the breaker): look again, afresh.
       this.#cached = undefined;
-      if ((await this.#state(now)) === undefined) return { kind: 'call', probe: false };
+      if ((await this.#read(now)) === undefined) return { kind: 'call', probe: false };
       return {
         kind: 'hold',
         retryAfterMs: this.#settings.probeLeaseMs,

@@ -142,6 +142,17 @@ export class PlatformCaller {
       : { ...held, message: `${action.endpoint}: ${held.message}` };
   }
 
+  /**
+   * Starts what the action's first request will wait for, the API key and the breaker's shared
+   * state, without waiting: an invocation calls this first, so both reads overlap its other
+   * work (parsing, the ledger's claim). Both are cached, so a warm invocation starts nothing.
+   * A failed read is left to the request that needs the answer: it reads again and reports it.
+   */
+  prefetch(action: AnyAction): void {
+    this.#apiKey.getKey().catch(() => undefined);
+    this.#guard?.prefetch(action.service);
+  }
+
   /** Attempts per call for transient failures (the HTTP settings). */
   get maxAttempts(): number {
     return this.#http.maxAttempts;

@@ -73,6 +73,11 @@ export class PlatformGuard {
     return hold?.kind === 'hold' ? unavailable(service, hold) : undefined;
   }
 
+  /** Starts reading the service's shared breaker state, if stale, for the next `before`. */
+  prefetch(service: string): void {
+    this.#guards.get(service)?.breaker?.prefetch();
+  }
+
   async before(service: string, latestStart: number): Promise<GuardDecision> {
     const guard = this.#guards.get(service);
     if (guard === undefined) return { kind: 'call', permit: CALL };

@@ -106,9 +106,23 @@ describe('esbuildOptionsFor', () => {
     expect(options).not.toHaveProperty('minify');
   });
 
+  it('passes the --alias arguments to esbuild as its alias option', () => {
+    // Act
+    const options = esbuildOptionsFor(
+      { externalModules: [], esbuildArgs: { '--alias': ['node:http=./shim.cjs', 'a=b=c'] } },
+      { entry: '/p/a.ts', outfile: '/p/o.mjs', projectRoot: '/p' },
+    );
+
+    // Assess: split at the first '=', as esbuild's CLI does.
+    expect(options.alias).toEqual({ 'node:http': './shim.cjs', a: 'b=c' });
+  });
+
   it.each([
     [{ externalModules: [], nodeModules: ['zod'] }, /does not reproduce bundling\.nodeModules/],
     [{}, /externalModules to be explicit/],
+    [{ externalModules: [], esbuildArgs: { '--splitting': true } }, /esbuildArgs\['--splitting'\]/],
+    [{ externalModules: [], esbuildArgs: { '--alias': 'a=b' } }, /must be a list of from=to/],
+    [{ externalModules: [], esbuildArgs: { '--alias': ['=b'] } }, /"=b" is not from=to/],
   ])('refuses options whose output it cannot reproduce (%j)', (bundling, message) => {
     // Act
     const mapping = () =>
@@ -117,4 +131,58 @@ describe('esbuildOptionsFor', () => {
     // Assess
     expect(mapping).toThrow(message);
   });
+});
+
+describe('what each handler bundle carries', () => {
+  const bundle = async (action: (typeof ACTION_NAMES)[number]) => {
+    scratch ??= await mkdtemp(join(tmpdir(), 'ccs-bundling-'));
+    const result = await esbuild.build({
+      ...esbuildOptionsFor(HANDLER_BUNDLING, {
+        entry: handlerEntry(action),
+        outfile: join(scratch, action, 'index.mjs'),
+        projectRoot: PROJECT_ROOT,
+      }),
+      metafile: true,
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    const code = await readFile(join(scratch, action, 'index.mjs'), 'utf8');
+    return {
+      carries: (fragment: string) => inputs.some((input) => input.includes(fragment)),
+      code,
+    };
+  };
+
+  it.each([
+    ['add-or-update-campaign-record', false],
+    ['search-campaign-records', true],
+  ] as const)(
+    '%s carries the EventBridge client: %s (only reads publish results)',
+    async (action, carries) => {
+      // Act
+      const built = await bundle(action);
+
+      // Assess
+      expect(built.carries('@aws-sdk/client-eventbridge')).toBe(carries);
+    },
+    30_000,
+  );
+
+  it('imports no node builtin whose ESM facade does work at load, and no SDK part no function uses', async () => {
+    // Act
+    const built = await bundle('add-or-update-campaign-record');
+
+    // Assess: the shims replace the imports; the credential chain is the environment alone.
+    expect(built.code).not.toMatch(/from\s*"node:(http|process|fs|fs\/promises)"/);
+    expect(built.code).not.toMatch(/import\(\s*"node:(http|process|fs)"\s*\)/);
+    expect(built.carries('lambdas/shims/node-http.cjs')).toBe(true);
+    expect(built.carries('lambdas/shims/aws-credential-provider-node.ts')).toBe(true);
+    for (const unused of [
+      '@aws-sdk/credential-provider-node/',
+      '@aws-sdk/credential-provider-sso',
+      '@aws-sdk/nested-clients',
+      'submodules/event-streams',
+    ]) {
+      expect(built.carries(unused), unused).toBe(false);
+    }
+  }, 30_000);
 });

@@ -112,6 +112,7 @@ describe('parseConfig defaults', () => {
     expect(config.alarms).toEqual({ oldestMessageAgeSeconds: 900 });
     expect(config.logRetentionDays).toBe(30);
     expect(config.logLevel).toBe('INFO');
+    expect(config.sourceMapStackTraces).toBe(false);
     expect(config.campaignRegion).toBe('eu-central-1');
   });
 

@@ -126,7 +126,8 @@ describe.each(ACTION_NAMES)('%s pipeline', (action) => {
       MemorySize: settings.memoryMiB,
       Role: getAtt(pipeline.function.role ?? pipeline),
       LoggingConfig: { LogGroup: ref(pipeline.logGroup) },
-      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
+      // Source-mapped stack traces cost every cold start: only on request (below).
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: Match.absent() }) },
     });
     expect(
       resourcesOfType(template, 'AWS::Logs::LogGroup')[logicalId(pipeline.logGroup)]?.Properties,
@@ -459,7 +460,8 @@ describe('handler environment', () => {
             ? !isRead
             : name === 'HELD_QUEUE_URL' || name.startsWith('DELETE_BRAKE_')
               ? braked
-              : true,
+              : // Only with sourceMapStackTraces, which the config leaves off.
+                name !== 'NODE_OPTIONS',
       );
 
       // Act
@@ -547,6 +549,25 @@ describe('handler environment', () => {
     // Assess
     expect(build).toThrow('delete-user has a mass-delete brake and needs its held queue');
   });
+
+  it.each([
+    [false, undefined],
+    [true, '--enable-source-maps'],
+  ])(
+    'sets NODE_OPTIONS for source-mapped stack traces when sourceMapStackTraces is %s: %s',
+    (on, nodeOptions) => {
+      // Act
+      const environment = handlerEnvironment({ ...config, sourceMapStackTraces: on }, 'add-user', {
+        deadLetterQueueUrl: 'https://q',
+        sourceQueueUrl: 'https://q',
+        breakerTableName: 'ledger',
+        ledgerTableName: 'ledger',
+      });
+
+      // Assess
+      expect(environment.NODE_OPTIONS).toBe(nodeOptions);
+    },
+  );
 
   it('refuses to build a read action environment without a result bus', () => {
     // Act

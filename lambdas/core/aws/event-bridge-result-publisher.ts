@@ -1,6 +1,7 @@
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { RESULT_EVENT_SOURCE, resultDetailType } from '../identity';
 import type { ResultEvent, ResultPublisher } from '../ports';
+import type { AwsClientConfig } from './client-config';
 import { loadOnce } from './load-once';
 import { resultEventDetail } from './result-event-detail';
 
@@ -19,6 +20,8 @@ export interface EventBridgeResultPublisherOptions {
   /** Name or ARN of the result bus. */
   readonly eventBusName: string;
   readonly client?: EventBridgeClient;
+  /** Settings of the client this creates (unused with `client`). @default the SDK's defaults */
+  readonly clientConfig?: AwsClientConfig;
 }
 
 /** Publishes read results as `<action>.result` events from source `contact-center-sync`. */
@@ -33,7 +36,10 @@ export class EventBridgeResultPublisher implements ResultPublisher {
     this.#eventBusName = options.eventBusName;
     this.#sdk = loadOnce(async () => {
       const { EventBridgeClient, PutEventsCommand } = await import('@aws-sdk/client-eventbridge');
-      return { client: options.client ?? new EventBridgeClient({}), PutEventsCommand };
+      return {
+        client: options.client ?? new EventBridgeClient({ ...options.clientConfig }),
+        PutEventsCommand,
+      };
     });
   }
 
@@ -63,3 +69,7 @@ export class EventBridgeResultPublisher implements ResultPublisher {
     }
   }
 }
+
+/** The result publisher of the read actions' entry points (`createLambdaHandler`'s `results`). */
+export const eventBridgeResults = (options: EventBridgeResultPublisherOptions): ResultPublisher =>
+  new EventBridgeResultPublisher(options);

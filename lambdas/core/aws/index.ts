@@ -4,6 +4,7 @@
  * same code runs in Lambda and against an emulator. Every constructor accepts a client for tests.
  */
 
+export * from './client-config';
 export * from './dynamodb-brake-store';
 export * from './dynamodb-breaker-store';
 export * from './dynamodb-census-store';

@@ -3,6 +3,7 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { KeyReadCoordinator } from '../key-read-coordinator';
 import { type ApiKeySource, MAX_API_KEY_MAX_AGE_SECONDS } from '../ports';
+import type { AwsClientConfig } from './client-config';
 
 export type ApiKeySecretProblem =
   /** The secret (or its current version) does not exist. */
@@ -36,6 +37,8 @@ export interface SecretsManagerApiKeySourceOptions {
   readonly maxAgeSeconds: number;
   /** For tests (e.g. an emulator endpoint or call-counting middleware). */
   readonly client?: SecretsManagerClient;
+  /** Settings of the client this creates besides its region (unused with `client`). @default the SDK's defaults */
+  readonly clientConfig?: AwsClientConfig;
 }
 
 /**
@@ -68,7 +71,9 @@ export class SecretsManagerApiKeySource implements ApiKeySource {
     this.#maxAge = maxAgeSeconds;
     this.#provider = options.client
       ? new SecretsProvider({ awsSdkV3Client: options.client })
-      : new SecretsProvider({ clientConfig: { region: options.secretsRegion } });
+      : new SecretsProvider({
+          clientConfig: { ...options.clientConfig, region: options.secretsRegion },
+        });
   }
 
   /** Served from the provider's cache within maxAge; concurrent callers share one read. */

@@ -1,5 +1,6 @@
 import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeadLetterReason, DeadLetterSink } from '../ports';
+import type { AwsClientConfig } from './client-config';
 import { loadOnce } from './load-once';
 
 /** Longest `errorMessage` attribute, in code points; the rest is cut and marked with `…`. */
@@ -48,6 +49,8 @@ export interface SqsDeadLetterSinkOptions {
   /** URL of the action's dead-letter queue (a standard queue). */
   readonly queueUrl: string;
   readonly client?: SQSClient;
+  /** Settings of the client this creates (unused with `client`). @default the SDK's defaults */
+  readonly clientConfig?: AwsClientConfig;
 }
 
 /** Sends the original body unchanged to the DLQ, with the reason as message attributes. */
@@ -62,7 +65,10 @@ export class SqsDeadLetterSink implements DeadLetterSink {
     this.#queueUrl = options.queueUrl;
     this.#sdk = loadOnce(async () => {
       const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
-      return { client: options.client ?? new SQSClient({}), SendMessageCommand };
+      return {
+        client: options.client ?? new SQSClient({ ...options.clientConfig }),
+        SendMessageCommand,
+      };
     });
   }
 

@@ -1,6 +1,7 @@
 import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { BRAKE_RELEASED_ATTRIBUTE } from '../mass-delete-brake';
 import type { ForwardedAttribute, HeldMessage, HeldMessageSink } from '../ports';
+import type { AwsClientConfig } from './client-config';
 import { loadOnce } from './load-once';
 import {
   MAX_ERROR_MESSAGE_LENGTH,
@@ -66,6 +67,8 @@ export interface SqsHeldQueueOptions {
   /** URL of the action's held queue (created by the stack for each destructive action). */
   readonly queueUrl: string;
   readonly client?: SQSClient;
+  /** Settings of the client built when none is given (the function's region and credentials). */
+  readonly clientConfig?: AwsClientConfig;
   readonly now?: () => number;
 }
 
@@ -83,7 +86,10 @@ export class SqsHeldQueue implements HeldMessageSink {
     this.#now = options.now ?? Date.now;
     this.#sdk = loadOnce(async () => {
       const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
-      return { client: options.client ?? new SQSClient({}), SendMessageCommand };
+      return {
+        client: options.client ?? new SQSClient({ ...options.clientConfig }),
+        SendMessageCommand,
+      };
     });
   }
 

@@ -1,11 +1,14 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Rescheduler } from '../ports';
+import type { AwsClientConfig } from './client-config';
 import { loadOnce } from './load-once';
 
 export interface SqsVisibilityReschedulerOptions {
   /** URL of the action's source queue (the one the function consumes). */
   readonly queueUrl: string;
   readonly client?: SQSClient;
+  /** Settings of the client this creates (unused with `client`). @default the SDK's defaults */
+  readonly clientConfig?: AwsClientConfig;
 }
 
 /**
@@ -23,7 +26,10 @@ export class SqsVisibilityRescheduler implements Rescheduler {
     this.#queueUrl = options.queueUrl;
     this.#sdk = loadOnce(async () => {
       const { SQSClient, ChangeMessageVisibilityCommand } = await import('@aws-sdk/client-sqs');
-      return { client: options.client ?? new SQSClient({}), ChangeMessageVisibilityCommand };
+      return {
+        client: options.client ?? new SQSClient({ ...options.clientConfig }),
+        ChangeMessageVisibilityCommand,
+      };
     });
   }
 

@@ -108,4 +108,22 @@ describe('cold start', () => {
       'LEDGER_TABLE_NAME is not set (required by actions that change the platform)',
     );
   });
+
+  it('refuses a read action whose entry point passes no result publisher', async () => {
+    // Prepare
+    for (const [name, value] of Object.entries(VALID)) vi.stubEnv(name, value);
+    vi.resetModules();
+    const { createLambdaHandler } = await import('../../../lambdas/core/lambda-handler');
+    const { searchCampaignRecords } = await import(
+      '../../../lambdas/actions/search-campaign-records'
+    );
+
+    // Act
+    const building = () => createLambdaHandler(searchCampaignRecords);
+
+    // Assess
+    expect(building).toThrow(
+      'search-campaign-records is a read action: its entry point must pass `results`',
+    );
+  });
 });

@@ -177,6 +177,61 @@ describe('CircuitBreaker', () => {
     expect(new Set(failures)).toEqual(new Set(['provisioning']));
   });
 
+  it('reads the shared state once for a prefetch and the permits that follow it', async () => {
+    // Prepare: another instance opened the breaker; this one has not looked yet.
+    const shared = new InMemoryBreakerStore();
+    await shared.open('realtime', 1_000_000 + DEFAULT_BREAKER_SETTINGS.coolDownMs, 1_000_000);
+    let reads = 0;
+    const store: BreakerStore = {
+      read: (service) => {
+        reads += 1;
+        return shared.read(service);
+      },
+      open: (...args) => shared.open(...args),
+      claimProbe: (...args) => shared.claimProbe(...args),
+      close: (service) => shared.close(service),
+    };
+    const [breaker] = fleet(1, store).breakers as [CircuitBreaker];
+
+    // Act
+    breaker.prefetch();
+    const permits = await Promise.all([breaker.permit(), breaker.permit()]);
+
+    // Assess: the permits joined the prefetch's read and see what it read.
+    expect(reads).toBe(1);
+    expect(permits.map((p) => p.kind)).toEqual(['hold', 'hold']);
+  });
+
+  it('keeps a prefetch that fails silent and lets the next permit read again', async () => {
+    // Prepare
+    let reads = 0;
+    const failures: string[] = [];
+    const store: BreakerStore = {
+      read: async () => {
+        reads += 1;
+        if (reads === 1) throw new Error('throttled');
+        return undefined;
+      },
+      open: async () => {},
+      claimProbe: async () => true,
+      close: async () => {},
+    };
+    const breaker = new CircuitBreaker('realtime', store, {
+      now: () => 0,
+      events: { storeFailed: (service) => failures.push(service) },
+    });
+
+    // Act
+    breaker.prefetch();
+    await new Promise((settled) => setTimeout(settled, 0));
+    const first = await breaker.permit();
+
+    // Assess: the failed read was reported, nothing was cached, the permit read afresh.
+    expect(failures).toEqual(['realtime']);
+    expect(reads).toBe(2);
+    expect(first).toEqual({ kind: 'call', probe: false });
+  });
+
   it('bounds what a long outage costs the platform, however many instances ask in any order', async () => {
     await fc.assert(
       fc.asyncProperty(
