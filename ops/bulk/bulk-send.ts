@@ -203,9 +203,10 @@ export const runBulkSend = async (
     },
     {
       acknowledged(ids) {
-        checkpoint.record(ids);
         sent += ids.length;
         progress.update({ moved: sent, failed: failedCount, total: valid.length });
+        // The next batch waits for this one to be on disk: a crash can resend only batches in flight.
+        return checkpoint.record(ids);
       },
     },
   );

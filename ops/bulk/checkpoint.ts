@@ -95,6 +95,10 @@ export class Checkpoint {
   #writing: Promise<void> | undefined;
   #dirty = false;
   #failure: unknown;
+  /** Acknowledgements recorded so far, and how many of them the file on disk holds. */
+  #recorded = 0;
+  #written = 0;
+  #waiters: { readonly upTo: number; readonly resolve: () => void }[] = [];
 
   constructor(
     readonly file: string,
@@ -118,11 +122,25 @@ export class Checkpoint {
     return this.#sent.size;
   }
 
-  /** Records acknowledged messages and schedules a write. */
-  record(messages: readonly number[]): void {
+  /**
+   * Records acknowledged messages and schedules a write; resolves once the file holds them (or
+   * a write failed: see `failed`). A sender that waits for it before its next batch bounds what
+   * a crash can resend to the batches in flight.
+   */
+  record(messages: readonly number[]): Promise<void> {
     for (const message of messages) this.#sent.add(message);
+    this.#recorded += 1;
+    const upTo = this.#recorded;
+    const written = new Promise<void>((resolve) => this.#waiters.push({ upTo, resolve }));
     this.#dirty = true;
     this.#writing ??= this.#drain();
+    return written;
+  }
+
+  #settle(all: boolean): void {
+    const waiting = this.#waiters;
+    this.#waiters = waiting.filter((w) => !all && w.upTo > this.#written);
+    for (const waiter of waiting) if (all || waiter.upTo <= this.#written) waiter.resolve();
   }
 
   /** Waits for every recorded acknowledgement to be on disk; throws if a write failed. */
@@ -140,6 +158,7 @@ export class Checkpoint {
     try {
       while (this.#dirty) {
         this.#dirty = false;
+        const upTo = this.#recorded;
         const content: CheckpointFile = {
           version: 1,
           input: this.input,
@@ -150,9 +169,12 @@ export class Checkpoint {
         const temporary = `${this.file}.tmp`;
         await writeFile(temporary, `${JSON.stringify(content)}\n`);
         await rename(temporary, this.file);
+        this.#written = upTo;
+        this.#settle(false);
       }
     } catch (error) {
       this.#failure = error;
+      this.#settle(true);
     } finally {
       this.#writing = undefined;
     }

@@ -22,8 +22,8 @@ export interface DeliveryOptions {
 }
 
 export interface DeliveryEvents {
-  /** Entries the service took. */
-  acknowledged(ids: readonly number[]): void;
+  /** Entries the service took; the batch's next step waits for the returned promise. */
+  acknowledged(ids: readonly number[]): void | Promise<void>;
   /** Entries about to be sent again. */
   retrying?(failures: readonly EntryFailure[]): void;
 }
@@ -89,7 +89,7 @@ export const deliverBatches = async (
       const taken = pending.filter((e) => !failedIds.has(e.id)).map((e) => e.id);
       if (taken.length > 0) {
         acknowledged += taken.length;
-        events.acknowledged(taken);
+        await events.acknowledged(taken);
       }
       const again = failures.filter((f) => f.retryable && attempt < options.maxAttempts);
       failed.push(...failures.filter((f) => !(f.retryable && attempt < options.maxAttempts)));
