@@ -5,20 +5,28 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type SendMessageBatchCommandInput,
+} from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  countMessages,
+  createBusRuleToQueue,
   motoEnvironment,
   motoEventBridgeClient,
   motoSqsClient,
+  receiveAllMessages,
   stubMotoEnvironment,
 } from '../../support/aws-clients';
+import { runOpsCaptured } from '../../support/ops-run';
 import { createActionStack, tempDir } from './ops-fixture';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const NODE = path.join(REPO_ROOT, 'node_modules', '.bin', 'node');
 const sqs = motoSqsClient();
-const _events = motoEventBridgeClient();
+const events = motoEventBridgeClient();
 
 const HEADER = 'campaignName,clientId,data.FirstName:1,data.phone1:2,nextEarliestWorkTimeUTC:json';
 
@@ -179,4 +187,186 @@ describe('ops send bulk load', () => {
     expect(rejected.map((r) => r.line)).toEqual(csv.badLines);
     expect(JSON.stringify(rejected)).not.toContain('0151 2345');
   }, 300_000);
+});
+
+const joiner = (n: number) => ({
+  loginUserId: `person${n}@example.com`,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  userTemplateName: 'agent',
+});
+
+const writeLines = async (lines: readonly string[], name = 'joiners.jsonl'): Promise<string> => {
+  const file = path.join(await tempDir(), name);
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return file;
+};
+
+const loginsOf = (bodies: readonly string[]): string[] =>
+  bodies.map((b) => JSON.parse(b).loginUserId as string).sort();
+
+describe('ops send bulk load, in process', () => {
+  it('sends nothing while any line is bad, naming each bad line and field but no value', async () => {
+    // Prepare
+    const stack = await createActionStack(sqs, 'add-user');
+    const file = await writeLines([
+      JSON.stringify(joiner(1)),
+      JSON.stringify({ ...joiner(2), firstName: ['secret-value'] }),
+      '{"loginUserId": ',
+      JSON.stringify(joiner(4)),
+    ]);
+
+    // Act
+    const run = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('line 2: not a valid add-user message: firstName:');
+    expect(run.stderr).toContain('line 3: is not valid JSON');
+    expect(run.stderr).toContain('2 of 4 messages are invalid. Nothing was sent');
+    expect(run.stderr).not.toContain('secret-value');
+    expect(await countMessages(sqs, stack.queues.queueUrl)).toBe(0);
+  });
+
+  it('retries the entries a batch rejects, on their own, and sends each message once', async () => {
+    // Prepare: SQS takes every batch but rejects each entry whose number is a multiple of 7 once.
+    const stack = await createActionStack(sqs, 'add-user');
+    const file = await writeLines(Array.from({ length: 95 }, (_, n) => JSON.stringify(joiner(n))));
+    const throttling = motoSqsClient();
+    const rejectedOnce = new Set<string>();
+    throttling.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'SendMessageBatchCommand') return next(args);
+        const input = args.input as SendMessageBatchCommandInput;
+        const rejected = (input.Entries ?? []).filter(
+          (e) =>
+            Number(e.Id) % 7 === 0 &&
+            !rejectedOnce.has(e.Id ?? '') &&
+            (input.Entries ?? []).length > 1,
+        );
+        for (const entry of rejected) rejectedOnce.add(entry.Id ?? '');
+        const kept = (input.Entries ?? []).filter((e) => !rejected.includes(e));
+        const result = await next({ ...args, input: { ...input, Entries: kept } });
+        const output = result.output as { Failed?: unknown[] };
+        output.Failed = [
+          ...(output.Failed ?? []),
+          ...rejected.map((e) => ({ Id: e.Id, Code: 'ThrottlingException', SenderFault: false })),
+        ];
+        return result;
+      },
+      { step: 'initialize', name: 'rejectSomeEntriesOnce' },
+    );
+
+    // Act
+    const run = await runOpsCaptured(['send', 'add-user', file, ...stack.args], {
+      clients: { sqs: throttling },
+    });
+
+    // Assess
+    expect(run.stderr).not.toContain('could not be sent');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Sent 95 messages');
+    expect(run.stdout).toContain(`retried ${rejectedOnce.size}; failed 0`);
+    const received = await receiveAllMessages(sqs, stack.queues.queueUrl, { atLeast: 95 });
+    expect(loginsOf(received.map((m) => m.Body ?? ''))).toEqual(
+      Array.from({ length: 95 }, (_, n) => joiner(n).loginUserId).sort(),
+    );
+  });
+
+  it('reports an entry SQS refuses as its fault, exits 1, and a rerun sends only that one', async () => {
+    // Prepare: the first run's SQS refuses line 3 as the sender's fault (no retry helps).
+    const stack = await createActionStack(sqs, 'add-user');
+    const file = await writeLines(Array.from({ length: 25 }, (_, n) => JSON.stringify(joiner(n))));
+    const refusing = motoSqsClient();
+    refusing.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'SendMessageBatchCommand') return next(args);
+        const input = args.input as SendMessageBatchCommandInput;
+        const kept = (input.Entries ?? []).filter((e) => e.Id !== '2');
+        if (kept.length === (input.Entries ?? []).length) return next(args);
+        const result = await next({ ...args, input: { ...input, Entries: kept } });
+        (result.output as { Failed?: unknown[] }).Failed = [
+          { Id: '2', Code: 'InvalidParameterValue', SenderFault: true, Message: 'refused' },
+        ];
+        return result;
+      },
+      { step: 'initialize', name: 'refuseOneEntry' },
+    );
+
+    // Act
+    const first = await runOpsCaptured(['send', 'add-user', file, ...stack.args], {
+      clients: { sqs: refusing },
+    });
+    const rerun = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+    const again = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+
+    // Assess
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain(
+      'line 3 could not be sent to the add-user queue: InvalidParameterValue: refused',
+    );
+    expect(first.stderr).toContain('1 messages were not sent: rerun the same command');
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toContain('Sent 1 messages');
+    expect(again.stdout).toContain('Sent 0 messages');
+    const received = await receiveAllMessages(sqs, stack.queues.queueUrl, { atLeast: 25 });
+    expect(loginsOf(received.map((m) => m.Body ?? ''))).toEqual(
+      Array.from({ length: 25 }, (_, n) => joiner(n).loginUserId).sort(),
+    );
+  });
+
+  it('refuses to resume when the file changed since its checkpoint', async () => {
+    // Prepare
+    const stack = await createActionStack(sqs, 'add-user');
+    const file = await writeLines([JSON.stringify(joiner(1))]);
+    const first = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+    await writeFile(file, `${JSON.stringify(joiner(1))}\n${JSON.stringify(joiner(2))}\n`);
+
+    // Act
+    const changed = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+
+    // Assess
+    expect(first.code).toBe(0);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain('the input file changed since it was written');
+    expect(await countMessages(sqs, stack.queues.queueUrl)).toBe(1);
+  });
+
+  it('puts events in tens on the bus, stamped from a CSV, with --event-bus', async () => {
+    // Prepare
+    const route = await createBusRuleToQueue(events, sqs, {
+      eventPattern: { source: ['com.examplecorp.hr'], 'detail-type': ['add-user'] },
+    });
+    const stack = await createActionStack(sqs, 'add-user', { eventBusName: route.busName });
+    const rows = Array.from({ length: 23 }, (_, n) => `person${n}@example.com,Ada,Lovelace,agent`);
+    const file = await writeLines(
+      ['loginUserId,firstName,lastName,userTemplateName', ...rows],
+      'joiners.csv',
+    );
+
+    // Act
+    const run = await runOpsCaptured([
+      'send',
+      'add-user',
+      file,
+      '--event-bus',
+      '--exported-at',
+      '2026-11-24T09:30:00Z',
+      ...stack.args,
+    ]);
+
+    // Assess
+    expect(run.code).toBe(0);
+    const delivered = await receiveAllMessages(sqs, route.queue.queueUrl, { atLeast: 23 });
+    const details = delivered.map((m) => JSON.parse(m.Body ?? '').detail);
+    expect(details).toHaveLength(23);
+    expect(details.map((d) => d.loginUserId).sort()).toEqual(
+      Array.from({ length: 23 }, (_, n) => `person${n}@example.com`).sort(),
+    );
+    for (const detail of details) {
+      expect(detail.occurredAt).toBe('2026-11-24T09:30:00.000Z');
+      expect(detail.correlationId).toMatch(/^joiners\.csv@[0-9a-f]{12}#\d+$/);
+    }
+    expect(await countMessages(sqs, stack.queues.queueUrl)).toBe(0);
+  });
 });
