@@ -12,6 +12,8 @@ import {
   isActionName,
 } from '../lambdas/actions';
 import { DEFAULT_RELEASE_RATE, runBrakeDiscard, runBrakeRelease, runBrakeStatus } from './brake';
+import { BULK_OPTIONS, DEFAULT_PARALLEL, MAX_PARALLEL, runBulkSend } from './bulk/bulk-send';
+import { formatOf, INPUT_FORMATS, isInputFormat } from './bulk/input-format';
 import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
 import { openDeployment } from './deployment';
 import { describeError, OpsError, UsageError } from './errors';
@@ -35,6 +37,12 @@ const OPTIONS = {
   'campaign-region': { type: 'string' },
   rate: { type: 'string' },
   'keep-tripped': { type: 'boolean' },
+  bulk: { type: 'boolean' },
+  format: { type: 'string' },
+  'skip-invalid': { type: 'string' },
+  checkpoint: { type: 'string' },
+  parallel: { type: 'string' },
+  'exported-at': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -80,18 +88,45 @@ Actions: ${ACTION_NAMES.join(', ')}`;
 /** Every command with its usage, options and help (exported for the help-coverage test). */
 export const COMMANDS: Record<CommandName, CommandSpec> = {
   send: {
-    usage: 'send <action> <json-file|-> [--event-bus [--source <source>]]',
+    usage:
+      'send <action> <file|-> [--bulk] [--format json|jsonl|csv] [--skip-invalid <file>] [--checkpoint <file>] [--parallel N] [--exported-at <time>] [--event-bus [--source <source>]]',
     summary: "validate messages and send them to the action's queue (or bus)",
-    arguments: ['action', 'json-file|-'],
-    options: ['event-bus', 'source'],
-    help: `Validates every message in the file (one JSON message, or a JSON array of messages; - reads
-stdin) with the action's schema. If any is invalid, prints every problem and sends nothing
-(exit 1). Otherwise sends them one by one to the action's SQS queue and prints each message id.
+    arguments: ['action', 'file|-'],
+    options: [
+      'event-bus',
+      'source',
+      'bulk',
+      'format',
+      'skip-invalid',
+      'checkpoint',
+      'parallel',
+      'exported-at',
+    ],
+    help: `Validates every message in the file (- reads stdin) with the action's schema. If any is
+invalid, prints every problem (line or message number and field, never a value) and sends
+nothing (exit 1).
+
+A JSON file (one message or an array) is sent as written, one message at a time, printing each
+message id. A bulk load (--bulk; implied by a .jsonl, .ndjson or .csv file, by --format jsonl
+or csv, and by any option below but --event-bus and --source) reads a file, stamps each message
+with a correlation id derived from the file and line (unless it has one) and an occurredAt
+(unless it has one: --exported-at, else the file's modification time), sends ten a call,
+${DEFAULT_PARALLEL} calls in flight, retries rejected entries, shows progress (count, rate, ETA)
+and records every acknowledged message in a checkpoint: rerunning the same command sends only
+what is missing. CSV header mapping: docs/operations.md.
 
 Options:
-  --event-bus        put EventBridge events on the stack's bus instead (detail-type = action)
-  --source <source>  event source with --event-bus (default: the action's first allowed source
-                     in the config; must be one of its allowed sources)`,
+  --bulk                 load the file in batches with a checkpoint (see above)
+  --format <format>      ${INPUT_FORMATS.join(', ')} (default: from the extension; .csv, .jsonl/.ndjson, else json)
+  --skip-invalid <file>  send the valid messages and write the invalid ones (line, reason) to
+                         the file as JSON lines
+  --checkpoint <file>    the checkpoint (default: <file>.checkpoint.json)
+  --parallel N           batches in flight at once, 1 to ${MAX_PARALLEL} (default ${DEFAULT_PARALLEL})
+  --exported-at <time>   occurredAt for messages without one (default: the file's modification
+                         time; a resumed load keeps the checkpoint's)
+  --event-bus            put EventBridge events on the stack's bus instead (detail-type = action)
+  --source <source>      event source with --event-bus (default: the action's first allowed source
+                         in the config; must be one of its allowed sources)`,
   },
   'dlq list': {
     usage: 'dlq list <action> [--max N] [--show-body]',
@@ -278,6 +313,22 @@ const parseRate = (value: string | undefined): number => {
   return rate;
 };
 
+const parseParallel = (value: string | undefined): number => {
+  if (value === undefined) return DEFAULT_PARALLEL;
+  const parallel = /^\d{1,3}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parallel >= 1 && parallel <= MAX_PARALLEL)) {
+    throw new UsageError(
+      `--parallel must be a whole number from 1 to ${MAX_PARALLEL}, got "${value}"`,
+    );
+  }
+  return parallel;
+};
+
+const parseFormat = (value: string | undefined) => {
+  if (value === undefined || isInputFormat(value)) return value;
+  throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(', ')}, got "${value}"`);
+};
+
 const parseMax = (value: string | undefined): number | undefined => {
   if (value === undefined) return undefined;
   const max = /^[1-9]\d{0,6}$/.test(value) ? Number(value) : Number.NaN;
@@ -362,8 +413,31 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
     io.clients,
   );
   const file = extra[0] ?? '-';
+  const format = parseFormat(stringOption(values, 'format'));
+  const parallel = parseParallel(stringOption(values, 'parallel'));
+  const bulk =
+    values.bulk === true ||
+    (format ?? formatOf(file)) !== 'json' ||
+    BULK_OPTIONS.some((name) => values[name] !== undefined);
   switch (command.name) {
     case 'send':
+      if (bulk) {
+        return runBulkSend(
+          deployment,
+          {
+            action,
+            input: file,
+            eventBus: values['event-bus'] === true,
+            source: stringOption(values, 'source'),
+            format,
+            skipInvalid: stringOption(values, 'skip-invalid'),
+            checkpoint: stringOption(values, 'checkpoint'),
+            parallel,
+            exportedAt: stringOption(values, 'exported-at'),
+          },
+          io,
+        );
+      }
       return runSend(
         deployment,
         {

@@ -20,13 +20,47 @@ export interface Progress {
   finish(): void;
 }
 
-/** Plain progress lines are printed every this many messages (and at the total). */
-const PLAIN_LINE_EVERY = 10;
+export interface ProgressOptions {
+  /** Words for the two counts (default moved, failed). */
+  readonly words?: { readonly moved: string; readonly failed: string };
+  /** Show the rate since the first update and, with a total, the time left. */
+  readonly rate?: boolean;
+  /** Plain lines are printed each time the count passes a multiple of this (default 10). */
+  readonly plainEvery?: number;
+  /** Clock in ms (tests). */
+  readonly now?: () => number;
+}
+
 const CLEAR_LINE = '\r\u001b[2K';
 
-const describeCounts = (label: string, { moved, failed, total }: ProgressCounts): string => {
+/** `42s`, `3m05s`, `1h02m`. */
+export const formatDuration = (seconds: number): string => {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+};
+
+/** The rate of the counts since the first update, and the time left at that rate. */
+const rateAndEta = (
+  counts: ProgressCounts,
+  first: { done: number; at: number } | undefined,
+  now: number,
+): string => {
+  const done = counts.moved + counts.failed;
+  if (first === undefined || now <= first.at || done <= first.done) return '';
+  const perSecond = ((done - first.done) * 1000) / (now - first.at);
+  const left = counts.total === undefined ? undefined : Math.max(0, counts.total - done);
+  return `, ${Math.round(perSecond)}/s${left === undefined ? '' : `, ETA ${formatDuration(left / perSecond)}`}`;
+};
+
+const describeCounts = (
+  label: string,
+  { moved, failed, total }: ProgressCounts,
+  words: { readonly moved: string; readonly failed: string } = { moved: 'moved', failed: 'failed' },
+): string => {
   const done = moved + failed;
-  return `${label}: ${done}${total === undefined ? '' : `/${Math.max(total, done)}`} (moved ${moved}, failed ${failed})`;
+  return `${label}: ${done}${total === undefined ? '' : `/${Math.max(total, done)}`} (${words.moved} ${moved}, ${words.failed} ${failed})`;
 };
 
 export const renderBar = (counts: ProgressCounts, width: number): string => {
@@ -36,19 +70,34 @@ export const renderBar = (counts: ProgressCounts, width: number): string => {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
 };
 
-export const createProgress = (writer: OpsWriter, label: string): Progress => {
+export const createProgress = (
+  writer: OpsWriter,
+  label: string,
+  options: ProgressOptions = {},
+): Progress => {
   let last: ProgressCounts = { moved: 0, failed: 0 };
+  const now = options.now ?? Date.now;
+  const every = options.plainEvery ?? 10;
+  let first: { done: number; at: number } | undefined;
+  const describe = (counts: ProgressCounts): string => {
+    const text = describeCounts(label, counts, options.words);
+    return options.rate ? `${text}${rateAndEta(counts, first, now())}` : text;
+  };
+  const remember = (counts: ProgressCounts): void => {
+    last = counts;
+    first ??= { done: counts.moved + counts.failed, at: now() };
+  };
   if (writer.isTTY) {
     let drawn = false;
     const draw = (): void => {
-      const text = describeCounts(label, last);
+      const text = describe(last);
       const width = Math.max(10, Math.min(40, (writer.columns ?? 80) - text.length - 2));
       writer.write(`${CLEAR_LINE}${renderBar(last, width)} ${text}`);
       drawn = true;
     };
     return {
       update(counts) {
-        last = counts;
+        remember(counts);
         draw();
       },
       note(line) {
@@ -61,14 +110,16 @@ export const createProgress = (writer: OpsWriter, label: string): Progress => {
       },
     };
   }
-  let printedAt = -1;
+  let printedAt = 0;
   return {
     update(counts) {
-      last = counts;
+      remember(counts);
       const done = counts.moved + counts.failed;
       const atTotal = counts.total !== undefined && done >= counts.total;
-      if (done !== printedAt && (done % PLAIN_LINE_EVERY === 0 || atTotal)) {
-        writer.write(`${describeCounts(label, counts)}\n`);
+      // Counts may jump (a batch at a time): print when a multiple was passed, not only hit.
+      const passed = Math.floor(done / every) > Math.floor(printedAt / every);
+      if (done !== printedAt && (passed || atTotal)) {
+        writer.write(`${describe(counts)}\n`);
         printedAt = done;
       }
     },
@@ -77,7 +128,7 @@ export const createProgress = (writer: OpsWriter, label: string): Progress => {
     },
     finish() {
       const done = last.moved + last.failed;
-      if (done !== printedAt && done > 0) writer.write(`${describeCounts(label, last)}\n`);
+      if (done !== printedAt && done > 0) writer.write(`${describe(last)}\n`);
     },
   };
 };

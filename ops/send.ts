@@ -64,7 +64,11 @@ export const validateMessages = (action: ActionName, messages: readonly unknown[
     return [`${which} is not a valid ${action} message: ${result.error}`];
   });
 
-const chooseSource = (deployment: Deployment, action: ActionName, wanted?: string): string => {
+export const chooseSource = (
+  deployment: Deployment,
+  action: ActionName,
+  wanted?: string,
+): string => {
   const allowed = allowedSourcesFor(deployment.config, action);
   if (wanted === undefined) {
     const first = allowed[0];

@@ -47,7 +47,7 @@ describe('ops command line', () => {
     [['frobnicate'], 'Unknown command "frobnicate"'],
     [['dlq'], 'dlq <subcommand>'],
     [['dlq', 'purge', 'add-user'], 'Unknown command "dlq purge"'],
-    [['send', 'add-user'], 'Usage: npm run ops -- send <action> <json-file|->'],
+    [['send', 'add-user'], 'Usage: npm run ops -- send <action> <file|->'],
     [['dlq', 'list'], 'Valid actions: add-or-update-campaign-record'],
     [['dlq', 'list', 'add-user', 'extra'], 'Usage: npm run ops -- dlq list'],
     [['dlq', 'list', 'add-user', '--max', '0'], '--max must be a whole number'],

@@ -1,0 +1,115 @@
+/**
+ * `npx tsx bench/bulk-load.ts [--messages N] [--sample N]`: times `ops send` into an SQS queue
+ * of moto, the bulk load (JSON Lines, ten a call, 8 calls in flight) against the one-by-one send
+ * of a JSON array. Not part of `npm run bench` or the tests; prints its numbers.
+ *
+ * moto 5.2.5 counts a queue's visible messages on every send (its `Queue.attributes` builds
+ * ApproximateNumberOfMessages), so each send costs time in proportion to the queue's depth and a
+ * 50 000-message load would measure moto's scan, not the client. A purger empties the queue
+ * every 250 ms during both runs, as a consumer keeping up would, so the depth stays small and the
+ * same for both. The one-by-one send is timed on a sample and extrapolated (its rate is flat).
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CreateQueueCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from '../lib/stack-outputs';
+import { startMotoServer } from '../local/aws-emulator/moto-server';
+import type { OpsWriter } from '../ops/io';
+import { runOps } from '../ops/main';
+
+const { values } = parseArgs({
+  options: { messages: { type: 'string' }, sample: { type: 'string' } },
+});
+const MESSAGES = Number(values.messages ?? 50_000);
+const SAMPLE = Number(values.sample ?? 2_000);
+
+const sink: OpsWriter = { write: () => true };
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+// The purger empties the queue more often than real SQS allows (once a minute).
+process.env.MOTO_SQS_ENFORCE_STRICT_QUEUE_PURGE_BEHAVIOUR = 'false';
+const server = await startMotoServer();
+try {
+  Object.assign(process.env, {
+    AWS_ACCESS_KEY_ID: 'testing',
+    AWS_SECRET_ACCESS_KEY: 'testing',
+    AWS_REGION: 'us-east-1',
+    AWS_ENDPOINT_URL_SQS: server.endpoint,
+  });
+  const sqs = new SQSClient({});
+  const dir = await mkdtemp(path.join(tmpdir(), 'bulk-bench-'));
+
+  /** A fresh queue, its outputs file, and a purger keeping it shallow. */
+  const target = async (name: string) => {
+    const { QueueUrl = '' } = await sqs.send(new CreateQueueCommand({ QueueName: name }));
+    const keys = actionOutputKeys('add-user');
+    const outputsFile = path.join(dir, `${name}-outputs.json`);
+    const outputs = {
+      [keys.queueUrl]: QueueUrl,
+      [keys.deadLetterQueueUrl]: QueueUrl,
+      [EVENT_BUS_OUTPUT_KEY]: 'unused',
+    };
+    await writeFile(outputsFile, JSON.stringify({ Bench: outputs }));
+    let purging = true;
+    const purger = (async () => {
+      while (purging) {
+        await sqs.send(new PurgeQueueCommand({ QueueUrl }));
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    })();
+    return {
+      args: ['--stack', 'Bench', '--outputs-file', outputsFile],
+      stop: async () => {
+        purging = false;
+        await purger;
+      },
+    };
+  };
+
+  const message = (n: number) => ({
+    loginUserId: `person${n}@example.com`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    userTemplateName: 'agent',
+  });
+
+  const timed = async (argv: readonly string[]): Promise<number> => {
+    const started = performance.now();
+    const code = await runOps(argv, { stdout: sink, stderr: sink });
+    if (code !== 0) throw new Error(`ops ${argv.join(' ')} exited ${code}`);
+    return (performance.now() - started) / 1000;
+  };
+
+  log(`one-by-one: ${SAMPLE} messages (JSON array)…`);
+  const single = await target('bench-single');
+  const sampleFile = path.join(dir, 'sample.json');
+  await writeFile(sampleFile, JSON.stringify(Array.from({ length: SAMPLE }, (_, n) => message(n))));
+  const singleSeconds = await timed(['send', 'add-user', sampleFile, ...single.args]);
+  await single.stop();
+
+  log(`bulk: ${MESSAGES} messages (JSON Lines)…`);
+  const bulk = await target('bench-bulk');
+  const bulkFile = path.join(dir, 'leads.jsonl');
+  await writeFile(
+    bulkFile,
+    `${Array.from({ length: MESSAGES }, (_, n) => JSON.stringify(message(n))).join('\n')}\n`,
+  );
+  const bulkSeconds = await timed(['send', 'add-user', bulkFile, ...bulk.args]);
+  await bulk.stop();
+
+  const singleRate = SAMPLE / singleSeconds;
+  const bulkRate = MESSAGES / bulkSeconds;
+  const extrapolated = MESSAGES / singleRate;
+  process.stdout.write(
+    [
+      `one-by-one: ${SAMPLE} messages in ${singleSeconds.toFixed(1)} s = ${singleRate.toFixed(0)}/s; ${MESSAGES} extrapolated: ${extrapolated.toFixed(0)} s`,
+      `bulk:       ${MESSAGES} messages in ${bulkSeconds.toFixed(1)} s = ${bulkRate.toFixed(0)}/s (validation and stamping included)`,
+      `speed-up:   ${(extrapolated / bulkSeconds).toFixed(1)}x (target 10x)`,
+      '',
+    ].join('\n'),
+  );
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,167 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../../../ops/bulk/csv';
+import { mapRecord, planColumns } from '../../../../ops/bulk/csv-mapping';
+
+/** A field as a careful writer quotes it: always quoted, quotes doubled. */
+const quote = (field: string): string => `"${field.replaceAll('"', '""')}"`;
+
+describe('parseCsv', () => {
+  it.each([
+    [
+      'plain fields',
+      'a,b\n1,2\n',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'CRLF line ends',
+      'a,b\r\n1,2\r\n',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'no final line end',
+      'a,b\n1,2',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    ['quoted comma, quote and line break', 'a\n"x, ""y""\nz"\n', [['a'], ['x, "y"\nz']]],
+    [
+      'empty fields',
+      ',\n"",x\n',
+      [
+        ['', ''],
+        ['', 'x'],
+      ],
+    ],
+    ['blank lines skipped', 'a\n\n1\n', [['a'], ['1']]],
+    ['byte-order mark dropped', '\uFEFFa\n1\n', [['a'], ['1']]],
+  ])('reads %s', (_case, text, rows) => {
+    // Act
+    const records = parseCsv(text);
+
+    // Assess
+    expect(records.map((r) => ('fields' in r ? r.fields : r.error))).toEqual(rows);
+  });
+
+  it('numbers each record by the line it starts on, across quoted line breaks', () => {
+    // Act
+    const records = parseCsv('h\r\n"a\r\nb"\r\nc\r\n\r\nd\r\n');
+
+    // Assess
+    expect(records.map((r) => r.line)).toEqual([1, 2, 4, 6]);
+  });
+
+  it.each([
+    ['a quote inside an unquoted field', 'h\nab"c\nok\n', 2, 'a quote inside an unquoted field'],
+    ['text after a closing quote', 'h\n"ab"c\nok\n', 2, 'text after its closing quote'],
+  ])('reports %s on its line and reads on', (_case, text, line, message) => {
+    // Act
+    const records = parseCsv(text);
+
+    // Assess
+    expect(records[1]).toEqual({ line, error: expect.stringContaining(message) });
+    expect(records[2]).toEqual({ line: 3, fields: ['ok'] });
+  });
+
+  it('reports a quoted field that is never closed', () => {
+    // Act
+    const records = parseCsv('h\n"abc\n');
+
+    // Assess
+    expect(records[1]).toEqual({ line: 2, error: 'field 1: a quoted field is never closed' });
+  });
+
+  it('reads back any table written with quoted fields', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 5 }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        fc.constantFrom('\n', '\r\n'),
+        (rows, lineEnd) => {
+          // Act
+          const text = rows.map((row) => row.map(quote).join(',')).join(lineEnd);
+          const records = parseCsv(text);
+
+          // Assess
+          expect(records.map((r) => ('fields' in r ? r.fields : r.error))).toEqual(rows);
+        },
+      ),
+    );
+  });
+});
+
+describe('CSV header mapping', () => {
+  it('maps fields, JSON fields and data items with their display order', () => {
+    // Prepare
+    const columns = planColumns([
+      'campaignName',
+      'clientId',
+      'nextEarliestWorkTimeUTC:json',
+      'data.FirstName',
+      'data.phone1:2',
+    ]);
+
+    // Act
+    const mapped = mapRecord(columns, ['Renewals', '007', '1700000000000', 'Ada', '+4915123']);
+
+    // Assess
+    expect(mapped).toEqual({
+      message: {
+        campaignName: 'Renewals',
+        clientId: '007',
+        nextEarliestWorkTimeUTC: 1700000000000,
+        previewRecordData: [
+          { key: 'FirstName', value: 'Ada' },
+          { key: 'phone1', value: '+4915123', displayOrder: 2 },
+        ],
+      },
+    });
+  });
+
+  it('leaves out the fields and items of empty cells', () => {
+    // Act
+    const mapped = mapRecord(planColumns(['clientId', 'region', 'data.a', 'data.b']), [
+      'c',
+      '',
+      '',
+      'x',
+    ]);
+
+    // Assess
+    expect(mapped).toEqual({
+      message: { clientId: 'c', previewRecordData: [{ key: 'b', value: 'x' }] },
+    });
+  });
+
+  it.each([
+    [['a', 'b'], ['1'], 'has 1 fields, the header has 2'],
+    [['n:json'], ['{oops'], 'column n:json is not valid JSON'],
+  ])('reports a bad record of %j without its values', (header, fields, error) => {
+    // Act
+    const mapped = mapRecord(planColumns(header), fields);
+
+    // Assess
+    expect(mapped).toEqual({ error });
+  });
+
+  it.each([
+    [['a', ''], 'CSV column 2 has no heading'],
+    [['data.x', 'data.x:3'], 'names data.x twice'],
+    [['data.x:0'], 'displayOrder must be from 1'],
+    [['a.b'], 'is neither a message field'],
+    [['previewRecordData:json', 'data.x'], 'both previewRecordData and data.<key>'],
+  ])('refuses the header %j', (header, message) => {
+    // Act / Assess
+    expect(() => planColumns(header)).toThrow(message);
+  });
+});
