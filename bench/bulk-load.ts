@@ -6,7 +6,7 @@
  * moto 5.2.5 counts a queue's visible messages on every send (its `Queue.attributes` builds
  * ApproximateNumberOfMessages), so each send costs time in proportion to the queue's depth and a
  * 50 000-message load would measure moto's scan, not the client. A purger empties the queue
- * every 250 ms during both runs, as a consumer keeping up would, so the depth stays small and the
+ * every 25 ms during both runs, as a consumer keeping up would, so the depth stays small and the
  * same for both. The one-by-one send is timed on a sample and extrapolated (its rate is flat).
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -56,7 +56,7 @@ try {
     const purger = (async () => {
       while (purging) {
         await sqs.send(new PurgeQueueCommand({ QueueUrl }));
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
     })();
     return {
