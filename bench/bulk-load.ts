@@ -1,7 +1,12 @@
 /**
- * `npx tsx bench/bulk-load.ts [--messages N] [--sample N]`: times `ops send` into an SQS queue
- * of moto, the bulk load (JSON Lines, ten a call, 8 calls in flight) against the one-by-one send
- * of a JSON array. Not part of `npm run bench` or the tests; prints its numbers.
+ * `npx tsx bench/bulk-load.ts [--messages N] [--sample N] [--rtt MS] [--parallel N]`: times
+ * `ops send` into an SQS queue of moto, the bulk load (JSON Lines, ten a call, `--parallel` calls
+ * in flight, the CLI's default unless given) against the one-by-one send of a JSON array. Not
+ * part of `npm run bench` or the tests; prints its numbers.
+ *
+ * `--rtt` puts a network round trip of that many milliseconds between the CLI and moto (a
+ * loopback proxy delaying each direction by half), as between an operator's machine and SQS;
+ * on bare loopback there is none, and moto's own work per message sets both paces instead.
  *
  * moto 5.2.5 counts a queue's visible messages on every send (its `Queue.attributes` builds
  * ApproximateNumberOfMessages), so each send costs time in proportion to the queue's depth and a
@@ -18,12 +23,20 @@ import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from '../lib/stack-outputs';
 import { startMotoServer } from '../local/aws-emulator/moto-server';
 import type { OpsWriter } from '../ops/io';
 import { runOps } from '../ops/main';
+import { startLatencyProxy } from './latency-proxy';
 
 const { values } = parseArgs({
-  options: { messages: { type: 'string' }, sample: { type: 'string' } },
+  options: {
+    messages: { type: 'string' },
+    sample: { type: 'string' },
+    rtt: { type: 'string' },
+    parallel: { type: 'string' },
+  },
 });
 const MESSAGES = Number(values.messages ?? 50_000);
 const SAMPLE = Number(values.sample ?? 2_000);
+const RTT_MS = Number(values.rtt ?? 0);
+const PARALLEL = values.parallel === undefined ? [] : ['--parallel', values.parallel];
 
 const sink: OpsWriter = { write: () => true };
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -31,14 +44,16 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 // The purger empties the queue more often than real SQS allows (once a minute).
 process.env.MOTO_SQS_ENFORCE_STRICT_QUEUE_PURGE_BEHAVIOUR = 'false';
 const server = await startMotoServer();
+const proxy = RTT_MS > 0 ? await startLatencyProxy(server.port, RTT_MS) : undefined;
 try {
   Object.assign(process.env, {
     AWS_ACCESS_KEY_ID: 'testing',
     AWS_SECRET_ACCESS_KEY: 'testing',
     AWS_REGION: 'us-east-1',
-    AWS_ENDPOINT_URL_SQS: server.endpoint,
+    // The CLI goes through the round trip; the bench's own setup and purger do not.
+    AWS_ENDPOINT_URL_SQS: proxy?.endpoint ?? server.endpoint,
   });
-  const sqs = new SQSClient({});
+  const sqs = new SQSClient({ endpoint: server.endpoint });
   const dir = await mkdtemp(path.join(tmpdir(), 'bulk-bench-'));
 
   /** A fresh queue, its outputs file, and a purger keeping it shallow. */
@@ -46,9 +61,12 @@ try {
     const { QueueUrl = '' } = await sqs.send(new CreateQueueCommand({ QueueName: name }));
     const keys = actionOutputKeys('add-user');
     const outputsFile = path.join(dir, `${name}-outputs.json`);
+    // The SDK sends to the queue URL's host, so the CLI's URL names the proxy.
+    const cliQueueUrl =
+      proxy === undefined ? QueueUrl : QueueUrl.replace(server.endpoint, proxy.endpoint);
     const outputs = {
-      [keys.queueUrl]: QueueUrl,
-      [keys.deadLetterQueueUrl]: QueueUrl,
+      [keys.queueUrl]: cliQueueUrl,
+      [keys.deadLetterQueueUrl]: cliQueueUrl,
       [EVENT_BUS_OUTPUT_KEY]: 'unused',
     };
     await writeFile(outputsFile, JSON.stringify({ Bench: outputs }));
@@ -96,7 +114,7 @@ try {
     bulkFile,
     `${Array.from({ length: MESSAGES }, (_, n) => JSON.stringify(message(n))).join('\n')}\n`,
   );
-  const bulkSeconds = await timed(['send', 'add-user', bulkFile, ...bulk.args]);
+  const bulkSeconds = await timed(['send', 'add-user', bulkFile, ...bulk.args, ...PARALLEL]);
   await bulk.stop();
 
   const singleRate = SAMPLE / singleSeconds;
@@ -104,6 +122,7 @@ try {
   const extrapolated = MESSAGES / singleRate;
   process.stdout.write(
     [
+      `round trip: ${RTT_MS} ms; bulk calls in flight: ${values.parallel ?? 'the default'}`,
       `one-by-one: ${SAMPLE} messages in ${singleSeconds.toFixed(1)} s = ${singleRate.toFixed(0)}/s; ${MESSAGES} extrapolated: ${extrapolated.toFixed(0)} s`,
       `bulk:       ${MESSAGES} messages in ${bulkSeconds.toFixed(1)} s = ${bulkRate.toFixed(0)}/s (validation and stamping included)`,
       `speed-up:   ${(extrapolated / bulkSeconds).toFixed(1)}x (target 10x)`,
@@ -111,5 +130,6 @@ try {
     ].join('\n'),
   );
 } finally {
+  await proxy?.close();
   await server.stop();
 }
