@@ -172,6 +172,7 @@ export const runBulkSend = async (
   };
   if (previous !== undefined) checkIdentity(checkpointFile, previous, identity);
   const checkpoint = new Checkpoint(checkpointFile, input, identity, previous?.sent);
+  await checkpoint.save();
 
   const entries: BatchEntry[] = valid
     .map((message, index) => ({ id: index, body: message.body }))

@@ -143,6 +143,17 @@ export class Checkpoint {
     for (const waiter of waiting) if (all || waiter.upTo <= this.#written) waiter.resolve();
   }
 
+  /**
+   * Writes the file now. Done before the first batch: it pins the export time the messages
+   * are stamped with (a crash before the first acknowledgement would otherwise leave the
+   * rerun to take it from the file's modification time again), and a checkpoint that cannot
+   * be written stops the load before anything is sent. Throws if the write failed.
+   */
+  async save(): Promise<void> {
+    this.#dirty = true;
+    await this.flush();
+  }
+
   /** Waits for every recorded acknowledgement to be on disk; throws if a write failed. */
   async flush(): Promise<void> {
     if (this.#dirty && this.#writing === undefined) this.#writing = this.#drain();

@@ -332,6 +332,28 @@ describe('ops send bulk load, in process', () => {
     expect(await countMessages(sqs, stack.queues.queueUrl)).toBe(1);
   });
 
+  it('sends nothing when the checkpoint cannot be written', async () => {
+    // Prepare
+    const stack = await createActionStack(sqs, 'add-user');
+    const file = await writeLines(Array.from({ length: 25 }, (_, n) => JSON.stringify(joiner(n))));
+    const checkpoint = path.join(await tempDir(), 'missing-dir', 'load.checkpoint.json');
+
+    // Act
+    const run = await runOpsCaptured([
+      'send',
+      'add-user',
+      file,
+      '--checkpoint',
+      checkpoint,
+      ...stack.args,
+    ]);
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Cannot write the checkpoint ${checkpoint}`);
+    expect(await countMessages(sqs, stack.queues.queueUrl)).toBe(0);
+  });
+
   it('puts events in tens on the bus, stamped from a CSV, with --event-bus', async () => {
     // Prepare
     const route = await createBusRuleToQueue(events, sqs, {

@@ -84,6 +84,27 @@ describe('checkpoint', () => {
     await expect(checkpoint.flush()).rejects.toThrow('Cannot write the checkpoint');
   });
 
+  it('is written before anything is acknowledged, holding the identity and no message', async () => {
+    // Prepare
+    const file = await checkpointFile();
+    const checkpoint = new Checkpoint(file, 'leads.csv', identity);
+
+    // Act
+    await checkpoint.save();
+    const read = await readCheckpoint(file);
+
+    // Assess
+    expect(read).toMatchObject({ ...identity, input: 'leads.csv', sent: [] });
+  });
+
+  it('throws from save when the file cannot be written', async () => {
+    // Prepare
+    const checkpoint = new Checkpoint('/nonexistent-dir/c.json', 'leads.csv', identity);
+
+    // Act / Assess
+    await expect(checkpoint.save()).rejects.toThrow('Cannot write the checkpoint');
+  });
+
   it('leaves a valid file behind at every moment (written whole, then renamed)', async () => {
     // Prepare
     const file = await checkpointFile();
