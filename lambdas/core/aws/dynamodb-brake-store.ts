@@ -1,11 +1,4 @@
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  GetItemCommand,
-  UpdateItemCommand,
-  type UpdateItemCommandInput,
-} from '@aws-sdk/client-dynamodb';
+import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type {
   BrakeLimit,
   BrakeRoll,
@@ -13,22 +6,15 @@ import type {
   BrakeStore,
   BrakeWrite,
 } from '../mass-delete-brake';
+import { type LedgerItem, LedgerTable, type LedgerTableOptions, numberValue } from './ledger-table';
 
 /** Prefix of the brake items in the ledger table (`brake#delete-user`). */
 export const BRAKE_KEY_PREFIX = 'brake#';
 
-export interface DynamoDbBrakeStoreOptions {
-  /** The ledger table (partition key `pk`). */
-  readonly tableName: string;
-  readonly client?: DynamoDBClient;
-}
-
-const number = (value: number): AttributeValue => ({ N: String(value) });
+const keyOf = (action: string): string => `${BRAKE_KEY_PREFIX}${action}`;
 
 /** A brake item as state; an item without a window (tripped before any count) counts from 0. */
-export const brakeStateOf = (
-  item: Record<string, AttributeValue> | undefined,
-): BrakeState | undefined => {
+export const brakeStateOf = (item: LedgerItem | undefined): BrakeState | undefined => {
   if (item === undefined) return undefined;
   const read = (name: string): number | undefined =>
     item[name]?.N === undefined ? undefined : Number(item[name]?.N);
@@ -52,48 +38,29 @@ export const brakeStateOf = (
  * (`ReturnValuesOnConditionCheckFailure`), so the brake learns without another read.
  */
 export class DynamoDbBrakeStore implements BrakeStore {
-  readonly #table: string;
-  readonly #client: DynamoDBClient;
+  readonly #table: LedgerTable;
 
-  constructor(options: DynamoDbBrakeStoreOptions) {
-    this.#table = options.tableName;
-    this.#client = options.client ?? new DynamoDBClient({});
-  }
-
-  #key(action: string) {
-    return { pk: { S: `${BRAKE_KEY_PREFIX}${action}` } };
+  constructor(options: LedgerTableOptions) {
+    this.#table = new LedgerTable(options);
   }
 
   async #update(
     action: string,
     input: Omit<UpdateItemCommandInput, 'TableName' | 'Key'>,
   ): Promise<BrakeWrite> {
-    try {
-      const answer = await this.#client.send(
-        new UpdateItemCommand({
-          TableName: this.#table,
-          Key: this.#key(action),
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          ...input,
-        }),
-      );
-      const state = brakeStateOf(answer.Attributes);
-      if (state === undefined) throw new Error('UpdateItem returned no attributes');
-      return { done: true, state };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) {
-        return { done: false, state: brakeStateOf(error.Item) };
-      }
-      throw error;
-    }
+    const write = await this.#table.update(keyOf(action), {
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      ...input,
+    });
+    const state = brakeStateOf(write.item);
+    if (!write.done) return { done: false, state };
+    if (state === undefined) throw new Error('UpdateItem returned no attributes');
+    return { done: true, state };
   }
 
   async read(action: string): Promise<BrakeState | undefined> {
-    const answer = await this.#client.send(
-      new GetItemCommand({ TableName: this.#table, Key: this.#key(action), ConsistentRead: true }),
-    );
-    return brakeStateOf(answer.Item);
+    return brakeStateOf(await this.#table.get(keyOf(action), true));
   }
 
   count(
@@ -109,10 +76,10 @@ export class DynamoDbBrakeStore implements BrakeStore {
       ConditionExpression:
         'attribute_not_exists(trippedAt) AND windowStart = :window AND previousUsed = :previous AND used < :max',
       ExpressionAttributeValues: {
-        ':one': number(1),
-        ':window': number(expected.windowStart),
-        ':previous': number(expected.previousUsed),
-        ':max': number(expected.maxUsed),
+        ':one': numberValue(1),
+        ':window': numberValue(expected.windowStart),
+        ':previous': numberValue(expected.previousUsed),
+        ':max': numberValue(expected.maxUsed),
       },
     });
   }
@@ -127,12 +94,12 @@ export class DynamoDbBrakeStore implements BrakeStore {
           ? 'attribute_not_exists(trippedAt) AND attribute_not_exists(windowStart)'
           : 'attribute_not_exists(trippedAt) AND windowStart = :from',
       ExpressionAttributeValues: {
-        ':window': number(to.windowStart),
-        ':previous': number(to.previousUsed),
-        ':one': number(1),
-        ':limit': number(to.limit),
-        ':windowMs': number(to.windowMs),
-        ...(from === undefined ? {} : { ':from': number(from) }),
+        ':window': numberValue(to.windowStart),
+        ':previous': numberValue(to.previousUsed),
+        ':one': numberValue(1),
+        ':limit': numberValue(to.limit),
+        ':windowMs': numberValue(to.windowMs),
+        ...(from === undefined ? {} : { ':from': numberValue(from) }),
       },
     });
   }
@@ -143,9 +110,9 @@ export class DynamoDbBrakeStore implements BrakeStore {
         'SET trippedAt = if_not_exists(trippedAt, :now), #limit = :limit, windowMs = :windowMs',
       ExpressionAttributeNames: { '#limit': 'limit' },
       ExpressionAttributeValues: {
-        ':now': number(now),
-        ':limit': number(brake.limit),
-        ':windowMs': number(brake.windowMs),
+        ':now': numberValue(now),
+        ':limit': numberValue(brake.limit),
+        ':windowMs': numberValue(brake.windowMs),
       },
     });
     if (!write.done) throw new Error('an unconditional UpdateItem was refused');
@@ -157,9 +124,9 @@ export class DynamoDbBrakeStore implements BrakeStore {
       UpdateExpression:
         'SET windowStart = :window, used = :zero, previousUsed = :zero, rearmedAt = :now REMOVE trippedAt',
       ExpressionAttributeValues: {
-        ':window': number(windowStart),
-        ':zero': number(0),
-        ':now': number(now),
+        ':window': numberValue(windowStart),
+        ':zero': numberValue(0),
+        ':now': numberValue(now),
       },
     });
     if (!write.done) throw new Error('an unconditional UpdateItem was refused');

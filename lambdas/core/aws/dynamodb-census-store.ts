@@ -1,16 +1,7 @@
-import {
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { CensusStore } from '../instance-census';
 import { BREAKER_KEY_PREFIX } from './dynamodb-breaker-store';
-
-export interface DynamoDbCensusStoreOptions {
-  /** The ledger table (partition key `pk`, TTL attribute `expiresAt`). */
-  readonly tableName: string;
-  readonly client?: DynamoDBClient;
-}
+import { expiresAfter, LedgerTable, type LedgerTableOptions, numberValue } from './ledger-table';
 
 /** Each instance's check-in time is an attribute of the service's item, named after it. */
 const INSTANCE_ATTRIBUTE_PREFIX = 'at_';
@@ -23,12 +14,10 @@ const TTL_SECONDS = 24 * 3600;
  * whole item: no read-modify-write, so concurrent check-ins never lose each other.
  */
 export class DynamoDbCensusStore implements CensusStore {
-  readonly #table: string;
-  readonly #client: DynamoDBClient;
+  readonly #table: LedgerTable;
 
-  constructor(options: DynamoDbCensusStoreOptions) {
-    this.#table = options.tableName;
-    this.#client = options.client ?? new DynamoDBClient({});
+  constructor(options: LedgerTableOptions) {
+    this.#table = new LedgerTable(options);
   }
 
   async checkIn(
@@ -38,13 +27,12 @@ export class DynamoDbCensusStore implements CensusStore {
     forget: ReadonlyMap<string, number>,
   ): Promise<ReadonlyMap<string, number>> {
     const gone = [...forget].filter(([other]) => other !== instance);
-    try {
-      return await this.#update(service, instance, now, gone);
-    } catch (error) {
-      // One of them checked in again since it was seen quiet: keep them all, check in alone.
-      if (!(error instanceof ConditionalCheckFailedException) || gone.length === 0) throw error;
-      return await this.#update(service, instance, now, []);
-    }
+    // Refused: one of them checked in again since it was seen quiet. Keep them all, check in alone.
+    const seen =
+      (await this.#update(service, instance, now, gone)) ??
+      (await this.#update(service, instance, now, []));
+    if (seen === undefined) throw new Error('an unconditional UpdateItem was refused');
+    return seen;
   }
 
   async #update(
@@ -52,33 +40,30 @@ export class DynamoDbCensusStore implements CensusStore {
     instance: string,
     now: number,
     gone: readonly (readonly [string, number])[],
-  ): Promise<ReadonlyMap<string, number>> {
+  ): Promise<ReadonlyMap<string, number> | undefined> {
     const names: Record<string, string> = { '#me': `${INSTANCE_ATTRIBUTE_PREFIX}${instance}` };
-    const values: Record<string, { N: string }> = {
-      ':now': { N: String(now) },
-      ':ttl': { N: String(Math.floor(now / 1000) + TTL_SECONDS) },
+    const values: Record<string, AttributeValue> = {
+      ':now': numberValue(now),
+      ':ttl': expiresAfter(now, TTL_SECONDS),
     };
     gone.forEach(([other, at], i) => {
       names[`#gone${i}`] = `${INSTANCE_ATTRIBUTE_PREFIX}${other}`;
-      values[`:seen${i}`] = { N: String(at) };
+      values[`:seen${i}`] = numberValue(at);
     });
     const remove = gone.length === 0 ? '' : ` REMOVE ${gone.map((_, i) => `#gone${i}`).join(', ')}`;
-    const answer = await this.#client.send(
-      new UpdateItemCommand({
-        TableName: this.#table,
-        Key: { pk: { S: `${BREAKER_KEY_PREFIX}${service}#instances` } },
-        UpdateExpression: `SET #me = :now, expiresAt = :ttl${remove}`,
-        // Only a check-in still as it was seen quiet is forgotten.
-        ...(gone.length === 0
-          ? {}
-          : { ConditionExpression: gone.map((_, i) => `#gone${i} = :seen${i}`).join(' AND ') }),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const write = await this.#table.update(`${BREAKER_KEY_PREFIX}${service}#instances`, {
+      UpdateExpression: `SET #me = :now, expiresAt = :ttl${remove}`,
+      // Only a check-in still as it was seen quiet is forgotten.
+      ...(gone.length === 0
+        ? {}
+        : { ConditionExpression: gone.map((_, i) => `#gone${i} = :seen${i}`).join(' AND ') }),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    });
+    if (!write.done) return undefined;
     const seen = new Map<string, number>();
-    for (const [name, value] of Object.entries(answer.Attributes ?? {})) {
+    for (const [name, value] of Object.entries(write.item ?? {})) {
       if (name.startsWith(INSTANCE_ATTRIBUTE_PREFIX) && value.N !== undefined) {
         seen.set(name.slice(INSTANCE_ATTRIBUTE_PREFIX.length), Number(value.N));
       }

@@ -1,26 +1,15 @@
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { LedgerTable, type LedgerTableOptions, numberValue } from '../aws/ledger-table';
 import type { EntityDoc } from './entity';
 import { type ClaimResult, type Lease, LeaseLostError, type LedgerStore } from './ledger-store';
 
-/**
- * The ledger in one DynamoDB table (partition key `pk`, TTL attribute `expiresAt`). The document
- * is one JSON string attribute; only the lease is a map, because the conditions read it. Every
- * write is conditional on the lease, so two holders can never both write an entity.
- */
-export interface DynamoDbLedgerStoreOptions {
-  readonly tableName: string;
-  /** For tests (an emulator endpoint). @default a client from the standard SDK configuration */
-  readonly client?: DynamoDBClient;
-}
-
 const CLAIM_NAMES = { '#lease': 'lease', '#until': 'until' };
+const HOLDS_LEASE = '#lease.#token = :token';
+
+const leaseToken = (token: string) => ({
+  ExpressionAttributeNames: { '#lease': 'lease', '#token': 'token' },
+  ExpressionAttributeValues: { ':token': { S: token } },
+});
 
 const leaseAttribute = (lease: Lease): AttributeValue => ({
   M: {
@@ -35,89 +24,58 @@ const parseDoc = (item: Record<string, AttributeValue> | undefined): EntityDoc |
   return text === undefined ? undefined : (JSON.parse(text) as EntityDoc);
 };
 
+/**
+ * The ledger in one DynamoDB table (partition key `pk`, TTL attribute `expiresAt`). The document
+ * is one JSON string attribute; only the lease is a map, because the conditions read it. Every
+ * write is conditional on the lease, so two holders can never both write an entity.
+ */
 export class DynamoDbLedgerStore implements LedgerStore {
-  readonly #table: string;
-  readonly #client: DynamoDBClient;
+  readonly #table: LedgerTable;
 
-  constructor(options: DynamoDbLedgerStoreOptions) {
-    this.#table = options.tableName;
-    this.#client = options.client ?? new DynamoDBClient({});
+  constructor(options: LedgerTableOptions) {
+    this.#table = new LedgerTable(options);
   }
 
   async claim(key: string, lease: Lease, now: number): Promise<ClaimResult> {
-    try {
-      const answer = await this.#client.send(
-        new UpdateItemCommand({
-          TableName: this.#table,
-          Key: { pk: { S: key } },
-          UpdateExpression: 'SET #lease = :lease',
-          ConditionExpression: 'attribute_not_exists(#lease) OR #lease.#until < :now',
-          ExpressionAttributeNames: CLAIM_NAMES,
-          ExpressionAttributeValues: {
-            ':lease': leaseAttribute(lease),
-            ':now': { N: String(now) },
-          },
-          ReturnValues: 'ALL_OLD',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      const takenOver = answer.Attributes?.lease?.M?.eventKey?.S;
-      return {
-        kind: 'claimed',
-        doc: parseDoc(answer.Attributes),
-        ...(takenOver === undefined ? {} : { takenOverFrom: takenOver }),
-      };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) {
-        return { kind: 'busy', until: Number(error.Item?.lease?.M?.until?.N ?? now) };
-      }
-      throw error;
-    }
+    const write = await this.#table.update(key, {
+      UpdateExpression: 'SET #lease = :lease',
+      ConditionExpression: 'attribute_not_exists(#lease) OR #lease.#until < :now',
+      ExpressionAttributeNames: CLAIM_NAMES,
+      ExpressionAttributeValues: { ':lease': leaseAttribute(lease), ':now': numberValue(now) },
+      ReturnValues: 'ALL_OLD',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    if (!write.done) return { kind: 'busy', until: Number(write.item?.lease?.M?.until?.N ?? now) };
+    const takenOver = write.item?.lease?.M?.eventKey?.S;
+    return {
+      kind: 'claimed',
+      doc: parseDoc(write.item),
+      ...(takenOver === undefined ? {} : { takenOverFrom: takenOver }),
+    };
   }
 
   async commit(key: string, token: string, doc: EntityDoc, expiresAt?: number): Promise<void> {
-    try {
-      await this.#client.send(
-        new PutItemCommand({
-          TableName: this.#table,
-          Item: {
-            pk: { S: key },
-            doc: { S: JSON.stringify(doc) },
-            ...(expiresAt === undefined ? {} : { expiresAt: { N: String(expiresAt) } }),
-          },
-          ConditionExpression: '#lease.#token = :token',
-          ExpressionAttributeNames: { '#lease': 'lease', '#token': 'token' },
-          ExpressionAttributeValues: { ':token': { S: token } },
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new LeaseLostError(key);
-      throw error;
-    }
+    const write = await this.#table.put(
+      {
+        pk: { S: key },
+        doc: { S: JSON.stringify(doc) },
+        ...(expiresAt === undefined ? {} : { expiresAt: numberValue(expiresAt) }),
+      },
+      { ConditionExpression: HOLDS_LEASE, ...leaseToken(token) },
+    );
+    if (!write.done) throw new LeaseLostError(key);
   }
 
   async release(key: string, token: string): Promise<void> {
-    try {
-      await this.#client.send(
-        new UpdateItemCommand({
-          TableName: this.#table,
-          Key: { pk: { S: key } },
-          UpdateExpression: 'REMOVE #lease',
-          ConditionExpression: '#lease.#token = :token',
-          ExpressionAttributeNames: { '#lease': 'lease', '#token': 'token' },
-          ExpressionAttributeValues: { ':token': { S: token } },
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return;
-      throw error;
-    }
+    // Refused: the lease was already taken over, so there is nothing of ours to release.
+    await this.#table.update(key, {
+      UpdateExpression: 'REMOVE #lease',
+      ConditionExpression: HOLDS_LEASE,
+      ...leaseToken(token),
+    });
   }
 
   async read(key: string): Promise<EntityDoc | undefined> {
-    const answer = await this.#client.send(
-      new GetItemCommand({ TableName: this.#table, Key: { pk: { S: key } }, ConsistentRead: true }),
-    );
-    return parseDoc(answer.Item);
+    return parseDoc(await this.#table.get(key, true));
   }
 }

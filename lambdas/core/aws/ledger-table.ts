@@ -1,0 +1,94 @@
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  type PutItemCommandInput,
+  UpdateItemCommand,
+  type UpdateItemCommandInput,
+} from '@aws-sdk/client-dynamodb';
+
+export type LedgerItem = Record<string, AttributeValue>;
+
+export interface LedgerTableOptions {
+  /** The ledger table (partition key `pk`, TTL attribute `expiresAt`). */
+  readonly tableName: string;
+  /** For tests (an emulator endpoint). @default a client from the standard SDK configuration */
+  readonly client?: DynamoDBClient;
+}
+
+/**
+ * A conditional write's answer. A refused condition is an answer, not an error: `item` is then
+ * the item as it was, when the write asked for it (`ReturnValuesOnConditionCheckFailure`).
+ */
+export interface TableWrite {
+  readonly done: boolean;
+  readonly item: LedgerItem | undefined;
+}
+
+export const numberValue = (value: number): AttributeValue => ({ N: String(value) });
+
+/** The `expiresAt` value (TTL, epoch seconds) of an item written at `nowMs`. */
+export const expiresAfter = (nowMs: number, seconds: number): AttributeValue =>
+  numberValue(Math.floor(nowMs / 1000) + seconds);
+
+/**
+ * The one table every shared item lives in: entity ledger, breakers, census, brakes. The
+ * functions may only get, put and update items (IAM), so this offers nothing else.
+ */
+export class LedgerTable {
+  readonly #name: string;
+  readonly #client: DynamoDBClient;
+
+  constructor(options: LedgerTableOptions) {
+    this.#name = options.tableName;
+    this.#client = options.client ?? new DynamoDBClient({});
+  }
+
+  async get(pk: string, consistent = false): Promise<LedgerItem | undefined> {
+    const answer = await this.#client.send(
+      new GetItemCommand({
+        TableName: this.#name,
+        Key: { pk: { S: pk } },
+        ConsistentRead: consistent,
+      }),
+    );
+    return answer.Item;
+  }
+
+  update(
+    pk: string,
+    input: Omit<UpdateItemCommandInput, 'TableName' | 'Key'>,
+  ): Promise<TableWrite> {
+    return refusedIsAnAnswer(async () => {
+      const answer = await this.#client.send(
+        new UpdateItemCommand({ TableName: this.#name, Key: { pk: { S: pk } }, ...input }),
+      );
+      return answer.Attributes;
+    });
+  }
+
+  put(
+    item: LedgerItem,
+    input: Omit<PutItemCommandInput, 'TableName' | 'Item'>,
+  ): Promise<TableWrite> {
+    return refusedIsAnAnswer(async () => {
+      const answer = await this.#client.send(
+        new PutItemCommand({ TableName: this.#name, Item: item, ...input }),
+      );
+      return answer.Attributes;
+    });
+  }
+}
+
+const refusedIsAnAnswer = async (
+  write: () => Promise<LedgerItem | undefined>,
+): Promise<TableWrite> => {
+  try {
+    return { done: true, item: await write() };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return { done: false, item: error.Item };
+    throw error;
+  }
+};
