@@ -1,8 +1,7 @@
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { RESULT_EVENT_SOURCE, resultDetailType } from '../identity';
 import type { ResultEvent, ResultPublisher } from '../ports';
-import type { AwsClientConfig } from './client-config';
-import { loadOnce } from './load-once';
+import { type AwsClientSource, lazyClient } from './load-once';
 import { resultEventDetail } from './result-event-detail';
 
 /** PutEvents accepted the call but rejected the entry (it answers HTTP 200 for that). */
@@ -16,37 +15,29 @@ export class ResultPublishError extends Error {
   }
 }
 
-export interface EventBridgeResultPublisherOptions {
+export interface EventBridgeResultPublisherOptions extends AwsClientSource<EventBridgeClient> {
   /** Name or ARN of the result bus. */
   readonly eventBusName: string;
-  readonly client?: EventBridgeClient;
-  /** Settings of the client this creates (unused with `client`). @default the SDK's defaults */
-  readonly clientConfig?: AwsClientConfig;
 }
 
 /** Publishes read results as `<action>.result` events from source `contact-center-sync`. */
 export class EventBridgeResultPublisher implements ResultPublisher {
   readonly #eventBusName: string;
-  readonly #sdk: () => Promise<{
-    readonly client: EventBridgeClient;
-    readonly PutEventsCommand: typeof import('@aws-sdk/client-eventbridge').PutEventsCommand;
-  }>;
+  readonly #eventBridge;
 
   constructor(options: EventBridgeResultPublisherOptions) {
     this.#eventBusName = options.eventBusName;
-    this.#sdk = loadOnce(async () => {
-      const { EventBridgeClient, PutEventsCommand } = await import('@aws-sdk/client-eventbridge');
-      return {
-        client: options.client ?? new EventBridgeClient({ ...options.clientConfig }),
-        PutEventsCommand,
-      };
-    });
+    this.#eventBridge = lazyClient(
+      () => import('@aws-sdk/client-eventbridge'),
+      (sdk, config) => new sdk.EventBridgeClient(config),
+      options,
+    );
   }
 
   async publish(event: ResultEvent): Promise<void> {
-    const { client, PutEventsCommand } = await this.#sdk();
+    const { sdk, client } = await this.#eventBridge();
     const response = await client.send(
-      new PutEventsCommand({
+      new sdk.PutEventsCommand({
         Entries: [
           {
             EventBusName: this.#eventBusName,

@@ -13,4 +13,5 @@ export * from './result-event-detail';
 export * from './secrets-manager-api-key-source';
 export * from './sqs-dead-letter-sink';
 export * from './sqs-held-queue';
+export * from './sqs-queue';
 export * from './sqs-visibility-rescheduler';

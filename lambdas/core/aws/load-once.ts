@@ -1,3 +1,5 @@
+import type { AwsClientConfig } from './client-config';
+
 /**
  * SQS is needed only on the failure path (dead letters) and EventBridge only by the two reads,
  * so their SDK modules are loaded on first use instead of adding 15–30 ms to every cold start.
@@ -13,3 +15,21 @@ export const loadOnce = <T>(load: () => Promise<T>): (() => Promise<T>) => {
     return loading;
   };
 };
+
+/** Where an adapter's SDK client comes from: one handed in (tests), or one it builds. */
+export interface AwsClientSource<Client> {
+  readonly client?: Client;
+  /** Settings of the client built when none is given. @default the SDK's defaults */
+  readonly clientConfig?: AwsClientConfig;
+}
+
+/** An SDK module and its client, both loaded on first use. */
+export const lazyClient = <Sdk, Client>(
+  load: () => Promise<Sdk>,
+  build: (sdk: Sdk, config: AwsClientConfig) => Client,
+  source: AwsClientSource<Client>,
+): (() => Promise<{ readonly sdk: Sdk; readonly client: Client }>) =>
+  loadOnce(async () => {
+    const sdk = await load();
+    return { sdk, client: source.client ?? build(sdk, { ...source.clientConfig }) };
+  });

@@ -1,7 +1,6 @@
-import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
+import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import type { DeadLetterReason, DeadLetterSink } from '../ports';
-import type { AwsClientConfig } from './client-config';
-import { loadOnce } from './load-once';
+import { SqsQueue, type SqsQueueOptions } from './sqs-queue';
 
 /** Longest `errorMessage` attribute, in code points; the rest is cut and marked with `…`. */
 export const MAX_ERROR_MESSAGE_LENGTH = 1024;
@@ -45,41 +44,15 @@ export const deadLetterAttributes = (
   };
 };
 
-export interface SqsDeadLetterSinkOptions {
-  /** URL of the action's dead-letter queue (a standard queue). */
-  readonly queueUrl: string;
-  readonly client?: SQSClient;
-  /** Settings of the client this creates (unused with `client`). @default the SDK's defaults */
-  readonly clientConfig?: AwsClientConfig;
-}
-
 /** Sends the original body unchanged to the DLQ, with the reason as message attributes. */
 export class SqsDeadLetterSink implements DeadLetterSink {
-  readonly #queueUrl: string;
-  readonly #sdk: () => Promise<{
-    readonly client: SQSClient;
-    readonly SendMessageCommand: typeof import('@aws-sdk/client-sqs').SendMessageCommand;
-  }>;
+  readonly #queue: SqsQueue;
 
-  constructor(options: SqsDeadLetterSinkOptions) {
-    this.#queueUrl = options.queueUrl;
-    this.#sdk = loadOnce(async () => {
-      const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
-      return {
-        client: options.client ?? new SQSClient({ ...options.clientConfig }),
-        SendMessageCommand,
-      };
-    });
+  constructor(options: SqsQueueOptions) {
+    this.#queue = new SqsQueue(options);
   }
 
-  async send(body: string, reason: DeadLetterReason): Promise<void> {
-    const { client, SendMessageCommand } = await this.#sdk();
-    await client.send(
-      new SendMessageCommand({
-        QueueUrl: this.#queueUrl,
-        MessageBody: body,
-        MessageAttributes: deadLetterAttributes(reason),
-      }),
-    );
+  send(body: string, reason: DeadLetterReason): Promise<void> {
+    return this.#queue.send(body, deadLetterAttributes(reason));
   }
 }

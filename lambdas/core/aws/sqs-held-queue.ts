@@ -1,13 +1,12 @@
-import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
+import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import { BRAKE_RELEASED_ATTRIBUTE } from '../mass-delete-brake';
 import type { ForwardedAttribute, HeldMessage, HeldMessageSink } from '../ports';
-import type { AwsClientConfig } from './client-config';
-import { loadOnce } from './load-once';
 import {
   MAX_ERROR_MESSAGE_LENGTH,
   MAX_REASON_VALUE_LENGTH,
   sqsAttributeValue,
 } from './sqs-dead-letter-sink';
+import { SqsQueue, type SqsQueueOptions } from './sqs-queue';
 
 /** Attributes the handler adds to a held message: why and since when it waits. */
 export const HELD_NOTE_ATTRIBUTES = [
@@ -63,44 +62,22 @@ export const heldAttributes = (
   return { ...kept, ...Object.fromEntries(note.slice(0, Math.max(0, room))) };
 };
 
-export interface SqsHeldQueueOptions {
-  /** URL of the action's held queue (created by the stack for each destructive action). */
-  readonly queueUrl: string;
-  readonly client?: SQSClient;
-  /** Settings of the client built when none is given (the function's region and credentials). */
-  readonly clientConfig?: AwsClientConfig;
+export interface SqsHeldQueueOptions extends SqsQueueOptions {
+  /** The clock of the `heldAt` note. @default Date.now */
   readonly now?: () => number;
 }
 
 /** Parks a held message in the action's held queue: body unchanged, the note in attributes. */
 export class SqsHeldQueue implements HeldMessageSink {
-  readonly #queueUrl: string;
+  readonly #queue: SqsQueue;
   readonly #now: () => number;
-  readonly #sdk: () => Promise<{
-    readonly client: SQSClient;
-    readonly SendMessageCommand: typeof import('@aws-sdk/client-sqs').SendMessageCommand;
-  }>;
 
   constructor(options: SqsHeldQueueOptions) {
-    this.#queueUrl = options.queueUrl;
+    this.#queue = new SqsQueue(options);
     this.#now = options.now ?? Date.now;
-    this.#sdk = loadOnce(async () => {
-      const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
-      return {
-        client: options.client ?? new SQSClient({ ...options.clientConfig }),
-        SendMessageCommand,
-      };
-    });
   }
 
-  async hold(message: HeldMessage): Promise<void> {
-    const { client, SendMessageCommand } = await this.#sdk();
-    await client.send(
-      new SendMessageCommand({
-        QueueUrl: this.#queueUrl,
-        MessageBody: message.body,
-        MessageAttributes: heldAttributes(message, new Date(this.#now())),
-      }),
-    );
+  hold(message: HeldMessage): Promise<void> {
+    return this.#queue.send(message.body, heldAttributes(message, new Date(this.#now())));
   }
 }
