@@ -43,7 +43,7 @@ import type { Deployment } from './deployment';
 import { describeError, isQueueLevelError, OpsError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { createProgress, type Progress } from './progress';
-import { requireOutput } from './stack-outputs';
+import { type ActionQueues, requireOutput } from './stack-outputs';
 
 /** Reason code of a held message an operator discarded. */
 export const DISCARDED_BY_OPERATOR = 'DISCARDED_BY_OPERATOR';
@@ -203,13 +203,16 @@ export interface MoveResult {
   readonly stoppedBecause?: string | undefined;
 }
 
+/** A held message's copy: the queue it goes to and its attributes (the body stays as it is). */
+interface HeldCopy {
+  readonly queueUrl: string;
+  readonly attributes: Record<string, MessageAttributeValue>;
+}
+
 export interface MoveOptions {
   readonly heldQueueUrl: string;
   /** Where one held message goes (queue, body, attributes). */
-  readonly copy: (message: Message) => {
-    readonly queueUrl: string;
-    readonly attributes: Record<string, MessageAttributeValue>;
-  };
+  readonly copy: (message: Message) => HeldCopy;
   readonly max?: number | undefined;
   /** Messages per second at most. @default unpaced */
   readonly ratePerSecond?: number | undefined;
@@ -354,49 +357,6 @@ export interface BrakeReleaseOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-export const runBrakeRelease = async (
-  deployment: Deployment,
-  options: BrakeReleaseOptions,
-  io: OpsIo,
-): Promise<number> => {
-  const brake = requireBrake(deployment, options.action);
-  const now = (options.now ?? Date.now)();
-  const [store, held, queues] = await Promise.all([
-    brakeStore(deployment),
-    heldQueueUrl(deployment, options.action),
-    deployment.queues(options.action),
-  ]);
-  // First: messages arriving from now on are counted afresh, not held behind this release.
-  await rearm(store, options.action, brake, now);
-  writeLine(io.stderr, `Re-armed the ${options.action} brake with a fresh window.`);
-  const releasedAt = new Date(now).toISOString();
-  const progress = createProgress(io.stderr, `release ${options.action}`);
-  let result: MoveResult;
-  try {
-    result = await moveHeld(
-      deployment.sqs(),
-      {
-        heldQueueUrl: held,
-        copy: (message) => ({
-          queueUrl: queues.queueUrl,
-          attributes: {
-            ...producerAttributesOf(message),
-            [BRAKE_RELEASED_ATTRIBUTE]: { DataType: 'String', StringValue: releasedAt },
-          },
-        }),
-        max: options.max,
-        ratePerSecond: options.ratePerSecond,
-        signal: io.signal,
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-      },
-      progress,
-    );
-  } finally {
-    progress.finish();
-  }
-  return summarise(io, 'Release', options.action, result);
-};
-
 export interface BrakeDiscardOptions {
   readonly action: ActionName;
   readonly max?: number | undefined;
@@ -405,60 +365,104 @@ export interface BrakeDiscardOptions {
   readonly now?: () => number;
 }
 
-export const runBrakeDiscard = async (
+/** What release and discard share: re-arm the brake, then move the held messages somewhere. */
+interface HeldMove extends Omit<MoveOptions, 'heldQueueUrl' | 'copy' | 'signal'> {
+  readonly verb: 'release' | 'discard';
+  readonly action: ActionName;
+  readonly rearm: boolean;
+  readonly now?: (() => number) | undefined;
+  /** Where one held message goes, given the action's queues and this command's time. */
+  readonly copy: (message: Message, queues: ActionQueues, at: string) => HeldCopy;
+}
+
+const moveHeldOf = async (
   deployment: Deployment,
-  options: BrakeDiscardOptions,
+  move: HeldMove,
   io: OpsIo,
-): Promise<number> => {
-  const brake = requireBrake(deployment, options.action);
-  const now = (options.now ?? Date.now)();
+): Promise<MoveResult> => {
+  const brake = requireBrake(deployment, move.action);
+  const now = (move.now ?? Date.now)();
   const [store, held, queues] = await Promise.all([
     brakeStore(deployment),
-    heldQueueUrl(deployment, options.action),
-    deployment.queues(options.action),
+    heldQueueUrl(deployment, move.action),
+    deployment.queues(move.action),
   ]);
-  if (!options.keepTripped) {
-    await rearm(store, options.action, brake, now);
-    writeLine(io.stderr, `Re-armed the ${options.action} brake with a fresh window.`);
+  if (move.rearm) {
+    // First: messages arriving from now on are counted afresh, not held behind this move.
+    await rearm(store, move.action, brake, now);
+    writeLine(io.stderr, `Re-armed the ${move.action} brake with a fresh window.`);
   }
-  const discardedAt = new Date(now).toISOString();
-  const progress = createProgress(io.stderr, `discard ${options.action}`);
-  let result: MoveResult;
+  const at = new Date(now).toISOString();
+  const progress = createProgress(io.stderr, `${move.verb} ${move.action}`);
   try {
-    result = await moveHeld(
+    return await moveHeld(
       deployment.sqs(),
       {
         heldQueueUrl: held,
-        copy: (message) => {
-          const heldAt = noteOf(message, 'heldAt') ?? 'an unknown time';
-          const why = noteOf(message, 'heldReason');
-          const reason = deadLetterAttributes({
-            action: options.action,
-            errorCategory: 'permanent',
-            errorCode: DISCARDED_BY_OPERATOR,
-            errorMessage: `held by the mass-delete brake at ${heldAt}${why === undefined ? '' : ` (${why})`}; discarded by an operator at ${discardedAt} (npm run ops -- brake discard)`,
-            sourceMessageId: noteOf(message, 'sourceMessageId') ?? message.MessageId ?? '',
-            correlationId:
-              noteOf(message, 'correlationId') ?? noteOf(message, 'sourceMessageId') ?? '',
-          });
-          // The reason first: with the producer's attributes it may not exceed SQS's 10.
-          const kept = Object.entries(producerAttributesOf(message)).slice(
-            0,
-            10 - Object.keys(reason).length,
-          );
-          return {
-            queueUrl: queues.deadLetterQueueUrl,
-            attributes: { ...Object.fromEntries(kept), ...reason },
-          };
-        },
-        max: options.max,
+        copy: (message) => move.copy(message, queues, at),
+        max: move.max,
+        ratePerSecond: move.ratePerSecond,
         signal: io.signal,
+        ...(move.sleep ? { sleep: move.sleep } : {}),
       },
       progress,
     );
   } finally {
     progress.finish();
   }
+};
+
+/** Released: back to the source queue, marked so the brake neither counts nor holds it again. */
+const releasedCopy = (message: Message, queues: ActionQueues, releasedAt: string): HeldCopy => ({
+  queueUrl: queues.queueUrl,
+  attributes: {
+    ...producerAttributesOf(message),
+    [BRAKE_RELEASED_ATTRIBUTE]: { DataType: 'String', StringValue: releasedAt },
+  },
+});
+
+/** Discarded: to the DLQ with the reason, like any dead letter, so it can still be redriven. */
+const discardedCopy =
+  (action: ActionName) =>
+  (message: Message, queues: ActionQueues, discardedAt: string): HeldCopy => {
+    const heldAt = noteOf(message, 'heldAt') ?? 'an unknown time';
+    const why = noteOf(message, 'heldReason');
+    const reason = deadLetterAttributes({
+      action,
+      errorCategory: 'permanent',
+      errorCode: DISCARDED_BY_OPERATOR,
+      errorMessage: `held by the mass-delete brake at ${heldAt}${why === undefined ? '' : ` (${why})`}; discarded by an operator at ${discardedAt} (npm run ops -- brake discard)`,
+      sourceMessageId: noteOf(message, 'sourceMessageId') ?? message.MessageId ?? '',
+      correlationId: noteOf(message, 'correlationId') ?? noteOf(message, 'sourceMessageId') ?? '',
+    });
+    // The reason first: with the producer's attributes it may not exceed SQS's 10.
+    const kept = Object.entries(producerAttributesOf(message)).slice(
+      0,
+      10 - Object.keys(reason).length,
+    );
+    return {
+      queueUrl: queues.deadLetterQueueUrl,
+      attributes: { ...Object.fromEntries(kept), ...reason },
+    };
+  };
+
+export const runBrakeRelease = async (
+  deployment: Deployment,
+  options: BrakeReleaseOptions,
+  io: OpsIo,
+): Promise<number> => {
+  const move = { ...options, verb: 'release', rearm: true, copy: releasedCopy } as const;
+  return summarise(io, 'Release', options.action, await moveHeldOf(deployment, move, io));
+};
+
+export const runBrakeDiscard = async (
+  deployment: Deployment,
+  options: BrakeDiscardOptions,
+  io: OpsIo,
+): Promise<number> => {
+  const copy = discardedCopy(options.action);
+  const move = { ...options, verb: 'discard', rearm: !options.keepTripped, copy } as const;
+  const result = await moveHeldOf(deployment, move, io);
   if (options.keepTripped) {
     writeLine(io.stderr, `The ${options.action} brake stays tripped: new deletes are still held.`);
   }
