@@ -39,7 +39,7 @@ import {
   receiveBatch,
   releaseMessages,
 } from './dead-letters';
-import type { Deployment } from './deployment';
+import type { Deployment, OpsCommand } from './deployment';
 import { describeError, isQueueLevelError, OpsError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { createProgress, type Progress } from './progress';
@@ -123,11 +123,7 @@ export interface BrakeStatusOptions {
   readonly now?: () => number;
 }
 
-export const runBrakeStatus = async (
-  deployment: Deployment,
-  options: BrakeStatusOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runBrakeStatus: OpsCommand<BrakeStatusOptions> = async (deployment, options, io) => {
   const now = (options.now ?? Date.now)();
   const actions = options.action === undefined ? DESTRUCTIVE_ACTIONS : [options.action];
   if (options.action !== undefined) requireBrake(deployment, options.action);
@@ -446,20 +442,12 @@ const discardedCopy =
     };
   };
 
-export const runBrakeRelease = async (
-  deployment: Deployment,
-  options: BrakeReleaseOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runBrakeRelease: OpsCommand<BrakeReleaseOptions> = async (deployment, options, io) => {
   const move = { ...options, verb: 'release', rearm: true, copy: releasedCopy } as const;
   return summarise(io, 'Release', options.action, await moveHeldOf(deployment, move, io));
 };
 
-export const runBrakeDiscard = async (
-  deployment: Deployment,
-  options: BrakeDiscardOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runBrakeDiscard: OpsCommand<BrakeDiscardOptions> = async (deployment, options, io) => {
   const copy = discardedCopy(options.action);
   const move = { ...options, verb: 'discard', rearm: !options.keepTripped, copy } as const;
   const result = await moveHeldOf(deployment, move, io);

@@ -22,7 +22,7 @@ import {
 import type { ActionName } from '../lambdas/actions';
 import type { DeadLetterReason } from '../lambdas/core/ports';
 import { counted } from './counted';
-import type { Deployment } from './deployment';
+import type { OpsCommand } from './deployment';
 import { OpsError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { redactedPreview } from './redact';
@@ -325,11 +325,7 @@ export interface ListOptions {
   readonly showBody: boolean;
 }
 
-export const runList = async (
-  deployment: Deployment,
-  options: ListOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runList: OpsCommand<ListOptions> = async (deployment, options, io) => {
   const { deadLetterQueueUrl } = await deployment.queues(options.action);
   const peek = await peekMessages(deployment.sqs(), deadLetterQueueUrl, {
     max: options.max,
@@ -359,11 +355,7 @@ export interface ExportOptions {
   readonly force: boolean;
 }
 
-export const runExport = async (
-  deployment: Deployment,
-  options: ExportOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runExport: OpsCommand<ExportOptions> = async (deployment, options, io) => {
   const { deadLetterQueueUrl } = await deployment.queues(options.action);
   // Opened first so a file that already exists stops the command before anything is received.
   // 0600: the bodies are personal data.

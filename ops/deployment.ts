@@ -13,7 +13,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { ActionName } from '../lambdas/actions';
 import { ConfigError, type DeploymentConfig, loadConfig, stackNameFor } from '../lib/config';
 import { OpsError } from './errors';
-import type { OpsClients } from './io';
+import type { OpsClients, OpsIo } from './io';
 import {
   type ActionQueues,
   actionQueues,
@@ -44,6 +44,13 @@ export interface Deployment {
   /** The action's source queue and DLQ URLs; a clear error when the stack has no such outputs. */
   queues(action: ActionName): Promise<ActionQueues>;
 }
+
+/** One ops subcommand on a deployment: its parsed options in, its exit code out. */
+export type OpsCommand<Options> = (
+  deployment: Deployment,
+  options: Options,
+  io: OpsIo,
+) => Promise<number>;
 
 const loadDeploymentConfig = (name: string): DeploymentConfig => {
   try {

@@ -27,9 +27,9 @@ import {
   receiveBatch,
   releaseMessages,
 } from './dead-letters';
-import type { Deployment } from './deployment';
+import type { OpsCommand } from './deployment';
 import { describeError, isCredentialError, isQueueLevelError } from './errors';
-import { type OpsIo, writeLine } from './io';
+import { writeLine } from './io';
 import { createProgress, type Progress } from './progress';
 
 /** Seconds a message being redriven stays invisible to others. */
@@ -373,11 +373,7 @@ export interface RedriveCommandOptions {
   readonly perMessage: boolean;
 }
 
-export const runRedrive = async (
-  deployment: Deployment,
-  options: RedriveCommandOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runRedrive: OpsCommand<RedriveCommandOptions> = async (deployment, options, io) => {
   const queues = await deployment.queues(options.action);
   const progress = createProgress(io.stderr, `redrive ${options.action}`);
   let result: RedriveResult;

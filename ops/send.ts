@@ -9,7 +9,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { type ActionName, parseMessage } from '../lambdas/actions';
 import { declaredCorrelationId } from '../lambdas/core/envelope';
 import { allowedSourcesFor } from '../lib/config';
-import type { Deployment } from './deployment';
+import type { Deployment, OpsCommand } from './deployment';
 import { describeError, OpsError, UsageError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { eventBusName } from './stack-outputs';
@@ -134,11 +134,7 @@ const busSender = async (
 const unsentTail = (first: number, last: number): string =>
   first === last ? `message ${first} was` : `messages ${first} to ${last} were`;
 
-export const runSend = async (
-  deployment: Deployment,
-  options: SendOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runSend: OpsCommand<SendOptions> = async (deployment, options, io) => {
   const { action } = options;
   const inputName = options.input === '-' ? 'stdin' : options.input;
   const messages = decodeMessages(await readInput(options.input, io), inputName);

@@ -18,9 +18,9 @@ import {
   peekMessages,
   viewDeadLetter,
 } from './dead-letters';
-import type { Deployment } from './deployment';
+import type { OpsCommand } from './deployment';
 import { UsageError } from './errors';
-import { type OpsIo, writeLine } from './io';
+import { writeLine } from './io';
 import { requireOutput } from './stack-outputs';
 
 export interface TraceOptions {
@@ -102,11 +102,7 @@ const describeDoc = (doc: EntityDoc | undefined): string[] => {
   return lines;
 };
 
-export const runTrace = async (
-  deployment: Deployment,
-  options: TraceOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runTrace: OpsCommand<TraceOptions> = async (deployment, options, io) => {
   const kind = kindOf(options.action);
   if (kind === 'record' && options.campaign === undefined) {
     throw new UsageError('A record is named by its campaign and clientId: add --campaign <name>');

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { type ActionName, parseMessage } from '../../lambdas/actions';
-import type { Deployment } from '../deployment';
+import type { Deployment, OpsCommand } from '../deployment';
 import { OpsError, UsageError } from '../errors';
-import { type OpsIo, writeLine } from '../io';
+import { writeLine } from '../io';
 import { createProgress } from '../progress';
 import { chooseSource } from '../send';
 import { eventBusName } from '../stack-outputs';
@@ -109,11 +109,7 @@ const resolveTarget = async (
 };
 
 /** Returns the exit code. */
-export const runBulkSend = async (
-  deployment: Deployment,
-  options: BulkSendOptions,
-  io: OpsIo,
-): Promise<number> => {
+export const runBulkSend: OpsCommand<BulkSendOptions> = async (deployment, options, io) => {
   const { action, input } = options;
   if (input === '-')
     throw new UsageError(
