@@ -1,15 +1,4 @@
 /** Cold-start baseline: a fresh process loads `@aws-sdk/client-secrets-manager` and nothing else. */
-import type { ColdStartResult } from '../protocol';
-import { report } from './report';
+import { reportImport } from './report';
 
-const started = performance.now();
-await import('@aws-sdk/client-secrets-manager');
-const loaded = performance.now();
-
-report({
-  bootMs: started,
-  totalMs: loaded - started,
-  importMs: loaded - started,
-  invokeMs: 0,
-  failures: 0,
-} satisfies ColdStartResult);
+await reportImport(() => import('@aws-sdk/client-secrets-manager'));

@@ -3,8 +3,8 @@
  * with a bare keep-alive `fetch` loop, `concurrency` in flight.
  */
 import { readFileSync } from 'node:fs';
-import type { LoadResult, MessagePhases, RecordedRequest, RequestLoadJob } from '../protocol';
-import { readJob, report, timePhase } from './report';
+import type { MessagePhases, RecordedRequest, RequestLoadJob } from '../protocol';
+import { readJob, reportLoad, timePhase } from './report';
 
 const job = readJob<RequestLoadJob>();
 const requests = JSON.parse(
@@ -23,10 +23,4 @@ const run = (list: readonly RecordedRequest[]) =>
     return response.status === 200 ? 0 : 1;
   });
 
-const warmup = await run(requests.warmup);
-const measured = await run(requests.measured);
-report({
-  warmup,
-  measured,
-  maxRssKiB: process.resourceUsage().maxRSS,
-} satisfies LoadResult);
+await reportLoad(run, requests);

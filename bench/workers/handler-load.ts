@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { failedIds } from '../../testkit/sqs-events';
 import { chunk } from '../batching';
 import { benchContext, benchSqsEvent } from '../invocation';
-import type { HandlerLoadJob, LoadResult, MessagePhases } from '../protocol';
-import { handlerOf, readJob, report, timePhase } from './report';
+import type { HandlerLoadJob, MessagePhases } from '../protocol';
+import { handlerOf, readJob, reportLoad, timePhase } from './report';
 
 const job = readJob<HandlerLoadJob>();
 const messages = JSON.parse(readFileSync(job.messagesFile, 'utf8')) as MessagePhases<string>;
@@ -27,10 +27,4 @@ const run = (bodies: readonly string[]) => {
   );
 };
 
-const warmup = await run(messages.warmup);
-const measured = await run(messages.measured);
-report({
-  warmup,
-  measured,
-  maxRssKiB: process.resourceUsage().maxRSS,
-} satisfies LoadResult);
+await reportLoad(run, messages);

@@ -11,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import { type ClientRequestArgs, Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AGENT_OPTIONS } from '../../lambdas/core/http';
-import type { LoadResult, MessagePhases, RecordedRequest, RequestLoadJob } from '../protocol';
-import { readJob, report, timePhase } from './report';
+import type { MessagePhases, RecordedRequest, RequestLoadJob } from '../protocol';
+import { readJob, reportLoad, timePhase } from './report';
 
 /** Counts the connections it opens, so the bench can check the loop really kept them alive. */
 class CountingAgent extends HttpAgent {
@@ -87,11 +87,4 @@ const run = (list: readonly RecordedRequest[]) =>
     (await send(request)) === 200 ? 0 : 1,
   );
 
-const warmup = await run(requests.warmup);
-const measured = await run(requests.measured);
-report({
-  warmup,
-  measured,
-  maxRssKiB: process.resourceUsage().maxRSS,
-  socketsOpened: agent.opened,
-} satisfies LoadResult);
+await reportLoad(run, requests, { socketsOpened: agent.opened });

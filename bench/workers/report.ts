@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import { forEachConcurrently } from '../batching';
-import type { PhaseResult } from '../protocol';
+import type { ColdStartResult, LoadResult, PhaseResult } from '../protocol';
 
 /** File descriptor the bench reads the worker's result from (stdout carries log lines). */
 const RESULT_FD = 3;
@@ -51,4 +51,34 @@ export const timePhase = async <T>(
     failures += await work(unit);
   });
   return { items, elapsedMs: performance.now() - started, failures, cpuMs: cpuMs(cpuBefore) };
+};
+
+/** Reports an import-only cold start (the baselines): `load` timed in this fresh process. */
+export const reportImport = async (load: () => Promise<unknown>): Promise<never> => {
+  const started = performance.now();
+  await load();
+  const loaded = performance.now();
+  return report({
+    bootMs: started,
+    totalMs: loaded - started,
+    importMs: loaded - started,
+    invokeMs: 0,
+    failures: 0,
+  } satisfies ColdStartResult);
+};
+
+/** Runs a load worker's warm-up then its measured phase, and reports both with peak memory. */
+export const reportLoad = async <T>(
+  run: (units: T) => Promise<PhaseResult>,
+  phases: { readonly warmup: T; readonly measured: T },
+  extra: Partial<LoadResult> = {},
+): Promise<never> => {
+  const warmup = await run(phases.warmup);
+  const measured = await run(phases.measured);
+  return report({
+    warmup,
+    measured,
+    maxRssKiB: process.resourceUsage().maxRSS,
+    ...extra,
+  } satisfies LoadResult);
 };
