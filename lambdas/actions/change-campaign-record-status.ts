@@ -6,15 +6,11 @@ import { pickDefined } from '../core/pick-defined';
 import type { CallOptions, PlatformCaller } from '../core/platform-caller';
 import { platformTimeMillis } from '../core/platform-responses';
 import {
-  campaignName,
-  correlationId,
   crossFieldCheck,
   epochMillis,
   ianaTimeZone,
   nonEmpty,
-  occurredAt,
-  recordLocator,
-  region,
+  recordAddress,
   requireLocator,
 } from '../messages/common';
 import {
@@ -33,11 +29,7 @@ export type RecordState = (typeof RECORD_STATES)[number];
 
 export const changeCampaignRecordStatusMessage = z
   .strictObject({
-    correlationId,
-    occurredAt,
-    campaignName,
-    region,
-    ...recordLocator,
+    ...recordAddress(),
     previewRecordStateEnum: z.enum(RECORD_STATES, {
       error: `must be one of ${RECORD_STATES.join(', ')}`,
     }),

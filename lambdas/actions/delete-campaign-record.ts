@@ -6,14 +6,7 @@ import { pickFields, stepResult } from '../core/ledger/step-result';
 import { alreadyApplied, mayHaveBeenApplied, success } from '../core/outcome';
 import { pickDefined } from '../core/pick-defined';
 import type { CallOptions, PlatformCaller } from '../core/platform-caller';
-import {
-  campaignName,
-  correlationId,
-  occurredAt,
-  recordLocator,
-  region,
-  requireLocator,
-} from '../messages/common';
+import { campaignName, recordAddress, requireLocator } from '../messages/common';
 import {
   type AddOrUpdateCampaignRecordMessage,
   addOrUpdateCampaignRecord,
@@ -24,11 +17,7 @@ import { asRecordFields, findRecord, type Located, readdressed, recordKey } from
 
 export const deleteCampaignRecordMessage = z
   .strictObject({
-    correlationId,
-    occurredAt,
-    campaignName: campaignName.check(z.describe('Campaign the record is in.')),
-    region,
-    ...recordLocator,
+    ...recordAddress(campaignName.check(z.describe('Campaign the record is in.'))),
   })
   .check(requireLocator);
 

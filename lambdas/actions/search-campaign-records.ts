@@ -4,15 +4,11 @@ import { alreadyApplied, type Outcome } from '../core/outcome';
 import { pickDefined } from '../core/pick-defined';
 import type { CampaignRecord } from '../core/platform-responses';
 import {
-  campaignName,
-  correlationId,
   crossFieldCheck,
   MAX_KEY_LENGTH,
   MAX_VALUE_LENGTH,
   nonEmpty,
-  occurredAt,
-  recordLocator,
-  region,
+  recordAddress,
 } from '../messages/common';
 
 export const SEARCH_CONDITIONS = [
@@ -62,11 +58,7 @@ export const searchCriterion = z.strictObject({
 
 export const searchCampaignRecordsMessage = z
   .strictObject({
-    correlationId,
-    occurredAt,
-    campaignName,
-    region,
-    ...recordLocator,
+    ...recordAddress(),
     maxRecords: z.optional(
       z
         .int('must be an integer')

@@ -9,14 +9,11 @@ import { pickDefined } from '../core/pick-defined';
 import type { CallOptions, PlatformCaller } from '../core/platform-caller';
 import {
   campaignName,
-  correlationId,
   crossFieldCheck,
   epochMillis,
   ianaTimeZone,
   nonEmpty,
-  occurredAt,
-  recordLocator,
-  region,
+  recordAddress,
   requireLocator,
 } from '../messages/common';
 import { setFields } from './change-campaign-record-status';
@@ -51,11 +48,7 @@ const differentCampaigns = crossFieldCheck(
 
 export const transferCampaignRecordMessage = z
   .strictObject({
-    correlationId,
-    occurredAt,
-    campaignName: campaignName.check(z.describe('Campaign the record is currently in.')),
-    region,
-    ...recordLocator,
+    ...recordAddress(campaignName.check(z.describe('Campaign the record is currently in.'))),
     transferToCampaign: nonEmpty().check(z.describe('Case-sensitive destination campaign.')),
     skillQueue: z.optional(nonEmpty()),
     preferredAgent: z

@@ -101,6 +101,18 @@ export const recordLocator = {
     .check(z.describe('Locates the record when previewRecordId is absent.')),
 };
 
+/**
+ * What every message about one existing record starts with: the sender's ids, the campaign and
+ * the record's locator. `campaign` describes the campaign field where an action means more.
+ */
+export const recordAddress = (campaign = campaignName) => ({
+  correlationId,
+  occurredAt,
+  campaignName: campaign,
+  region,
+  ...recordLocator,
+});
+
 /** Either id locates the record; checked even when other fields failed. */
 export const requireLocator = crossFieldCheck(
   z.object({ previewRecordId: z.optional(z.unknown()), clientId: z.optional(z.unknown()) }),
