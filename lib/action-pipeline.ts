@@ -191,74 +191,61 @@ export class ActionPipeline extends Construct {
       description: `contact-center-sync ${action} handler`,
     });
     this.logGroup.grantWrite(role);
-    role.addToPolicy(
-      new iam.PolicyStatement({
-        sid: 'ReadApiKey',
-        actions: ['secretsmanager:GetSecretValue'],
-        resources: [props.apiKeySecretArn],
-      }),
-    );
+    const allow = (statement: iam.PolicyStatementProps) =>
+      role.addToPolicy(new iam.PolicyStatement(statement));
+    allow({
+      sid: 'ReadApiKey',
+      actions: ['secretsmanager:GetSecretValue'],
+      resources: [props.apiKeySecretArn],
+    });
     if (props.apiKeyKmsKeyArn !== undefined) {
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          sid: 'DecryptApiKey',
-          actions: ['kms:Decrypt'],
-          resources: [props.apiKeyKmsKeyArn],
-          conditions: {
-            StringEquals: {
-              'kms:ViaService': `secretsmanager.${props.apiKeySecretsRegion}.amazonaws.com`,
-            },
+      allow({
+        sid: 'DecryptApiKey',
+        actions: ['kms:Decrypt'],
+        resources: [props.apiKeyKmsKeyArn],
+        conditions: {
+          StringEquals: {
+            'kms:ViaService': `secretsmanager.${props.apiKeySecretsRegion}.amazonaws.com`,
           },
-        }),
-      );
+        },
+      });
     }
-    role.addToPolicy(
-      new iam.PolicyStatement({
-        sid: 'SendDeadLetters',
-        actions: ['sqs:SendMessage'],
-        resources: [this.deadLetterQueue.queueArn],
-      }),
-    );
+    allow({
+      sid: 'SendDeadLetters',
+      actions: ['sqs:SendMessage'],
+      resources: [this.deadLetterQueue.queueArn],
+    });
     if (this.heldQueue !== undefined) {
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          sid: 'HoldDeletes',
-          actions: ['sqs:SendMessage'],
-          resources: [this.heldQueue.queueArn],
-        }),
-      );
+      allow({
+        sid: 'HoldDeletes',
+        actions: ['sqs:SendMessage'],
+        resources: [this.heldQueue.queueArn],
+      });
     }
     // Also the mass-delete brake's count (`brake#<action>` items) of the destructive actions.
     if (props.ledger !== undefined) {
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          sid: 'EntityLedger',
-          actions: [...LEDGER_ITEM_ACTIONS],
-          resources: [props.ledger.table.tableArn],
-        }),
-      );
-    }
-    if (props.ledger === undefined) {
+      allow({
+        sid: 'EntityLedger',
+        actions: [...LEDGER_ITEM_ACTIONS],
+        resources: [props.ledger.table.tableArn],
+      });
+    } else {
       // Writes reach these items through the ledger grant above; reads get only them.
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          sid: 'CircuitBreakerState',
-          actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-          resources: [props.breakerTable.table.tableArn],
-          conditions: {
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${BREAKER_KEY_PREFIX}*`] },
-          },
-        }),
-      );
+      allow({
+        sid: 'CircuitBreakerState',
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        resources: [props.breakerTable.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${BREAKER_KEY_PREFIX}*`] },
+        },
+      });
     }
     if (props.resultBus !== undefined) {
-      role.addToPolicy(
-        new iam.PolicyStatement({
-          sid: 'PublishResults',
-          actions: ['events:PutEvents'],
-          resources: [props.resultBus.eventBusArn],
-        }),
-      );
+      allow({
+        sid: 'PublishResults',
+        actions: ['events:PutEvents'],
+        resources: [props.resultBus.eventBusArn],
+      });
     }
 
     this.function = new nodejs.NodejsFunction(this, 'Function', {
