@@ -73,8 +73,14 @@ export const expectedHeaders = (apiKey = TEST_KEY) => ({
   'x-sc-company-api-key': apiKey,
 });
 
-/** No real waiting: sleeps are recorded and advance a fake clock. */
-export const instantClock = (start = Date.parse('2026-03-01T12:00:00Z')) => {
+/**
+ * No real waiting: sleeps are recorded and advance a fake clock, which otherwise moves only
+ * by `advance`. `random` answers `randomValues` in turn, then 0.5.
+ */
+export const instantClock = (
+  start = Date.parse('2026-03-01T12:00:00Z'),
+  randomValues: number[] = [],
+) => {
   let now = start;
   const sleeps: number[] = [];
   const deps: RetryDeps = {
@@ -83,9 +89,9 @@ export const instantClock = (start = Date.parse('2026-03-01T12:00:00Z')) => {
       sleeps.push(ms);
       now += ms;
     },
-    random: () => 0.5,
+    random: () => randomValues.shift() ?? 0.5,
   };
-  return { deps, sleeps, now: () => now };
+  return { deps, sleeps, advance: (ms: number) => (now += ms), now: () => now };
 };
 
 export const realtimeEnvelope = (previewResultStatus: string, error: string | null = null) => ({
