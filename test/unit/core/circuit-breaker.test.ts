@@ -155,10 +155,7 @@ describe('CircuitBreaker', () => {
 
   it('keeps breaking on what this instance saw when the shared store fails, and says so', async () => {
     // Prepare
-    const failing = failingStore<BreakerStore>(
-      ['read', 'open', 'claimProbe', 'close'],
-      'throttled',
-    );
+    const failing = failingStore<BreakerStore>('throttled');
     const failures: string[] = [];
     const breaker = new CircuitBreaker('provisioning', failing, {
       now: () => 0,
