@@ -10,6 +10,7 @@ import { addOrUpdateCampaignRecord } from '../../../lambdas/actions/add-or-updat
 import { type HttpTransport, postJson } from '../../../lambdas/core/http';
 import type { FaultSettings } from '../../../local/simulator';
 import { clientAgainstTestSimulator } from '../core/client-fixtures';
+import { named } from '../support/named-rows';
 
 const HTTP = { baseDelayMs: 0, maxDelayMs: 0, requestTimeoutMs: 2000, maxAttempts: 3 };
 
@@ -47,29 +48,31 @@ const requestsTo = (endpoint: string) => sim.stats.endpoint(endpoint).requests;
 describe('add-or-update-campaign-record after an answer was lost', () => {
   // Each row: how the first request fails, what the executor then answers, and how many adds
   // and look-ups reached the platform. Only a failure that may have been applied is looked up.
-  it.each([
-    {
-      name: 'does not repeat an add that was applied: the clientId item stays',
-      fault: { lostResponseRate: 1 },
-      outcome: { category: 'success', code: 'ALREADY_APPLIED', attempts: 1 },
-      adds: 1,
-      lookups: 1,
-    },
-    {
-      name: 'retries the add when the lookup finds no record (the failed request was not applied)',
-      fault: { serverErrorRate: 1 },
-      outcome: { category: 'success', code: 'SUCCESS' },
-      adds: 2,
-      lookups: 1,
-    },
-    {
-      name: 'looks nothing up before retrying after a throttle (nothing can have been applied)',
-      fault: { throttleRate: 1 },
-      outcome: { category: 'success', code: 'SUCCESS' },
-      adds: 2,
-      lookups: 0,
-    },
-  ])('$name', async ({ fault, outcome: expected, adds, lookups }) => {
+  it.each(
+    named([
+      {
+        name: 'does not repeat an add that was applied: the clientId item stays',
+        fault: { lostResponseRate: 1 },
+        outcome: { category: 'success', code: 'ALREADY_APPLIED', attempts: 1 },
+        adds: 1,
+        lookups: 1,
+      },
+      {
+        name: 'retries the add when the lookup finds no record (the failed request was not applied)',
+        fault: { serverErrorRate: 1 },
+        outcome: { category: 'success', code: 'SUCCESS' },
+        adds: 2,
+        lookups: 1,
+      },
+      {
+        name: 'looks nothing up before retrying after a throttle (nothing can have been applied)',
+        fault: { throttleRate: 1 },
+        outcome: { category: 'success', code: 'SUCCESS' },
+        adds: 2,
+        lookups: 0,
+      },
+    ]),
+  )('%s', async (_name, { fault, outcome: expected, adds, lookups }) => {
     // Prepare
     faultPlan = [fault];
 

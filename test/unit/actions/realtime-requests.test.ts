@@ -13,6 +13,7 @@ import {
   realtimeBody,
   realtimeEnvelope,
 } from '../core/client-fixtures';
+import { named } from '../support/named-rows';
 
 const PREFIX = '/platform-previewcontact-service/svc/rs/PreviewContactServiceExternal';
 
@@ -74,57 +75,59 @@ describe('realtime request shape', () => {
 
   // Each row: the properties of the message the body must carry as given (besides the
   // tenant and the default region), to the action's endpoint; correlationId is never sent.
-  it.each([
-    {
-      name: 'searchPreviewCampaign sends id lookups and criteria as the spec shapes them',
-      action: searchCampaignRecords,
-      endpoint: 'searchPreviewCampaign',
-      sent: {
-        maxRecords: 25,
-        previewRecordData: [
-          { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' },
-          { key: 'City', value: 'Ber', condition: 'BEGINSWITH' },
-        ],
+  it.each(
+    named([
+      {
+        name: 'searchPreviewCampaign sends id lookups and criteria as the spec shapes them',
+        action: searchCampaignRecords,
+        endpoint: 'searchPreviewCampaign',
+        sent: {
+          maxRecords: 25,
+          previewRecordData: [
+            { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' },
+            { key: 'City', value: 'Ber', condition: 'BEGINSWITH' },
+          ],
+        },
       },
-    },
-    {
-      name: 'searchPreviewCampaign by clientId sends no criteria',
-      action: searchCampaignRecords,
-      endpoint: 'searchPreviewCampaign',
-      sent: { clientId: 'c-1' },
-    },
-    {
-      name: 'changeCampaignRecordStatus sends the state change and its options',
-      action: changeCampaignRecordStatus,
-      endpoint: 'changeCampaignRecordStatus',
-      sent: {
-        previewRecordId: 'pr-9',
-        previewRecordStateEnum: 'WORKED',
-        skillQueue: 'Sales',
-        preferredAgent: '',
-        nextEarliestWorkTimeUTC: 1_767_225_600_000,
-        timeZone: 'Europe/Berlin',
+      {
+        name: 'searchPreviewCampaign by clientId sends no criteria',
+        action: searchCampaignRecords,
+        endpoint: 'searchPreviewCampaign',
+        sent: { clientId: 'c-1' },
       },
-    },
-    {
-      name: 'transferCampaignRecord sends the destination and its options',
-      action: transferCampaignRecord,
-      endpoint: 'transferCampaignRecord',
-      sent: {
-        region: 'af-south-1',
-        clientId: 'c-1',
-        transferToCampaign: 'Renewals',
-        skillQueue: 'Retention',
-        timeZone: 'Africa/Johannesburg',
+      {
+        name: 'changeCampaignRecordStatus sends the state change and its options',
+        action: changeCampaignRecordStatus,
+        endpoint: 'changeCampaignRecordStatus',
+        sent: {
+          previewRecordId: 'pr-9',
+          previewRecordStateEnum: 'WORKED',
+          skillQueue: 'Sales',
+          preferredAgent: '',
+          nextEarliestWorkTimeUTC: 1_767_225_600_000,
+          timeZone: 'Europe/Berlin',
+        },
       },
-    },
-    {
-      name: 'deleteRecordFromCampaign sends only the locator',
-      action: deleteCampaignRecord,
-      endpoint: 'deleteRecordFromCampaign',
-      sent: { previewRecordId: 'pr-9' },
-    },
-  ])('$name', async ({ action, endpoint, sent }) => {
+      {
+        name: 'transferCampaignRecord sends the destination and its options',
+        action: transferCampaignRecord,
+        endpoint: 'transferCampaignRecord',
+        sent: {
+          region: 'af-south-1',
+          clientId: 'c-1',
+          transferToCampaign: 'Renewals',
+          skillQueue: 'Retention',
+          timeZone: 'Africa/Johannesburg',
+        },
+      },
+      {
+        name: 'deleteRecordFromCampaign sends only the locator',
+        action: deleteCampaignRecord,
+        endpoint: 'deleteRecordFromCampaign',
+        sent: { previewRecordId: 'pr-9' },
+      },
+    ]),
+  )('%s', async (_name, { action, endpoint, sent }) => {
     // Prepare
     server.respond(() => ({ status: 200, body: SUCCESS_REPLY }));
     const message = { correlationId: 'corr-2', campaignName: 'Leads', ...sent };

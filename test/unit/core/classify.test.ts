@@ -10,6 +10,7 @@ import {
   CLASSIFICATION_TABLE,
   classificationTableMarkdown,
 } from '../../../scripts/classification-table';
+import { named } from '../support/named-rows';
 
 const jsonResponse = (status: number, json: unknown): HttpResult => ({
   kind: 'response',
@@ -41,20 +42,22 @@ const classifiers = [
 ] as const;
 
 describe.each(classifiers)('%s: transport and HTTP status', (_service, classify) => {
-  it.each([
-    {
-      name: 'classifies a timeout as retryable TIMEOUT',
-      code: 'TIMEOUT',
-      message: 'no complete response within 5000 ms',
-      cause: '5000 ms',
-    },
-    {
-      name: 'classifies a connection error as retryable NETWORK_ERROR with its cause',
-      code: 'NETWORK_ERROR',
-      message: 'fetch failed: ECONNRESET other side closed',
-      cause: 'ECONNRESET',
-    },
-  ] as const)('$name', ({ code, message, cause }) => {
+  it.each(
+    named([
+      {
+        name: 'classifies a timeout as retryable TIMEOUT',
+        code: 'TIMEOUT',
+        message: 'no complete response within 5000 ms',
+        cause: '5000 ms',
+      },
+      {
+        name: 'classifies a connection error as retryable NETWORK_ERROR with its cause',
+        code: 'NETWORK_ERROR',
+        message: 'fetch failed: ECONNRESET other side closed',
+        cause: 'ECONNRESET',
+      },
+    ] as const),
+  )('%s', (_name, { code, message, cause }) => {
     // Prepare
     const result: HttpResult = { kind: 'network-error', code, message };
 

@@ -5,6 +5,7 @@ import type { AttemptInfo } from '../../../lambdas/core/platform-caller';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { InMemoryApiKeySource } from '../../../testkit';
 import { type CaptureServer, type Reply, startCaptureServer } from '../../support/capture-server';
+import { named } from '../support/named-rows';
 import { instantClock, realtimeEnvelope, settingsFor } from './client-fixtures';
 
 let server: CaptureServer;
@@ -159,20 +160,22 @@ describe('transient retries', () => {
 
 describe('deadline', () => {
   // The first attempt fails with 503; a retry waits 50 ms and may take the full 1000 ms timeout.
-  it.each([
-    {
-      name: 'does not retry when the backoff and a full request would pass the deadline',
-      timeLeft: 1049,
-      expected: { category: 'retryable', code: 'HTTP_503', attempts: 1 },
-      sleeps: [],
-    },
-    {
-      name: 'retries when exactly enough time is left',
-      timeLeft: 1050,
-      expected: { category: 'success', attempts: 2 },
-      sleeps: [50],
-    },
-  ])('$name', async ({ timeLeft, expected, sleeps }) => {
+  it.each(
+    named([
+      {
+        name: 'does not retry when the backoff and a full request would pass the deadline',
+        timeLeft: 1049,
+        expected: { category: 'retryable', code: 'HTTP_503', attempts: 1 },
+        sleeps: [],
+      },
+      {
+        name: 'retries when exactly enough time is left',
+        timeLeft: 1050,
+        expected: { category: 'success', attempts: 2 },
+        sleeps: [50],
+      },
+    ]),
+  )('%s', async (_name, { timeLeft, expected, sleeps }) => {
     // Prepare
     const { clock, realtime } = setup({ requestTimeoutMs: 1000 });
     script(status(503));
