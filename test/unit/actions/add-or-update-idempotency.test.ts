@@ -5,22 +5,15 @@
  * the executor looks the record up and answers ALREADY_APPLIED when it already holds the
  * message. Against the simulator; its faults are switched per request through the transport.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { addOrUpdateCampaignRecord } from '../../../lambdas/actions/add-or-update-campaign-record';
 import { type HttpTransport, postJson } from '../../../lambdas/core/http';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import {
-  type FaultSettings,
-  type RunningSimulator,
-  startSimulator,
-} from '../../../local/simulator';
-import { InMemoryApiKeySource } from '../../../testkit';
-import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
+import type { FaultSettings } from '../../../local/simulator';
+import { clientAgainstTestSimulator } from '../core/client-fixtures';
+import { named } from '../support/named-rows';
 
 const HTTP = { baseDelayMs: 0, maxDelayMs: 0, requestTimeoutMs: 2000, maxAttempts: 3 };
 
-let sim: RunningSimulator;
-let platform: PlatformCaller;
 /** Simulator faults for the next requests, one entry per request (then none). */
 let faultPlan: FaultSettings[] = [];
 
@@ -30,19 +23,9 @@ const plannedTransport: HttpTransport = (request) => {
   return postJson(request);
 };
 
-beforeAll(async () => {
-  sim = await startSimulator({ ...TENANT, apiKey: TEST_KEY });
-  const settings = settingsFor(sim.baseUrl);
-  const apiKey = new InMemoryApiKeySource(TEST_KEY);
-  platform = new PlatformCaller(settings, apiKey, HTTP, { transport: plannedTransport });
-});
-
-afterAll(async () => {
-  await sim.close();
-});
+const { sim, platform } = clientAgainstTestSimulator({}, HTTP, { transport: plannedTransport });
 
 beforeEach(() => {
-  sim.reset();
   faultPlan = [];
 });
 
@@ -63,45 +46,45 @@ const storedKeys = () =>
 const requestsTo = (endpoint: string) => sim.stats.endpoint(endpoint).requests;
 
 describe('add-or-update-campaign-record after an answer was lost', () => {
-  it('does not repeat an add that was applied: the clientId item stays', async () => {
-    // Prepare: the add is applied, then the connection drops.
-    faultPlan = [{ lostResponseRate: 1 }];
+  // Each row: how the first request fails, what the executor then answers, and how many adds
+  // and look-ups reached the platform. Only a failure that may have been applied is looked up.
+  it.each(
+    named([
+      {
+        name: 'does not repeat an add that was applied: the clientId item stays',
+        fault: { lostResponseRate: 1 },
+        outcome: { category: 'success', code: 'ALREADY_APPLIED', attempts: 1 },
+        adds: 1,
+        lookups: 1,
+      },
+      {
+        name: 'retries the add when the lookup finds no record (the failed request was not applied)',
+        fault: { serverErrorRate: 1 },
+        outcome: { category: 'success', code: 'SUCCESS' },
+        adds: 2,
+        lookups: 1,
+      },
+      {
+        name: 'looks nothing up before retrying after a throttle (nothing can have been applied)',
+        fault: { throttleRate: 1 },
+        outcome: { category: 'success', code: 'SUCCESS' },
+        adds: 2,
+        lookups: 0,
+      },
+    ]),
+  )('%s', async (_name, { fault, outcome: expected, adds, lookups }) => {
+    // Prepare
+    faultPlan = [fault];
 
     // Act
     const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
 
     // Assess
-    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_APPLIED', attempts: 1 });
+    expect(outcome).toMatchObject(expected);
     expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
     expect(sim.state.history.map((op) => op.action)).toEqual(['addOrUpdateCampaignRecord:add']);
-    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(1);
-    expect(requestsTo('searchPreviewCampaign')).toBe(1);
-  });
-
-  it('retries the add when the lookup finds no record (the failed request was not applied)', async () => {
-    // Prepare: a 5xx before anything is applied.
-    faultPlan = [{ serverErrorRate: 1 }];
-
-    // Act
-    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
-    expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
-    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(2);
-    expect(requestsTo('searchPreviewCampaign')).toBe(1);
-  });
-
-  it('looks nothing up before retrying after a throttle (nothing can have been applied)', async () => {
-    // Prepare
-    faultPlan = [{ throttleRate: 1 }];
-
-    // Act
-    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
-    expect(requestsTo('searchPreviewCampaign')).toBe(0);
+    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(adds);
+    expect(requestsTo('searchPreviewCampaign')).toBe(lookups);
   });
 
   it('on a redelivery sends nothing when the record already holds the message', async () => {

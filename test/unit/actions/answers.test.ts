@@ -3,7 +3,7 @@
  * branches (a redelivery that finds the desired end state in place succeeds with an ALREADY_*
  * code) and the reads' answers. One simulator for the file; reset between tests.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../lambdas/actions';
 import { addUser } from '../../../lambdas/actions/add-user';
 import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-campaign-record-status';
@@ -12,53 +12,21 @@ import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
 import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import { type RunningSimulator, startSimulator } from '../../../local/simulator';
-import { InMemoryApiKeySource } from '../../../testkit';
+import { seedRecord, seedUser } from '../../integration/handlers/support/seed-data';
 import { startCaptureServer } from '../../support/capture-server';
-import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
+import { clientAgainstTestSimulator, clientAt } from '../core/client-fixtures';
 
 /** Only these campaigns exist: naming another is answered FAILED (retryable). */
 const CAMPAIGNS = ['Leads', 'Callbacks'];
 /** No real waiting between retries. */
 const FAST = { baseDelayMs: 0, maxDelayMs: 0 };
 
-let sim: RunningSimulator;
-let platform: PlatformCaller;
-
-beforeAll(async () => {
-  sim = await startSimulator({ ...TENANT, apiKey: TEST_KEY, campaigns: CAMPAIGNS });
-  platform = new PlatformCaller(settingsFor(sim.baseUrl), new InMemoryApiKeySource(TEST_KEY), FAST);
-});
-
-afterAll(async () => {
-  await sim.close();
-});
-
-beforeEach(() => {
-  sim.reset();
-});
-
-const seedRecord = (campaignName: string, clientId: string) =>
-  sim.state.putRecord({
-    campaignName,
-    clientId,
-    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
-  });
-
-const seedUser = (loginUserId: string, inCloudConnect: boolean) =>
-  sim.state.addUser({
-    loginUserId,
-    firstName: 'Grace',
-    lastName: 'Hopper',
-    userTemplateName: 'Agent',
-    inCloudConnect,
-  });
+const { sim, platform } = clientAgainstTestSimulator({ campaigns: CAMPAIGNS }, FAST);
 
 describe('delete-campaign-record', () => {
   it('deletes a record that is there', async () => {
     // Prepare
-    seedRecord('Leads', 'c-1');
+    seedRecord({ sim }, 'c-1');
 
     // Act
     const outcome = await deleteCampaignRecord.execute(
@@ -101,7 +69,7 @@ describe('delete-campaign-record', () => {
 describe('transfer-campaign-record', () => {
   it('moves a record that is in the source campaign', async () => {
     // Prepare
-    const seeded = seedRecord('Leads', 'c-1');
+    const seeded = seedRecord({ sim }, 'c-1');
 
     // Act
     const outcome = await transferCampaignRecord.execute(
@@ -130,7 +98,7 @@ describe('transfer-campaign-record', () => {
     'reports a record already in the destination (by %s) as ALREADY_TRANSFERRED',
     async (_by, locate) => {
       // Prepare
-      const seeded = seedRecord('Callbacks', 'c-1');
+      const seeded = seedRecord({ sim }, 'c-1', 'Callbacks');
       const locator = locate(seeded.previewRecordID);
 
       // Act
@@ -162,7 +130,7 @@ describe('transfer-campaign-record', () => {
 
   it('stays retryable when the destination cannot be searched', async () => {
     // Prepare: the source exists but not the record; the destination campaign does not exist.
-    seedRecord('Leads', 'other');
+    seedRecord({ sim }, 'other');
 
     // Act
     const outcome = await transferCampaignRecord.execute(
@@ -191,7 +159,7 @@ describe('change-campaign-record-status', () => {
 
   it('succeeds again when the record already has the state (naturally idempotent)', async () => {
     // Prepare
-    seedRecord('Leads', 'c-1');
+    seedRecord({ sim }, 'c-1');
     const message = {
       campaignName: 'Leads',
       clientId: 'c-1',
@@ -227,7 +195,7 @@ describe('add-user', () => {
 
   it('reports a user already there as ALREADY_EXISTS success after confirming it', async () => {
     // Prepare
-    seedUser('grace@example.com', false);
+    seedUser({ sim }, 'grace@example.com', false);
 
     // Act
     const outcome = await addUser.execute(message, platform, {});
@@ -239,7 +207,7 @@ describe('add-user', () => {
 
   it('reports ALREADY_EXISTS success when the user is also in the backing instance as asked', async () => {
     // Prepare
-    seedUser('grace@example.com', true);
+    seedUser({ sim }, 'grace@example.com', true);
 
     // Act
     const outcome = await addUser.execute({ ...message, createInCloudConnect: true }, platform, {});
@@ -250,7 +218,7 @@ describe('add-user', () => {
 
   it('is permanent when the existing user is missing from the backing instance it asks for', async () => {
     // Prepare
-    seedUser('grace@example.com', false);
+    seedUser({ sim }, 'grace@example.com', false);
 
     // Act
     const outcome = await addUser.execute({ ...message, createInCloudConnect: true }, platform, {});
@@ -274,11 +242,7 @@ describe('add-user', () => {
             },
           },
     );
-    const lagging = new PlatformCaller(
-      settingsFor(platform.baseUrl),
-      new InMemoryApiKeySource(TEST_KEY),
-      FAST,
-    );
+    const lagging = clientAt(platform.baseUrl, FAST);
 
     try {
       // Act
@@ -296,7 +260,7 @@ describe('add-user', () => {
 describe('delete-user', () => {
   it('deletes a user that is there', async () => {
     // Prepare
-    seedUser('grace@example.com', false);
+    seedUser({ sim }, 'grace@example.com', false);
 
     // Act
     const outcome = await deleteUser.execute({ loginUserId: 'grace@example.com' }, platform, {});
@@ -329,7 +293,7 @@ describe('query-user-existence', () => {
     ],
   ])('answers a user %s', async (_case, inCloudConnect, expected) => {
     // Prepare
-    const seeded = seedUser('grace@example.com', inCloudConnect);
+    const seeded = seedUser({ sim }, 'grace@example.com', inCloudConnect);
 
     // Act
     const { result, ...outcome } = await queryUserExistence.execute(
@@ -379,8 +343,8 @@ describe('search-campaign-records', () => {
 
   it('returns the matching records of a criteria search', async () => {
     // Prepare
-    seedRecord('Leads', 'c-1');
-    seedRecord('Leads', 'c-2');
+    seedRecord({ sim }, 'c-1');
+    seedRecord({ sim }, 'c-2');
 
     // Act
     const { result, ...outcome } = await searchCampaignRecords.execute(

@@ -23,8 +23,7 @@ describe('provisioning request shape', () => {
       status: 200,
       body: { result: 'SUCCESS', message: 'created', connectUserId: 'cu-1' },
     }));
-    const message = {
-      correlationId: 'corr-1',
+    const user = {
       loginUserId: 'ada@example.com',
       firstName: 'Ada',
       lastName: 'Lovelace',
@@ -33,6 +32,7 @@ describe('provisioning request shape', () => {
       userTemplateName: 'Agent',
       createInCloudConnect: true,
     };
+    const message = { correlationId: 'corr-1', ...user };
 
     // Act
     const outcome = await client.send(addUser, message);
@@ -46,13 +46,7 @@ describe('provisioning request shape', () => {
     });
     const request = expectOnlyRequest(server, '/platform-admin/api/users/add-user', {
       tenant: TENANT,
-      loginUserId: 'ada@example.com',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      primaryEmailAddr: 'ada@example.com',
-      secondaryEmailAddr: 'ada.l@example.org',
-      userTemplateName: 'Agent',
-      createInCloudConnect: true,
+      ...user,
     });
     expect(request.method).toBe('POST');
   });

@@ -5,16 +5,15 @@ import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-r
 import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import { InMemoryApiKeySource } from '../../../testkit';
 import {
   clientAgainstCaptureServer,
+  clientAt,
   expectOnlyRequest,
   onlyRequest,
   realtimeBody,
   realtimeEnvelope,
-  settingsFor,
-  TEST_KEY,
 } from '../core/client-fixtures';
+import { named } from '../support/named-rows';
 
 const PREFIX = '/platform-previewcontact-service/svc/rs/PreviewContactServiceExternal';
 
@@ -23,12 +22,13 @@ const { server, client } = clientAgainstCaptureServer(PlatformCaller, {
   body: realtimeEnvelope('SUCCESS'),
 });
 
+/** A SUCCESS answer any realtime action reads, a search included. */
+const SUCCESS_REPLY = { ...realtimeEnvelope('SUCCESS'), previewRecordClientData: [] };
+
 describe('realtime request shape', () => {
   it('addOrUpdateCampaignRecord sends the spec body and the five X-sc headers', async () => {
-    // Prepare
-    const message = {
-      correlationId: 'corr-1',
-      campaignName: 'Leads',
+    // Prepare: every property the body carries, as the message gives it.
+    const sent = {
       region: 'us-west-2' as const,
       previewRecordId: 'pr-9',
       clientId: 'c-1',
@@ -40,6 +40,7 @@ describe('realtime request shape', () => {
         { key: 'Phone', value: '+14155550100' },
       ],
     };
+    const message = { correlationId: 'corr-1', campaignName: 'Leads', ...sent };
 
     // Act
     const outcome = await client.send(addOrUpdateCampaignRecord, message);
@@ -49,18 +50,7 @@ describe('realtime request shape', () => {
     const request = expectOnlyRequest(
       server,
       `${PREFIX}/addOrUpdateCampaignRecord`,
-      realtimeBody({
-        region: 'us-west-2',
-        previewRecordId: 'pr-9',
-        clientId: 'c-1',
-        clientIdFieldName: 'CrmId',
-        preferredAgent: 'agent.smith',
-        nextEarliestWorkTimeUTC: 1_767_225_600_000,
-        previewRecordData: [
-          { key: 'Name', value: 'Ada', displayOrder: 1 },
-          { key: 'Phone', value: '+14155550100' },
-        ],
-      }),
+      realtimeBody(sent),
     );
     expect(request.method).toBe('POST');
   });
@@ -83,134 +73,76 @@ describe('realtime request shape', () => {
     );
   });
 
-  it('searchPreviewCampaign sends id lookups and criteria as the spec shapes them', async () => {
+  // Each row: the properties of the message the body must carry as given (besides the
+  // tenant and the default region), to the action's endpoint; correlationId is never sent.
+  it.each(
+    named([
+      {
+        name: 'searchPreviewCampaign sends id lookups and criteria as the spec shapes them',
+        action: searchCampaignRecords,
+        endpoint: 'searchPreviewCampaign',
+        sent: {
+          maxRecords: 25,
+          previewRecordData: [
+            { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' },
+            { key: 'City', value: 'Ber', condition: 'BEGINSWITH' },
+          ],
+        },
+      },
+      {
+        name: 'searchPreviewCampaign by clientId sends no criteria',
+        action: searchCampaignRecords,
+        endpoint: 'searchPreviewCampaign',
+        sent: { clientId: 'c-1' },
+      },
+      {
+        name: 'changeCampaignRecordStatus sends the state change and its options',
+        action: changeCampaignRecordStatus,
+        endpoint: 'changeCampaignRecordStatus',
+        sent: {
+          previewRecordId: 'pr-9',
+          previewRecordStateEnum: 'WORKED',
+          skillQueue: 'Sales',
+          preferredAgent: '',
+          nextEarliestWorkTimeUTC: 1_767_225_600_000,
+          timeZone: 'Europe/Berlin',
+        },
+      },
+      {
+        name: 'transferCampaignRecord sends the destination and its options',
+        action: transferCampaignRecord,
+        endpoint: 'transferCampaignRecord',
+        sent: {
+          region: 'af-south-1',
+          clientId: 'c-1',
+          transferToCampaign: 'Renewals',
+          skillQueue: 'Retention',
+          timeZone: 'Africa/Johannesburg',
+        },
+      },
+      {
+        name: 'deleteRecordFromCampaign sends only the locator',
+        action: deleteCampaignRecord,
+        endpoint: 'deleteRecordFromCampaign',
+        sent: { previewRecordId: 'pr-9' },
+      },
+    ]),
+  )('%s', async (_name, { action, endpoint, sent }) => {
     // Prepare
-    server.respond(() => ({
-      status: 200,
-      body: { ...realtimeEnvelope('SUCCESS'), previewRecordClientData: [] },
-    }));
-    const message = {
-      correlationId: 'corr-2',
-      campaignName: 'Leads',
-      maxRecords: 25,
-      previewRecordData: [
-        { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' as const },
-        { key: 'City', value: 'Ber', condition: 'BEGINSWITH' as const },
-      ],
-    };
+    server.respond(() => ({ status: 200, body: SUCCESS_REPLY }));
+    const message = { correlationId: 'corr-2', campaignName: 'Leads', ...sent };
 
     // Act
-    const outcome = await client.send(searchCampaignRecords, message);
+    const outcome = await client.send(action, message);
 
     // Assess
-    expect(outcome).toMatchObject({ category: 'success', body: { previewRecordClientData: [] } });
-    expectOnlyRequest(
-      server,
-      `${PREFIX}/searchPreviewCampaign`,
-      realtimeBody({
-        maxRecords: 25,
-        previewRecordData: [
-          { key: 'sys_worked_state', value: 'NOTWORKED', condition: 'EQUALS' },
-          { key: 'City', value: 'Ber', condition: 'BEGINSWITH' },
-        ],
-      }),
-    );
-  });
-
-  it('searchPreviewCampaign by clientId sends no criteria', async () => {
-    // Prepare
-    server.respond(() => ({
-      status: 200,
-      body: { ...realtimeEnvelope('SUCCESS'), previewRecordClientData: [] },
-    }));
-
-    // Act
-    await client.send(searchCampaignRecords, { campaignName: 'Leads', clientId: 'c-1' });
-
-    // Assess
-    expect(onlyRequest(server).body).toStrictEqual(realtimeBody({ clientId: 'c-1' }));
-  });
-
-  it('changeCampaignRecordStatus sends the state change and its options', async () => {
-    // Prepare
-    const message = {
-      correlationId: 'corr-3',
-      campaignName: 'Leads',
-      previewRecordId: 'pr-9',
-      previewRecordStateEnum: 'WORKED' as const,
-      skillQueue: 'Sales',
-      preferredAgent: '',
-      nextEarliestWorkTimeUTC: 1_767_225_600_000,
-      timeZone: 'Europe/Berlin',
-    };
-
-    // Act
-    await client.send(changeCampaignRecordStatus, message);
-
-    // Assess
-    expectOnlyRequest(
-      server,
-      `${PREFIX}/changeCampaignRecordStatus`,
-      realtimeBody({
-        previewRecordId: 'pr-9',
-        previewRecordStateEnum: 'WORKED',
-        skillQueue: 'Sales',
-        preferredAgent: '',
-        nextEarliestWorkTimeUTC: 1_767_225_600_000,
-        timeZone: 'Europe/Berlin',
-      }),
-    );
-  });
-
-  it('transferCampaignRecord sends the destination and its options', async () => {
-    // Prepare
-    const message = {
-      campaignName: 'Leads',
-      region: 'af-south-1' as const,
-      clientId: 'c-1',
-      transferToCampaign: 'Renewals',
-      skillQueue: 'Retention',
-      timeZone: 'Africa/Johannesburg',
-    };
-
-    // Act
-    await client.send(transferCampaignRecord, message);
-
-    // Assess
-    expectOnlyRequest(
-      server,
-      `${PREFIX}/transferCampaignRecord`,
-      realtimeBody({
-        region: 'af-south-1',
-        clientId: 'c-1',
-        transferToCampaign: 'Renewals',
-        skillQueue: 'Retention',
-        timeZone: 'Africa/Johannesburg',
-      }),
-    );
-  });
-
-  it('deleteRecordFromCampaign sends only the locator', async () => {
-    // Prepare
-    const message = { correlationId: 'corr-5', campaignName: 'Leads', previewRecordId: 'pr-9' };
-
-    // Act
-    await client.send(deleteCampaignRecord, message);
-
-    // Assess
-    expectOnlyRequest(
-      server,
-      `${PREFIX}/deleteRecordFromCampaign`,
-      realtimeBody({ previewRecordId: 'pr-9' }),
-    );
+    expect(outcome).toMatchObject({ category: 'success', body: SUCCESS_REPLY });
+    expectOnlyRequest(server, `${PREFIX}/${endpoint}`, realtimeBody(sent));
   });
 
   it('joins a base URL with a trailing slash without a double slash', async () => {
     // Prepare
-    const slashed = new PlatformCaller(
-      settingsFor(`${server.baseUrl}/`),
-      new InMemoryApiKeySource(TEST_KEY),
-    );
+    const slashed = clientAt(`${server.baseUrl}/`);
 
     // Act
     await slashed.send(deleteCampaignRecord, { campaignName: 'Leads', clientId: 'c-1' });
@@ -248,11 +180,7 @@ describe('realtime outcomes', () => {
   it('treats a search SUCCESS without records as malformed', async () => {
     // Prepare
     server.respond(() => ({ status: 200, body: realtimeEnvelope('SUCCESS') }));
-    const fast = new PlatformCaller(
-      settingsFor(server.baseUrl),
-      new InMemoryApiKeySource(TEST_KEY),
-      { maxAttempts: 1 },
-    );
+    const fast = clientAt(server.baseUrl, { maxAttempts: 1 });
 
     // Act
     const outcome = await fast.send(searchCampaignRecords, {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { PlatformSettings } from '../../../lambdas/core/platform-settings';
+import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
 import {
   type RunningSimulator,
   type SimulatorOptions,
@@ -78,4 +78,22 @@ export const clientAgainstSimulator = <C extends object>(
     );
   });
   return { sim: sim.standIn, keys: keys.standIn, client: client.standIn, sleeps };
+};
+
+/**
+ * Runs `use` with a fresh client (SIM_KEY, `http` settings) against a simulator of its own,
+ * started with `extra` options (a platform set up otherwise than the file's), then closes it.
+ */
+export const withOwnSimulator = async <C extends object, T>(
+  Client: PlatformClientClass<C>,
+  extra: Partial<SimulatorOptions>,
+  http: Partial<HttpSettings>,
+  use: (client: C) => Promise<T>,
+): Promise<T> => {
+  const sim = await startContractSimulator(extra);
+  try {
+    return await use(new Client(settingsFor(sim.baseUrl), new InMemoryApiKeySource(SIM_KEY), http));
+  } finally {
+    await sim.close();
+  }
 };

@@ -4,12 +4,7 @@ import { addUser } from '../../../lambdas/actions/add-user';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import {
-  clientAgainstSimulator,
-  SIM_KEY,
-  settingsFor,
-  startContractSimulator,
-} from './contract-fixtures';
+import { clientAgainstSimulator, SIM_KEY, withOwnSimulator } from './contract-fixtures';
 
 /**
  * The provisioning client against the real simulator over loopback: every operation and
@@ -69,12 +64,12 @@ describe('add-user', () => {
 
   it('NOT_SUPPORTED: permanent on an environment with the internal user directory', async () => {
     // Prepare
-    const internal = await startContractSimulator({ userDirectory: 'internal' });
-    const other = new PlatformCaller(settingsFor(internal.baseUrl), keys);
+    const internalDirectory = { userDirectory: 'internal' } as const;
 
     // Act
-    const outcome = await other.send(addUser, ADA);
-    await internal.close();
+    const outcome = await withOwnSimulator(PlatformCaller, internalDirectory, {}, (other) =>
+      other.send(addUser, ADA),
+    );
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'NOT_SUPPORTED', attempts: 1 });

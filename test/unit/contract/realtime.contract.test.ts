@@ -1,20 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  AddOrUpdateCampaignRecordMessage,
-  ChangeCampaignRecordStatusMessage,
-} from '../../../lambdas/actions';
+import type { AddOrUpdateCampaignRecordMessage } from '../../../lambdas/actions';
 import { addOrUpdateCampaignRecord } from '../../../lambdas/actions/add-or-update-campaign-record';
 import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-campaign-record-status';
 import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
 import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
+import type { AnyAction } from '../../../lambdas/core/action';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import { InMemoryApiKeySource } from '../../../testkit';
 import {
   clientAgainstSimulator,
   SIM_KEY,
   settingsFor,
-  startContractSimulator,
+  withOwnSimulator,
 } from './contract-fixtures';
 
 /**
@@ -24,11 +21,16 @@ import {
 
 const { sim, keys, client, sleeps } = clientAgainstSimulator(PlatformCaller);
 
+const ONE_ATTEMPT = { maxAttempts: 1 };
+
 const PLATFORM_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/;
 
+/** Sends `fields` for the Leads campaign, through the file's client unless another is given. */
+const inLeads = (action: AnyAction, fields: Record<string, unknown>, caller = client) =>
+  caller.send(action, { campaignName: 'Leads', ...fields });
+
 const addLead = (clientId: string, extra: Partial<AddOrUpdateCampaignRecordMessage> = {}) =>
-  client.send(addOrUpdateCampaignRecord, {
-    campaignName: 'Leads',
+  inLeads(addOrUpdateCampaignRecord, {
     clientId,
     previewRecordData: [
       { key: 'Name', value: 'Ada Lovelace', displayOrder: 1 },
@@ -66,8 +68,7 @@ describe('addOrUpdateCampaignRecord', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.send(addOrUpdateCampaignRecord, {
-      campaignName: 'Leads',
+    const outcome = await inLeads(addOrUpdateCampaignRecord, {
       clientId: 'c-1',
       previewRecordData: [{ key: 'City', value: 'Paris' }],
     });
@@ -80,13 +81,10 @@ describe('addOrUpdateCampaignRecord', () => {
 
   it('INVALIDCLIENTID: permanent when clientId is missing', async () => {
     // Prepare: the schema would stop this; the client passes what it is given.
-    const message = {
-      campaignName: 'Leads',
-      previewRecordData: [{ key: 'Name', value: 'x' }],
-    } as unknown as AddOrUpdateCampaignRecordMessage;
+    const message = { previewRecordData: [{ key: 'Name', value: 'x' }] };
 
     // Act
-    const outcome = await client.send(addOrUpdateCampaignRecord, message);
+    const outcome = await inLeads(addOrUpdateCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({
@@ -102,14 +100,10 @@ describe('addOrUpdateCampaignRecord', () => {
 
   it('INVALIDRECORDDATAKEY: permanent when a data key equals clientIdFieldName', async () => {
     // Prepare
-    const message = {
-      campaignName: 'Leads',
-      clientId: 'c-1',
-      previewRecordData: [{ key: 'Id', value: 'c-1' }],
-    };
+    const message = { clientId: 'c-1', previewRecordData: [{ key: 'Id', value: 'c-1' }] };
 
     // Act
-    const outcome = await client.send(addOrUpdateCampaignRecord, message);
+    const outcome = await inLeads(addOrUpdateCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({
@@ -123,13 +117,12 @@ describe('addOrUpdateCampaignRecord', () => {
   it('FAILED: retryable, with the platform reason, retried up to maxAttempts', async () => {
     // Prepare
     const message = {
-      campaignName: 'Leads',
       clientId: 'c-1',
       previewRecordData: [{ key: 'Name', value: 'x', displayOrder: 0 }],
     };
 
     // Act
-    const outcome = await client.send(addOrUpdateCampaignRecord, message);
+    const outcome = await inLeads(addOrUpdateCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED', attempts: 2 });
@@ -144,10 +137,7 @@ describe('searchPreviewCampaign', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.send(searchCampaignRecords, {
-      campaignName: 'Leads',
-      clientId: 'c-1',
-    });
+    const outcome = await inLeads(searchCampaignRecords, { clientId: 'c-1' });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -178,12 +168,8 @@ describe('searchPreviewCampaign', () => {
     const id = sim.state.findByClientId('Leads', 'c-2')?.previewRecordID ?? 'missing';
 
     // Act
-    const byId = await client.send(searchCampaignRecords, {
-      campaignName: 'Leads',
-      previewRecordId: id,
-    });
-    const byCriteria = await client.send(searchCampaignRecords, {
-      campaignName: 'Leads',
+    const byId = await inLeads(searchCampaignRecords, { previewRecordId: id });
+    const byCriteria = await inLeads(searchCampaignRecords, {
       maxRecords: 10,
       previewRecordData: [
         { key: 'City', value: 'Ber', condition: 'BEGINSWITH' },
@@ -202,8 +188,7 @@ describe('searchPreviewCampaign', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.send(searchCampaignRecords, {
-      campaignName: 'Leads',
+    const outcome = await inLeads(searchCampaignRecords, {
       previewRecordData: [{ key: 'City', value: 'Nowhere', condition: 'EQUALS' }],
     });
 
@@ -216,10 +201,7 @@ describe('searchPreviewCampaign', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.send(searchCampaignRecords, {
-      campaignName: 'Leads',
-      clientId: 'nope',
-    });
+    const outcome = await inLeads(searchCampaignRecords, { clientId: 'nope' });
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND', attempts: 1 });
@@ -228,12 +210,11 @@ describe('searchPreviewCampaign', () => {
   it('FAILED: retryable for a criterion key that is not a known system key', async () => {
     // Prepare
     const message = {
-      campaignName: 'Leads',
       previewRecordData: [{ key: 'sys_bogus', value: '1', condition: 'EQUALS' as const }],
     };
 
     // Act
-    const outcome = await client.send(searchCampaignRecords, message);
+    const outcome = await inLeads(searchCampaignRecords, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
@@ -248,8 +229,7 @@ describe('changeCampaignRecordStatus', () => {
     const when = Date.parse('2030-01-02T03:04:05.678Z');
 
     // Act
-    const outcome = await client.send(changeCampaignRecordStatus, {
-      campaignName: 'Leads',
+    const outcome = await inLeads(changeCampaignRecordStatus, {
       clientId: 'c-1',
       previewRecordStateEnum: 'WORKED',
       nextEarliestWorkTimeUTC: when,
@@ -271,14 +251,10 @@ describe('changeCampaignRecordStatus', () => {
 
   it('NORECORDFOUND: permanent for an unknown record', async () => {
     // Prepare
-    const message = {
-      campaignName: 'Leads',
-      clientId: 'ghost',
-      previewRecordStateEnum: 'COMPLETED' as const,
-    };
+    const message = { clientId: 'ghost', previewRecordStateEnum: 'COMPLETED' as const };
 
     // Act
-    const outcome = await client.send(changeCampaignRecordStatus, message);
+    const outcome = await inLeads(changeCampaignRecordStatus, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND' });
@@ -287,14 +263,10 @@ describe('changeCampaignRecordStatus', () => {
   it('FAILED: retryable when WORKED comes without nextEarliestWorkTimeUTC', async () => {
     // Prepare
     await addLead('c-1');
-    const message = {
-      campaignName: 'Leads',
-      clientId: 'c-1',
-      previewRecordStateEnum: 'WORKED',
-    } as ChangeCampaignRecordStatusMessage;
+    const message = { clientId: 'c-1', previewRecordStateEnum: 'WORKED' };
 
     // Act
-    const outcome = await client.send(changeCampaignRecordStatus, message);
+    const outcome = await inLeads(changeCampaignRecordStatus, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
@@ -308,8 +280,7 @@ describe('transferCampaignRecord', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.send(transferCampaignRecord, {
-      campaignName: 'Leads',
+    const outcome = await inLeads(transferCampaignRecord, {
       clientId: 'c-1',
       transferToCampaign: 'Renewals',
     });
@@ -322,10 +293,10 @@ describe('transferCampaignRecord', () => {
 
   it('NORECORDFOUND: permanent when the record is not in the source campaign', async () => {
     // Prepare
-    const message = { campaignName: 'Leads', clientId: 'ghost', transferToCampaign: 'Renewals' };
+    const message = { clientId: 'ghost', transferToCampaign: 'Renewals' };
 
     // Act
-    const outcome = await client.send(transferCampaignRecord, message);
+    const outcome = await inLeads(transferCampaignRecord, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND' });
@@ -336,8 +307,7 @@ describe('transferCampaignRecord', () => {
     await addLead('c-1');
 
     // Act
-    const outcome = await client.send(transferCampaignRecord, {
-      campaignName: 'Leads',
+    const outcome = await inLeads(transferCampaignRecord, {
       clientId: 'c-1',
       transferToCampaign: 'Leads',
     });
@@ -353,14 +323,8 @@ describe('deleteRecordFromCampaign', () => {
     await addLead('c-1');
 
     // Act
-    const first = await client.send(deleteCampaignRecord, {
-      campaignName: 'Leads',
-      clientId: 'c-1',
-    });
-    const second = await client.send(deleteCampaignRecord, {
-      campaignName: 'Leads',
-      clientId: 'c-1',
-    });
+    const first = await inLeads(deleteCampaignRecord, { clientId: 'c-1' });
+    const second = await inLeads(deleteCampaignRecord, { clientId: 'c-1' });
 
     // Assess
     expect(first).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -370,19 +334,15 @@ describe('deleteRecordFromCampaign', () => {
 
   it('FAILED: retryable for a campaign that does not exist on a restricted platform', async () => {
     // Prepare
-    const restricted = await startContractSimulator({ campaigns: ['Leads'] });
-    const other = new PlatformCaller(
-      settingsFor(restricted.baseUrl),
-      new InMemoryApiKeySource(SIM_KEY),
-      { maxAttempts: 1 },
-    );
+    const restrictedPlatform = { campaigns: ['Leads'] };
 
     // Act
-    const outcome = await other.send(deleteCampaignRecord, {
-      campaignName: 'Nope',
-      clientId: 'c-1',
-    });
-    await restricted.close();
+    const outcome = await withOwnSimulator(
+      PlatformCaller,
+      restrictedPlatform,
+      ONE_ATTEMPT,
+      (other) => other.send(deleteCampaignRecord, { campaignName: 'Nope', clientId: 'c-1' }),
+    );
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED', attempts: 1 });
@@ -393,18 +353,10 @@ describe('deleteRecordFromCampaign', () => {
 describe('simulated faults', () => {
   const everyAction = () => [
     addLead('c-1'),
-    client.send(searchCampaignRecords, { campaignName: 'Leads', clientId: 'c-1' }),
-    client.send(changeCampaignRecordStatus, {
-      campaignName: 'Leads',
-      clientId: 'c-1',
-      previewRecordStateEnum: 'COMPLETED',
-    }),
-    client.send(transferCampaignRecord, {
-      campaignName: 'Leads',
-      clientId: 'c-1',
-      transferToCampaign: 'B',
-    }),
-    client.send(deleteCampaignRecord, { campaignName: 'Leads', clientId: 'c-1' }),
+    inLeads(searchCampaignRecords, { clientId: 'c-1' }),
+    inLeads(changeCampaignRecordStatus, { clientId: 'c-1', previewRecordStateEnum: 'COMPLETED' }),
+    inLeads(transferCampaignRecord, { clientId: 'c-1', transferToCampaign: 'B' }),
+    inLeads(deleteCampaignRecord, { clientId: 'c-1' }),
   ];
 
   it.each([
@@ -459,10 +411,7 @@ describe('simulated faults', () => {
     });
 
     // Act
-    const outcome = await impatient.send(deleteCampaignRecord, {
-      campaignName: 'Leads',
-      clientId: 'x',
-    });
+    const outcome = await inLeads(deleteCampaignRecord, { clientId: 'x' }, impatient);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'TIMEOUT', attempts: 1 });

@@ -8,6 +8,7 @@ import {
   isOutageSignal,
 } from '../../../lambdas/core/circuit-breaker';
 import type { Outcome } from '../../../lambdas/core/outcome';
+import { failingStore } from '../support/failing-store';
 
 const down: Outcome = {
   category: 'retryable',
@@ -154,12 +155,7 @@ describe('CircuitBreaker', () => {
 
   it('keeps breaking on what this instance saw when the shared store fails, and says so', async () => {
     // Prepare
-    const failing: BreakerStore = {
-      read: () => Promise.reject(new Error('throttled')),
-      open: () => Promise.reject(new Error('throttled')),
-      claimProbe: () => Promise.reject(new Error('throttled')),
-      close: () => Promise.reject(new Error('throttled')),
-    };
+    const failing = failingStore<BreakerStore>('throttled');
     const failures: string[] = [];
     const breaker = new CircuitBreaker('provisioning', failing, {
       now: () => 0,

@@ -10,6 +10,7 @@ import {
   CLASSIFICATION_TABLE,
   classificationTableMarkdown,
 } from '../../../scripts/classification-table';
+import { named } from '../support/named-rows';
 
 const jsonResponse = (status: number, json: unknown): HttpResult => ({
   kind: 'response',
@@ -41,37 +42,32 @@ const classifiers = [
 ] as const;
 
 describe.each(classifiers)('%s: transport and HTTP status', (_service, classify) => {
-  it('classifies a timeout as retryable TIMEOUT', () => {
+  it.each(
+    named([
+      {
+        name: 'classifies a timeout as retryable TIMEOUT',
+        code: 'TIMEOUT',
+        message: 'no complete response within 5000 ms',
+        cause: '5000 ms',
+      },
+      {
+        name: 'classifies a connection error as retryable NETWORK_ERROR with its cause',
+        code: 'NETWORK_ERROR',
+        message: 'fetch failed: ECONNRESET other side closed',
+        cause: 'ECONNRESET',
+      },
+    ] as const),
+  )('%s', (_name, { code, message, cause }) => {
     // Prepare
-    const result: HttpResult = {
-      kind: 'network-error',
-      code: 'TIMEOUT',
-      message: 'no complete response within 5000 ms',
-    };
+    const result: HttpResult = { kind: 'network-error', code, message };
 
     // Act
     const outcome = classify(result);
 
     // Assess
-    expect(outcome).toMatchObject({ category: 'retryable', code: 'TIMEOUT', attempts: 1 });
-    expect(outcome.message).toContain('5000 ms');
+    expect(outcome).toMatchObject({ category: 'retryable', code, attempts: 1 });
+    expect(outcome.message).toContain(cause);
     expect(outcome.httpStatus).toBeUndefined();
-  });
-
-  it('classifies a connection error as retryable NETWORK_ERROR with its cause', () => {
-    // Prepare
-    const result: HttpResult = {
-      kind: 'network-error',
-      code: 'NETWORK_ERROR',
-      message: 'fetch failed: ECONNRESET other side closed',
-    };
-
-    // Act
-    const outcome = classify(result);
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'retryable', code: 'NETWORK_ERROR' });
-    expect(outcome.message).toContain('ECONNRESET');
   });
 
   it('classifies HTTP 401 as retryable HTTP_401', () => {

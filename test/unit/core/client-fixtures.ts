@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import type { ClientDeps } from '../../../lambdas/core/platform-caller';
+import { type ClientDeps, PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
 import type { ApiKeySource } from '../../../lambdas/core/ports';
 import type { RetryDeps } from '../../../lambdas/core/retry';
+import {
+  type RunningSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../../local/simulator';
 import { InMemoryApiKeySource } from '../../../testkit';
 import {
   type CapturedRequest,
@@ -28,6 +33,36 @@ export const settingsFor = (baseUrl: string): PlatformSettings => ({
   secretsRegion: 'eu-west-2',
 });
 
+/** A client of its own (`settingsFor(baseUrl)`, TEST_KEY), for a test that needs other settings. */
+export const clientAt = (
+  baseUrl: string,
+  http?: Partial<HttpSettings>,
+  deps?: ClientDeps,
+): PlatformCaller =>
+  new PlatformCaller(settingsFor(baseUrl), new InMemoryApiKeySource(TEST_KEY), http, deps);
+
+/**
+ * One simulator for the file (the tenant of `settingsFor`, TEST_KEY, and `options`), reset
+ * before each test, and one client against it (`clientAt` with `http` and `deps`).
+ */
+export const clientAgainstTestSimulator = (
+  options: Partial<SimulatorOptions>,
+  http: Partial<HttpSettings>,
+  deps?: ClientDeps,
+): { readonly sim: RunningSimulator; readonly platform: PlatformCaller } => {
+  const sim = lateBound<RunningSimulator>('the simulator');
+  const platform = lateBound<PlatformCaller>('the client');
+  beforeAll(async () => {
+    sim.set(await startSimulator({ ...TENANT, apiKey: TEST_KEY, ...options }));
+    platform.set(clientAt(sim.value().baseUrl, http, deps));
+  });
+  afterAll(async () => {
+    await sim.peek()?.close();
+  });
+  beforeEach(() => sim.value().reset());
+  return { sim: sim.standIn, platform: platform.standIn };
+};
+
 /** The five X-sc headers (lower-cased, as node:http shows them) every call must carry. */
 export const expectedHeaders = (apiKey = TEST_KEY) => ({
   'content-type': 'application/json',
@@ -38,8 +73,14 @@ export const expectedHeaders = (apiKey = TEST_KEY) => ({
   'x-sc-company-api-key': apiKey,
 });
 
-/** No real waiting: sleeps are recorded and advance a fake clock. */
-export const instantClock = (start = Date.parse('2026-03-01T12:00:00Z')) => {
+/**
+ * No real waiting: sleeps are recorded and advance a fake clock, which otherwise moves only
+ * by `advance`. `random` answers `randomValues` in turn, then 0.5.
+ */
+export const instantClock = (
+  start = Date.parse('2026-03-01T12:00:00Z'),
+  randomValues: number[] = [],
+) => {
   let now = start;
   const sleeps: number[] = [];
   const deps: RetryDeps = {
@@ -48,9 +89,9 @@ export const instantClock = (start = Date.parse('2026-03-01T12:00:00Z')) => {
       sleeps.push(ms);
       now += ms;
     },
-    random: () => 0.5,
+    random: () => randomValues.shift() ?? 0.5,
   };
-  return { deps, sleeps, now: () => now };
+  return { deps, sleeps, advance: (ms: number) => (now += ms), now: () => now };
 };
 
 export const realtimeEnvelope = (previewResultStatus: string, error: string | null = null) => ({

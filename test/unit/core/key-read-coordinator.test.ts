@@ -14,6 +14,17 @@ const reader = (initial: string) => {
   return { state, read };
 };
 
+/** A coordinator that has read key-1, over a secret rotated since to key-2. */
+const afterRotation = async () => {
+  const { state, read } = reader('key-1');
+  const coordinator = new KeyReadCoordinator(read);
+  const first = coordinator.get();
+  state.release();
+  await first;
+  state.secret = 'key-2';
+  return { state, coordinator };
+};
+
 describe('KeyReadCoordinator', () => {
   it('lets concurrent first callers share one read', async () => {
     // Prepare
@@ -32,12 +43,7 @@ describe('KeyReadCoordinator', () => {
 
   it('reads again, forced, once however many callers report the same rejected key', async () => {
     // Prepare
-    const { state, read } = reader('key-1');
-    const coordinator = new KeyReadCoordinator(read);
-    const first = coordinator.get();
-    state.release();
-    await first;
-    state.secret = 'key-2';
+    const { state, coordinator } = await afterRotation();
 
     // Act
     const refreshed = Array.from({ length: 10 }, () => coordinator.refresh('key-1'));
@@ -51,12 +57,7 @@ describe('KeyReadCoordinator', () => {
 
   it('answers a late refresh with the key that already replaced the rejected one', async () => {
     // Prepare
-    const { state, read } = reader('key-1');
-    const coordinator = new KeyReadCoordinator(read);
-    const first = coordinator.get();
-    state.release();
-    await first;
-    state.secret = 'key-2';
+    const { state, coordinator } = await afterRotation();
     const refreshed = coordinator.refresh('key-1');
     state.release();
     await refreshed;

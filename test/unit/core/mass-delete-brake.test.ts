@@ -16,6 +16,7 @@ import {
   rollingCount,
   windowStartOf,
 } from '../../../lambdas/core/mass-delete-brake';
+import { failingStore } from '../support/failing-store';
 
 const HOUR = 3_600_000;
 const T0 = 1_700_000_000_000 - (1_700_000_000_000 % HOUR);
@@ -132,13 +133,7 @@ describe('MassDeleteBrake, one instance', () => {
 
   it('holds rather than lets through uncounted when its store fails', async () => {
     // Prepare
-    const failing: BrakeStore = {
-      read: () => Promise.reject(new Error('down')),
-      count: () => Promise.reject(new Error('down')),
-      roll: () => Promise.reject(new Error('down')),
-      trip: () => Promise.reject(new Error('down')),
-      rearm: () => Promise.reject(new Error('down')),
-    };
+    const failing = failingStore<BrakeStore>('down');
     const failures: string[] = [];
     const brake = new MassDeleteBrake(
       'delete-user',

@@ -5,6 +5,7 @@ import type { AttemptInfo } from '../../../lambdas/core/platform-caller';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { InMemoryApiKeySource } from '../../../testkit';
 import { type CaptureServer, type Reply, startCaptureServer } from '../../support/capture-server';
+import { named } from '../support/named-rows';
 import { instantClock, realtimeEnvelope, settingsFor } from './client-fixtures';
 
 let server: CaptureServer;
@@ -158,24 +159,23 @@ describe('transient retries', () => {
 });
 
 describe('deadline', () => {
-  it('does not retry when the backoff and a full request would pass the deadline', async () => {
-    // Prepare: delay 50 + timeout 1000 does not fit in 1049 ms.
-    const { clock, realtime } = setup({ requestTimeoutMs: 1000 });
-    script(status(503));
-
-    // Act
-    const outcome = await realtime.send(
-      deleteCampaignRecord,
-      { campaignName: 'Leads', clientId: 'c-1' },
-      { deadline: clock.now() + 1049 },
-    );
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_503', attempts: 1 });
-    expect(clock.sleeps).toEqual([]);
-  });
-
-  it('retries when exactly enough time is left', async () => {
+  // The first attempt fails with 503; a retry waits 50 ms and may take the full 1000 ms timeout.
+  it.each(
+    named([
+      {
+        name: 'does not retry when the backoff and a full request would pass the deadline',
+        timeLeft: 1049,
+        expected: { category: 'retryable', code: 'HTTP_503', attempts: 1 },
+        sleeps: [],
+      },
+      {
+        name: 'retries when exactly enough time is left',
+        timeLeft: 1050,
+        expected: { category: 'success', attempts: 2 },
+        sleeps: [50],
+      },
+    ]),
+  )('%s', async (_name, { timeLeft, expected, sleeps }) => {
     // Prepare
     const { clock, realtime } = setup({ requestTimeoutMs: 1000 });
     script(status(503));
@@ -184,11 +184,12 @@ describe('deadline', () => {
     const outcome = await realtime.send(
       deleteCampaignRecord,
       { campaignName: 'Leads', clientId: 'c-1' },
-      { deadline: clock.now() + 1050 },
+      { deadline: clock.now() + timeLeft },
     );
 
     // Assess
-    expect(outcome).toMatchObject({ category: 'success', attempts: 2 });
+    expect(outcome).toMatchObject(expected);
+    expect(clock.sleeps).toEqual(sleeps);
   });
 
   it('sends nothing when the deadline has already passed', async () => {

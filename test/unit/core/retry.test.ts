@@ -9,6 +9,7 @@ import {
   retryDelay,
   withRetries,
 } from '../../../lambdas/core/retry';
+import { instantClock } from './client-fixtures';
 
 const settings: HttpSettings = {
   requestTimeoutMs: 1000,
@@ -18,19 +19,8 @@ const settings: HttpSettings = {
 };
 
 /** A clock that only moves when the code under test sleeps or a request "takes" time. */
-const fakeClock = (start = 1_000_000, randomValues: number[] = []) => {
-  let now = start;
-  const sleeps: number[] = [];
-  const deps: RetryDeps = {
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-    random: () => randomValues.shift() ?? 0.5,
-  };
-  return { deps, sleeps, advance: (ms: number) => (now += ms), now: () => now };
-};
+const fakeClock = (start = 1_000_000, randomValues: number[] = []) =>
+  instantClock(start, randomValues);
 
 /** Scripted attempts: each call returns the next result and records its budget. */
 const scripted = <T>(results: AttemptResult<T>[], onCall?: () => void) => {

@@ -12,7 +12,8 @@ import {
   type FieldValue,
   type OrderedEvent,
 } from '../../../lambdas/core/ledger/entity';
-import { type EventKind, eventVersion } from '../../../lambdas/core/ledger/event-version';
+import type { EventKind } from '../../../lambdas/core/ledger/event-version';
+import { orderedEvent } from './ordered-event';
 
 const DESTINATION = 'record#destination';
 
@@ -23,13 +24,8 @@ const event = (
   extra: Partial<OrderedEvent> = {},
 ): OrderedEvent => {
   const hash = `${kind}${minute}`.padEnd(16, '0');
-  const version = eventVersion(Date.UTC(2026, 10, 24, 8, minute), kind, hash);
   return {
-    key: `${kind}@${version}`,
-    attemptKey: `${kind}#${hash}`,
-    version,
-    kind,
-    sets,
+    ...orderedEvent(kind, Date.UTC(2026, 10, 24, 8, minute), hash, sets),
     ...(kind === 'move'
       ? { destination: DESTINATION, destinationAddress: { campaignName: 'Callbacks' } }
       : {}),

@@ -12,7 +12,8 @@ import {
   type EntityDoc,
   type OrderedEvent,
 } from '../../../lambdas/core/ledger/entity';
-import { type EventKind, eventVersion } from '../../../lambdas/core/ledger/event-version';
+import type { EventKind } from '../../../lambdas/core/ledger/event-version';
+import { orderedEvent } from './ordered-event';
 
 type Fields = Record<string, string>;
 type Platform = { present: false } | { present: true; fields: Fields };
@@ -111,18 +112,13 @@ const eventArb = fc
             ...extra.map((f) => [f, `${f}${value}`]),
           ]);
     const hash = `${kind}:${JSON.stringify(sets)}:${data}`;
-    const version = eventVersion(
-      Date.UTC(2026, 0, 1) + time,
+    return orderedEvent(
       kind,
+      Date.UTC(2026, 0, 1) + time,
+      hash,
+      sets,
       Buffer.from(hash).toString('hex'),
     );
-    return {
-      key: `${kind}@${version}`,
-      attemptKey: `${kind}#${hash}`,
-      version,
-      kind,
-      sets,
-    } satisfies OrderedEvent;
   });
 
 const historyArb = fc

@@ -14,14 +14,14 @@ const fate = (correlationId: string, kind: MessageFate['kind'], code: string): M
   receives: kind === 'unrouted' ? 0 : 1,
 });
 
+/** The expected end code of each correlation id, as a run's expectations file gives them. */
+const expecting = (codes: Record<string, string>) => new Map(Object.entries(codes));
+
 describe('evaluateRun', () => {
   it('passes when every message ends with its expected code', () => {
     // Prepare
     const fates = [fate('a', 'applied', 'SUCCESS'), fate('b', 'dead-lettered', 'INVALID_MESSAGE')];
-    const expected = new Map([
-      ['a', 'SUCCESS'],
-      ['b', 'INVALID_MESSAGE'],
-    ]);
+    const expected = expecting({ a: 'SUCCESS', b: 'INVALID_MESSAGE' });
 
     // Act
     const verdict = evaluateRun(fates, expected, { faults: false });
@@ -33,10 +33,7 @@ describe('evaluateRun', () => {
   it('fails on a different code, a message without expectation and an expectation without message', () => {
     // Prepare
     const fates = [fate('a', 'applied', 'ALREADY_EXISTS'), fate('x', 'applied', 'SUCCESS')];
-    const expected = new Map([
-      ['a', 'SUCCESS'],
-      ['gone', 'SUCCESS'],
-    ]);
+    const expected = expecting({ a: 'SUCCESS', gone: 'SUCCESS' });
 
     // Act
     const verdict = evaluateRun(fates, expected, { faults: false });
@@ -53,10 +50,7 @@ describe('evaluateRun', () => {
   it('under --faults turns code differences into warnings, but not routing differences', () => {
     // Prepare
     const fates = [fate('a', 'applied', 'ALREADY_EXISTS'), fate('u', 'applied', 'SUCCESS')];
-    const expected = new Map([
-      ['a', 'SUCCESS'],
-      ['u', 'UNROUTED'],
-    ]);
+    const expected = expecting({ a: 'SUCCESS', u: 'UNROUTED' });
 
     // Act
     const verdict = evaluateRun(fates, expected, { faults: true });

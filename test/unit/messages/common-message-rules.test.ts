@@ -2,14 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, MESSAGE_SCHEMAS, parseMessage } from '../../../lambdas/actions';
 import { PLATFORM_REGIONS } from '../../../lambdas/core/regions';
 import { formatIssues } from '../../../lambdas/messages/parse';
+import { MAX_EPOCH_MILLIS } from '../../../lambdas/messages/rules';
 import {
   accepted,
+  itAccepts,
+  itRefuses,
   PROVISIONING_ACTIONS,
   REALTIME_ACTIONS,
   rejected,
   validMessage,
   without,
 } from './message-fixtures';
+
+const LOCATOR_ERROR =
+  'clientId: either previewRecordId or clientId is required to locate the record';
+
+const TIME_ZONE_ERROR = 'timeZone: must be an IANA time zone name such as Europe/Berlin';
+
+const NOT_EPOCH_MILLIS = 'must be an integer number of milliseconds since 1970-01-01 UTC';
 
 describe('message contracts shared by every action', () => {
   it('has exactly one schema per action', () => {
@@ -133,6 +143,88 @@ describe('message contracts shared by every action', () => {
       expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
+  });
+
+  describe.each([
+    'change-campaign-record-status',
+    'transfer-campaign-record',
+    'delete-campaign-record',
+  ] as const)('%s record locator', (action) => {
+    itAccepts(action, [
+      ['accepts a valid message unchanged', validMessage(action)],
+      [
+        'locates the record by previewRecordId alone',
+        { ...without(validMessage(action), 'clientId'), previewRecordId: 'PR-77' },
+      ],
+      [
+        'locates the record by clientId alone',
+        { ...without(validMessage(action), 'clientId'), clientId: 'CRM-1001' },
+      ],
+    ]);
+
+    itRefuses(action, [
+      [
+        'needs previewRecordId or clientId',
+        without(validMessage(action), 'clientId'),
+        LOCATOR_ERROR,
+      ],
+    ]);
+
+    it('reports a missing locator together with an unknown field', () => {
+      // Prepare
+      const message = { ...without(validMessage(action), 'clientId'), recordId: 'PR-77' };
+
+      // Act
+      const error = rejected(action, message);
+
+      // Assess
+      expect(error.split('; ')).toEqual(['unknown field(s) "recordId"', LOCATOR_ERROR]);
+    });
+  });
+
+  describe.each(['change-campaign-record-status', 'transfer-campaign-record'] as const)(
+    '%s timeZone',
+    (action) => {
+      itAccepts(
+        action,
+        ['Europe/Berlin', 'UTC', 'America/Argentina/Buenos_Aires'].map(
+          (timeZone) => [`accepts ${timeZone}`, { ...validMessage(action), timeZone }] as const,
+        ),
+      );
+
+      itRefuses(
+        action,
+        ['+01:00', 'Mars/Olympus', 'CET ', 'utc'].map((timeZone) => [
+          `rejects ${JSON.stringify(timeZone)}`,
+          { ...validMessage(action), timeZone },
+          TIME_ZONE_ERROR,
+        ]),
+      );
+    },
+  );
+
+  describe.each([
+    'add-or-update-campaign-record',
+    'change-campaign-record-status',
+    'transfer-campaign-record',
+  ] as const)('%s nextEarliestWorkTimeUTC', (action) => {
+    itRefuses(
+      action,
+      (
+        [
+          [-1, 'must not be before 1970-01-01'],
+          [MAX_EPOCH_MILLIS + 1, 'must not be after 9999-12-31'],
+          [0.5, NOT_EPOCH_MILLIS],
+          [1.25, NOT_EPOCH_MILLIS],
+          [1_767_225_600_000.5, NOT_EPOCH_MILLIS],
+          ['1767225600000', NOT_EPOCH_MILLIS],
+        ] as const
+      ).map(([time, reason]) => [
+        `rejects ${JSON.stringify(time)}`,
+        { ...validMessage(action), nextEarliestWorkTimeUTC: time },
+        `nextEarliestWorkTimeUTC: ${reason}`,
+      ]),
+    );
   });
 
   it('rejects __proto__ inside a data item and keeps the parsed items plain', () => {

@@ -2,6 +2,7 @@
  * Valid sample messages and small parse helpers shared by the message contract tests.
  * Each sample is built fresh so a test can change it without affecting another.
  */
+import { expect, it } from 'vitest';
 import type { ActionName } from '../../../lambdas/actions';
 import { type MessageOf, parseMessage } from '../../../lambdas/actions';
 
@@ -88,4 +89,35 @@ export const rejected = (action: ActionName, input: unknown): string => {
   const result = parseMessage(action, input);
   if (result.success) throw new Error(`expected ${action} to reject the message`);
   return result.error;
+};
+
+/**
+ * A row of a refusal table: what the test says, the message, and the producer-facing error
+ * (the whole text, or `expect.stringMatching(…)` where it quotes the schema library's words).
+ */
+export type Refusal = readonly [name: string, message: unknown, error: unknown];
+
+/** A row of an acceptance table: what the test says and a message that parses unchanged. */
+export type Acceptance = readonly [name: string, message: Sample];
+
+/** One test per row: `action` refuses the message with exactly the row's error. */
+export const itRefuses = (action: ActionName, rows: readonly Refusal[]): void => {
+  it.each(rows)('%s', (_name, message, expected) => {
+    // Act
+    const error = rejected(action, message);
+
+    // Assess
+    expect(error).toEqual(expected);
+  });
+};
+
+/** One test per row: `action` accepts the message and parses it to an equal message. */
+export const itAccepts = (action: ActionName, rows: readonly Acceptance[]): void => {
+  it.each(rows)('%s', (_name, message) => {
+    // Act
+    const parsed = accepted(action, message);
+
+    // Assess
+    expect(parsed).toEqual(message);
+  });
 };

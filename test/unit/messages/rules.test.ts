@@ -7,17 +7,20 @@ import {
   isUrlKey,
 } from '../../../lambdas/messages/rules';
 
-describe('field rules', () => {
-  describe('isE164', () => {
-    it.each(['+14155550100', '+4930123456', '+12', '+123456789012345'])('accepts %s', (value) => {
-      // Act
-      const result = isE164(value);
+/** A value rule with the values it must accept and the values it must reject. */
+interface ValueRuleCases {
+  readonly rule: string;
+  readonly check: (value: string) => boolean;
+  readonly accepts: readonly string[];
+  readonly rejects: readonly string[];
+}
 
-      // Assess
-      expect(result).toBe(true);
-    });
-
-    it.each([
+const VALUE_RULES: readonly ValueRuleCases[] = [
+  {
+    rule: 'isE164',
+    check: isE164,
+    accepts: ['+14155550100', '+4930123456', '+12', '+123456789012345'],
+    rejects: [
       '555-1234',
       '0049301234',
       '+0123',
@@ -28,29 +31,17 @@ describe('field rules', () => {
       '+1 415 555 0100',
       '+1234567890123456',
       '+14155550100\n',
-    ])('rejects %j', (value) => {
-      // Act
-      const result = isE164(value);
-
-      // Assess
-      expect(result).toBe(false);
-    });
-  });
-
-  describe('isAbsoluteHttpUrl', () => {
-    it.each([
+    ],
+  },
+  {
+    rule: 'isAbsoluteHttpUrl',
+    check: isAbsoluteHttpUrl,
+    accepts: [
       'https://crm.example.com/leads/1?x=1#top',
       'http://crm.example.com',
       'https://user@crm.example.com:8443/a',
-    ])('accepts %s', (value) => {
-      // Act
-      const result = isAbsoluteHttpUrl(value);
-
-      // Assess
-      expect(result).toBe(true);
-    });
-
-    it.each([
+    ],
+    rejects: [
       'javascript:alert(1)',
       '/relative',
       'ftp://x',
@@ -61,17 +52,12 @@ describe('field rules', () => {
       'https://crm.example.com/a b',
       'https://crm.exa\nmple.com',
       '',
-    ])('rejects %j', (value) => {
-      // Act
-      const result = isAbsoluteHttpUrl(value);
-
-      // Assess
-      expect(result).toBe(false);
-    });
-  });
-
-  describe('isIanaTimeZone', () => {
-    it.each([
+    ],
+  },
+  {
+    rule: 'isIanaTimeZone',
+    check: isIanaTimeZone,
+    accepts: [
       'Europe/Berlin',
       'UTC',
       'America/Argentina/Buenos_Aires',
@@ -85,15 +71,8 @@ describe('field rules', () => {
       'Europe/Kyiv',
       'GMT',
       'CET',
-    ])('accepts %s', (value) => {
-      // Act
-      const result = isIanaTimeZone(value);
-
-      // Assess
-      expect(result).toBe(true);
-    });
-
-    it.each([
+    ],
+    rejects: [
       // Intl accepts these, but they are offsets or misspellings, not tz database names.
       '+01:00',
       '-0500',
@@ -111,14 +90,62 @@ describe('field rules', () => {
       'UTC+1',
       'Factory',
       '',
-    ])('rejects %j', (value) => {
+    ],
+  },
+];
+
+/** A data-key rule with keys and whether the rule holds for each. */
+const KEY_RULES: readonly {
+  readonly rule: string;
+  readonly check: (key: string) => boolean;
+  readonly cases: readonly (readonly [string, boolean])[];
+}[] = [
+  {
+    rule: 'isPhoneKey',
+    check: isPhoneKey,
+    cases: [
+      ['mobilePhone', true],
+      ['PHONE', true],
+      ['homephone_2', true],
+      ['Telefon', false],
+      ['Name', false],
+    ],
+  },
+  {
+    rule: 'isUrlKey',
+    check: isUrlKey,
+    cases: [
+      ['Profile_link', true],
+      ['Open_button', true],
+      ['_link', true],
+      ['Foo_Link', false],
+      ['Foo_BUTTON', false],
+      ['Foo_link_text', false],
+      ['link', false],
+    ],
+  },
+];
+
+describe('field rules', () => {
+  describe.each(VALUE_RULES)('$rule', ({ check, accepts, rejects }) => {
+    it.each(accepts)('accepts %s', (value) => {
       // Act
-      const result = isIanaTimeZone(value);
+      const result = check(value);
+
+      // Assess
+      expect(result).toBe(true);
+    });
+
+    it.each(rejects)('rejects %j', (value) => {
+      // Act
+      const result = check(value);
 
       // Assess
       expect(result).toBe(false);
     });
+  });
 
+  describe('isIanaTimeZone', () => {
     it('gives the same answer when asked again (answers are cached)', () => {
       // Prepare
       const first = [isIanaTimeZone('Europe/Berlin'), isIanaTimeZone('europe/berlin')];
@@ -132,34 +159,10 @@ describe('field rules', () => {
     });
   });
 
-  describe('isPhoneKey', () => {
-    it.each([
-      ['mobilePhone', true],
-      ['PHONE', true],
-      ['homephone_2', true],
-      ['Telefon', false],
-      ['Name', false],
-    ])('%s → %s', (key, expected) => {
+  describe.each(KEY_RULES)('$rule', ({ check, cases }) => {
+    it.each(cases)('%s → %s', (key, expected) => {
       // Act
-      const result = isPhoneKey(key);
-
-      // Assess
-      expect(result).toBe(expected);
-    });
-  });
-
-  describe('isUrlKey', () => {
-    it.each([
-      ['Profile_link', true],
-      ['Open_button', true],
-      ['_link', true],
-      ['Foo_Link', false],
-      ['Foo_BUTTON', false],
-      ['Foo_link_text', false],
-      ['link', false],
-    ])('%s → %s', (key, expected) => {
-      // Act
-      const result = isUrlKey(key);
+      const result = check(key);
 
       // Assess
       expect(result).toBe(expected);

@@ -1,64 +1,56 @@
 import { describe, expect, it } from 'vitest';
-import { accepted, rejected, validMessage, without } from './message-fixtures';
+import { accepted, itAccepts, itRefuses, validMessage, without } from './message-fixtures';
+
+const ADD_USER_REQUIRED = ['loginUserId', 'firstName', 'lastName', 'userTemplateName'];
 
 describe('add-user message', () => {
   const ACTION = 'add-user';
 
-  it('accepts a full valid message unchanged', () => {
-    // Prepare
-    const message = {
-      ...validMessage(ACTION),
-      primaryEmailAddr: 'ada.example@corp.example',
-      secondaryEmailAddr: 'ada@private.example',
-      createInCloudConnect: true,
-    };
+  itAccepts(ACTION, [
+    [
+      'accepts a full valid message unchanged',
+      {
+        ...validMessage(ACTION),
+        primaryEmailAddr: 'ada.example@corp.example',
+        secondaryEmailAddr: 'ada@private.example',
+        createInCloudConnect: true,
+      },
+    ],
+  ]);
 
-    // Act
-    const parsed = accepted(ACTION, message);
-
-    // Assess
-    expect(parsed).toEqual(message);
-  });
-
-  it.each(['loginUserId', 'firstName', 'lastName', 'userTemplateName'])('requires %s', (field) => {
-    // Prepare
-    const message = without(validMessage(ACTION), field);
-
-    // Act
-    const error = rejected(ACTION, message);
-
-    // Assess
-    expect(error).toBe(`${field}: is required`);
-  });
-
-  it.each(['loginUserId', 'firstName', 'lastName', 'userTemplateName'])(
-    'rejects an empty %s',
-    (field) => {
-      // Prepare
-      const message = { ...validMessage(ACTION), [field]: '' };
-
-      // Act
-      const error = rejected(ACTION, message);
-
-      // Assess
-      expect(error).toBe(`${field}: must not be empty`);
-    },
-  );
-
-  it('reports every missing required field at once', () => {
-    // Prepare
-    const message = { loginUserId: 'ada.example@corp.example' };
-
-    // Act
-    const error = rejected(ACTION, message);
-
-    // Assess
-    expect(error.split('; ')).toEqual([
-      'firstName: is required',
-      'lastName: is required',
-      'userTemplateName: is required',
-    ]);
-  });
+  itRefuses(ACTION, [
+    ...ADD_USER_REQUIRED.map(
+      (field) =>
+        [
+          `requires ${field}`,
+          without(validMessage(ACTION), field),
+          `${field}: is required`,
+        ] as const,
+    ),
+    ...ADD_USER_REQUIRED.map(
+      (field) =>
+        [
+          `rejects an empty ${field}`,
+          { ...validMessage(ACTION), [field]: '' },
+          `${field}: must not be empty`,
+        ] as const,
+    ),
+    [
+      'reports every missing required field at once',
+      { loginUserId: 'ada.example@corp.example' },
+      'firstName: is required; lastName: is required; userTemplateName: is required',
+    ],
+    [
+      'rejects createInCloudConnect as a string',
+      { ...validMessage(ACTION), createInCloudConnect: 'true' },
+      expect.stringMatching(/^createInCloudConnect: .*expected boolean, received string$/),
+    ],
+    [
+      'rejects tenant (it comes from deployment config) by name',
+      { ...validMessage(ACTION), tenant: { platform: 'P', companyCode: 'C', environment: 'E' } },
+      'unknown field(s) "tenant"',
+    ],
+  ]);
 
   describe.each(['primaryEmailAddr', 'secondaryEmailAddr'])('%s', (field) => {
     it('is optional', () => {
@@ -72,78 +64,28 @@ describe('add-user message', () => {
       expect(parsed).not.toHaveProperty(field);
     });
 
-    it.each(['not-an-email', 'ada@', 'ada example@corp.example', ''])(
-      'rejects %j without echoing it',
-      (value) => {
-        // Prepare
-        const message = { ...validMessage(ACTION), [field]: value };
-
-        // Act
-        const error = rejected(ACTION, message);
-
-        // Assess
-        expect(error).toBe(`${field}: must be an e-mail address`);
-      },
+    itRefuses(
+      ACTION,
+      ['not-an-email', 'ada@', 'ada example@corp.example', ''].map((value) => [
+        `rejects ${JSON.stringify(value)} without echoing it`,
+        { ...validMessage(ACTION), [field]: value },
+        `${field}: must be an e-mail address`,
+      ]),
     );
-  });
-
-  it('rejects createInCloudConnect as a string', () => {
-    // Prepare
-    const message = { ...validMessage(ACTION), createInCloudConnect: 'true' };
-
-    // Act
-    const error = rejected(ACTION, message);
-
-    // Assess
-    expect(error).toMatch(/^createInCloudConnect: .*expected boolean, received string$/);
-  });
-
-  it('rejects tenant (it comes from deployment config) by name', () => {
-    // Prepare
-    const message = {
-      ...validMessage(ACTION),
-      tenant: { platform: 'P', companyCode: 'C', environment: 'E' },
-    };
-
-    // Act
-    const error = rejected(ACTION, message);
-
-    // Assess
-    expect(error).toBe('unknown field(s) "tenant"');
   });
 });
 
 describe.each(['query-user-existence', 'delete-user'] as const)('%s message', (action) => {
-  it('accepts a valid message unchanged', () => {
-    // Prepare
-    const message = { ...validMessage(action), correlationId: 'hr-42' };
+  itAccepts(action, [
+    ['accepts a valid message unchanged', { ...validMessage(action), correlationId: 'hr-42' }],
+  ]);
 
-    // Act
-    const parsed = accepted(action, message);
-
-    // Assess
-    expect(parsed).toEqual(message);
-  });
-
-  it('requires loginUserId', () => {
-    // Prepare
-    const message = {};
-
-    // Act
-    const error = rejected(action, message);
-
-    // Assess
-    expect(error).toBe('loginUserId: is required');
-  });
-
-  it('rejects fields that belong to add-user by name', () => {
-    // Prepare
-    const message = { ...validMessage(action), firstName: 'Ada' };
-
-    // Act
-    const error = rejected(action, message);
-
-    // Assess
-    expect(error).toBe('unknown field(s) "firstName"');
-  });
+  itRefuses(action, [
+    ['requires loginUserId', {}, 'loginUserId: is required'],
+    [
+      'rejects fields that belong to add-user by name',
+      { ...validMessage(action), firstName: 'Ada' },
+      'unknown field(s) "firstName"',
+    ],
+  ]);
 });

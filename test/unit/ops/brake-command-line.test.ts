@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, type CommandName } from '../../../ops/main';
 import { runOpsCaptured } from '../../support/ops-run';
+import { itListsSubcommands } from './subcommand-help';
 
 const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
 
@@ -30,17 +31,7 @@ describe('ops help', () => {
     }
   });
 
-  it('lists the brake subcommands for `brake --help`', async () => {
-    // Act
-    const help = await runOpsCaptured(['brake', '--help']);
-
-    // Assess
-    expect(help.code).toBe(0);
-    for (const command of ['brake status', 'brake release', 'brake discard']) {
-      expect(help.stdout).toContain(command);
-    }
-    expect(help.stdout).not.toContain('dlq list');
-  });
+  itListsSubcommands('brake', ['brake status', 'brake release', 'brake discard'], 'dlq list');
 });
 
 describe('brake command line', () => {

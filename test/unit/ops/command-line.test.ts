@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../../lambdas/actions';
 import { runOpsCaptured } from '../../support/ops-run';
+import { itListsSubcommands } from './subcommand-help';
 
 describe('ops command line', () => {
   it('prints the general help for no arguments and for --help', async () => {
@@ -31,17 +32,7 @@ describe('ops command line', () => {
     expect([send.code, list.code, exportHelp.code]).toEqual([0, 0, 0]);
   });
 
-  it('lists the dlq subcommands for `dlq --help`', async () => {
-    // Act
-    const help = await runOpsCaptured(['dlq', '--help']);
-
-    // Assess
-    expect(help.code).toBe(0);
-    for (const command of ['dlq list', 'dlq redrive', 'dlq export']) {
-      expect(help.stdout).toContain(command);
-    }
-    expect(help.stdout).not.toContain('send <action>');
-  });
+  itListsSubcommands('dlq', ['dlq list', 'dlq redrive', 'dlq export'], 'send <action>');
 
   it.each([
     [['frobnicate'], 'Unknown command "frobnicate"'],

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../local/simulator';
 import {
+  addBody,
   addRecord,
   authHeaders,
-  common,
   postJson,
   realtimeUrl,
-  startTestSimulator,
+  useTestSimulator,
 } from './simulator-support';
-
-const addBody = { ...common('Leads'), clientId: 'crm-1', previewRecordData: [] };
 
 const admin = async (
   sim: RunningSimulator,
@@ -27,13 +25,7 @@ const admin = async (
 };
 
 describe('simulator: admin endpoint', () => {
-  let sim: RunningSimulator;
-
-  beforeAll(async () => {
-    sim = await startTestSimulator();
-  });
-  beforeEach(() => sim.reset());
-  afterAll(() => sim.close());
+  const sim = useTestSimulator();
 
   it('GET /__admin/state lists campaigns with their records, users and history', async () => {
     // Prepare

@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type RunningSimulator, validateFaultSettings } from '../../../local/simulator';
 import { FaultInjector, seededRandom } from '../../../local/simulator/faults';
 import {
+  addBody,
   addRecord,
   authHeaders,
-  common,
+  newUser,
   postJson,
   provisioning,
   realtimeUrl,
-  startTestSimulator,
   statusOf,
-  tenantObject,
+  useTestSimulator,
+  withTestSimulator,
 } from './simulator-support';
-
-const addBody = { ...common('Leads'), clientId: 'crm-1', previewRecordData: [] };
-const newUser = {
-  tenant: tenantObject,
-  loginUserId: 'ann@example.com',
-  firstName: 'Ann',
-  lastName: 'Example',
-  userTemplateName: 'Agent',
-};
 
 /** fetch rejects when the server destroys the socket without an answer. */
 const expectNoAnswer = async (promise: Promise<unknown>) => {
@@ -28,13 +20,7 @@ const expectNoAnswer = async (promise: Promise<unknown>) => {
 };
 
 describe('simulator: fault injection', () => {
-  let sim: RunningSimulator;
-
-  beforeAll(async () => {
-    sim = await startTestSimulator({ seed: 42 });
-  });
-  beforeEach(() => sim.reset());
-  afterAll(() => sim.close());
+  const sim = useTestSimulator({ seed: 42 });
 
   it('answers 500/502/503 to every request at serverErrorRate 1 and applies nothing', async () => {
     // Prepare
@@ -197,9 +183,7 @@ describe('simulator: fault injection', () => {
       }
       return statuses;
     };
-    const twin = await startTestSimulator({ seed: 42 });
-
-    try {
+    await withTestSimulator({ seed: 42 }, async (twin) => {
       // Act
       const first = await run(sim);
       const second = await run(twin);
@@ -210,9 +194,7 @@ describe('simulator: fault injection', () => {
       expect(failures).toBeGreaterThan(15);
       expect(failures).toBeLessThan(45);
       expect(sim.state.listRecords('Leads')).toHaveLength(100 - failures);
-    } finally {
-      await twin.close();
-    }
+    });
   });
 });
 

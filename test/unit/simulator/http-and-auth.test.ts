@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../../local/simulator';
+import { describe, expect, it } from 'vitest';
 import {
+  addBody,
   authHeaders,
-  common,
   postJson,
   provisioningUrl,
   realtimeUrl,
-  startTestSimulator,
   statusOf,
   TENANT,
   tenantObject,
+  useTestSimulator,
+  withTestSimulator,
 } from './simulator-support';
 
-const addBody = { ...common('Leads'), clientId: 'crm-1', previewRecordData: [] };
 const queryBody = { tenant: tenantObject, loginUserId: 'ann@example.com' };
 
 const HEADER_NAMES = [
@@ -24,13 +23,7 @@ const HEADER_NAMES = [
 ] as const;
 
 describe('simulator: authentication', () => {
-  let sim: RunningSimulator;
-
-  beforeAll(async () => {
-    sim = await startTestSimulator();
-  });
-  beforeEach(() => sim.reset());
-  afterAll(() => sim.close());
+  const sim = useTestSimulator();
 
   describe.each([
     ['realtime', () => realtimeUrl(sim, 'addOrUpdateCampaignRecord'), addBody],
@@ -110,9 +103,7 @@ describe('simulator: authentication', () => {
 
   it('requires the configured X-sc-secrets-region when one is set', async () => {
     // Prepare
-    const strict = await startTestSimulator({ secretsRegion: 'eu-central-1' });
-
-    try {
+    await withTestSimulator({ secretsRegion: 'eu-central-1' }, async (strict) => {
       // Act
       const wrong = await postJson(realtimeUrl(strict, 'addOrUpdateCampaignRecord'), addBody);
       const right = await postJson(
@@ -124,9 +115,7 @@ describe('simulator: authentication', () => {
       // Assess
       expect(wrong.status).toBe(401);
       expect(right.status).toBe(200);
-    } finally {
-      await strict.close();
-    }
+    });
   });
 
   it('answers 200 with FAILED (not 401) when the body tenant differs from valid headers', async () => {
@@ -143,13 +132,7 @@ describe('simulator: authentication', () => {
 });
 
 describe('simulator: HTTP rules', () => {
-  let sim: RunningSimulator;
-
-  beforeAll(async () => {
-    sim = await startTestSimulator({ maxBodyBytes: 1024 });
-  });
-  beforeEach(() => sim.reset());
-  afterAll(() => sim.close());
+  const sim = useTestSimulator({ maxBodyBytes: 1024 });
 
   it('answers 405 with Allow: POST to another method', async () => {
     // Act

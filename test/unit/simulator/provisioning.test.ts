@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../../local/simulator';
-import { provisioning, startTestSimulator, tenantObject } from './simulator-support';
-
-const newUser = {
-  tenant: tenantObject,
-  loginUserId: 'ann@example.com',
-  firstName: 'Ann',
-  lastName: 'Example',
-  userTemplateName: 'Agent',
-};
+import { describe, expect, it } from 'vitest';
+import {
+  newUser,
+  provisioning,
+  tenantObject,
+  useTestSimulator,
+  withTestSimulator,
+} from './simulator-support';
 
 describe('simulator: user provisioning', () => {
-  let sim: RunningSimulator;
-
-  beforeAll(async () => {
-    sim = await startTestSimulator();
-  });
-  beforeEach(() => sim.reset());
-  afterAll(() => sim.close());
+  const sim = useTestSimulator();
 
   describe('add-user', () => {
     it('creates the user in the platform only when createInCloudConnect is omitted', async () => {
@@ -223,9 +214,7 @@ describe('simulator: user provisioning', () => {
 describe('simulator: user directory kinds', () => {
   it('requires primaryEmailAddr for a directory-linked environment', async () => {
     // Prepare
-    const sim = await startTestSimulator({ userDirectory: 'directory' });
-
-    try {
+    await withTestSimulator({ userDirectory: 'directory' }, async (sim) => {
       // Act
       const without = await provisioning(sim, 'add-user', newUser);
       const withEmail = await provisioning(sim, 'add-user', {
@@ -237,16 +226,12 @@ describe('simulator: user directory kinds', () => {
       expect(without.json.result).toBe('INVALID_ARGUMENTS');
       expect(withEmail.json.result).toBe('SUCCESS');
       expect(sim.state.findUser(newUser.loginUserId)?.primaryEmailAddr).toBe('ann@example.com');
-    } finally {
-      await sim.close();
-    }
+    });
   });
 
   it('ignores primaryEmailAddr in a SAML environment', async () => {
     // Prepare
-    const sim = await startTestSimulator({ userDirectory: 'saml' });
-
-    try {
+    await withTestSimulator({ userDirectory: 'saml' }, async (sim) => {
       // Act
       const reply = await provisioning(sim, 'add-user', {
         ...newUser,
@@ -256,16 +241,12 @@ describe('simulator: user directory kinds', () => {
       // Assess
       expect(reply.json.result).toBe('SUCCESS');
       expect(sim.state.findUser(newUser.loginUserId)?.primaryEmailAddr).toBeNull();
-    } finally {
-      await sim.close();
-    }
+    });
   });
 
   it('answers NOT_SUPPORTED for every operation when the instance uses its internal directory', async () => {
     // Prepare
-    const sim = await startTestSimulator({ userDirectory: 'internal' });
-
-    try {
+    await withTestSimulator({ userDirectory: 'internal' }, async (sim) => {
       // Act
       const replies = await Promise.all([
         provisioning(sim, 'add-user', newUser),
@@ -280,8 +261,6 @@ describe('simulator: user directory kinds', () => {
         'NOT_SUPPORTED',
       ]);
       expect(sim.state.listUsers()).toEqual([]);
-    } finally {
-      await sim.close();
-    }
+    });
   });
 });

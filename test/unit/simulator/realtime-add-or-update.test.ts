@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PLATFORM_REGIONS } from '../../../lambdas/core/regions';
-import type { RunningSimulator } from '../../../local/simulator';
 import {
   addRecord,
   common,
-  type ManualClock,
-  manualClock,
-  startTestSimulator,
   statusOf,
   T0,
+  useClockedTestSimulator,
+  withTestSimulator,
 } from './simulator-support';
 
 describe('simulator: addOrUpdateCampaignRecord', () => {
-  let sim: RunningSimulator;
-  let clock: ManualClock;
-
-  beforeAll(async () => {
-    clock = manualClock();
-    sim = await startTestSimulator({ now: () => clock.now() });
-  });
-  beforeEach(() => {
-    clock = manualClock();
-    sim.reset();
-  });
-  afterAll(() => sim.close());
+  const { sim, clock } = useClockedTestSimulator();
 
   it('adds a record in state NOTWORKED with the clientId stored under Id and the envelope echoed', async () => {
     // Prepare
@@ -364,9 +351,7 @@ describe('simulator: addOrUpdateCampaignRecord', () => {
 describe('simulator: fixed campaign list', () => {
   it('answers FAILED for a campaign not in the list and accepts a listed one', async () => {
     // Prepare
-    const sim = await startTestSimulator({ campaigns: ['Known'] });
-
-    try {
+    await withTestSimulator({ campaigns: ['Known'] }, async (sim) => {
       // Act
       const unknown = await addRecord(sim, 'Unknown', { clientId: 'c', previewRecordData: [] });
       const known = await addRecord(sim, 'Known', { clientId: 'c', previewRecordData: [] });
@@ -376,8 +361,6 @@ describe('simulator: fixed campaign list', () => {
       expect(unknown.json.previewResult?.error).toBe('campaign not found');
       expect(statusOf(known)).toBe('SUCCESS');
       expect(sim.state.listCampaigns()).toEqual(['Known']);
-    } finally {
-      await sim.close();
-    }
+    });
   });
 });

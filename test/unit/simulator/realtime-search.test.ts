@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../../local/simulator';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   common,
-  type ManualClock,
-  manualClock,
   realtime,
   recordsOf,
-  startTestSimulator,
   statusOf,
   T0,
+  useClockedTestSimulator,
 } from './simulator-support';
 
 describe('simulator: searchPreviewCampaign', () => {
-  let sim: RunningSimulator;
-  let clock: ManualClock;
+  const { sim } = useClockedTestSimulator();
 
   const search = (fields: Record<string, unknown>, campaignName = 'Leads') =>
     realtime(sim, 'searchPreviewCampaign', { ...common(campaignName), ...fields });
@@ -24,13 +20,6 @@ describe('simulator: searchPreviewCampaign', () => {
 
   const clientIds = (reply: Awaited<ReturnType<typeof search>>) =>
     recordsOf(reply).map((r) => r.clientId);
-
-  beforeAll(async () => {
-    clock = manualClock();
-    sim = await startTestSimulator({ now: () => clock.now() });
-  });
-  beforeEach(() => sim.reset());
-  afterAll(() => sim.close());
 
   describe('by id', () => {
     it('finds one record by previewRecordId, with every spec field', async () => {

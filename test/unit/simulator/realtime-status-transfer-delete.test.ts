@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningSimulator, WORKED_STATES } from '../../../local/simulator';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { WORKED_STATES } from '../../../local/simulator';
 import {
   common,
-  type ManualClock,
-  manualClock,
   realtime,
-  startTestSimulator,
   statusOf,
   T0,
+  useClockedTestSimulator,
+  withTestSimulator,
 } from './simulator-support';
 
 describe('simulator: status change, transfer, delete', () => {
-  let sim: RunningSimulator;
-  let clock: ManualClock;
+  const { sim, clock } = useClockedTestSimulator();
 
-  beforeAll(async () => {
-    clock = manualClock();
-    sim = await startTestSimulator({ now: () => clock.now() });
-  });
   beforeEach(() => {
-    clock = manualClock();
-    sim.reset();
     sim.state.putRecord({
       campaignName: 'Leads',
       clientId: 'crm-1',
@@ -32,7 +24,6 @@ describe('simulator: status change, transfer, delete', () => {
       previewRecordData: [{ key: 'Name', value: 'Ann' }],
     });
   });
-  afterAll(() => sim.close());
 
   describe('changeCampaignRecordStatus', () => {
     const change = (fields: Record<string, unknown>) =>
@@ -252,10 +243,9 @@ describe('simulator: status change, transfer, delete', () => {
 
     it('answers FAILED for a destination outside a fixed campaign list', async () => {
       // Prepare
-      const fixed = await startTestSimulator({ campaigns: ['Leads'] });
-      fixed.state.putRecord({ campaignName: 'Leads', clientId: 'crm-1' });
+      await withTestSimulator({ campaigns: ['Leads'] }, async (fixed) => {
+        fixed.state.putRecord({ campaignName: 'Leads', clientId: 'crm-1' });
 
-      try {
         // Act
         const reply = await realtime(fixed, 'transferCampaignRecord', {
           ...common('Leads'),
@@ -266,9 +256,7 @@ describe('simulator: status change, transfer, delete', () => {
         // Assess
         expect(statusOf(reply)).toBe('FAILED');
         expect(fixed.state.findByClientId('Leads', 'crm-1')).toBeDefined();
-      } finally {
-        await fixed.close();
-      }
+      });
     });
   });
 

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import {
   PROVISIONING_PATH_PREFIX,
   type ProvisioningEndpoint,
@@ -9,6 +10,7 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../../../local/simulator';
+import { lateBound } from '../../support/late-bound';
 
 export const TENANT = {
   apiKey: 'test-api-key',
@@ -40,6 +42,45 @@ export const startTestSimulator = (
   overrides: Partial<SimulatorOptions> = {},
 ): Promise<RunningSimulator> => startSimulator({ ...TENANT, ...overrides });
 
+/**
+ * One simulator for the enclosing describe block (or file), emptied before each test and
+ * closed after the last; the file uses the returned stand-in as the simulator.
+ */
+export const useTestSimulator = (overrides: Partial<SimulatorOptions> = {}): RunningSimulator => {
+  const sim = lateBound<RunningSimulator>('the test simulator');
+  beforeAll(async () => {
+    sim.set(await startTestSimulator(overrides));
+  });
+  beforeEach(() => sim.value().reset());
+  afterAll(async () => {
+    await sim.peek()?.close();
+  });
+  return sim.standIn;
+};
+
+/** Like useTestSimulator, with a hand-driven clock that starts again at T0 before each test. */
+export const useClockedTestSimulator = (): { sim: RunningSimulator; clock: ManualClock } => {
+  const clock = lateBound<ManualClock>('the test clock');
+  clock.set(manualClock());
+  // Registered first, so the clock is fresh before the simulator is reset.
+  beforeEach(() => clock.set(manualClock()));
+  const sim = useTestSimulator({ now: () => clock.value().now() });
+  return { sim, clock: clock.standIn };
+};
+
+/** Runs `use` against a simulator of its own (other options than the file's), then closes it. */
+export const withTestSimulator = async <T>(
+  overrides: Partial<SimulatorOptions>,
+  use: (sim: RunningSimulator) => Promise<T>,
+): Promise<T> => {
+  const sim = await startTestSimulator(overrides);
+  try {
+    return await use(sim);
+  } finally {
+    await sim.close();
+  }
+};
+
 export const authHeaders = (overrides: Record<string, string | undefined> = {}) => {
   const headers: Record<string, string | undefined> = {
     'Content-Type': 'application/json',
@@ -68,6 +109,18 @@ export const tenantObject = {
   companyCode: TENANT.companyCode,
   environment: TENANT.environmentName,
 };
+
+/** A complete add-user body for the test tenant. */
+export const newUser = {
+  tenant: tenantObject,
+  loginUserId: 'ann@example.com',
+  firstName: 'Ann',
+  lastName: 'Example',
+  userTemplateName: 'Agent',
+};
+
+/** An add-or-update body for an empty record `crm-1` in Leads. */
+export const addBody = { ...common('Leads'), clientId: 'crm-1', previewRecordData: [] };
 
 export const realtimeUrl = (sim: RunningSimulator, endpoint: RealtimeEndpoint): string =>
   `${sim.baseUrl}${REALTIME_PATH_PREFIX}${endpoint}`;

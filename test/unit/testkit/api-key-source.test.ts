@@ -12,6 +12,15 @@ const manualClock = (start = 0) => {
   return { now: () => now, advance: (ms: number) => (now += ms) };
 };
 
+/** A source that has served 'old', over a store rotated since to 'new'. */
+const afterRotation = async () => {
+  const store = new InMemorySecretStore('old');
+  const source = new InMemoryApiKeySource({ store });
+  await source.getKey();
+  store.rotate('new');
+  return { store, source };
+};
+
 describe('InMemoryApiKeySource', () => {
   it('serves the key from cache within maxAge and reads the store again after it', async () => {
     // Prepare
@@ -36,10 +45,7 @@ describe('InMemoryApiKeySource', () => {
 
   it('refreshes once for any number of callers rejected with the same key (single flight)', async () => {
     // Prepare
-    const store = new InMemorySecretStore('old');
-    const source = new InMemoryApiKeySource({ store });
-    await source.getKey();
-    store.rotate('new');
+    const { store, source } = await afterRotation();
 
     // Act
     const keys = await Promise.all(Array.from({ length: 5 }, () => source.refreshKey('old')));
@@ -51,10 +57,7 @@ describe('InMemoryApiKeySource', () => {
 
   it('does not read the store when the rejected key was already replaced', async () => {
     // Prepare
-    const store = new InMemorySecretStore('old');
-    const source = new InMemoryApiKeySource({ store });
-    await source.getKey();
-    store.rotate('new');
+    const { store, source } = await afterRotation();
     await source.refreshKey('old');
 
     // Act
