@@ -1,17 +1,12 @@
 /**
- * The real query-user-existence entry point against the simulator and moto. A read: the answer
- * is published on the result bus (SQS, EventBridge) or returned (direct invocation). "User does
- * not exist" is an answer, not a failure. The mixed batch goes through a proxy that answers 503
- * for one user.
+ * What only the query-user-existence entry point does, against the simulator and moto. A read:
+ * the answer is published on the result bus (SQS, EventBridge) or returned (direct invocation).
+ * "User does not exist" is an answer, not a failure. Its refusals, retries, EventBridge
+ * delivery and mixed batch run with every action's in the every-action tables.
  */
 import { describe, expect, it } from 'vitest';
-import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
-import {
-  expectDeadLetterCodes,
-  expectDeadLettered,
-  expectResultStatuses,
-} from './support/expectations';
-import { handlerBehindProxy, handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
+import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
+import { handlerHarness } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { seedUser } from './support/seed-data';
 
@@ -63,66 +58,6 @@ describe('query-user-existence over SQS', () => {
       result: { status: 'NOT_FOUND', exists: false, cloudConnectStatus: null, connectUserId: null },
     });
     expect(await harness.deadLetters()).toEqual([]);
-  });
-
-  it('dead-letters a message with an unknown field, naming it', async () => {
-    // Prepare
-    const record = sqsRecord({ loginUserId: 'grace@example.com', userName: 'grace' });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'INVALID_MESSAGE',
-      errorMessage: 'unknown field(s) "userName"',
-    });
-    expect(await harness.resultEvents()).toEqual([]);
-  });
-
-  it('reports a retryable failure as a batch item failure and publishes nothing', async () => {
-    // Prepare
-    harness.sim.setFaults({ connectionResetRate: 1 });
-    const record = sqsRecord({ loginUserId: 'grace@example.com' });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(harness.sim.stats.endpoint('query-existence').requests).toBe(3);
-    expect(await harness.resultEvents()).toEqual([]);
-    expect(await harness.deadLetters()).toEqual([]);
-  });
-});
-
-describe('query-user-existence over EventBridge', () => {
-  it('publishes the answers of an SQS-wrapped and a direct event under their event ids', async () => {
-    // Prepare
-    seedUser(harness, 'grace@example.com', false);
-    const wrapped = sqsRecord(
-      eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' }, 'evt-1'),
-    );
-    const direct = eventBridgeEvent(ACTION, { loginUserId: 'ada@example.com' }, 'evt-2');
-
-    // Act
-    const batch = await handler(sqsEvent(wrapped), lambdaContext());
-    const single = await handler(direct, lambdaContext());
-
-    // Assess
-    expect(failedIds(batch)).toEqual([]);
-    expect(single).toBeUndefined();
-    const events = await harness.resultEvents(2);
-    expect(
-      events.map((e) => [e.detail.correlationId, (e.detail.result as { exists: boolean }).exists]),
-    ).toEqual([
-      ['evt-1', true],
-      ['evt-2', false],
-    ]);
   });
 });
 
@@ -181,44 +116,5 @@ describe('query-user-existence invoked directly', () => {
       code: 'NOT_SUPPORTED',
     });
     expect(await harness.deadLetters()).toEqual([]);
-  });
-});
-
-describe('query-user-existence mixed batch', () => {
-  const { proxy, handler: proxied } = handlerBehindProxy(harness, ACTION);
-
-  it('publishes every answer and reports exactly the retryable record as failed', async () => {
-    // Prepare
-    proxy.intercept((request) =>
-      request.bodyText.includes('flaky')
-        ? { status: 502, body: { message: 'Bad Gateway' } }
-        : undefined,
-    );
-    seedUser(harness, 'grace@example.com', true);
-    const records = [
-      sqsRecord({ loginUserId: 'grace@example.com' }, { messageId: 'exists' }),
-      sqsRecord({ loginUserId: 'nobody@example.com' }, { messageId: 'missing' }),
-      sqsRecord({ loginUserId: '' }, { messageId: 'invalid' }),
-      sqsRecord(eventBridgeEvent(ACTION, { loginUserId: 'grace@example.com' }, 'evt-w'), {
-        messageId: 'wrapped',
-      }),
-      sqsRecord({ loginUserId: 'flaky@example.com' }, { messageId: 'flaky' }),
-      sqsRecord(
-        { loginUserId: 'flaky@example.com' },
-        { messageId: 'last-try', receiveCount: MAX_RECEIVE_COUNT },
-      ),
-    ];
-
-    // Act
-    const response = await proxied(sqsEvent(...records), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual(['flaky']);
-    await expectResultStatuses(harness, {
-      'evt-w': 'SUCCESS',
-      exists: 'SUCCESS',
-      missing: 'NOT_FOUND',
-    });
-    await expectDeadLetterCodes(harness, { invalid: 'INVALID_MESSAGE', 'last-try': 'HTTP_502' });
   });
 });

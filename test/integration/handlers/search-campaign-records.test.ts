@@ -1,39 +1,24 @@
 /**
- * The real search-campaign-records entry point against the simulator and moto. A read: its
- * answer is published on the result bus (delivered by a moto rule to a queue) when triggered by
- * SQS or EventBridge, and returned when invoked directly. Only `Leads` and `Callbacks` exist
- * (`Closed` is answered FAILED); bodies above 16 KiB get HTTP 413.
+ * What only the search-campaign-records entry point does, against the simulator and moto. A
+ * read: its answer is published on the result bus (delivered by a moto rule to a queue) when
+ * triggered by SQS or EventBridge, and returned when invoked directly. Only `Leads` and
+ * `Callbacks` exist (`Closed` is answered FAILED). Its refusals, retries, EventBridge delivery
+ * and mixed batch run with every action's in the every-action tables.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
-import {
-  expectDeadLetterCodes,
-  expectDeadLettered,
-  expectResultStatuses,
-  outcomeLines,
-} from './support/expectations';
-import { handlerHarness, type LambdaEntry, MAX_RECEIVE_COUNT } from './support/handler-harness';
+import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
+import { outcomeLines } from './support/expectations';
+import { handlerHarness, type LambdaEntry } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
+import { byCity } from './support/messages';
+import { seedCitizen } from './support/seed-data';
 
 const ACTION = 'search-campaign-records';
 const { harness, handler } = handlerHarness(ACTION, {
-  simulator: { campaigns: ['Leads', 'Callbacks'], maxBodyBytes: 16 * 1024 },
+  simulator: { campaigns: ['Leads', 'Callbacks'] },
 });
 
-const seed = (clientId: string, city = 'Berlin') =>
-  harness.sim.state.putRecord({
-    campaignName: 'Leads',
-    clientId,
-    previewRecordData: [
-      { key: 'Name', value: 'Grace Hopper' },
-      { key: 'City', value: city },
-    ],
-  });
-
-const byCity = (city: string) => ({
-  campaignName: 'Leads',
-  previewRecordData: [{ key: 'City', value: city, condition: 'EQUALS' }],
-});
+const seed = (clientId: string, city?: string) => seedCitizen(harness, clientId, city);
 
 const clientIdsOf = (result: unknown): string[] =>
   ((result as { records?: { clientId: string }[] }).records ?? []).map((r) => r.clientId);
@@ -80,63 +65,6 @@ describe('search-campaign-records over SQS', () => {
     });
     expect(await harness.deadLetters()).toEqual([]);
   });
-
-  it('dead-letters a search with neither id nor criteria, and publishes nothing', async () => {
-    // Prepare
-    const record = sqsRecord({ campaignName: 'Leads', maxRecords: 10 });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'INVALID_MESSAGE',
-      errorMessage:
-        'previewRecordData: a search needs previewRecordId, clientId, or at least one criterion',
-    });
-    expect(await harness.resultEvents()).toEqual([]);
-  });
-
-  it('dead-letters a non-retryable HTTP status (413) at once', async () => {
-    // Prepare
-    const criteria = Array.from({ length: 5 }, (_, i) => ({
-      key: `Note${i}`,
-      value: 'n'.repeat(4000),
-      condition: 'CONTAINS',
-    }));
-    const record = sqsRecord({ campaignName: 'Leads', previewRecordData: criteria });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'permanent',
-      errorCode: 'HTTP_413',
-    });
-  });
-
-  it('reports a retryable failure as a batch item failure and publishes nothing', async () => {
-    // Prepare
-    seed('c-1');
-    harness.sim.setFaults({ failedStatusRate: 1 });
-    const record = sqsRecord({ campaignName: 'Leads', clientId: 'c-1' });
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([record.messageId]);
-    expect(await harness.resultEvents()).toEqual([]);
-    expect(await harness.deadLetters()).toEqual([]);
-  });
 });
 
 describe('search-campaign-records when the result cannot be published', () => {
@@ -164,64 +92,6 @@ describe('search-campaign-records when the result cannot be published', () => {
       category: 'retryable',
       code: 'RESULT_PUBLISH_FAILED',
       reason: expect.stringContaining('the result event could not be published'),
-    });
-  });
-
-  it('dead-letters the message on the last receive, saying why', async () => {
-    // Prepare
-    seed('c-1');
-    const record = sqsRecord(
-      { campaignName: 'Leads', clientId: 'c-1' },
-      { receiveCount: MAX_RECEIVE_COUNT },
-    );
-
-    // Act
-    const response = await unpublishable(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: record,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'RESULT_PUBLISH_FAILED',
-      errorMessage: `gave up after receive ${MAX_RECEIVE_COUNT}: the result event could not be published`,
-    });
-  });
-});
-
-describe('search-campaign-records over EventBridge', () => {
-  it('publishes the result of an SQS-wrapped event under the event id', async () => {
-    // Prepare
-    seed('c-1');
-    const record = sqsRecord(
-      eventBridgeEvent(ACTION, { campaignName: 'Leads', clientId: 'c-1' }, 'evt-1'),
-    );
-
-    // Act
-    const response = await handler(sqsEvent(record), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual([]);
-    const [event] = await harness.resultEvents(1);
-    expect(event?.detail.correlationId).toBe('evt-1');
-    expect(clientIdsOf(event?.detail.result)).toEqual(['c-1']);
-  });
-
-  it('publishes the result of a direct EventBridge event', async () => {
-    // Prepare
-    seed('c-1');
-    const event = eventBridgeEvent(ACTION, byCity('Berlin'), 'evt-2');
-
-    // Act
-    const result = await handler(event, lambdaContext());
-
-    // Assess
-    expect(result).toBeUndefined();
-    const [published] = await harness.resultEvents(1);
-    expect(published).toMatchObject({
-      'detail-type': 'search-campaign-records.result',
-      detail: { correlationId: 'evt-2', request: byCity('Berlin') },
     });
   });
 });
@@ -293,38 +163,5 @@ describe('search-campaign-records invoked directly', () => {
       ),
     });
     expect(await harness.deadLetters()).toEqual([]);
-  });
-});
-
-describe('search-campaign-records mixed batch', () => {
-  it('publishes every answer and reports exactly the retryable record as failed', async () => {
-    // Prepare
-    seed('c-1');
-    const records = [
-      sqsRecord({ campaignName: 'Leads', clientId: 'c-1' }, { messageId: 'found' }),
-      sqsRecord({ campaignName: 'Leads', clientId: 'c-none' }, { messageId: 'not-found' }),
-      sqsRecord(eventBridgeEvent(ACTION, byCity('Berlin'), 'evt-w'), { messageId: 'wrapped' }),
-      sqsRecord(
-        { campaignName: 'Leads', maxRecords: 0, clientId: 'c-1' },
-        { messageId: 'invalid' },
-      ),
-      sqsRecord({ campaignName: 'Closed', clientId: 'c-1' }, { messageId: 'flaky' }),
-      sqsRecord(
-        { campaignName: 'Closed', clientId: 'c-1' },
-        { messageId: 'last-try', receiveCount: MAX_RECEIVE_COUNT },
-      ),
-    ];
-
-    // Act
-    const response = await handler(sqsEvent(...records), lambdaContext());
-
-    // Assess
-    expect(failedIds(response)).toEqual(['flaky']);
-    await expectResultStatuses(harness, {
-      'evt-w': 'SUCCESS',
-      found: 'SUCCESS',
-      'not-found': 'NORECORDFOUND',
-    });
-    await expectDeadLetterCodes(harness, { invalid: 'INVALID_MESSAGE', 'last-try': 'FAILED' });
   });
 });
