@@ -9,9 +9,7 @@ import { handlerHarness } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { lead } from './support/messages';
 
-const { harness, handler } = handlerHarness('add-or-update-campaign-record', {
-  simulator: { campaigns: ['Leads', 'Callbacks'] },
-});
+const { harness, handler } = handlerHarness('add-or-update-campaign-record');
 
 describe('add-or-update-campaign-record over SQS', () => {
   it('adds a new record with the clientId stored under the default Id key', async () => {

@@ -15,9 +15,7 @@ import { seedRecord } from './support/seed-data';
 const ACTION = 'change-campaign-record-status';
 /** 2030-01-01T00:00:00Z */
 const LATER = 1_893_456_000_000;
-const { harness, handler } = handlerHarness(ACTION, {
-  simulator: { campaigns: ['Leads', 'Callbacks'] },
-});
+const { harness, handler } = handlerHarness(ACTION);
 
 const stateOf = (clientId: string) => harness.sim.state.findByClientId('Leads', clientId);
 

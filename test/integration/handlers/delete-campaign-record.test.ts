@@ -12,9 +12,7 @@ import { failedIds } from './support/lambda-events';
 import { seedRecord } from './support/seed-data';
 
 const ACTION = 'delete-campaign-record';
-const { harness, handler } = handlerHarness(ACTION, {
-  simulator: { campaigns: ['Leads', 'Callbacks'] },
-});
+const { harness, handler } = handlerHarness(ACTION);
 
 describe('delete-campaign-record over SQS', () => {
   it('deletes the record and reports no failure', async () => {

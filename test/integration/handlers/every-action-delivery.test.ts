@@ -18,6 +18,7 @@ import {
 import {
   type Harness,
   harnessPerFile,
+  LEADS_AND_CALLBACKS,
   MAX_RECEIVE_COUNT,
   platformProxy,
 } from './support/handler-harness';
@@ -25,7 +26,7 @@ import { failedIds } from './support/lambda-events';
 import { byCity, lead, newHire, stateChange, transfer } from './support/messages';
 import { seedCitizen, seedRecord, seedUser } from './support/seed-data';
 
-const harness = harnessPerFile({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
+const harness = harnessPerFile(LEADS_AND_CALLBACKS);
 const proxy = platformProxy(harness);
 
 const clientIdsIn = (h: Harness, campaign: string) =>

@@ -1,23 +1,21 @@
 /**
  * Messages every action dead-letters at once, run over the action list against the real entry
  * points, the simulator and moto: a message it cannot take (the reason names the field, never
- * a value), a direct event it cannot take (the whole event is the body), and a permanent answer
- * of the platform (sent once, not retried). The simulated platform refuses bodies above 16 KiB
+ * a value), and a permanent answer of the platform (sent once, not retried). A direct event it
+ * cannot take is in direct-eventbridge. The simulated platform refuses bodies above 16 KiB
  * with HTTP 413 (the spec shows no size limit; a real platform has one).
  */
 import { describe, expect, it } from 'vitest';
 import { type ActionName, actionDefinition } from '../../../lambdas/actions';
 import type { SimulatorOptions } from '../../../local/simulator';
-import { eventBridgeEvent, lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
+import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
 import { expectDeadLetter, expectDeadLettered } from './support/expectations';
 import { type Harness, harnessPerFile } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { lead, newHire, stateChange, transfer } from './support/messages';
 import { seedRecord, seedUser } from './support/seed-data';
 
-const harness = harnessPerFile({
-  simulator: { campaigns: ['Leads', 'Callbacks'], maxBodyBytes: 16 * 1024 },
-});
+const harness = harnessPerFile({ simulator: { maxBodyBytes: 16 * 1024 } });
 
 const GRACE = 'grace@example.com';
 
@@ -155,67 +153,6 @@ describe('every action, given a message it cannot take', () => {
       if (withheld) expect(letter?.attributes.errorMessage).not.toMatch(withheld);
       expect(harness.sim.stats.requests).toBe(0);
       expect(await harness.resultEvents()).toEqual([]);
-    },
-  );
-});
-
-interface DirectRejectedCase {
-  readonly action: ActionName;
-  /** What is wrong with the event, as the test name says it. */
-  readonly flaw: string;
-  /** @default the action */
-  readonly detailType?: ActionName;
-  readonly detail: unknown;
-  readonly code: string;
-  readonly reason: string;
-}
-
-const DIRECT_REJECTED: readonly DirectRejectedCase[] = [
-  {
-    action: 'add-or-update-campaign-record',
-    flaw: 'whose detail-type names another action',
-    detailType: 'add-user',
-    detail: lead('c-1'),
-    code: 'WRONG_DETAIL_TYPE',
-    reason: 'detail-type "add-user" but this is the add-or-update-campaign-record handler',
-  },
-  {
-    action: 'delete-campaign-record',
-    flaw: 'the schema rejects',
-    detail: { campaignName: '' },
-    code: 'INVALID_MESSAGE',
-    reason: 'campaignName: must not be empty',
-  },
-  {
-    action: 'add-user',
-    flaw: 'the schema rejects',
-    detail: { loginUserId: GRACE },
-    code: 'INVALID_MESSAGE',
-    reason: 'firstName: is required',
-  },
-];
-
-describe('every action, given a direct EventBridge event it cannot take', () => {
-  it.each(DIRECT_REJECTED)(
-    '$action dead-letters an event $flaw: the whole event is the body',
-    async ({ action, detailType, detail, code, reason }) => {
-      // Prepare
-      const handler = await harness.load(action);
-      const event = eventBridgeEvent(detailType ?? action, detail, 'evt-bad');
-
-      // Act
-      const result = await handler(event, lambdaContext());
-
-      // Assess
-      expect(result).toBeUndefined();
-      await expectDeadLettered(harness, {
-        source: event,
-        action,
-        errorCategory: 'permanent',
-        errorCode: code,
-        errorMessage: reason,
-      });
-      expect(harness.sim.stats.requests).toBe(0);
     },
   );
 });

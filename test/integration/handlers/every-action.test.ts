@@ -14,13 +14,14 @@ import {
   type EnvOverrides,
   type Harness,
   harnessPerFile,
+  LEADS_AND_CALLBACKS,
   MAX_RECEIVE_COUNT,
 } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { lead, newHire, stateChange, transfer } from './support/messages';
 import { seedRecord, seedUser } from './support/seed-data';
 
-const harness = harnessPerFile({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
+const harness = harnessPerFile(LEADS_AND_CALLBACKS);
 
 const GRACE = 'grace@example.com';
 const RECORD_C1 = { campaignName: 'Leads', clientId: 'c-1' };

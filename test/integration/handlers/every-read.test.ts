@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import type { ActionName } from '../../../lambdas/actions';
 import type { SimulatorOptions } from '../../../local/simulator';
 import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
-import { type Harness, harnessPerFile } from './support/handler-harness';
+import { type Harness, harnessPerFile, LEADS_AND_CALLBACKS } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
 import { byCity } from './support/messages';
 import { seedCitizen, seedUser } from './support/seed-data';
 
-const harness = harnessPerFile({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
+const harness = harnessPerFile(LEADS_AND_CALLBACKS);
 
 const GRACE = 'grace@example.com';
 const NOT_FOUND_USER = {

@@ -12,7 +12,6 @@ import { failedIds } from './support/lambda-events';
 import { seedRecord } from './support/seed-data';
 
 const { harness, handler: unpublishable } = handlerHarness('search-campaign-records', {
-  simulator: { campaigns: ['Leads', 'Callbacks'] },
   env: { RESULT_EVENT_BUS_NAME: 'no-such-result-bus' },
 });
 

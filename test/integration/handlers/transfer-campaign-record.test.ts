@@ -13,9 +13,7 @@ import { transfer } from './support/messages';
 import { seedRecord } from './support/seed-data';
 
 const ACTION = 'transfer-campaign-record';
-const { harness, handler } = handlerHarness(ACTION, {
-  simulator: { campaigns: ['Leads', 'Callbacks'] },
-});
+const { harness, handler } = handlerHarness(ACTION);
 
 describe('transfer-campaign-record over SQS', () => {
   it('moves the record to the destination campaign with the given routing', async () => {

@@ -99,6 +99,15 @@ export interface HarnessOptions {
   readonly simulator?: Partial<Omit<SimulatorOptions, 'apiKey' | keyof typeof TENANT>>;
 }
 
+/**
+ * A platform on which only the campaigns `Leads` and `Callbacks` exist: a message naming any
+ * other (the tests use `Closed`) is answered FAILED, the per-message retryable failure a record
+ * action's mixed batch or last receive needs.
+ */
+export const LEADS_AND_CALLBACKS: HarnessOptions = {
+  simulator: { campaigns: ['Leads', 'Callbacks'] },
+};
+
 export type EnvOverrides = Readonly<Record<string, string | undefined>>;
 
 export interface Harness {
