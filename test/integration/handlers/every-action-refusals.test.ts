@@ -18,6 +18,8 @@ import { seedRecord, seedUser } from './support/seed-data';
 const harness = harnessPerFile({ simulator: { maxBodyBytes: 16 * 1024 } });
 
 const GRACE = 'grace@example.com';
+/** Values of the record data in the add-or-update messages below. */
+const RECORD_DATA = /Grace|0049 30/;
 
 interface InvalidCase {
   readonly action: ActionName;
@@ -41,14 +43,14 @@ const INVALID: readonly InvalidCase[] = [
     flaw: 'no clientId (the platform would answer INVALIDCLIENTID)',
     message: { campaignName: 'Leads', previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }] },
     reason: 'clientId: is required',
-    withheld: /Grace/,
+    withheld: RECORD_DATA,
   },
   {
     action: 'add-or-update-campaign-record',
     flaw: 'a data key equal to the default clientIdFieldName (INVALIDRECORDDATAKEY)',
     message: lead('c-1', { previewRecordData: [{ key: 'Id', value: 'c-1' }] }),
     reason: 'previewRecordData[0].key: data key "Id" is reserved',
-    withheld: /Grace/,
+    withheld: RECORD_DATA,
   },
   {
     action: 'add-or-update-campaign-record',
@@ -61,14 +63,14 @@ const INVALID: readonly InvalidCase[] = [
       ],
     }),
     reason: 'previewRecordData[1].key: data key "CrmId" is reserved',
-    withheld: /Grace/,
+    withheld: RECORD_DATA,
   },
   {
     action: 'add-or-update-campaign-record',
     flaw: 'a phone key holding no E.164 number',
     message: lead('c-1', { previewRecordData: [{ key: 'HomePhone', value: '0049 30 1234567' }] }),
     reason: 'previewRecordData[0].value: key "HomePhone" is a phone field',
-    withheld: /Grace|0049 30/,
+    withheld: RECORD_DATA,
   },
   {
     action: 'search-campaign-records',

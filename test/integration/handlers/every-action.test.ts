@@ -328,6 +328,14 @@ interface LostResponseCase {
   readonly code: string;
 }
 
+/** A transfer of the seeded c-1, however addressed: in Callbacks, moved once. */
+const TRANSFERRED_ONCE = {
+  seed: seedC1,
+  after: (h: Harness) => ({ campaign: campaignOf(h, 'c-1'), history: historyOf(h) }),
+  expected: { campaign: 'Callbacks', history: ['transferCampaignRecord'] },
+  code: 'ALREADY_TRANSFERRED',
+} as const;
+
 const LOST_RESPONSE: readonly LostResponseCase[] = [
   {
     // The redelivery finds the record already holding its data and does not send it again.
@@ -351,25 +359,19 @@ const LOST_RESPONSE: readonly LostResponseCase[] = [
   {
     action: 'transfer-campaign-record',
     by: 'clientId',
-    seed: seedC1,
     message: () => transfer('c-1'),
-    after: (h) => ({ campaign: campaignOf(h, 'c-1'), history: historyOf(h) }),
-    expected: { campaign: 'Callbacks', history: ['transferCampaignRecord'] },
-    code: 'ALREADY_TRANSFERRED',
+    ...TRANSFERRED_ONCE,
   },
   {
     // By previewRecordId only: the ledger cannot order it, so the executor's own check answers.
     action: 'transfer-campaign-record',
     by: 'previewRecordId',
-    seed: seedC1,
     message: (seeded) => ({
       campaignName: 'Leads',
       previewRecordId: (seeded as { previewRecordID: string }).previewRecordID,
       transferToCampaign: 'Callbacks',
     }),
-    after: (h) => ({ campaign: campaignOf(h, 'c-1'), history: historyOf(h) }),
-    expected: { campaign: 'Callbacks', history: ['transferCampaignRecord'] },
-    code: 'ALREADY_TRANSFERRED',
+    ...TRANSFERRED_ONCE,
   },
   {
     action: 'delete-campaign-record',
