@@ -394,15 +394,16 @@ describe('every action, given a mixed batch', () => {
     async (row) => {
       // Prepare
       const { action, flakyStatus, messages, deadLetters } = row;
-      const handler = await harness.load(
-        action,
-        flakyStatus === undefined ? {} : { API_BASE_URL: proxy.endpoint },
-      );
-      proxy.intercept((request) =>
-        request.bodyText.includes('flaky') && flakyStatus !== undefined
-          ? { status: flakyStatus, body: { message: 'Service Unavailable' } }
-          : undefined,
-      );
+      // Through the proxy, which fails only the requests naming "flaky"; else straight on.
+      const platform = flakyStatus === undefined ? harness.sim.baseUrl : proxy.endpoint;
+      const handler = await harness.load(action, { API_BASE_URL: platform });
+      if (flakyStatus !== undefined) {
+        proxy.intercept((request) =>
+          request.bodyText.includes('flaky')
+            ? { status: flakyStatus, body: { message: `HTTP ${flakyStatus}` } }
+            : undefined,
+        );
+      }
       row.seed?.(harness);
       const records = Object.entries(messages).map(([messageId, message]) =>
         sqsRecord(message, {
