@@ -14,6 +14,7 @@ import {
   type Harness,
   INITIAL_API_KEY,
   type LambdaEntry,
+  LEADS_AND_CALLBACKS,
   MAX_RECEIVE_COUNT,
   startHarness,
 } from './support/handler-harness';
@@ -220,7 +221,7 @@ const fullRun = async (): Promise<Record<string, string[]>> => {
 let failures: Record<string, string[]>;
 
 beforeAll(async () => {
-  harness = await startHarness({ simulator: { campaigns: ['Leads', 'Callbacks'] } });
+  harness = await startHarness(LEADS_AND_CALLBACKS);
   for (const action of ACTION_NAMES) handlers.set(action, await harness.load(action));
   failures = await fullRun();
 });

@@ -99,6 +99,15 @@ export interface HarnessOptions {
   readonly simulator?: Partial<Omit<SimulatorOptions, 'apiKey' | keyof typeof TENANT>>;
 }
 
+/**
+ * A platform on which only the campaigns `Leads` and `Callbacks` exist: a message naming any
+ * other (the tests use `Closed`) is answered FAILED, the per-message retryable failure a record
+ * action's mixed batch or last receive needs.
+ */
+export const LEADS_AND_CALLBACKS: HarnessOptions = {
+  simulator: { campaigns: ['Leads', 'Callbacks'] },
+};
+
 export type EnvOverrides = Readonly<Record<string, string | undefined>>;
 
 export interface Harness {
@@ -322,19 +331,15 @@ export const deliverLosingResponse = async (
 };
 
 /**
- * Registers, in the calling `describe`, a proxy in front of the simulator and a copy of the
- * action's entry point pointed at it: for a mixed batch that needs chosen requests to fail
- * (the simulator's own faults hit every request alike).
+ * Registers, in the calling `describe` (or file), a proxy in front of the simulator that can
+ * fail chosen requests: for a mixed batch that needs some requests to fail (the simulator's own
+ * faults hit every request alike). Point an entry point at it with `API_BASE_URL`; `reset`
+ * switches its interception off between tests.
  */
-export const handlerBehindProxy = (
-  harness: Harness,
-  action: ActionName,
-): { readonly proxy: ForwardingProxy; readonly handler: LambdaEntry } => {
+export const platformProxy = (harness: Harness): ForwardingProxy => {
   const proxy = lateBound<ForwardingProxy>('the platform proxy');
-  const handler = lateBound<LambdaEntry>(`the proxied ${action} entry point`);
   beforeAll(async () => {
     proxy.set(await harness.startPlatformProxy());
-    handler.set(await harness.load(action, { API_BASE_URL: proxy.value().endpoint }));
   });
-  return { proxy: proxy.standIn, handler: handler.standIn };
+  return proxy.standIn;
 };

@@ -18,14 +18,19 @@ export const seedUser = (
     inCloudConnect,
   });
 
-/** A record with one data item in `campaignName`. */
+/** A record in `campaignName` with a `Name` data item, then `more`. */
 export const seedRecord = (
   { sim }: Pick<Harness, 'sim'>,
   clientId: string,
   campaignName = 'Leads',
+  more: readonly { readonly key: string; readonly value: string }[] = [],
 ) =>
   sim.state.putRecord({
     campaignName,
     clientId,
-    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }],
+    previewRecordData: [{ key: 'Name', value: 'Grace Hopper' }, ...more],
   });
+
+/** A record in `Leads` whose `City` is `city` (what a search by city finds). */
+export const seedCitizen = (harness: Pick<Harness, 'sim'>, clientId: string, city = 'Berlin') =>
+  seedRecord(harness, clientId, 'Leads', [{ key: 'City', value: city }]);
