@@ -1,5 +1,5 @@
 import { addOrUpdateCampaignRecord } from '../lambdas/actions/add-or-update-campaign-record';
-import { createLambdaHandler } from '../lambdas/core/lambda-handler';
+import { createLambdaHandler } from '../lambdas/core/wiring';
 
 /**
  * The bench's "without the ledger" side: the add-or-update handler exactly as deployed, but

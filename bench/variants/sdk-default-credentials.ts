@@ -1,5 +1,5 @@
 import { addOrUpdateCampaignRecord } from '../../lambdas/actions/add-or-update-campaign-record';
-import { createLambdaHandler } from '../../lambdas/core/lambda-handler';
+import { createLambdaHandler } from '../../lambdas/core/wiring';
 
 /**
  * Cold-start option: the add-or-update handler with its SDK clients left to the SDK's own

@@ -1,6 +1,6 @@
 import { addOrUpdateCampaignRecord } from '../../lambdas/actions/add-or-update-campaign-record';
 import { eventBridgeResults } from '../../lambdas/core/aws/event-bridge-result-publisher';
-import { createLambdaHandler } from '../../lambdas/core/lambda-handler';
+import { createLambdaHandler } from '../../lambdas/core/wiring';
 
 /**
  * Cold-start option: the add-or-update handler carrying the EventBridge client it never uses,

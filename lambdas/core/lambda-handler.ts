@@ -1,44 +1,68 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { parseWith } from '../messages/parse';
 import type { AnyAction } from './action';
-import { type AwsClientConfig, lambdaClientConfig } from './aws/client-config';
-import { DynamoDbBrakeStore } from './aws/dynamodb-brake-store';
-import { DynamoDbBreakerStore } from './aws/dynamodb-breaker-store';
-import { DynamoDbCensusStore } from './aws/dynamodb-census-store';
-import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source';
-import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
-import { SqsHeldQueue } from './aws/sqs-held-queue';
-import { SqsVisibilityRescheduler } from './aws/sqs-visibility-rescheduler';
 import { createLimiter } from './concurrency';
-import type { Disposition } from './disposition';
-import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
-import { isEventBridgeEvent } from './envelope';
-import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
-import { EntityLedger } from './ledger/entity-ledger';
-import { BRAKE_RELEASED_ATTRIBUTE, MassDeleteBrake } from './mass-delete-brake';
-import { loggableMessage, type ProcessorDependencies, processMessage } from './message-processor';
 import {
-  availabilityMetric,
-  brakeLog,
-  breakerLog,
-  censusLog,
-  createLogger,
-  createMetrics,
-  requestObserver,
-} from './observability';
-import { RetryableFailure } from './outcome';
-import { PlatformCaller } from './platform-caller';
-import { guardFor } from './platform-guard';
-import type { Rescheduler, ResultPublisher } from './ports';
+  type Disposition,
+  loggableMessage,
+  type Received,
+  type SettleDependencies,
+  settle,
+} from './disposition';
+import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
+import {
+  declaredCorrelationId,
+  EnvelopeError,
+  isEventBridgeEvent,
+  unwrapBody,
+  unwrapDecoded,
+} from './envelope';
+import type { EntityLedger } from './ledger/entity-ledger';
+import { eventTime } from './ledger/event-time';
+import { orderedEventOf } from './ledger/ordered-event';
+import { BRAKE_RELEASED_ATTRIBUTE, HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
+import { type Outcome, RetryableFailure } from './outcome';
+import type { CallOptions, PlatformCaller } from './platform-caller';
+import type { ForwardedAttribute, HeldMessageSink, Rescheduler } from './ports';
 import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
-import { readRuntimeEnv } from './runtime-env';
 
 /**
- * The Lambda handler of one action: how it is built from the environment (once per container)
- * and how it routes an invocation (SQS batch, EventBridge event, direct call) to the message
- * processor.
+ * The Lambda handler of one action, as a message meets it: an invocation (SQS batch,
+ * EventBridge event, direct call) is routed one message at a time, and each message's outcome
+ * is decided here (parse, brake, breaker, ledger, the action's request) and settled by
+ * `disposition.ts`. `wiring.ts` builds it from the environment.
  */
+
+export interface ProcessorDependencies extends SettleDependencies {
+  /** Sends the action's requests (key, retries, classification); built with the same observer. */
+  readonly platform: PlatformCaller;
+  /**
+   * Orders each entity's events (write actions). Without it, messages are applied as they come.
+   */
+  readonly ledger?: EntityLedger;
+  /** The deployment's campaign region: part of a record's identity when a message names none. */
+  readonly campaignRegion?: string;
+  /**
+   * The mass-delete brake of a destructive action and the queue it parks held messages in.
+   * @default - no brake: destructive messages are applied however many arrive
+   */
+  readonly brake?: { readonly gate: MassDeleteBrake; readonly held: HeldMessageSink };
+}
+
+/** One inbound message, whatever carried it. */
+export interface InboundMessage extends Received {
+  /** The body already decoded (EventBridge target, direct invocation); skips JSON parsing. */
+  readonly decoded?: unknown;
+  /** SQS `SentTimestamp`: orders the event when it carries no `occurredAt`. */
+  readonly sentTimestamp?: string;
+  /** Epoch ms by which the platform calls for this message must be finished. */
+  readonly deadline: number;
+  /** The producer's SQS message attributes; a held message keeps them for its release. */
+  readonly attributes?: Readonly<Record<string, ForwardedAttribute>>;
+  /** Let through by an operator (`brake release`): the brake neither counts nor holds it. */
+  readonly brakeReleased?: boolean;
+}
 
 export interface HandlerDependencies extends ProcessorDependencies {
   /** Receives after which SQS moves a message to the DLQ (the queue's redrive policy). */
@@ -81,142 +105,6 @@ export class ActionFailedError extends Error {
     super(`${code}: ${message}`);
   }
 }
-
-/** Builds the publisher of a read action's results (an entry point's choice, see below). */
-export type ResultPublisherFactory = (options: {
-  readonly eventBusName: string;
-  readonly clientConfig: AwsClientConfig;
-}) => ResultPublisher;
-
-/**
- * The Lambda entry point of one action: reads the environment contract (a bad deployment
- * fails here, at cold start, naming the variable) and wires the AWS SDK adapters. Everything
- * is created once per container; SDK clients take the function's region and credentials from
- * the environment Lambda sets (`lambdaClientConfig`) and their endpoints from the standard
- * configuration (`AWS_ENDPOINT_URL_*`). One DynamoDB client serves the breaker and the ledger.
- */
-export const createLambdaHandler = (
-  action: AnyAction,
-  options: {
-    /**
-     * `off` builds a write function without the entity ledger: only the bench uses it, to
-     * measure what the ledger costs. @default 'required' for writes
-     */
-    readonly ledger?: 'required' | 'off';
-    /**
-     * Publishes a read action's results; required for reads. The read entry points pass it, so
-     * that only their bundles carry the EventBridge client. @default none
-     */
-    readonly results?: ResultPublisherFactory;
-    /**
-     * Settings of every AWS SDK client. The bench passes `{}` to measure the SDK's own default
-     * credential chain. @default lambdaClientConfig(): region and credentials from the environment
-     */
-    readonly clientConfig?: AwsClientConfig;
-  } = {},
-) => {
-  const isRead = action.kind === 'read';
-  const withLedger = !isRead && options.ledger !== 'off';
-  const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: withLedger });
-  if (isRead && options.results === undefined) {
-    throw new Error(`${action.name} is a read action: its entry point must pass \`results\``);
-  }
-  const clientConfig = options.clientConfig ?? lambdaClientConfig();
-  const logger = createLogger(action.name);
-  const metrics = createMetrics(action.name);
-  const apiKey = new SecretsManagerApiKeySource({
-    secretId: env.API_KEY_SECRET_ID,
-    secretsRegion: env.API_KEY_SECRETS_REGION,
-    maxAgeSeconds: env.API_KEY_MAX_AGE_SECONDS,
-    clientConfig,
-  });
-  const ledgerTable = withLedger ? env.LEDGER_TABLE_NAME : undefined;
-  const table = env.BREAKER_TABLE_NAME;
-  const dynamoDb =
-    table === undefined && ledgerTable === undefined
-      ? undefined
-      : new DynamoDBClient({ ...clientConfig });
-  const guard = guardFor(action.service, {
-    store:
-      table === undefined
-        ? undefined
-        : new DynamoDbBreakerStore({ tableName: table, client: dynamoDb }),
-    ceilingPerSecond: env.PLATFORM_RATE_LIMIT_PER_SECOND,
-    census:
-      table === undefined || env.PLATFORM_RATE_CEILING_PER_SECOND === undefined
-        ? undefined
-        : {
-            store: new DynamoDbCensusStore({ tableName: table, client: dynamoDb }),
-            serviceCeilingPerSecond: env.PLATFORM_RATE_CEILING_PER_SECOND,
-            events: censusLog(logger),
-          },
-    events: breakerLog(logger),
-  });
-  const platform = new PlatformCaller(
-    {
-      platformCode: env.PLATFORM_CODE,
-      companyCode: env.COMPANY_CODE,
-      environmentName: env.ENVIRONMENT_NAME,
-      baseUrl: env.API_BASE_URL,
-      campaignRegion: env.CAMPAIGN_REGION,
-      secretsRegion: env.API_KEY_SECRETS_REGION,
-    },
-    apiKey,
-    {},
-    { observer: requestObserver(logger, metrics), ...(guard ? { guard } : {}) },
-  );
-  const ledger =
-    ledgerTable === undefined
-      ? undefined
-      : new EntityLedger({
-          store: new DynamoDbLedgerStore({ tableName: ledgerTable, client: dynamoDb }),
-          tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
-        });
-  const brake =
-    env.HELD_QUEUE_URL === undefined ||
-    env.LEDGER_TABLE_NAME === undefined ||
-    env.DELETE_BRAKE_LIMIT === undefined ||
-    env.DELETE_BRAKE_WINDOW_SECONDS === undefined ||
-    action.destructive === undefined
-      ? undefined
-      : {
-          gate: new MassDeleteBrake(
-            action.name,
-            new DynamoDbBrakeStore({ tableName: env.LEDGER_TABLE_NAME, client: dynamoDb }),
-            { limit: env.DELETE_BRAKE_LIMIT, windowMs: env.DELETE_BRAKE_WINDOW_SECONDS * 1000 },
-            { events: brakeLog(logger) },
-          ),
-          held: new SqsHeldQueue({ queueUrl: env.HELD_QUEUE_URL, clientConfig }),
-        };
-  return createActionHandler(action, {
-    platform,
-    ...(ledger ? { ledger } : {}),
-    ...(brake ? { brake } : {}),
-    campaignRegion: env.CAMPAIGN_REGION,
-    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL, clientConfig }),
-    ...(env.RESULT_EVENT_BUS_NAME === undefined || options.results === undefined
-      ? {}
-      : { results: options.results({ eventBusName: env.RESULT_EVENT_BUS_NAME, clientConfig }) }),
-    logger,
-    metrics,
-    maxReceiveCount: env.MAX_RECEIVE_COUNT,
-    recordConcurrency: env.MAX_RECORD_CONCURRENCY,
-    ...(env.SOURCE_QUEUE_URL === undefined
-      ? {}
-      : {
-          rescheduler: new SqsVisibilityRescheduler({
-            queueUrl: env.SOURCE_QUEUE_URL,
-            clientConfig,
-          }),
-          retrySchedule: {
-            windowSeconds: env.RETRY_WINDOW_SECONDS,
-            firstDelaySeconds: env.RETRY_FIRST_DELAY_SECONDS,
-            maxDelaySeconds: env.RETRY_MAX_DELAY_SECONDS,
-          },
-        }),
-    ...(guard?.services.length ? { availability: availabilityMetric(guard) } : {}),
-  });
-};
 
 const isSqsEvent = (event: unknown): event is SQSEvent =>
   typeof event === 'object' &&
@@ -398,4 +286,132 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
       result: disposition.outcome.result ?? null,
     };
   }
+};
+
+const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+const invalid = (code: string, message: string): Outcome => ({
+  category: 'permanent',
+  code,
+  message,
+  attempts: 0,
+});
+
+/**
+ * Decides one message's outcome: parse at the edge, brake, order it (writes), call the
+ * platform; then settles it (`settle`). Throws only when the dead-letter send itself failed.
+ */
+export const processMessage = async (
+  action: AnyAction,
+  inbound: InboundMessage,
+  deps: ProcessorDependencies,
+): Promise<Disposition> => {
+  const now = deps.now ?? Date.now;
+  const startedAt = now();
+  let correlationId = inbound.sourceMessageId;
+  let outcome: Outcome;
+  let request: unknown;
+  /** The ledger key of the entity (hashed ids), when the message was ordered. */
+  let entity: string | undefined;
+  let unordered = false;
+
+  try {
+    const unwrapped =
+      inbound.decoded === undefined
+        ? unwrapBody(action.name, inbound.body)
+        : unwrapDecoded(action.name, inbound.decoded);
+    correlationId =
+      declaredCorrelationId(unwrapped.message) ?? unwrapped.eventId ?? inbound.sourceMessageId;
+    const parsed = parseWith(action.schema, unwrapped.message);
+    // Before the breaker's hold: a destructive message is counted on its first receive, whatever
+    // happens to it afterwards; redeliveries are only checked (a brake tripped since holds them).
+    const braked =
+      parsed.success && deps.brake !== undefined && inbound.brakeReleased !== true
+        ? action.destructive?.(parsed.message) === true
+        : false;
+    const verdict =
+      braked && deps.brake !== undefined
+        ? await deps.brake.gate.decide(inbound.receiveCount === 1 ? 'count' : 'check')
+        : undefined;
+    // Known to be down: wait without a ledger lease (a claim and a release per held message).
+    const held =
+      parsed.success && verdict?.kind !== 'hold' ? deps.platform.heldBack(action) : undefined;
+    if (verdict?.kind === 'hold' && deps.brake !== undefined) {
+      // A failed send throws: the record fails and comes back (and is held then), never lost.
+      await deps.brake.held.hold({
+        body: inbound.body,
+        correlationId,
+        sourceMessageId: inbound.sourceMessageId,
+        reason: verdict.why,
+        ...(inbound.attributes === undefined ? {} : { attributes: inbound.attributes }),
+      });
+      outcome = { category: 'success', code: HELD_BY_BRAKE, message: verdict.why, attempts: 0 };
+    } else if (held !== undefined) {
+      outcome = held;
+    } else if (parsed.success) {
+      const message = parsed.message;
+      request = message;
+      const call: CallOptions = {
+        deadline: inbound.deadline,
+        correlationId,
+        redelivered: inbound.receiveCount > 1,
+      };
+      const ordering = deps.ledger === undefined ? undefined : action.ordering;
+      const ordered =
+        ordering === undefined
+          ? undefined
+          : orderedEventOf(
+              action.name,
+              ordering,
+              message,
+              eventTime(
+                {
+                  occurredAt: (message as { occurredAt?: string }).occurredAt,
+                  eventBridgeTime: unwrapped.eventTime,
+                  sqsSentTimestamp: inbound.sentTimestamp,
+                },
+                now(),
+              ).ms,
+              deps.campaignRegion ?? '',
+            );
+      if (ordering !== undefined && ordered !== undefined && deps.ledger !== undefined) {
+        entity = ordered.location;
+        outcome = await deps.ledger.apply(
+          ordered.location,
+          ordered.event,
+          (decision) =>
+            ordering.apply(message, decision, deps.platform, {
+              ...call,
+              redelivered: decision.ourEarlierAttempt,
+            }),
+          inbound.deadline,
+        );
+      } else {
+        // A write the ledger cannot order (named by previewRecordId only) goes as it comes.
+        unordered = ordering !== undefined;
+        outcome = await action.execute(message, deps.platform, call);
+      }
+    } else {
+      outcome = invalid('INVALID_MESSAGE', parsed.error);
+    }
+  } catch (error) {
+    if (error instanceof EnvelopeError) {
+      outcome = invalid(error.code, error.message);
+    } else {
+      // An unexpected fault (key source down, a bug): not the message's fault, so retry it.
+      outcome = {
+        category: 'retryable',
+        code: 'UNEXPECTED_ERROR',
+        message: describeError(error),
+        attempts: 0,
+      };
+    }
+  }
+
+  return settle(
+    { action: action.name, correlationId, outcome, request, entity, unordered, startedAt },
+    inbound,
+    deps,
+  );
 };

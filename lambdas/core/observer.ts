@@ -3,7 +3,7 @@ import type { AttemptInfo } from './platform-caller';
 
 /**
  * Told what happens, never asked: one object the wiring hands to the platform caller (every
- * HTTP request) and to the message processor (every receive). Metrics and debug logs in a
+ * HTTP request) and to the settling of every receive (`disposition.ts`). Metrics and debug logs in a
  * Lambda; the per-message report in the local run. What it throws is ignored.
  */
 export interface Observer {

@@ -1,5 +1,5 @@
 import { addOrUpdateCampaignRecord } from '../actions/add-or-update-campaign-record';
-import { createLambdaHandler } from '../core/lambda-handler';
+import { createLambdaHandler } from '../core/wiring';
 
 /** Lambda entry point of the add-or-update-campaign-record action (SQS batch, EventBridge event). */
 export const handler = createLambdaHandler(addOrUpdateCampaignRecord);

@@ -1,5 +1,5 @@
 import { changeCampaignRecordStatus } from '../actions/change-campaign-record-status';
-import { createLambdaHandler } from '../core/lambda-handler';
+import { createLambdaHandler } from '../core/wiring';
 
 /** Lambda entry point of the change-campaign-record-status action (SQS batch, EventBridge event). */
 export const handler = createLambdaHandler(changeCampaignRecordStatus);

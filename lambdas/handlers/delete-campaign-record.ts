@@ -1,5 +1,5 @@
 import { deleteCampaignRecord } from '../actions/delete-campaign-record';
-import { createLambdaHandler } from '../core/lambda-handler';
+import { createLambdaHandler } from '../core/wiring';
 
 /** Lambda entry point of the delete-campaign-record action (SQS batch, EventBridge event). */
 export const handler = createLambdaHandler(deleteCampaignRecord);

@@ -1,5 +1,5 @@
 import { deleteUser } from '../actions/delete-user';
-import { createLambdaHandler } from '../core/lambda-handler';
+import { createLambdaHandler } from '../core/wiring';
 
 /** Lambda entry point of the delete-user action (SQS batch, EventBridge event). */
 export const handler = createLambdaHandler(deleteUser);

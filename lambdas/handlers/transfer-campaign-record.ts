@@ -1,5 +1,5 @@
 import { transferCampaignRecord } from '../actions/transfer-campaign-record';
-import { createLambdaHandler } from '../core/lambda-handler';
+import { createLambdaHandler } from '../core/wiring';
 
 /** Lambda entry point of the transfer-campaign-record action (SQS batch, EventBridge event). */
 export const handler = createLambdaHandler(transferCampaignRecord);

@@ -1,0 +1,168 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AnyAction } from './action';
+import { type AwsClientConfig, lambdaClientConfig } from './aws/client-config';
+import { DynamoDbBrakeStore } from './aws/dynamodb-brake-store';
+import { DynamoDbBreakerStore } from './aws/dynamodb-breaker-store';
+import { DynamoDbCensusStore } from './aws/dynamodb-census-store';
+import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source';
+import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
+import { SqsHeldQueue } from './aws/sqs-held-queue';
+import { SqsVisibilityRescheduler } from './aws/sqs-visibility-rescheduler';
+import { createActionHandler } from './lambda-handler';
+import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
+import { EntityLedger } from './ledger/entity-ledger';
+import { MassDeleteBrake } from './mass-delete-brake';
+import {
+  availabilityMetric,
+  brakeLog,
+  breakerLog,
+  censusLog,
+  createLogger,
+  createMetrics,
+  requestObserver,
+} from './observability';
+import { PlatformCaller } from './platform-caller';
+import { guardFor } from './platform-guard';
+import type { ResultPublisher } from './ports';
+import { readRuntimeEnv } from './runtime-env';
+
+/**
+ * How a function is built, once per container: the environment contract read, the AWS SDK
+ * adapters wired. No message passes through here; `lambda-handler.ts` routes them.
+ */
+
+/** Builds the publisher of a read action's results (an entry point's choice, see below). */
+export type ResultPublisherFactory = (options: {
+  readonly eventBusName: string;
+  readonly clientConfig: AwsClientConfig;
+}) => ResultPublisher;
+
+/**
+ * The Lambda entry point of one action: reads the environment contract (a bad deployment
+ * fails here, at cold start, naming the variable) and wires the AWS SDK adapters. Everything
+ * is created once per container; SDK clients take the function's region and credentials from
+ * the environment Lambda sets (`lambdaClientConfig`) and their endpoints from the standard
+ * configuration (`AWS_ENDPOINT_URL_*`). One DynamoDB client serves the breaker and the ledger.
+ */
+export const createLambdaHandler = (
+  action: AnyAction,
+  options: {
+    /**
+     * `off` builds a write function without the entity ledger: only the bench uses it, to
+     * measure what the ledger costs. @default 'required' for writes
+     */
+    readonly ledger?: 'required' | 'off';
+    /**
+     * Publishes a read action's results; required for reads. The read entry points pass it, so
+     * that only their bundles carry the EventBridge client. @default none
+     */
+    readonly results?: ResultPublisherFactory;
+    /**
+     * Settings of every AWS SDK client. The bench passes `{}` to measure the SDK's own default
+     * credential chain. @default lambdaClientConfig(): region and credentials from the environment
+     */
+    readonly clientConfig?: AwsClientConfig;
+  } = {},
+) => {
+  const isRead = action.kind === 'read';
+  const withLedger = !isRead && options.ledger !== 'off';
+  const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: withLedger });
+  if (isRead && options.results === undefined) {
+    throw new Error(`${action.name} is a read action: its entry point must pass \`results\``);
+  }
+  const clientConfig = options.clientConfig ?? lambdaClientConfig();
+  const logger = createLogger(action.name);
+  const metrics = createMetrics(action.name);
+  const apiKey = new SecretsManagerApiKeySource({
+    secretId: env.API_KEY_SECRET_ID,
+    secretsRegion: env.API_KEY_SECRETS_REGION,
+    maxAgeSeconds: env.API_KEY_MAX_AGE_SECONDS,
+    clientConfig,
+  });
+  const ledgerTable = withLedger ? env.LEDGER_TABLE_NAME : undefined;
+  const table = env.BREAKER_TABLE_NAME;
+  const dynamoDb =
+    table === undefined && ledgerTable === undefined
+      ? undefined
+      : new DynamoDBClient({ ...clientConfig });
+  const guard = guardFor(action.service, {
+    store:
+      table === undefined
+        ? undefined
+        : new DynamoDbBreakerStore({ tableName: table, client: dynamoDb }),
+    ceilingPerSecond: env.PLATFORM_RATE_LIMIT_PER_SECOND,
+    census:
+      table === undefined || env.PLATFORM_RATE_CEILING_PER_SECOND === undefined
+        ? undefined
+        : {
+            store: new DynamoDbCensusStore({ tableName: table, client: dynamoDb }),
+            serviceCeilingPerSecond: env.PLATFORM_RATE_CEILING_PER_SECOND,
+            events: censusLog(logger),
+          },
+    events: breakerLog(logger),
+  });
+  const platform = new PlatformCaller(
+    {
+      platformCode: env.PLATFORM_CODE,
+      companyCode: env.COMPANY_CODE,
+      environmentName: env.ENVIRONMENT_NAME,
+      baseUrl: env.API_BASE_URL,
+      campaignRegion: env.CAMPAIGN_REGION,
+      secretsRegion: env.API_KEY_SECRETS_REGION,
+    },
+    apiKey,
+    {},
+    { observer: requestObserver(logger, metrics), ...(guard ? { guard } : {}) },
+  );
+  const ledger =
+    ledgerTable === undefined
+      ? undefined
+      : new EntityLedger({
+          store: new DynamoDbLedgerStore({ tableName: ledgerTable, client: dynamoDb }),
+          tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
+        });
+  const brake =
+    env.HELD_QUEUE_URL === undefined ||
+    env.LEDGER_TABLE_NAME === undefined ||
+    env.DELETE_BRAKE_LIMIT === undefined ||
+    env.DELETE_BRAKE_WINDOW_SECONDS === undefined ||
+    action.destructive === undefined
+      ? undefined
+      : {
+          gate: new MassDeleteBrake(
+            action.name,
+            new DynamoDbBrakeStore({ tableName: env.LEDGER_TABLE_NAME, client: dynamoDb }),
+            { limit: env.DELETE_BRAKE_LIMIT, windowMs: env.DELETE_BRAKE_WINDOW_SECONDS * 1000 },
+            { events: brakeLog(logger) },
+          ),
+          held: new SqsHeldQueue({ queueUrl: env.HELD_QUEUE_URL, clientConfig }),
+        };
+  return createActionHandler(action, {
+    platform,
+    ...(ledger ? { ledger } : {}),
+    ...(brake ? { brake } : {}),
+    campaignRegion: env.CAMPAIGN_REGION,
+    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL, clientConfig }),
+    ...(env.RESULT_EVENT_BUS_NAME === undefined || options.results === undefined
+      ? {}
+      : { results: options.results({ eventBusName: env.RESULT_EVENT_BUS_NAME, clientConfig }) }),
+    logger,
+    metrics,
+    maxReceiveCount: env.MAX_RECEIVE_COUNT,
+    recordConcurrency: env.MAX_RECORD_CONCURRENCY,
+    ...(env.SOURCE_QUEUE_URL === undefined
+      ? {}
+      : {
+          rescheduler: new SqsVisibilityRescheduler({
+            queueUrl: env.SOURCE_QUEUE_URL,
+            clientConfig,
+          }),
+          retrySchedule: {
+            windowSeconds: env.RETRY_WINDOW_SECONDS,
+            firstDelaySeconds: env.RETRY_FIRST_DELAY_SECONDS,
+            maxDelaySeconds: env.RETRY_MAX_DELAY_SECONDS,
+          },
+        }),
+    ...(guard?.services.length ? { availability: availabilityMetric(guard) } : {}),
+  });
+};
