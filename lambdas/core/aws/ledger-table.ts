@@ -61,32 +61,22 @@ export class LedgerTable {
     pk: string,
     input: Omit<UpdateItemCommandInput, 'TableName' | 'Key'>,
   ): Promise<TableWrite> {
-    return refusedIsAnAnswer(async () => {
-      const answer = await this.#client.send(
-        new UpdateItemCommand({ TableName: this.#name, Key: { pk: { S: pk } }, ...input }),
-      );
-      return answer.Attributes;
-    });
+    const update = { TableName: this.#name, Key: { pk: { S: pk } }, ...input };
+    return refusedIsAnAnswer(this.#client.send(new UpdateItemCommand(update)));
   }
 
-  put(
-    item: LedgerItem,
-    input: Omit<PutItemCommandInput, 'TableName' | 'Item'>,
-  ): Promise<TableWrite> {
-    return refusedIsAnAnswer(async () => {
-      const answer = await this.#client.send(
-        new PutItemCommand({ TableName: this.#name, Item: item, ...input }),
-      );
-      return answer.Attributes;
-    });
+  /** PutItem of a whole item; a refused condition answers `done: false`. */
+  put(item: LedgerItem, input: Omit<PutItemCommandInput, 'TableName' | 'Item'>) {
+    const put = { TableName: this.#name, Item: item, ...input };
+    return refusedIsAnAnswer(this.#client.send(new PutItemCommand(put)));
   }
 }
 
 const refusedIsAnAnswer = async (
-  write: () => Promise<LedgerItem | undefined>,
+  write: Promise<{ readonly Attributes?: LedgerItem | undefined }>,
 ): Promise<TableWrite> => {
   try {
-    return { done: true, item: await write() };
+    return { done: true, item: (await write).Attributes };
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return { done: false, item: error.Item };
     throw error;

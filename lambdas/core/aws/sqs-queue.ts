@@ -18,24 +18,18 @@ export class SqsQueue {
 
   async send(body: string, attributes: Record<string, MessageAttributeValue>): Promise<void> {
     const { sdk, client } = await this.#sqs();
-    await client.send(
-      new sdk.SendMessageCommand({
-        QueueUrl: this.#queueUrl,
-        MessageBody: body,
-        MessageAttributes: attributes,
-      }),
-    );
+    const message = { QueueUrl: this.#queueUrl, MessageBody: body, MessageAttributes: attributes };
+    await client.send(new sdk.SendMessageCommand(message));
   }
 
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
     const { sdk, client } = await this.#sqs();
-    await client.send(
-      new sdk.ChangeMessageVisibilityCommand({
-        QueueUrl: this.#queueUrl,
-        ReceiptHandle: receiptHandle,
-        VisibilityTimeout: seconds,
-      }),
-    );
+    const delay = {
+      QueueUrl: this.#queueUrl,
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: seconds,
+    };
+    await client.send(new sdk.ChangeMessageVisibilityCommand(delay));
   }
 }
 
