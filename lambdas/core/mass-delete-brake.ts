@@ -28,6 +28,13 @@ export interface BrakeState {
   readonly windowMs?: number;
 }
 
+/** What a count expects of the item: this window, as last seen, with room left under the limit. */
+export interface BrakeCountCondition {
+  readonly windowStart: number;
+  readonly previousUsed: number;
+  readonly maxUsed: number;
+}
+
 /** A conditional write's answer: done (the state after it) or refused (the state that refused it). */
 export type BrakeWrite =
   | { readonly done: true; readonly state: BrakeState }
@@ -40,14 +47,7 @@ export interface BrakeStore {
    * Adds one to `used` if the brake is armed, counts window `windowStart` with `previousUsed`
    * as given, and `used < maxUsed`.
    */
-  count(
-    action: string,
-    expected: {
-      readonly windowStart: number;
-      readonly previousUsed: number;
-      readonly maxUsed: number;
-    },
-  ): Promise<BrakeWrite>;
+  count(action: string, expected: BrakeCountCondition): Promise<BrakeWrite>;
   /**
    * Starts window `to.windowStart` with this message counted (`used` 1) if the brake is armed
    * and still counts window `from` (undefined: no window yet); notes the limit in force.
@@ -256,14 +256,7 @@ export class InMemoryBrakeStore implements BrakeStore {
     return this.#states.get(action);
   }
 
-  async count(
-    action: string,
-    expected: {
-      readonly windowStart: number;
-      readonly previousUsed: number;
-      readonly maxUsed: number;
-    },
-  ): Promise<BrakeWrite> {
+  async count(action: string, expected: BrakeCountCondition): Promise<BrakeWrite> {
     const state = this.#states.get(action);
     if (
       state === undefined ||

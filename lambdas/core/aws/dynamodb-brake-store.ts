@@ -1,5 +1,6 @@
 import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type {
+  BrakeCountCondition,
   BrakeLimit,
   BrakeRoll,
   BrakeState,
@@ -63,14 +64,7 @@ export class DynamoDbBrakeStore implements BrakeStore {
     return brakeStateOf(await this.#table.get(keyOf(action), true));
   }
 
-  count(
-    action: string,
-    expected: {
-      readonly windowStart: number;
-      readonly previousUsed: number;
-      readonly maxUsed: number;
-    },
-  ): Promise<BrakeWrite> {
+  count(action: string, expected: BrakeCountCondition): Promise<BrakeWrite> {
     return this.#update(action, {
       UpdateExpression: 'ADD used :one',
       ConditionExpression:
