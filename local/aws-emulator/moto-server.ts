@@ -1,11 +1,13 @@
 /**
  * Runs moto's standalone server (an in-memory AWS emulator) on a free loopback port: for
- * `npm start -- --aws-emulator` and the integration tests.
+ * `npm start -- --aws-emulator` and the integration tests. It starts through
+ * `atomic_moto_server.py`, which applies DynamoDB requests one at a time (it says why).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { ensurePythonTools } from './python-tools';
 
 export interface MotoServer {
@@ -22,13 +24,14 @@ export interface MotoServer {
 }
 
 export interface StartMotoServerOptions {
-  /** Path of `moto_server`; installed with `ensurePythonTools()` when absent. */
-  readonly motoServer?: string;
+  /** The Python that has moto; installed with `ensurePythonTools()` when absent. */
+  readonly python?: string;
   /** How long to wait for the server to answer. @default 60000 */
   readonly startTimeoutMs?: number;
 }
 
 const HOST = '127.0.0.1';
+const LAUNCHER = fileURLToPath(new URL('./atomic_moto_server.py', import.meta.url));
 const OUTPUT_LINES_KEPT = 50;
 
 /** Asks the OS for a free port. Another process could take it before moto binds it: we retry. */
@@ -66,10 +69,10 @@ const stopProcess = async (child: ChildProcess): Promise<void> => {
 
 type Attempt = { server: MotoServer } | { retry: string };
 
-const tryStart = async (motoServer: string, startTimeoutMs: number): Promise<Attempt> => {
+const tryStart = async (python: string, startTimeoutMs: number): Promise<Attempt> => {
   const port = await freePort();
   const endpoint = `http://${HOST}:${port}`;
-  const child = spawn(motoServer, ['-H', HOST, '-p', String(port)], {
+  const child = spawn(python, [LAUNCHER, '-H', HOST, '-p', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // moto logs every request; the pipes must be drained or the server blocks. The last lines
@@ -129,11 +132,11 @@ const tryStart = async (motoServer: string, startTimeoutMs: number): Promise<Att
 export const startMotoServer = async (
   options: StartMotoServerOptions = {},
 ): Promise<MotoServer> => {
-  const motoServer = options.motoServer ?? (await ensurePythonTools()).motoServer;
+  const python = options.python ?? (await ensurePythonTools()).python;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   let lastOutput = '';
   for (let attempt = 0; attempt < 3; attempt++) {
-    const result = await tryStart(motoServer, startTimeoutMs);
+    const result = await tryStart(python, startTimeoutMs);
     if ('server' in result) return result.server;
     lastOutput = result.retry;
   }

@@ -222,7 +222,7 @@ export class EmulatorBackend implements Backend {
   static async start(options: StartEmulatorBackendOptions): Promise<EmulatorBackend> {
     const tools = await ensurePythonTools(options.progress ? { progress: options.progress } : {});
     options.progress?.step('starting moto server');
-    const moto = await startMotoServer({ motoServer: tools.motoServer });
+    const moto = await startMotoServer({ python: tools.python });
     options.progress?.step('creating the queues, rules, secret and ledger table');
     try {
       return await EmulatorBackend.create({

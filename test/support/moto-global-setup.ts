@@ -17,7 +17,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tools = await ensurePythonTools();
-  const server = await startMotoServer({ motoServer: tools.motoServer });
+  const server = await startMotoServer({ python: tools.python });
   project.provide('motoEndpoint', server.endpoint);
   return () => server.stop();
 }
