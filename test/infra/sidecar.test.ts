@@ -69,6 +69,8 @@ describe('the asset of a write function', () => {
       ].sort(),
     );
     expect(bundle).toMatch(/import\("@aws-sdk\/client-sqs"\)/);
+    // Only a dynamic import: a static one would load the sidecar at every cold start.
+    expect(bundle).not.toMatch(/from\s*"@aws-sdk\/client-sqs"/);
     // Booleans: a failing toContain would print the whole minified file.
     expect(bundle.includes(SQS_CLIENT_CODE)).toBe(false);
     expect(sidecar.includes(SQS_CLIENT_CODE)).toBe(true);
