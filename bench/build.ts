@@ -1,11 +1,11 @@
 /** Bundles the handlers exactly as the stack does, and the bench's own worker scripts. */
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as esbuild from 'esbuild';
 import type { ActionName } from '../lambdas/actions';
 import { handlerEntry } from '../lib/action-pipeline';
-import { esbuildOptionsFor, HANDLER_BUNDLING } from '../lib/bundling';
+import { esbuildOptionsFor, HANDLER_BUNDLING, sidecarBuildsFor } from '../lib/bundling';
 import { OUT_DIR, PROJECT_ROOT } from './paths';
 
 export interface ModuleShare {
@@ -26,6 +26,17 @@ export interface HandlerBundle {
   readonly files: readonly ModuleShare[];
   /** Packages the bundle imports statically but leaves external (AWS SDK clients), in import order. */
   readonly externalPackages: readonly string[];
+  /** The asset's second files (`node_modules/<package>/`), built as the stack's hook builds them. */
+  readonly sidecars: readonly SidecarFile[];
+}
+
+/** A sidecar of the asset: its `index.mjs` and `package.json`. */
+export interface SidecarFile {
+  readonly packageName: string;
+  /** Absolute path of its `index.mjs`. */
+  readonly file: string;
+  readonly packageJsonFile: string;
+  readonly bytes: number;
 }
 
 const packageOf = (input: string): string => {
@@ -54,13 +65,26 @@ export const bundleHandler = async (
   variant?: BundleVariant,
 ): Promise<HandlerBundle> => {
   const file = join(OUT_DIR, 'bundles', variant?.name ?? action, 'index.mjs');
-  const options = esbuildOptionsFor(variant?.bundling ?? HANDLER_BUNDLING, {
+  const bundling = variant?.bundling ?? HANDLER_BUNDLING;
+  const options = esbuildOptionsFor(bundling, {
     entry: variant?.entry ?? handlerEntry(action),
     outfile: file,
     projectRoot: PROJECT_ROOT,
   });
   const started = performance.now();
   const result = await esbuild.build({ ...options, metafile: true });
+  // What the stack's afterBundling hook runs, from the same options.
+  const sidecars: SidecarFile[] = [];
+  for (const sidecar of sidecarBuildsFor(bundling, { outfile: file, projectRoot: PROJECT_ROOT })) {
+    await esbuild.build(sidecar.options);
+    await writeFile(sidecar.packageJsonFile, sidecar.packageJson);
+    sidecars.push({
+      packageName: sidecar.packageName,
+      file: sidecar.outfile,
+      packageJsonFile: sidecar.packageJsonFile,
+      bytes: (await stat(sidecar.outfile)).size,
+    });
+  }
   const buildMs = performance.now() - started;
 
   const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
@@ -88,6 +112,7 @@ export const bundleHandler = async (
     packages: largestFirst(byPackage),
     files: largestFirst(byFile),
     externalPackages,
+    sidecars,
   };
 };
 

@@ -5,7 +5,15 @@
  * choice, or from a bench entry point where it is a wiring choice.
  */
 import { join } from 'node:path';
-import { BUILTIN_ALIASES, BUNDLE_ALIASES, HANDLER_BUNDLING, SDK_ALIASES } from '../lib/bundling';
+import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  BUILTIN_ALIASES,
+  BUNDLE_ALIASES,
+  BUNDLE_OPTIONS,
+  SDK_ALIASES,
+  SIDECAR_PACKAGES,
+  withSidecars,
+} from '../lib/bundling';
 import type { BundleVariant } from './build';
 import { PROJECT_ROOT } from './paths';
 
@@ -16,21 +24,25 @@ export interface ColdStartOption extends BundleVariant {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-const withAliases = (aliases: readonly string[]) => ({
-  ...HANDLER_BUNDLING,
-  esbuildArgs: { '--alias': [...aliases] },
-});
+/** The stack's bundling with `changes`, its sidecars built with the same changes. */
+const changed = (changes: nodejs.BundlingOptions) =>
+  withSidecars({ ...BUNDLE_OPTIONS, ...changes }, SIDECAR_PACKAGES);
+const withAliases = (aliases: readonly string[]) =>
+  changed({ esbuildArgs: { '--alias': [...aliases] } });
 const without = (alias: string) => withAliases(BUNDLE_ALIASES.filter((a) => a !== alias));
 const variantEntry = (file: string) => join(PROJECT_ROOT, 'bench', 'variants', file);
 const SOURCE_MAPS = { NODE_OPTIONS: '--enable-source-maps' };
-const SQS_FROM_RUNTIME = { ...HANDLER_BUNDLING, externalModules: ['@aws-sdk/client-sqs'] };
 
 export const COLD_START_OPTIONS: readonly ColdStartOption[] = [
   {
     name: 'option-sdk-from-runtime',
     differs:
       'the AWS SDK left to the runtime (`@aws-sdk/*` external; here it resolves to the same version in node_modules)',
-    bundling: { ...withAliases(BUILTIN_ALIASES), externalModules: ['@aws-sdk/*'] },
+    bundling: {
+      ...BUNDLE_OPTIONS,
+      esbuildArgs: { '--alias': [...BUILTIN_ALIASES] },
+      externalModules: ['@aws-sdk/*'],
+    },
   },
   {
     name: 'option-no-builtin-shims',
@@ -55,10 +67,10 @@ export const COLD_START_OPTIONS: readonly ColdStartOption[] = [
     entry: variantEntry('write-with-event-bridge.ts'),
   },
   {
-    name: 'option-sqs-from-runtime',
+    name: 'option-sqs-inlined',
     differs:
-      'the SQS client (dead letters, rescheduling: failure paths only) left to the runtime, not bundled',
-    bundling: SQS_FROM_RUNTIME,
+      'the SQS client (dead letters, rescheduling: failure paths only) inside the bundle, not in its sidecar `node_modules/@aws-sdk/client-sqs/` (as every bundle had it)',
+    bundling: BUNDLE_OPTIONS,
   },
   {
     name: 'option-source-maps',

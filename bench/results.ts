@@ -579,13 +579,21 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
     '### Bundles',
     '',
     markdownTable(
-      ['handler', 'bytes', 'cdk synth asset bytes', 'identical to the asset', 'esbuild ms'],
+      [
+        'handler',
+        'bytes',
+        'cdk synth asset bytes',
+        'sidecars (loaded on first use)',
+        'identical to the asset',
+        'esbuild ms',
+      ],
       m.bundles.map((b) => {
         const asset = synth.assets.find((a) => a.action === b.action);
         return [
           b.action,
           String(b.bytes),
           asset ? String(asset.bytes) : '-',
+          b.sidecars.map((s) => `${s.packageName} ${s.bytes}`).join(', ') || '-',
           asset ? (asset.identical ? 'yes' : 'no') : '-',
           b.buildMs.toFixed(0),
         ];

@@ -3,9 +3,9 @@
  * byte-identical to the assets that synth produced (so "bundled as the stack bundles it" holds).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { stackNameFor } from '../lib/config';
 import type { HandlerBundle } from './build';
 import { PROJECT_ROOT } from './paths';
@@ -14,7 +14,10 @@ import { CONFIG_NAME, type Scenario } from './scenario';
 export interface SynthAsset {
   readonly action: string;
   readonly bytes: number;
-  /** The asset's `index.mjs` equals the bench's bundle byte for byte. */
+  /**
+   * The asset's `index.mjs` and each sidecar's `index.mjs` and `package.json` equal the bench's
+   * byte for byte, and the asset carries no other sidecar.
+   */
   readonly identical: boolean;
 }
 
@@ -54,6 +57,29 @@ interface TemplateResource {
   readonly Metadata?: Readonly<Record<string, unknown>>;
 }
 
+/** Every JavaScript and package.json file of a folder, relative to it (maps differ in paths). */
+const comparedFiles = async (folder: string): Promise<string[]> =>
+  (await readdir(folder, { recursive: true }))
+    .filter((name) => name.endsWith('.mjs') || name.endsWith('package.json'))
+    .sort();
+
+const sameAsset = async (assetDir: string, bundle: HandlerBundle): Promise<boolean> => {
+  const bundleDir = join(bundle.file, '..');
+  const ours = [bundle.file, ...bundle.sidecars.flatMap((s) => [s.file, s.packageJsonFile])]
+    .map((file) => relative(bundleDir, file))
+    .sort();
+  const theirs = await comparedFiles(assetDir);
+  if (ours.join('\n') !== theirs.join('\n')) return false;
+  for (const name of ours) {
+    const [a, b] = await Promise.all([
+      readFile(join(assetDir, name)),
+      readFile(join(bundleDir, name)),
+    ]);
+    if (!a.equals(b)) return false;
+  }
+  return true;
+};
+
 export const measureSynth = async (
   scenario: Scenario,
   bundles: readonly HandlerBundle[],
@@ -79,8 +105,8 @@ export const measureSynth = async (
       const action = description.slice(FUNCTION_DESCRIPTION.length);
       const asset = await readFile(join(outDir, assetPath, 'index.mjs'));
       const bundle = bundles.find((b) => b.action === action);
-      const ours = bundle ? await readFile(bundle.file) : undefined;
-      assets.push({ action, bytes: asset.length, identical: ours?.equals(asset) ?? false });
+      const identical = bundle ? await sameAsset(join(outDir, assetPath), bundle) : false;
+      assets.push({ action, bytes: asset.length, identical });
     }
     return { seconds, command: `cdk ${args.slice(0, -1).join(' ')} <tmpdir>`, assets };
   } finally {

@@ -3,7 +3,9 @@ import type { AwsClientConfig } from './client-config';
 /**
  * SQS is needed only on the failure path (dead letters) and EventBridge only by the two reads,
  * so their SDK modules are loaded on first use instead of adding 15–30 ms to every cold start.
- * Once loaded, the client lives as long as the container, like a module-scope client.
+ * Once loaded, the client lives as long as the container, like a module-scope client. The SQS
+ * client is also a separate file of the asset (`SIDECAR_PACKAGES` in lib/bundling.ts): a static
+ * import of it would load that file at every start.
  */
 export const loadOnce = <T>(load: () => Promise<T>): (() => Promise<T>) => {
   let loading: Promise<T> | undefined;
