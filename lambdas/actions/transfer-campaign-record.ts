@@ -194,7 +194,13 @@ export const transferCampaignRecord: Action<
         platform,
         call,
       );
-      if (found.kind === 'failed') return stepResult(found.outcome, { kind: 'unchanged' });
+      if (found.kind === 'failed') {
+        // An earlier attempt of this call that went unanswered may be why the source is empty:
+        // the move stays in doubt, so older events keep waiting for the next retry.
+        return stepResult(found.outcome, {
+          kind: outcome.afterDoubt === true ? 'uncertain' : 'unchanged',
+        });
+      }
       if (found.kind === 'absent') {
         // In neither campaign: no attempt of this move moved anything. Saying so settles the
         // doubt an unanswered attempt left, so the older add this move needs may go ahead.
