@@ -30,7 +30,7 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { inject, vi } from 'vitest';
+import { afterEach, beforeEach, inject, vi } from 'vitest';
 
 export const TEST_REGION = 'us-east-1';
 /** moto's default account. */
@@ -90,6 +90,19 @@ export const stubMotoEnvironment = (endpoint?: string, region?: string): void =>
   for (const [name, value] of Object.entries(motoEnvironment(endpoint, region))) {
     vi.stubEnv(name, value);
   }
+};
+
+/**
+ * Points every test of the calling file at moto through the environment (`stubMotoEnvironment`
+ * before each test) and restores the environment after each one.
+ */
+export const useMotoEnvironment = (): void => {
+  beforeEach(() => {
+    stubMotoEnvironment();
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
 };
 
 /** A name no other test (file) uses; valid for queues, secrets, buses and rules (≤ 64 chars). */
