@@ -64,6 +64,20 @@ export const motoCloudFormationClient = (
   region?: string,
 ): CloudFormationClient => new CloudFormationClient(motoClientConfig(endpoint, region));
 
+/** The clients a test arranges and inspects its queues, buses and secrets with. */
+export interface MotoClients {
+  readonly sqs: SQSClient;
+  readonly events: EventBridgeClient;
+  readonly secrets: SecretsManagerClient;
+}
+
+/** One client per messaging service, all pointed at moto (creating a client sends nothing). */
+export const motoClients = (endpoint?: string, region?: string): MotoClients => ({
+  sqs: motoSqsClient(endpoint, region),
+  events: motoEventBridgeClient(endpoint, region),
+  secrets: motoSecretsManagerClient(endpoint, region),
+});
+
 /**
  * The standard SDK environment that points code under test (which builds its own clients,
  * as Lambda code does) at moto: fake credentials, region and the per-service endpoint

@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 import {
   countMessages,
   createBusRuleToQueue,
+  motoClients,
   motoEnvironment,
-  motoEventBridgeClient,
   motoSqsClient,
   receiveAllMessages,
   useMotoEnvironment,
@@ -24,8 +24,7 @@ import { runOpsCaptured } from '../../support/ops-run';
 import { REPO_ROOT, repoTool } from '../../support/repo-paths';
 import { createActionStack, tempDir } from './ops-fixture';
 
-const sqs = motoSqsClient();
-const events = motoEventBridgeClient();
+const { sqs, events } = motoClients();
 
 const HEADER = 'campaignName,clientId,data.FirstName:1,data.phone1:2,nextEarliestWorkTimeUTC:json';
 

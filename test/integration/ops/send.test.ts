@@ -9,7 +9,7 @@ import { actionOutputKeys } from '../../../lib/stack-outputs';
 import {
   countMessages,
   createBusRuleToQueue,
-  motoEventBridgeClient,
+  motoClients,
   motoSqsClient,
   receiveAllMessages,
   useMotoEnvironment,
@@ -17,8 +17,7 @@ import {
 import { runOpsCaptured } from '../../support/ops-run';
 import { createActionStack, createOutputsOnlyStack, tempDir } from './ops-fixture';
 
-const sqs = motoSqsClient();
-const events = motoEventBridgeClient();
+const { sqs, events } = motoClients();
 
 const joiner = (n: number) => ({
   correlationId: `joiner-${n}`,
