@@ -5,19 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../lambdas/actions';
-import { runProcess } from '../support/run-process';
+import { REPO_BIN, REPO_ROOT, repoTool } from '../support/repo-paths';
+import { type ProcessRun, runProcess } from '../support/run-process';
 import { minimalConfigInput } from './synth';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-
-interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 /** An environment with no way to reach AWS credentials and no Docker. */
 const offlineEnvironment = (home: string): NodeJS.ProcessEnv => {
@@ -30,7 +23,7 @@ const offlineEnvironment = (home: string): NodeJS.ProcessEnv => {
   return {
     ...env,
     // The project's Node 24 and tools first, as `npx` would.
-    PATH: `${join(ROOT, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+    PATH: `${REPO_BIN}${delimiter}${process.env.PATH ?? ''}`,
     HOME: home,
     AWS_CONFIG_FILE: join(home, 'no-aws-config'),
     AWS_SHARED_CREDENTIALS_FILE: join(home, 'no-aws-credentials'),
@@ -40,19 +33,19 @@ const offlineEnvironment = (home: string): NodeJS.ProcessEnv => {
   };
 };
 
-const cdkSynth = (configName: string, outdir: string, home: string): Promise<CliResult> =>
+const cdkSynth = (configName: string, outdir: string, home: string): Promise<ProcessRun> =>
   runProcess(
-    join(ROOT, 'node_modules', '.bin', 'cdk'),
+    repoTool('cdk'),
     ['synth', '-c', `config=${configName}`, '--no-notices', '--quiet', '--output', outdir],
-    { cwd: ROOT, env: offlineEnvironment(home) },
+    { cwd: REPO_ROOT, env: offlineEnvironment(home) },
   );
 
 describe('cdk synth through the CLI', () => {
   const work = mkdtempSync(join(tmpdir(), 'ccs-cdk-cli-'));
   const badName = `zz-test-${randomUUID().slice(0, 8)}`;
-  const badFile = join(ROOT, 'config', `${badName}.json`);
-  let good: CliResult;
-  let bad: CliResult;
+  const badFile = join(REPO_ROOT, 'config', `${badName}.json`);
+  let good: ProcessRun;
+  let bad: ProcessRun;
 
   beforeAll(async () => {
     writeFileSync(

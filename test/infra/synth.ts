@@ -6,7 +6,13 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { type ActionName, actionDefinition, type ServiceName } from '../../lambdas/actions';
+import {
+  ACTION_NAMES,
+  type ActionName,
+  actionDefinition,
+  DESTRUCTIVE_ACTIONS,
+  type ServiceName,
+} from '../../lambdas/actions';
 import { createApp } from '../../lib/app';
 import { type DeploymentConfig, type DeploymentConfigInput, parseConfig } from '../../lib/config';
 
@@ -44,6 +50,19 @@ export const synth = (
 export const platformServicesOf = (actions: readonly ActionName[]): ServiceName[] => [
   ...new Set(actions.map((action) => actionDefinition(action).service)),
 ];
+
+/**
+ * The alarms of a stack with the `enabled` actions: 4 per action (DLQ depth, oldest message,
+ * errors, throttles), 2 more per action with a mass-delete brake (held messages, held too long)
+ * and 1 per platform service (its breaker).
+ */
+export const alarmCountOf = (
+  enabled: readonly ActionName[],
+  braked: readonly ActionName[],
+): number => 4 * enabled.length + 2 * braked.length + platformServicesOf(enabled).length;
+
+/** The alarms of a stack with every action enabled and every brake on. */
+export const ALL_ACTIONS_ALARM_COUNT = alarmCountOf(ACTION_NAMES, DESTRUCTIVE_ACTIONS);
 
 /** Logical id of a construct's CloudFormation resource (an L2 construct or the L1 itself). */
 export const logicalId = (construct: IConstruct): string => {

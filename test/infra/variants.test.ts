@@ -8,12 +8,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES, type ActionName, DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
 import { pascalCase } from '../../lib/stack-outputs';
 import {
+  ALL_ACTIONS_ALARM_COUNT,
   actionsOf,
+  alarmCountOf,
   configWith,
   getAtt,
   identityStatements,
   logicalId,
-  platformServicesOf,
   propertiesOf,
   resourcesOfType,
   type Synthesized,
@@ -52,10 +53,7 @@ describe('a disabled action', () => {
     const braked = DESTRUCTIVE_ACTIONS.filter((action) => enabled.includes(action));
     template.resourceCountIs('AWS::SQS::Queue', 2 * enabled.length + braked.length);
     template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length - 2);
-    template.resourceCountIs(
-      'AWS::CloudWatch::Alarm',
-      4 * enabled.length + 2 * braked.length + platformServicesOf(enabled).length,
-    );
+    template.resourceCountIs('AWS::CloudWatch::Alarm', alarmCountOf(enabled, braked));
   });
 
   it('still creates the enabled ones', () => {
@@ -234,11 +232,7 @@ describe('alarm destinations', () => {
     template.resourceCountIs('AWS::SNS::Topic', 0);
     template.resourceCountIs('AWS::KMS::Key', 0);
     const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(
-      4 * ACTION_NAMES.length +
-        2 * DESTRUCTIVE_ACTIONS.length +
-        platformServicesOf(ACTION_NAMES).length,
-    );
+    expect(alarms).toHaveLength(ALL_ACTIONS_ALARM_COUNT);
     for (const alarm of alarms) {
       expect(alarm.Properties).toMatchObject({ AlarmActions: [topicArn], OKActions: [topicArn] });
     }
@@ -269,11 +263,7 @@ describe('alarm destinations', () => {
     // Assess
     template.resourceCountIs('AWS::SNS::Topic', 0);
     const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(
-      4 * ACTION_NAMES.length +
-        2 * DESTRUCTIVE_ACTIONS.length +
-        platformServicesOf(ACTION_NAMES).length,
-    );
+    expect(alarms).toHaveLength(ALL_ACTIONS_ALARM_COUNT);
     for (const alarm of alarms) {
       expect(alarm.Properties?.AlarmActions).toBeUndefined();
       expect(alarm.Properties?.OKActions).toBeUndefined();

@@ -17,24 +17,23 @@ import {
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
 } from '../../lambdas/core/aws';
-import type { DeadLetterReason, ResultEvent } from '../../lambdas/core/ports';
+import type { ResultEvent } from '../../lambdas/core/ports';
 import {
   createBusRuleToQueue,
   createQueue,
   createSecret,
+  motoClients,
   motoEventBridgeClient,
   motoSecretsManagerClient,
-  motoSqsClient,
   putSecretValue,
   receiveAllMessages,
   stubMotoEnvironment,
   TEST_REGION,
   uniqueName,
 } from '../support/aws-clients';
+import { deadLetterReason } from '../support/dead-letter-reason';
 
-const sqs = motoSqsClient();
-const events = motoEventBridgeClient();
-const admin = motoSecretsManagerClient();
+const { sqs, events, secrets: admin } = motoClients();
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -65,6 +64,14 @@ const keySource = async (value: string, maxAgeSeconds = 3600) => {
     client,
   });
   return { secret, source, calls };
+};
+
+/** A source that has served `key-one` (its one read), whose secret has since rotated to `key-two`. */
+const rotatedKeySource = async () => {
+  const { secret, source, calls } = await keySource('key-one');
+  const old = await source.getKey();
+  await putSecretValue(admin, secret.name, 'key-two');
+  return { source, calls, old };
 };
 
 describe('SecretsManagerApiKeySource', () => {
@@ -112,48 +119,38 @@ describe('SecretsManagerApiKeySource', () => {
     expect(calls()).toBe(2);
   });
 
-  it('refreshKey fetches the rotated key with one more call', async () => {
+  it.each<{
+    scenario: string;
+    prepare?: (source: SecretsManagerApiKeySource, old: string) => Promise<unknown>;
+    act: (source: SecretsManagerApiKeySource, old: string) => Promise<string[]>;
+    answers: number;
+  }>([
+    {
+      scenario: 'refreshKey fetches the rotated key with one more call',
+      act: async (source, old) => [await source.refreshKey(old), await source.getKey()],
+      answers: 2,
+    },
+    {
+      scenario: '10 concurrent refreshKey calls for the same rejected key share one fetch',
+      act: (source, old) => Promise.all(Array.from({ length: 10 }, () => source.refreshKey(old))),
+      answers: 10,
+    },
+    {
+      scenario: 'refreshKey with a key already replaced answers from memory',
+      prepare: (source, old) => source.refreshKey(old),
+      act: async (source, old) => [await source.refreshKey(old)],
+      answers: 1,
+    },
+  ])('$scenario', async ({ prepare, act, answers }) => {
     // Prepare
-    const { secret, source, calls } = await keySource('key-one');
-    const old = await source.getKey();
-    await putSecretValue(admin, secret.name, 'key-two');
+    const { source, calls, old } = await rotatedKeySource();
+    await prepare?.(source, old);
 
     // Act
-    const refreshed = await source.refreshKey(old);
-    const afterwards = await source.getKey();
+    const keys = await act(source, old);
 
-    // Assess
-    expect(refreshed).toBe('key-two');
-    expect(afterwards).toBe('key-two');
-    expect(calls()).toBe(2);
-  });
-
-  it('10 concurrent refreshKey calls for the same rejected key share one fetch', async () => {
-    // Prepare
-    const { secret, source, calls } = await keySource('key-one');
-    const old = await source.getKey();
-    await putSecretValue(admin, secret.name, 'key-two');
-
-    // Act
-    const keys = await Promise.all(Array.from({ length: 10 }, () => source.refreshKey(old)));
-
-    // Assess
-    expect(keys).toEqual(Array.from({ length: 10 }, () => 'key-two'));
-    expect(calls()).toBe(2);
-  });
-
-  it('refreshKey with a key already replaced answers from memory', async () => {
-    // Prepare
-    const { secret, source, calls } = await keySource('key-one');
-    const old = await source.getKey();
-    await putSecretValue(admin, secret.name, 'key-two');
-    await source.refreshKey(old);
-
-    // Act
-    const late = await source.refreshKey(old);
-
-    // Assess
-    expect(late).toBe('key-two');
+    // Assess: every answer is the rotated key, read with one call after the first.
+    expect(keys).toEqual(Array.from({ length: answers }, () => 'key-two'));
     expect(calls()).toBe(2);
   });
 
@@ -251,16 +248,6 @@ describe('SecretsManagerApiKeySource', () => {
   });
 });
 
-const reason = (overrides: Partial<DeadLetterReason> = {}): DeadLetterReason => ({
-  action: 'add-user',
-  errorCategory: 'permanent',
-  errorCode: 'INVALID_ARGUMENTS',
-  errorMessage: 'userName: must be an e-mail address',
-  sourceMessageId: 'f3b6c7a2-5a0e-4a55-9b0e-2d1f3c4b5a69',
-  correlationId: 'corr-42',
-  ...overrides,
-});
-
 describe('SqsDeadLetterSink', () => {
   it('sends the body unchanged with every reason as a String attribute', async () => {
     // Prepare
@@ -269,7 +256,7 @@ describe('SqsDeadLetterSink', () => {
     const body = '{"correlationId":"corr-42","user":{"name":"Zoë Ünal 👩‍💻"},"spaces":"  x  "}\n';
 
     // Act
-    await sink.send(body, reason());
+    await sink.send(body, deadLetterReason());
 
     // Assess
     const [message, ...others] = await receiveAllMessages(sqs, dlq.queueUrl, { atLeast: 1 });
@@ -295,7 +282,7 @@ describe('SqsDeadLetterSink', () => {
     const longMessage = `bad\u0000byte \uD800 ${'x'.repeat(5000)}`;
 
     // Act
-    await sink.send('{}', reason({ errorMessage: longMessage, correlationId: '' }));
+    await sink.send('{}', deadLetterReason({ errorMessage: longMessage, correlationId: '' }));
 
     // Assess
     const [message] = await receiveAllMessages(sqs, dlq.queueUrl, { atLeast: 1 });
@@ -313,7 +300,7 @@ describe('SqsDeadLetterSink', () => {
     const sink = new SqsDeadLetterSink({ queueUrl: dlq.queueUrl });
 
     // Act
-    await sink.send('{"a":1}', reason());
+    await sink.send('{"a":1}', deadLetterReason());
 
     // Assess
     const messages = await receiveAllMessages(sqs, dlq.queueUrl, { atLeast: 1 });
@@ -327,7 +314,7 @@ describe('SqsDeadLetterSink', () => {
     const sink = new SqsDeadLetterSink({ queueUrl: missingUrl, client: sqs });
 
     // Act
-    const sending = sink.send('{}', reason());
+    const sending = sink.send('{}', deadLetterReason());
 
     // Assess
     await expect(sending).rejects.toThrow();

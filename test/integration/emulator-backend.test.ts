@@ -9,6 +9,7 @@ import { toDeliveredEvent } from '../../local/run/delivered-event';
 import type { InputEvent } from '../../local/run/event-input';
 import { runSettingsFrom } from '../../local/run/run-settings';
 import { motoEndpoint } from '../support/aws-clients';
+import { deadLetterReason } from '../support/dead-letter-reason';
 
 let backend: EmulatorBackend | undefined;
 /** `create` points the SDK environment at the emulator; each test gets the original back. */
@@ -85,14 +86,7 @@ describe('EmulatorBackend', () => {
     // Prepare
     const settings = runSettingsFrom({ allowedSources: ['hr'] }, 'test');
     backend = await EmulatorBackend.create({ endpoint: motoEndpoint(), settings, apiKey: 'k-1' });
-    const reason = {
-      action: 'add-user',
-      errorCategory: 'permanent',
-      errorCode: 'INVALID_MESSAGE',
-      errorMessage: 'loginUserId: is required',
-      sourceMessageId: 'm-1',
-      correlationId: 'c-1',
-    } as const;
+    const reason = deadLetterReason({ correlationId: 'c-1' });
     await backend.deadLetterSink('add-user').send('{"correlationId":"c-1"}', reason);
 
     // Act

@@ -23,15 +23,13 @@ import { logicalId, resourcesOfType, synth } from '../infra/synth';
 import {
   countMessages,
   createQueue,
-  motoEventBridgeClient,
-  motoSqsClient,
+  motoClients,
   receiveAllMessages,
   type TestQueue,
   uniqueName,
 } from '../support/aws-clients';
 
-const events = motoEventBridgeClient();
-const sqs = motoSqsClient();
+const { events, sqs } = motoClients();
 const config = loadConfig('example');
 
 interface TemplateRule {

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runNpmStart } from '../support/npm-start';
+import { runNpmStart } from '../support/npm-start';
+import { REPO_ROOT } from '../support/repo-paths';
 
 describe('npm start -- --aws-emulator', () => {
   it('routes the example events through the emulated bus and queues to their expected outcomes', async () => {

@@ -13,16 +13,12 @@ import {
   createBusRuleToQueue,
   createQueueWithDlq,
   createSecret,
-  motoEventBridgeClient,
-  motoSecretsManagerClient,
-  motoSqsClient,
+  motoClients,
   putSecretValue,
   receiveAllMessages,
 } from '../support/aws-clients';
 
-const sqs = motoSqsClient();
-const events = motoEventBridgeClient();
-const secrets = motoSecretsManagerClient();
+const { sqs, events, secrets } = motoClients();
 
 const versionOf = (executable: string): Promise<string> =>
   new Promise((resolve, reject) => {

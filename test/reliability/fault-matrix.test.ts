@@ -13,7 +13,7 @@ import { ACTION_NAMES } from '../../lambdas/actions';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
 import { compareStates } from '../../local/convergence/model';
-import { startSimulator } from '../../local/simulator';
+import { type FaultSettings, startSimulator } from '../../local/simulator';
 import {
   API_KEY,
   convergenceRun,
@@ -46,17 +46,14 @@ let baseline: RunReport;
 let model: EntityStates;
 
 /**
- * Switches a simulator fault on for `length` requests out of every `every`, as a burst. A burst
+ * Switches simulator `faults` on for `length` requests out of every `every`, as a burst. A burst
  * also ends when the queues' clock moves on (messages waited out a visibility timeout): counted
  * in requests only, a burst would outlast every receive of the last few messages of a phase,
  * redelivered minutes apart with hardly any other traffic, which is an outage (its own cell).
  */
-const windows = (
-  every: number,
-  length: number,
-  on: (c: RunControls) => void,
-  off: (c: RunControls) => void,
-) => {
+const windows = (every: number, length: number, faults: FaultSettings) => {
+  const on = (c: RunControls) => c.simulator.setFaults(faults);
+  const off = (c: RunControls) => c.simulator.setFaults({});
   let openedAt: number | undefined;
   return (n: number, controls: RunControls): void => {
     if (openedAt !== undefined && controls.queueTime() > openedAt) {
@@ -98,12 +95,7 @@ interface MatrixProfile extends FaultProfile {
 const PROFILES: readonly MatrixProfile[] = [
   {
     name: '5xx bursts (20 of every 100 requests)',
-    beforeRequest: windows(
-      100,
-      20,
-      (c) => c.simulator.setFaults({ serverErrorRate: 1 }),
-      (c) => c.simulator.setFaults({}),
-    ),
+    beforeRequest: windows(100, 20, { serverErrorRate: 1 }),
   },
   { name: '429 without Retry-After', simulatorFaults: { throttleRate: 0.25 } },
   {
@@ -122,12 +114,7 @@ const PROFILES: readonly MatrixProfile[] = [
   },
   {
     name: 'responses slower than the client timeout (applied late)',
-    beforeRequest: windows(
-      100,
-      15,
-      (c) => c.simulator.setFaults({ latencyMs: 300 }),
-      (c) => c.simulator.setFaults({}),
-    ),
+    beforeRequest: windows(100, 15, { latencyMs: 300 }),
     http: { requestTimeoutMs: 100 },
     settleMs: 500,
     lateApplies: true,

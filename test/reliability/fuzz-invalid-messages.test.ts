@@ -14,11 +14,9 @@ import { InMemoryApiKeySource } from '../../testkit';
 import {
   type CapturedOutput,
   captureOutput,
-  failedIds,
-  fakeContext,
+  deliverBatch,
   RecordingDeadLetters,
   RecordingResults,
-  sqsEvent,
   TENANT,
   testHandler,
 } from './support/harness';
@@ -89,10 +87,10 @@ describe.each(ACTION_NAMES.map((action, index) => ({ action, index })))(
               kindCounts[m.kind] = (kindCounts[m.kind] ?? 0) + 1;
             }
 
-            const response = await handler(sqsEvent(records), fakeContext());
+            const failed = await deliverBatch(handler, records);
 
             // Permanent failures are not redelivered: the batch reports no failed item.
-            expect(failedIds(response)).toEqual([]);
+            expect(failed).toEqual([]);
             expect(simulator.stats.requests).toBe(requestsBefore);
             expect(isPolluted()).toBe(false);
             expect(deadLetters.entries).toHaveLength(mutated.length);

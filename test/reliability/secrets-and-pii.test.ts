@@ -157,15 +157,23 @@ describe('SecretsManagerApiKeySource', () => {
     vi.useRealTimers();
   });
 
-  const secretsManager = () => {
-    const client = new SecretsManagerClient({ region: 'eu-west-2' });
+  const SECRET = { secretId: 'platform-api-key', secretsRegion: 'eu-west-2' } as const;
+
+  /**
+   * A source with `maxAgeSeconds` over a mocked Secrets Manager whose secret `rotate()` moves to
+   * its next version, with the clock standing at T0.
+   */
+  const secretsManagerSource = (maxAgeSeconds: number) => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(T0);
+    const client = new SecretsManagerClient({ region: SECRET.secretsRegion });
     const mock = mockClient(client);
     let version = 1;
     mock
       .on(GetSecretValueCommand)
       .callsFake(async () => ({ SecretString: `sm-key-v${version}-abcdef` }));
     return {
-      client,
+      source: new SecretsManagerApiKeySource({ ...SECRET, maxAgeSeconds, client }),
       rotate: () => {
         version += 1;
       },
@@ -177,15 +185,8 @@ describe('SecretsManagerApiKeySource', () => {
     'with maxAge %i s serves the cached key up to its max age and reads the secret again right after',
     async (maxAgeSeconds) => {
       // Prepare
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(T0);
-      const sm = secretsManager();
-      const source = new SecretsManagerApiKeySource({
-        secretId: 'platform-api-key',
-        secretsRegion: 'eu-west-2',
-        maxAgeSeconds,
-        client: sm.client,
-      });
+      const sm = secretsManagerSource(maxAgeSeconds);
+      const { source } = sm;
 
       // Act
       const first = await source.getKey();
@@ -207,11 +208,7 @@ describe('SecretsManagerApiKeySource', () => {
 
   it('never caches beyond one hour: a longer maxAge is refused', () => {
     // Prepare
-    const options = {
-      secretId: 'platform-api-key',
-      secretsRegion: 'eu-west-2',
-      maxAgeSeconds: 3601,
-    };
+    const options = { ...SECRET, maxAgeSeconds: 3601 };
 
     // Act
     const create = () => new SecretsManagerApiKeySource(options);
@@ -222,15 +219,8 @@ describe('SecretsManagerApiKeySource', () => {
 
   it('reads the secret once, within max age, when the platform rejects the cached key, however many callers were rejected', async () => {
     // Prepare
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(T0);
-    const sm = secretsManager();
-    const source = new SecretsManagerApiKeySource({
-      secretId: 'platform-api-key',
-      secretsRegion: 'eu-west-2',
-      maxAgeSeconds: 900,
-      client: sm.client,
-    });
+    const sm = secretsManagerSource(900);
+    const { source } = sm;
     const rejected = await source.getKey();
     sm.rotate();
     vi.setSystemTime(T0 + 10_000);

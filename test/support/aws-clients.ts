@@ -30,7 +30,7 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import { inject, vi } from 'vitest';
+import { afterEach, beforeEach, inject, vi } from 'vitest';
 
 export const TEST_REGION = 'us-east-1';
 /** moto's default account. */
@@ -64,6 +64,20 @@ export const motoCloudFormationClient = (
   region?: string,
 ): CloudFormationClient => new CloudFormationClient(motoClientConfig(endpoint, region));
 
+/** The clients a test arranges and inspects its queues, buses and secrets with. */
+export interface MotoClients {
+  readonly sqs: SQSClient;
+  readonly events: EventBridgeClient;
+  readonly secrets: SecretsManagerClient;
+}
+
+/** One client per messaging service, all pointed at moto (creating a client sends nothing). */
+export const motoClients = (endpoint?: string, region?: string): MotoClients => ({
+  sqs: motoSqsClient(endpoint, region),
+  events: motoEventBridgeClient(endpoint, region),
+  secrets: motoSecretsManagerClient(endpoint, region),
+});
+
 /**
  * The standard SDK environment that points code under test (which builds its own clients,
  * as Lambda code does) at moto: fake credentials, region and the per-service endpoint
@@ -90,6 +104,19 @@ export const stubMotoEnvironment = (endpoint?: string, region?: string): void =>
   for (const [name, value] of Object.entries(motoEnvironment(endpoint, region))) {
     vi.stubEnv(name, value);
   }
+};
+
+/**
+ * Points every test of the calling file at moto through the environment (`stubMotoEnvironment`
+ * before each test) and restores the environment after each one.
+ */
+export const useMotoEnvironment = (): void => {
+  beforeEach(() => {
+    stubMotoEnvironment();
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
 };
 
 /** A name no other test (file) uses; valid for queues, secrets, buses and rules (≤ 64 chars). */

@@ -32,3 +32,28 @@ export const clearLedgerTable = async (
     );
   }
 };
+
+/** Where a store keeps its items: a table and the client that reaches it. */
+export interface LedgerTableAccess {
+  readonly tableName: string;
+  readonly client: DynamoDBClient;
+}
+
+/**
+ * The implementations a store contract runs against, as `describe.each` rows: the in-memory
+ * store (local run, unit properties) and the DynamoDB store on a fresh moto ledger table (real
+ * SDK calls, real condition expressions).
+ */
+export const ledgerTableStores = <Store>(
+  inMemory: () => Store,
+  onDynamoDb: (access: LedgerTableAccess) => Store,
+): readonly [string, () => Promise<Store>][] => [
+  ['in-memory', async () => inMemory()],
+  [
+    'DynamoDB (moto)',
+    async () => {
+      const client = motoDynamoDbClient();
+      return onDynamoDb({ tableName: await createLedgerTable(client), client });
+    },
+  ],
+];

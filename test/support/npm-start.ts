@@ -4,9 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { REPO_BIN, REPO_ROOT, repoTool } from './repo-paths';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
-const BIN = path.join(REPO_ROOT, 'node_modules', '.bin');
+/** Where `npm start` runs (its callers read the example files from there too). */
+export { REPO_ROOT };
 
 export interface FateLine {
   readonly fate: string;
@@ -66,11 +67,11 @@ export const parseTotals = (stdout: string): SummaryTotals | undefined => {
 /** `npm start -- <args>` from the repository root; resolves when the process has exited. */
 export const runNpmStart = (args: readonly string[]): Promise<NpmStartResult> =>
   new Promise((resolve, reject) => {
-    const child = spawn(path.join(BIN, 'tsx'), ['local/start.ts', ...args], {
+    const child = spawn(repoTool('tsx'), ['local/start.ts', ...args], {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
-        PATH: `${BIN}${path.delimiter}${process.env.PATH ?? ''}`,
+        PATH: `${REPO_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
         INIT_CWD: REPO_ROOT,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

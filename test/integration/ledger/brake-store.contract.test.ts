@@ -10,18 +10,12 @@ import {
   InMemoryBrakeStore,
   MassDeleteBrake,
 } from '../../../lambdas/core/mass-delete-brake';
-import { createLedgerTable, motoDynamoDbClient } from '../../support/ledger-table';
+import { ledgerTableStores } from '../../support/ledger-table';
 
-const stores: readonly [string, () => Promise<BrakeStore>][] = [
-  ['in-memory', async () => new InMemoryBrakeStore()],
-  [
-    'DynamoDB (moto)',
-    async () => {
-      const client = motoDynamoDbClient();
-      return new DynamoDbBrakeStore({ tableName: await createLedgerTable(client), client });
-    },
-  ],
-];
+const stores = ledgerTableStores<BrakeStore>(
+  () => new InMemoryBrakeStore(),
+  (access) => new DynamoDbBrakeStore(access),
+);
 
 const HOUR = 3_600_000;
 /** The limit the functions note in the item when they start a window or trip. */

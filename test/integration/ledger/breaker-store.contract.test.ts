@@ -5,18 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoDbBreakerStore } from '../../../lambdas/core/aws/dynamodb-breaker-store';
 import { type BreakerStore, InMemoryBreakerStore } from '../../../lambdas/core/circuit-breaker';
-import { createLedgerTable, motoDynamoDbClient } from '../../support/ledger-table';
+import { ledgerTableStores } from '../../support/ledger-table';
 
-const stores: readonly [string, () => Promise<BreakerStore>][] = [
-  ['in-memory', async () => new InMemoryBreakerStore()],
-  [
-    'DynamoDB (moto)',
-    async () => {
-      const client = motoDynamoDbClient();
-      return new DynamoDbBreakerStore({ tableName: await createLedgerTable(client), client });
-    },
-  ],
-];
+const stores = ledgerTableStores<BreakerStore>(
+  () => new InMemoryBreakerStore(),
+  (access) => new DynamoDbBreakerStore(access),
+);
 
 describe.each(stores)('breaker store contract: %s', (_name, makeStore) => {
   it('knows no state for a service it never opened (closed)', async () => {

@@ -5,18 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoDbCensusStore } from '../../../lambdas/core/aws/dynamodb-census-store';
 import { type CensusStore, InMemoryCensusStore } from '../../../lambdas/core/instance-census';
-import { createLedgerTable, motoDynamoDbClient } from '../../support/ledger-table';
+import { ledgerTableStores } from '../../support/ledger-table';
 
-const stores: readonly [string, () => Promise<CensusStore>][] = [
-  ['in-memory', async () => new InMemoryCensusStore()],
-  [
-    'DynamoDB (moto)',
-    async () => {
-      const client = motoDynamoDbClient();
-      return new DynamoDbCensusStore({ tableName: await createLedgerTable(client), client });
-    },
-  ],
-];
+const stores = ledgerTableStores<CensusStore>(
+  () => new InMemoryCensusStore(),
+  (access) => new DynamoDbCensusStore(access),
+);
 
 const NONE = new Map<string, number>();
 

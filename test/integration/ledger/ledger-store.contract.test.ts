@@ -7,18 +7,12 @@ import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledge
 import { EMPTY_ENTITY, type EntityDoc } from '../../../lambdas/core/ledger/entity';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { LeaseLostError, type LedgerStore } from '../../../lambdas/core/ledger/ledger-store';
-import { createLedgerTable, motoDynamoDbClient } from '../../support/ledger-table';
+import { ledgerTableStores } from '../../support/ledger-table';
 
-const stores: readonly [string, () => Promise<LedgerStore>][] = [
-  ['in-memory', async () => new InMemoryLedgerStore()],
-  [
-    'DynamoDB (moto)',
-    async () => {
-      const client = motoDynamoDbClient();
-      return new DynamoDbLedgerStore({ tableName: await createLedgerTable(client), client });
-    },
-  ],
-];
+const stores = ledgerTableStores<LedgerStore>(
+  () => new InMemoryLedgerStore(),
+  (access) => new DynamoDbLedgerStore(access),
+);
 
 const doc = (present: boolean): EntityDoc => ({ ...EMPTY_ENTITY, present, settled: ['e1'] });
 const lease = (token: string, until: number, eventKey = 'e1') => ({ token, until, eventKey });

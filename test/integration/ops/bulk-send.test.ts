@@ -10,23 +10,21 @@ import {
   ReceiveMessageCommand,
   type SendMessageBatchCommandInput,
 } from '@aws-sdk/client-sqs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   countMessages,
   createBusRuleToQueue,
+  motoClients,
   motoEnvironment,
-  motoEventBridgeClient,
   motoSqsClient,
   receiveAllMessages,
-  stubMotoEnvironment,
+  useMotoEnvironment,
 } from '../../support/aws-clients';
 import { runOpsCaptured } from '../../support/ops-run';
+import { REPO_ROOT, repoTool } from '../../support/repo-paths';
 import { createActionStack, tempDir } from './ops-fixture';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-const NODE = path.join(REPO_ROOT, 'node_modules', '.bin', 'node');
-const sqs = motoSqsClient();
-const events = motoEventBridgeClient();
+const { sqs, events } = motoClients();
 
 const HEADER = 'campaignName,clientId,data.FirstName:1,data.phone1:2,nextEarliestWorkTimeUTC:json';
 
@@ -112,13 +110,7 @@ const lineOf = (correlationId: string): number => Number(correlationId.split('#'
 const waitForExit = (child: ChildProcess): Promise<number | null> =>
   new Promise((resolve) => child.on('close', (code) => resolve(code)));
 
-beforeEach(() => {
-  stubMotoEnvironment();
-});
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+useMotoEnvironment();
 
 describe('ops send bulk load', () => {
   it('killed half-way and resumed, sends every valid line, none missing, in-flight ones at most twice', async () => {
@@ -134,7 +126,7 @@ describe('ops send bulk load', () => {
     const parallel = 4;
     const cli = () =>
       spawn(
-        NODE,
+        repoTool('node'),
         ['--import', 'tsx', 'ops/main.ts', ...args, '--parallel', String(parallel), ...stack.args],
         {
           cwd: REPO_ROOT,

@@ -13,22 +13,15 @@ import {
   receiveAllMessages,
   TEST_REGION,
 } from '../../support/aws-clients';
-import { runProcess } from '../../support/run-process';
+import { REPO_ROOT, repoTool } from '../../support/repo-paths';
+import { type ProcessRun, runProcess } from '../../support/run-process';
 import { bodiesOf, createActionStack, seedDeadLetters, tempDir } from './ops-fixture';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const sqs = motoSqsClient();
 
-interface CliRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs the CLI with exactly `env` (plus PATH), so no AWS setting of the machine leaks in. */
-const runCli = (args: readonly string[], env: Record<string, string>): Promise<CliRun> =>
-  runProcess(TSX, ['ops/main.ts', ...args], {
+const runCli = (args: readonly string[], env: Record<string, string>): Promise<ProcessRun> =>
+  runProcess(repoTool('tsx'), ['ops/main.ts', ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
   });

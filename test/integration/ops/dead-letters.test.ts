@@ -5,13 +5,13 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isDeadLetterAttribute } from '../../../ops/dead-letters';
 import {
   countMessages,
   motoSqsClient,
   receiveAllMessages,
-  stubMotoEnvironment,
+  useMotoEnvironment,
 } from '../../support/aws-clients';
 import { runOpsCaptured } from '../../support/ops-run';
 import {
@@ -35,13 +35,7 @@ const bodies = (count: number, tag = 'p'): string[] =>
     }),
   );
 
-beforeEach(() => {
-  stubMotoEnvironment();
-});
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+useMotoEnvironment();
 
 describe('ops dlq list', () => {
   it('shows each dead letter with its reasons and leaves every one in the DLQ', async () => {

@@ -4,21 +4,20 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { actionOutputKeys } from '../../../lib/stack-outputs';
 import {
   countMessages,
   createBusRuleToQueue,
-  motoEventBridgeClient,
+  motoClients,
   motoSqsClient,
   receiveAllMessages,
-  stubMotoEnvironment,
+  useMotoEnvironment,
 } from '../../support/aws-clients';
 import { runOpsCaptured } from '../../support/ops-run';
 import { createActionStack, createOutputsOnlyStack, tempDir } from './ops-fixture';
 
-const sqs = motoSqsClient();
-const events = motoEventBridgeClient();
+const { sqs, events } = motoClients();
 
 const joiner = (n: number) => ({
   correlationId: `joiner-${n}`,
@@ -34,13 +33,7 @@ const writeJson = async (value: unknown): Promise<string> => {
   return file;
 };
 
-beforeEach(() => {
-  stubMotoEnvironment();
-});
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+useMotoEnvironment();
 
 describe('ops send to the queue', () => {
   it('sends a valid message to the action queue unchanged', async () => {

@@ -4,14 +4,14 @@
  * letter in the delete-user DLQ and an unrelated one next to it.
  */
 import { writeFile } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Applied } from '../../../lambdas/core/ledger/decide';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { type ApplyStep, EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { userLocation } from '../../../lambdas/core/ledger/locations';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
-import { motoEndpoint, motoSqsClient, stubMotoEnvironment } from '../../support/aws-clients';
+import { motoEndpoint, motoSqsClient, useMotoEnvironment } from '../../support/aws-clients';
 import { createLedgerTable, motoDynamoDbClient } from '../../support/ledger-table';
 import { runOpsCaptured } from '../../support/ops-run';
 import { createActionStack, seedDeadLetters } from './ops-fixture';
@@ -20,13 +20,7 @@ const sqs = motoSqsClient();
 const dynamoDb = motoDynamoDbClient(motoEndpoint());
 const LEAVER = 'grace.leaver@example.com';
 
-beforeEach(() => {
-  stubMotoEnvironment();
-});
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+useMotoEnvironment();
 
 const at = (minute: number, kind: 'create' | 'delete') =>
   eventVersion(Date.UTC(2026, 10, 24, 8, minute), kind, 'a'.repeat(16));

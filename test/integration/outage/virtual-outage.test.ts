@@ -6,16 +6,17 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BREAKER_SETTINGS } from '../../../lambdas/core/circuit-breaker';
+import type { RetrySchedule } from '../../../lambdas/core/retry-schedule';
 import { InMemoryBackend } from '../../../local/backends/in-memory';
 import { loadScenario, type Scenario } from '../../../local/run/event-input';
 import { evaluateRun } from '../../../local/run/expectations';
-import { runPipeline } from '../../../local/run/pipeline';
+import { type PipelineOptions, runPipeline } from '../../../local/run/pipeline';
 import { seedSimulator } from '../../../local/run/run';
 import { discardLogSink } from '../../../local/run/run-logger';
 import { runSettingsFrom, withRetrySchedule } from '../../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { REPO_ROOT } from '../../support/repo-paths';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const API_KEY = 'outage-test-key';
 const HOUR = 3600_000;
 let simulator: RunningSimulator | undefined;
@@ -25,15 +26,36 @@ afterEach(async () => {
   simulator = undefined;
 });
 
-const setUp = async (scenario: Scenario, config: Record<string, unknown> = {}) => {
-  const settings = runSettingsFrom(
-    { allowedSources: ['com.examplecorp.crm', 'com.examplecorp.hr', 'hr'], ...config },
+interface SetUpOptions {
+  /** Run config fields over the test's allowed sources. */
+  readonly config?: Record<string, unknown>;
+  /** A retry schedule other than the config's. */
+  readonly retry?: RetrySchedule;
+}
+
+/** A seeded simulator and an in-memory backend for `scenario`, and a fault-free run of it. */
+const setUp = async (scenario: Scenario, options: SetUpOptions = {}) => {
+  const configured = runSettingsFrom(
+    { allowedSources: ['com.examplecorp.crm', 'com.examplecorp.hr', 'hr'], ...options.config },
     'test',
   );
-  simulator = await startSimulator({ apiKey: API_KEY, ...settings.tenant, seed: 1 });
-  seedSimulator(simulator, scenario);
+  const settings = options.retry ? withRetrySchedule(configured, options.retry) : configured;
+  const sim = await startSimulator({ apiKey: API_KEY, ...settings.tenant, seed: 1 });
+  simulator = sim;
+  seedSimulator(sim, scenario);
   const backend = new InMemoryBackend(settings, API_KEY);
-  return { settings, backend, simulator };
+  /** The pipeline over the scenario with no simulator faults; `extra` adds an outage or an observer. */
+  const run = (extra: Partial<PipelineOptions> = {}) =>
+    runPipeline({
+      scenario,
+      settings,
+      backend,
+      simulator: sim,
+      logSink: discardLogSink,
+      faults: false,
+      ...extra,
+    });
+  return { settings, backend, simulator: sim, run };
 };
 
 const addUsers = (count: number): Scenario => ({
@@ -65,22 +87,14 @@ const addUsers = (count: number): Scenario => ({
 describe('a platform outage in virtual time', () => {
   it('survives 6 hours down: nothing lost or dead-lettered by the outage, a few probes per minute', async () => {
     // Prepare
-    const scenario = loadScenario(path.join(ROOT, 'examples'), ROOT);
-    const { settings, backend } = await setUp(scenario, {
-      allowedSources: ['com.examplecorp.crm', 'com.examplecorp.hr'],
+    const scenario = loadScenario(path.join(REPO_ROOT, 'examples'), REPO_ROOT);
+    const { settings, run } = await setUp(scenario, {
+      config: { allowedSources: ['com.examplecorp.crm', 'com.examplecorp.hr'] },
     });
     const outageMs = 6 * HOUR;
 
     // Act
-    const result = await runPipeline({
-      scenario,
-      settings,
-      backend,
-      simulator: simulator as RunningSimulator,
-      logSink: discardLogSink,
-      faults: false,
-      outageMs,
-    });
+    const result = await run({ outageMs });
 
     // Assess: every message ends as it does without an outage.
     const verdict = evaluateRun(result.fates, scenario.expectations, { faults: false });
@@ -103,24 +117,12 @@ describe('a platform outage in virtual time', () => {
   it('dead-letters every message with the window reason when the outage outlasts the window, losing none', async () => {
     // Prepare
     const scenario = addUsers(12);
-    const prepared = await setUp(scenario);
-    const settings = withRetrySchedule(prepared.settings, {
-      windowSeconds: 3600,
-      firstDelaySeconds: 30,
-      maxDelaySeconds: 900,
+    const { backend, run } = await setUp(scenario, {
+      retry: { windowSeconds: 3600, firstDelaySeconds: 30, maxDelaySeconds: 900 },
     });
-    const backend = new InMemoryBackend(settings, API_KEY);
 
     // Act
-    const result = await runPipeline({
-      scenario,
-      settings,
-      backend,
-      simulator: simulator as RunningSimulator,
-      logSink: discardLogSink,
-      faults: false,
-      outageMs: 3 * HOUR,
-    });
+    const result = await run({ outageMs: 3 * HOUR });
 
     // Assess
     expect(result.fates).toHaveLength(12);
@@ -138,21 +140,14 @@ describe('a platform outage in virtual time', () => {
   it('makes no call for a message before the 60 s a 429 Retry-After asks for', async () => {
     // Prepare
     const scenario = addUsers(1);
-    const { settings, backend } = await setUp(scenario);
-    const sim = simulator as RunningSimulator;
+    const { settings, backend, simulator: sim, run } = await setUp(scenario);
     sim.setFaults({ throttleRate: 1, retryAfterSeconds: 60 });
     const startedAt = backend.clock.now();
     const requestsAt: number[] = [];
     const observe = () => requestsAt.push(backend.clock.now() - startedAt);
 
     // Act
-    const result = await runPipeline({
-      scenario,
-      settings,
-      backend,
-      simulator: sim,
-      logSink: discardLogSink,
-      faults: false,
+    const result = await run({
       observer: {
         retry: () => {
           observe();

@@ -191,6 +191,12 @@ export const captureOutput = (): CapturedOutput => {
   };
 };
 
+/** Delivers `records` as one SQS batch, in one invocation; returns the ids reported as failed. */
+export const deliverBatch = async (
+  handler: TestHandler,
+  records: readonly SqsInput[],
+): Promise<string[]> => failedIds(await handler(sqsEvent(records), fakeContext()));
+
 /**
  * Delivers `bodies` as SQS would: receive 1 for all, then every record the handler reported as
  * failed again with the next receive count, up to `maxReceiveCount`. Returns the records still
@@ -205,7 +211,7 @@ export const deliverWithRedelivery = async (
   let pending: SqsInput[] = bodies.map((body, i) => ({ messageId: `${idPrefix}-${i}`, body }));
   for (let receive = 1; receive <= maxReceiveCount && pending.length > 0; receive += 1) {
     const batch = pending.map((record) => ({ ...record, receiveCount: receive }));
-    const failed = new Set(failedIds(await handler(sqsEvent(batch), fakeContext())));
+    const failed = new Set(await deliverBatch(handler, batch));
     pending = pending.filter((record) => failed.has(record.messageId));
   }
   return pending;

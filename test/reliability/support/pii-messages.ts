@@ -22,13 +22,13 @@ export const PII_VALUES: readonly string[] = Object.values(PII);
 
 /** One message of `action` full of personal data, for record `n`. */
 export const piiMessage = (action: ActionName, n: number): Record<string, unknown> => {
-  const clientId = `crm-${n}`;
+  const correlationId = `pii-${action}-${n}`;
+  /** The campaign record the record actions name. */
+  const record = { correlationId, campaignName: 'Leads', clientId: `crm-${n}` };
   switch (action) {
     case 'add-or-update-campaign-record':
       return {
-        correlationId: `pii-${action}-${n}`,
-        campaignName: 'Leads',
-        clientId,
+        ...record,
         preferredAgent: PII.agentEmail,
         previewRecordData: [
           { key: 'Name', value: PII.fullName },
@@ -40,7 +40,7 @@ export const piiMessage = (action: ActionName, n: number): Record<string, unknow
       };
     case 'search-campaign-records':
       return {
-        correlationId: `pii-${action}-${n}`,
+        correlationId,
         campaignName: 'Leads',
         previewRecordData: [
           { key: 'Name', value: PII.fullName, condition: 'EQUALS' },
@@ -49,26 +49,18 @@ export const piiMessage = (action: ActionName, n: number): Record<string, unknow
       };
     case 'change-campaign-record-status':
       return {
-        correlationId: `pii-${action}-${n}`,
-        campaignName: 'Leads',
-        clientId,
+        ...record,
         previewRecordStateEnum: 'WORKED',
         nextEarliestWorkTimeUTC: 1_900_000_000_000,
         preferredAgent: PII.agentEmail,
       };
     case 'transfer-campaign-record':
-      return {
-        correlationId: `pii-${action}-${n}`,
-        campaignName: 'Leads',
-        clientId,
-        transferToCampaign: 'Renewals',
-        preferredAgent: PII.agentEmail,
-      };
+      return { ...record, transferToCampaign: 'Renewals', preferredAgent: PII.agentEmail };
     case 'delete-campaign-record':
-      return { correlationId: `pii-${action}-${n}`, campaignName: 'Leads', clientId };
+      return record;
     case 'add-user':
       return {
-        correlationId: `pii-${action}-${n}`,
+        correlationId,
         loginUserId: PII.email,
         firstName: PII.firstName,
         lastName: PII.lastName,
@@ -79,6 +71,6 @@ export const piiMessage = (action: ActionName, n: number): Record<string, unknow
       };
     case 'query-user-existence':
     case 'delete-user':
-      return { correlationId: `pii-${action}-${n}`, loginUserId: PII.email };
+      return { correlationId, loginUserId: PII.email };
   }
 };
