@@ -5,7 +5,12 @@ import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as esbuild from 'esbuild';
 import type { ActionName } from '../lambdas/actions';
 import { handlerEntry } from '../lib/action-pipeline';
-import { esbuildOptionsFor, HANDLER_BUNDLING, sidecarBuildsFor } from '../lib/bundling';
+import {
+  type EsbuildTarget,
+  esbuildOptionsFor,
+  HANDLER_BUNDLING,
+  sidecarBuildsFor,
+} from '../lib/bundling';
 import { OUT_DIR, PROJECT_ROOT } from './paths';
 
 export interface ModuleShare {
@@ -59,23 +64,17 @@ export interface BundleVariant {
   readonly bundling?: nodejs.BundlingOptions;
 }
 
-/** One handler with the stack's options (plus a metafile) into `<OUT_DIR>/bundles/<name>/`. */
-export const bundleHandler = async (
-  action: ActionName,
-  variant?: BundleVariant,
-): Promise<HandlerBundle> => {
-  const file = join(OUT_DIR, 'bundles', variant?.name ?? action, 'index.mjs');
-  const bundling = variant?.bundling ?? HANDLER_BUNDLING;
-  const options = esbuildOptionsFor(bundling, {
-    entry: variant?.entry ?? handlerEntry(action),
-    outfile: file,
-    projectRoot: PROJECT_ROOT,
-  });
-  const started = performance.now();
-  const result = await esbuild.build({ ...options, metafile: true });
-  // What the stack's afterBundling hook runs, from the same options.
+/**
+ * A function's asset as `cdk synth` stages it: the bundle (with a metafile) at `target.outfile`,
+ * then what the stack's afterBundling hook runs, from the same options: its sidecars beside it.
+ */
+export const buildAsset = async (
+  bundling: nodejs.BundlingOptions,
+  target: EsbuildTarget,
+): Promise<{ readonly metafile: esbuild.Metafile; readonly sidecars: readonly SidecarFile[] }> => {
+  const result = await esbuild.build({ ...esbuildOptionsFor(bundling, target), metafile: true });
   const sidecars: SidecarFile[] = [];
-  for (const sidecar of sidecarBuildsFor(bundling, { outfile: file, projectRoot: PROJECT_ROOT })) {
+  for (const sidecar of sidecarBuildsFor(bundling, target)) {
     await esbuild.build(sidecar.options);
     await writeFile(sidecar.packageJsonFile, sidecar.packageJson);
     sidecars.push({
@@ -85,9 +84,25 @@ export const bundleHandler = async (
       bytes: (await stat(sidecar.outfile)).size,
     });
   }
+  return { metafile: result.metafile, sidecars };
+};
+
+/** One handler with the stack's options (plus a metafile) into `<OUT_DIR>/bundles/<name>/`. */
+export const bundleHandler = async (
+  action: ActionName,
+  variant?: BundleVariant,
+): Promise<HandlerBundle> => {
+  const file = join(OUT_DIR, 'bundles', variant?.name ?? action, 'index.mjs');
+  const bundling = variant?.bundling ?? HANDLER_BUNDLING;
+  const started = performance.now();
+  const { metafile, sidecars } = await buildAsset(bundling, {
+    entry: variant?.entry ?? handlerEntry(action),
+    outfile: file,
+    projectRoot: PROJECT_ROOT,
+  });
   const buildMs = performance.now() - started;
 
-  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
+  const output = Object.values(metafile.outputs).find((o) => o.entryPoint !== undefined);
   if (!output) throw new Error(`esbuild reported no output for ${action}`);
   const byPackage = new Map<string, number>();
   const byFile = new Map<string, number>();

@@ -9,10 +9,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAsset } from '../../../bench/build';
 import { handlerEntry } from '../../../lib/action-pipeline';
-import { esbuildOptionsFor, HANDLER_BUNDLING, sidecarBuildsFor } from '../../../lib/bundling';
+import { HANDLER_BUNDLING } from '../../../lib/bundling';
 import { sqsEvent, sqsRecord } from '../../../testkit';
 import { runProcess } from '../../support/run-process';
 import { expectDeadLettered } from './support/expectations';
@@ -48,21 +48,11 @@ let assetDir = '';
 
 beforeAll(async () => {
   assetDir = await mkdtemp(join(tmpdir(), 'ccs-bundled-asset-'));
-  const outfile = join(assetDir, 'index.mjs');
-  await esbuild.build(
-    esbuildOptionsFor(HANDLER_BUNDLING, {
-      entry: handlerEntry(ACTION),
-      outfile,
-      projectRoot: PROJECT_ROOT,
-    }),
-  );
-  for (const sidecar of sidecarBuildsFor(HANDLER_BUNDLING, {
-    outfile,
+  await buildAsset(HANDLER_BUNDLING, {
+    entry: handlerEntry(ACTION),
+    outfile: join(assetDir, 'index.mjs'),
     projectRoot: PROJECT_ROOT,
-  })) {
-    await esbuild.build(sidecar.options);
-    await writeFile(sidecar.packageJsonFile, sidecar.packageJson);
-  }
+  });
   await writeFile(join(assetDir, 'driver.mjs'), DRIVER);
 }, 120_000);
 
