@@ -119,29 +119,37 @@ describe('SecretsManagerApiKeySource', () => {
     expect(calls()).toBe(2);
   });
 
-  it.each<{
-    scenario: string;
-    prepare?: (source: SecretsManagerApiKeySource, old: string) => Promise<unknown>;
-    act: (source: SecretsManagerApiKeySource, old: string) => Promise<string[]>;
-    answers: number;
-  }>([
-    {
-      scenario: 'refreshKey fetches the rotated key with one more call',
-      act: async (source, old) => [await source.refreshKey(old), await source.getKey()],
-      answers: 2,
-    },
-    {
-      scenario: '10 concurrent refreshKey calls for the same rejected key share one fetch',
-      act: (source, old) => Promise.all(Array.from({ length: 10 }, () => source.refreshKey(old))),
-      answers: 10,
-    },
-    {
-      scenario: 'refreshKey with a key already replaced answers from memory',
-      prepare: (source, old) => source.refreshKey(old),
-      act: async (source, old) => [await source.refreshKey(old)],
-      answers: 1,
-    },
-  ])('$scenario', async ({ prepare, act, answers }) => {
+  /** How callers ask again once the secret has rotated; `answers`: how many keys they get. */
+  interface RefreshCase {
+    readonly prepare?: (source: SecretsManagerApiKeySource, old: string) => Promise<unknown>;
+    readonly act: (source: SecretsManagerApiKeySource, old: string) => Promise<string[]>;
+    readonly answers: number;
+  }
+
+  it.each<[string, RefreshCase]>([
+    [
+      'refreshKey fetches the rotated key with one more call',
+      {
+        act: async (source, old) => [await source.refreshKey(old), await source.getKey()],
+        answers: 2,
+      },
+    ],
+    [
+      '10 concurrent refreshKey calls for the same rejected key share one fetch',
+      {
+        act: (source, old) => Promise.all(Array.from({ length: 10 }, () => source.refreshKey(old))),
+        answers: 10,
+      },
+    ],
+    [
+      'refreshKey with a key already replaced answers from memory',
+      {
+        prepare: (source, old) => source.refreshKey(old),
+        act: async (source, old) => [await source.refreshKey(old)],
+        answers: 1,
+      },
+    ],
+  ])('%s', async (_scenario, { prepare, act, answers }) => {
     // Prepare
     const { source, calls, old } = await rotatedKeySource();
     await prepare?.(source, old);
