@@ -29,18 +29,26 @@ afterAll(async () => {
   console.info(`convergence (in-memory ledger): ${JSON.stringify(stats)}`);
 });
 
+/**
+ * Each run gets a ledger of its own. Busy entities are waited for 20× faster than in Lambda:
+ * one process plays every function here, and the waits would only stretch the run.
+ */
+const freshLedger = (): EntityLedger =>
+  new EntityLedger({
+    store: new InMemoryLedgerStore(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
+  });
+
+const simulators = () => {
+  if (!actual || !expected) throw new Error('simulators not started');
+  return { actual, expected };
+};
+
 describe('convergence on the in-memory ledger', () => {
   it('every record and user ends in the state of its newest event, whatever the delivery', async () => {
     await fc.assert(
       fc.asyncProperty(historiesArb(6, 3), fc.nat(), async (events, seed) => {
-        // Busy entities are waited for 20× faster than in Lambda: one process plays every
-        // function here, and the waits would only stretch the run.
-        const ledger = new EntityLedger({
-          store: new InMemoryLedgerStore(),
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
-        });
-        if (!actual || !expected) throw new Error('simulators not started');
-        await convergenceRun({ actual, expected }, ledger, events, seed, stats);
+        await convergenceRun(simulators(), freshLedger(), events, seed, stats);
       }),
       // No shrinking: each run is a whole delivered day; the first counterexample is printed as is.
       { numRuns: RUNS, seed: Number(process.env.CONVERGENCE_SEED ?? 20261124), endOnFailure: true },
@@ -63,12 +71,7 @@ describe('convergence on the in-memory ledger', () => {
     async (_name, faults) => {
       await fc.assert(
         fc.asyncProperty(historiesArb(4, 3), fc.nat(), async (events, seed) => {
-          const ledger = new EntityLedger({
-            store: new InMemoryLedgerStore(),
-            sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
-          });
-          if (!actual || !expected) throw new Error('simulators not started');
-          await convergenceRun({ actual, expected }, ledger, events, seed, stats, { faults });
+          await convergenceRun(simulators(), freshLedger(), events, seed, stats, { faults });
         }),
         { numRuns: Math.max(20, Math.floor(RUNS / 25)), seed: 20261125, endOnFailure: true },
       );
