@@ -162,25 +162,40 @@ describe.each(classifiers)('%s: transport and HTTP status', (_service, classify)
   );
 });
 
-describe('classifyRealtime: previewResultStatus', () => {
-  it('classifies SUCCESS as success and keeps the body', () => {
-    // Prepare
-    const body = envelope('SUCCESS');
-
-    // Act
-    const outcome = classifyRealtime(jsonResponse(200, body));
-
-    // Assess
-    expect(outcome).toEqual({
-      category: 'success',
-      code: 'SUCCESS',
+describe('both classifiers: SUCCESS', () => {
+  it.each([
+    {
+      classifier: 'classifyRealtime',
+      classify: classifyRealtime,
+      body: envelope('SUCCESS'),
       message: 'previewResultStatus SUCCESS',
-      httpStatus: 200,
-      body,
-      attempts: 1,
-    });
-  });
+    },
+    {
+      classifier: 'classifyProvisioning',
+      classify: classifyProvisioning,
+      body: { result: 'SUCCESS', message: 'ok', connectUserId: 'cu-1' },
+      message: 'result SUCCESS',
+    },
+  ])(
+    '$classifier classifies SUCCESS as success and keeps the body',
+    ({ classify, body, message }) => {
+      // Act
+      const outcome = classify(jsonResponse(200, body));
 
+      // Assess
+      expect(outcome).toEqual({
+        category: 'success',
+        code: 'SUCCESS',
+        message,
+        httpStatus: 200,
+        body,
+        attempts: 1,
+      });
+    },
+  );
+});
+
+describe('classifyRealtime: previewResultStatus', () => {
   it.each([
     ['FAILED', 'retryable'],
     ['INVALIDCLIENTID', 'permanent'],
@@ -250,24 +265,6 @@ describe('classifyRealtime: previewResultStatus', () => {
 });
 
 describe('classifyProvisioning: result', () => {
-  it('classifies SUCCESS as success and keeps the body', () => {
-    // Prepare
-    const body = { result: 'SUCCESS', message: 'ok', connectUserId: 'cu-1' };
-
-    // Act
-    const outcome = classifyProvisioning(jsonResponse(200, body));
-
-    // Assess
-    expect(outcome).toEqual({
-      category: 'success',
-      code: 'SUCCESS',
-      message: 'result SUCCESS',
-      httpStatus: 200,
-      body,
-      attempts: 1,
-    });
-  });
-
   it.each([
     ['FAIL', 'retryable'],
     ['UNAUTHORIZED', 'retryable'],

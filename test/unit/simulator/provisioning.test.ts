@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../local/simulator';
 import {
   newUser,
   provisioning,
@@ -6,6 +7,13 @@ import {
   useTestSimulator,
   withTestSimulator,
 } from './simulator-support';
+
+/** Adds `newUser` as it is, then with `change`, one after the other; answers both replies in order. */
+const addUserAsIsThenWith = async (target: RunningSimulator, change: Record<string, string>) => {
+  const asIs = await provisioning(target, 'add-user', newUser);
+  const changed = await provisioning(target, 'add-user', { ...newUser, ...change });
+  return [asIs, changed] as const;
+};
 
 describe('simulator: user provisioning', () => {
   const sim = useTestSimulator();
@@ -48,11 +56,7 @@ describe('simulator: user provisioning', () => {
       await provisioning(sim, 'add-user', newUser);
 
       // Act
-      const again = await provisioning(sim, 'add-user', newUser);
-      const otherCase = await provisioning(sim, 'add-user', {
-        ...newUser,
-        loginUserId: 'Ann@Example.com',
-      });
+      const [again, otherCase] = await addUserAsIsThenWith(sim, { loginUserId: 'Ann@Example.com' });
 
       // Assess
       expect(again.json.result).toBe('ALREADY_EXISTS');
@@ -216,9 +220,7 @@ describe('simulator: user directory kinds', () => {
     // Prepare
     await withTestSimulator({ userDirectory: 'directory' }, async (sim) => {
       // Act
-      const without = await provisioning(sim, 'add-user', newUser);
-      const withEmail = await provisioning(sim, 'add-user', {
-        ...newUser,
+      const [without, withEmail] = await addUserAsIsThenWith(sim, {
         primaryEmailAddr: 'ann@example.com',
       });
 
