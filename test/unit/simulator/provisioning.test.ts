@@ -91,59 +91,44 @@ describe('simulator: user provisioning', () => {
   });
 
   describe('query-existence', () => {
-    it('answers SUCCESS / EXISTS / id for a user in the platform and the backing instance', async () => {
-      // Prepare
-      sim.state.addUser({ ...newUser, inCloudConnect: true, connectUserId: 'connect-1' });
-
-      // Act
-      const reply = await provisioning(sim, 'query-existence', {
-        tenant: tenantObject,
+    it.each([
+      {
+        answer: 'SUCCESS / EXISTS / id',
+        who: 'a user in the platform and the backing instance',
+        prepare: () =>
+          sim.state.addUser({ ...newUser, inCloudConnect: true, connectUserId: 'connect-1' }),
         loginUserId: newUser.loginUserId,
-      });
-
-      // Assess
-      expect(reply.json).toEqual({
-        result: 'SUCCESS',
-        message: expect.any(String),
-        cloudConnectStatus: 'EXISTS',
-        connectUserId: 'connect-1',
-      });
-    });
-
-    it('answers SUCCESS / NOT_FOUND / null for a user only in the platform', async () => {
-      // Prepare
-      sim.state.addUser({ ...newUser, inCloudConnect: true });
-      sim.state.markNotInBackingInstance(newUser.loginUserId);
-
-      // Act
-      const reply = await provisioning(sim, 'query-existence', {
-        tenant: tenantObject,
+        expected: { result: 'SUCCESS', cloudConnectStatus: 'EXISTS', connectUserId: 'connect-1' },
+      },
+      {
+        answer: 'SUCCESS / NOT_FOUND / null',
+        who: 'a user only in the platform',
+        prepare: () => {
+          sim.state.addUser({ ...newUser, inCloudConnect: true });
+          sim.state.markNotInBackingInstance(newUser.loginUserId);
+        },
         loginUserId: newUser.loginUserId,
-      });
-
-      // Assess
-      expect(reply.json).toEqual({
-        result: 'SUCCESS',
-        message: expect.any(String),
-        cloudConnectStatus: 'NOT_FOUND',
-        connectUserId: null,
-      });
-    });
-
-    it('answers NOT_FOUND / null / null for an unknown user', async () => {
-      // Act
-      const reply = await provisioning(sim, 'query-existence', {
-        tenant: tenantObject,
+        expected: { result: 'SUCCESS', cloudConnectStatus: 'NOT_FOUND', connectUserId: null },
+      },
+      {
+        answer: 'NOT_FOUND / null / null',
+        who: 'an unknown user',
+        prepare: () => {},
         loginUserId: 'nobody@example.com',
+        expected: { result: 'NOT_FOUND', cloudConnectStatus: null, connectUserId: null },
+      },
+    ])('answers $answer for $who', async ({ prepare, loginUserId, expected }) => {
+      // Prepare
+      prepare();
+
+      // Act
+      const reply = await provisioning(sim, 'query-existence', {
+        tenant: tenantObject,
+        loginUserId,
       });
 
       // Assess
-      expect(reply.json).toEqual({
-        result: 'NOT_FOUND',
-        message: expect.any(String),
-        cloudConnectStatus: null,
-        connectUserId: null,
-      });
+      expect(reply.json).toEqual({ ...expected, message: expect.any(String) });
     });
 
     it('answers INVALID_ARGUMENTS without loginUserId', async () => {
