@@ -7,6 +7,7 @@ import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
 import type { AnyAction } from '../../../lambdas/core/action';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { realtimeEnvelope } from '../core/client-fixtures';
 import {
   clientAgainstSimulator,
   SIM_KEY,
@@ -49,14 +50,9 @@ describe('addOrUpdateCampaignRecord', () => {
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 1 });
-    expect(outcome.body).toMatchObject({
-      platform: 'CCPLATFORM',
-      companyCode: 'acme',
-      environment: 'dev',
-      region: 'eu-central-1',
-      campaignName: 'Leads',
-      previewResult: { previewResultStatus: 'SUCCESS', error: null },
-    });
+    expect(outcome.body).toMatchObject(
+      realtimeEnvelope('SUCCESS', null, { platform: 'CCPLATFORM', environment: 'dev' }),
+    );
     const stored = sim.state.findByClientId('Leads', 'c-1');
     const keysStored = stored?.previewRecordData.map((d) => d.key).sort();
     expect(keysStored).toEqual(['City', 'CrmId', 'Name']);
@@ -195,31 +191,6 @@ describe('searchPreviewCampaign', () => {
     // Assess
     expect(outcome).toMatchObject({ category: 'success', body: { previewRecordClientData: [] } });
   });
-
-  it('NORECORDFOUND: permanent for an unknown id', async () => {
-    // Prepare
-    await addLead('c-1');
-
-    // Act
-    const outcome = await inLeads(searchCampaignRecords, { clientId: 'nope' });
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND', attempts: 1 });
-  });
-
-  it('FAILED: retryable for a criterion key that is not a known system key', async () => {
-    // Prepare
-    const message = {
-      previewRecordData: [{ key: 'sys_bogus', value: '1', condition: 'EQUALS' as const }],
-    };
-
-    // Act
-    const outcome = await inLeads(searchCampaignRecords, message);
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
-    expect(outcome.message).toContain('sys_bogus');
-  });
 });
 
 describe('changeCampaignRecordStatus', () => {
@@ -248,30 +219,6 @@ describe('changeCampaignRecordStatus', () => {
       timeZone: 'Europe/Berlin',
     });
   });
-
-  it('NORECORDFOUND: permanent for an unknown record', async () => {
-    // Prepare
-    const message = { clientId: 'ghost', previewRecordStateEnum: 'COMPLETED' as const };
-
-    // Act
-    const outcome = await inLeads(changeCampaignRecordStatus, message);
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND' });
-  });
-
-  it('FAILED: retryable when WORKED comes without nextEarliestWorkTimeUTC', async () => {
-    // Prepare
-    await addLead('c-1');
-    const message = { clientId: 'c-1', previewRecordStateEnum: 'WORKED' };
-
-    // Act
-    const outcome = await inLeads(changeCampaignRecordStatus, message);
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
-    expect(outcome.message).toContain('nextEarliestWorkTimeUTC');
-  });
 });
 
 describe('transferCampaignRecord', () => {
@@ -290,30 +237,74 @@ describe('transferCampaignRecord', () => {
     expect(sim.state.findByClientId('Leads', 'c-1')).toBeUndefined();
     expect(sim.state.findByClientId('Renewals', 'c-1')).toBeDefined();
   });
+});
 
-  it('NORECORDFOUND: permanent when the record is not in the source campaign', async () => {
+// The same rejection scenarios for each action that reads a record: only the message differs.
+describe('NORECORDFOUND per action', () => {
+  it.each([
+    {
+      when: 'searchPreviewCampaign: for an unknown id, beside a stored record',
+      action: searchCampaignRecords,
+      withLead: true,
+      message: { clientId: 'nope' },
+    },
+    {
+      when: 'changeCampaignRecordStatus: for an unknown record',
+      action: changeCampaignRecordStatus,
+      withLead: false,
+      message: { clientId: 'ghost', previewRecordStateEnum: 'COMPLETED' },
+    },
+    {
+      when: 'transferCampaignRecord: when the record is not in the source campaign',
+      action: transferCampaignRecord,
+      withLead: false,
+      message: { clientId: 'ghost', transferToCampaign: 'Renewals' },
+    },
+  ])('permanent $when', async ({ action, withLead, message }) => {
     // Prepare
-    const message = { clientId: 'ghost', transferToCampaign: 'Renewals' };
+    if (withLead) await addLead('c-1');
 
     // Act
-    const outcome = await inLeads(transferCampaignRecord, message);
+    const outcome = await inLeads(action, message);
 
     // Assess
-    expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND' });
+    expect(outcome).toMatchObject({ category: 'permanent', code: 'NORECORDFOUND', attempts: 1 });
   });
+});
 
-  it('FAILED: retryable when transferring into the same campaign', async () => {
+describe('FAILED per action', () => {
+  it.each([
+    {
+      when: 'searchPreviewCampaign: for a criterion key that is not a known system key',
+      action: searchCampaignRecords,
+      withLead: false,
+      message: { previewRecordData: [{ key: 'sys_bogus', value: '1', condition: 'EQUALS' }] },
+      reason: 'sys_bogus',
+    },
+    {
+      when: 'changeCampaignRecordStatus: when WORKED comes without nextEarliestWorkTimeUTC',
+      action: changeCampaignRecordStatus,
+      withLead: true,
+      message: { clientId: 'c-1', previewRecordStateEnum: 'WORKED' },
+      reason: 'nextEarliestWorkTimeUTC',
+    },
+    {
+      when: 'transferCampaignRecord: when transferring into the same campaign',
+      action: transferCampaignRecord,
+      withLead: true,
+      message: { clientId: 'c-1', transferToCampaign: 'Leads' },
+      reason: 'already in',
+    },
+  ])('retryable $when', async ({ action, withLead, message, reason }) => {
     // Prepare
-    await addLead('c-1');
+    if (withLead) await addLead('c-1');
 
     // Act
-    const outcome = await inLeads(transferCampaignRecord, {
-      clientId: 'c-1',
-      transferToCampaign: 'Leads',
-    });
+    const outcome = await inLeads(action, message);
 
     // Assess
     expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED' });
+    expect(outcome.message).toContain(reason);
   });
 });
 

@@ -70,52 +70,36 @@ describe.each(classifiers)('%s: transport and HTTP status', (_service, classify)
     expect(outcome.httpStatus).toBeUndefined();
   });
 
-  it('classifies HTTP 401 as retryable HTTP_401', () => {
-    // Prepare
-    const result = jsonResponse(401, { result: 'UNAUTHORIZED', message: 'bad key' });
+  // The platform's reason ends the message; some statuses add a hint at the cause after the code.
+  const hints: Record<number, string> = {
+    401: ' (endpoint address, X-sc headers or API key rejected)',
+    408: ' (request timeout)',
+    429: ' (throttled)',
+  };
+  const retryable = [401, 408, 429, 500, 502, 503, 504, 599].map((status) => ({
+    status,
+    category: 'retryable',
+    body: status === 401 ? { result: 'UNAUTHORIZED', message: 'bad key' } : { error: 'try later' },
+  }));
+  const permanent = [301, 302, 307, 400, 404, 405, 409, 413, 415, 422].map((status) => ({
+    status,
+    category: 'permanent',
+    body: { message: 'no such thing' },
+  }));
 
-    // Act
-    const outcome = classify(result);
-
-    // Assess
-    expect(outcome).toMatchObject({ category: 'retryable', code: 'HTTP_401', httpStatus: 401 });
-    expect(outcome.message).toContain('HTTP 401');
-    expect(outcome.message).toContain('bad key');
-  });
-
-  it.each([408, 429, 500, 502, 503, 504, 599])('classifies HTTP %i as retryable', (status) => {
-    // Prepare
-    const result = jsonResponse(status, { error: 'try later' });
-
-    // Act
-    const outcome = classify(result);
-
-    // Assess
-    expect(outcome).toMatchObject({
-      category: 'retryable',
-      code: `HTTP_${status}`,
-      httpStatus: status,
-    });
-    expect(outcome.message).toContain(`HTTP ${status}`);
-    expect(outcome.message).toContain('try later');
-  });
-
-  it.each([301, 302, 307, 400, 404, 405, 409, 413, 415, 422])(
-    'classifies HTTP %i as permanent',
-    (status) => {
+  it.each([...retryable, ...permanent])(
+    'classifies HTTP $status as $category',
+    ({ status, category, body }) => {
       // Prepare
-      const result = jsonResponse(status, { message: 'no such thing' });
+      const result = jsonResponse(status, body);
 
       // Act
       const outcome = classify(result);
 
       // Assess
-      expect(outcome).toMatchObject({
-        category: 'permanent',
-        code: `HTTP_${status}`,
-        httpStatus: status,
-      });
-      expect(outcome.message).toBe(`HTTP ${status}: no such thing`);
+      expect(outcome).toMatchObject({ category, code: `HTTP_${status}`, httpStatus: status });
+      const reason = 'message' in body ? body.message : body.error;
+      expect(outcome.message).toBe(`HTTP ${status}${hints[status] ?? ''}: ${reason}`);
     },
   );
 
@@ -178,25 +162,40 @@ describe.each(classifiers)('%s: transport and HTTP status', (_service, classify)
   );
 });
 
-describe('classifyRealtime: previewResultStatus', () => {
-  it('classifies SUCCESS as success and keeps the body', () => {
-    // Prepare
-    const body = envelope('SUCCESS');
-
-    // Act
-    const outcome = classifyRealtime(jsonResponse(200, body));
-
-    // Assess
-    expect(outcome).toEqual({
-      category: 'success',
-      code: 'SUCCESS',
+describe('both classifiers: SUCCESS', () => {
+  it.each([
+    {
+      classifier: 'classifyRealtime',
+      classify: classifyRealtime,
+      body: envelope('SUCCESS'),
       message: 'previewResultStatus SUCCESS',
-      httpStatus: 200,
-      body,
-      attempts: 1,
-    });
-  });
+    },
+    {
+      classifier: 'classifyProvisioning',
+      classify: classifyProvisioning,
+      body: { result: 'SUCCESS', message: 'ok', connectUserId: 'cu-1' },
+      message: 'result SUCCESS',
+    },
+  ])(
+    '$classifier classifies SUCCESS as success and keeps the body',
+    ({ classify, body, message }) => {
+      // Act
+      const outcome = classify(jsonResponse(200, body));
 
+      // Assess
+      expect(outcome).toEqual({
+        category: 'success',
+        code: 'SUCCESS',
+        message,
+        httpStatus: 200,
+        body,
+        attempts: 1,
+      });
+    },
+  );
+});
+
+describe('classifyRealtime: previewResultStatus', () => {
   it.each([
     ['FAILED', 'retryable'],
     ['INVALIDCLIENTID', 'permanent'],
@@ -266,24 +265,6 @@ describe('classifyRealtime: previewResultStatus', () => {
 });
 
 describe('classifyProvisioning: result', () => {
-  it('classifies SUCCESS as success and keeps the body', () => {
-    // Prepare
-    const body = { result: 'SUCCESS', message: 'ok', connectUserId: 'cu-1' };
-
-    // Act
-    const outcome = classifyProvisioning(jsonResponse(200, body));
-
-    // Assess
-    expect(outcome).toEqual({
-      category: 'success',
-      code: 'SUCCESS',
-      message: 'result SUCCESS',
-      httpStatus: 200,
-      body,
-      attempts: 1,
-    });
-  });
-
   it.each([
     ['FAIL', 'retryable'],
     ['UNAUTHORIZED', 'retryable'],

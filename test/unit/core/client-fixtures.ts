@@ -94,12 +94,18 @@ export const instantClock = (
   return { deps, sleeps, advance: (ms: number) => (now += ms), now: () => now };
 };
 
-export const realtimeEnvelope = (previewResultStatus: string, error: string | null = null) => ({
+/** A realtime answer for the Leads campaign; `where` names another tenant, such as a simulator's. */
+export const realtimeEnvelope = (
+  previewResultStatus: string,
+  error: string | null = null,
+  where: Partial<Record<'platform' | 'companyCode' | 'environment' | 'region', string>> = {},
+) => ({
   platform: 'PLAT',
   companyCode: 'acme',
   environment: 'prod',
   region: 'eu-central-1',
   campaignName: 'Leads',
+  ...where,
   previewResult: { previewResultStatus, error },
 });
 

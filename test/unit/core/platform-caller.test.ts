@@ -4,7 +4,12 @@ import { deleteUser } from '../../../lambdas/actions/delete-user';
 import type { AttemptInfo } from '../../../lambdas/core/platform-caller';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { InMemoryApiKeySource } from '../../../testkit';
-import { type CaptureServer, type Reply, startCaptureServer } from '../../support/capture-server';
+import {
+  type CaptureServer,
+  type Reply,
+  type Responder,
+  startCaptureServer,
+} from '../../support/capture-server';
 import { named } from '../support/named-rows';
 import { instantClock, realtimeEnvelope, settingsFor } from './client-fixtures';
 
@@ -33,6 +38,19 @@ const status = (code: number, headers: Record<string, string> = {}): Reply => ({
 const script = (...replies: Reply[]) => {
   server.respond((_request, index) => replies[index] ?? ok);
 };
+
+/**
+ * Accepts only the rotated key 'new-api-key' and answers 401 to any other; the request at
+ * `busyAt` gets a 503 whatever key it carries, so a transient failure lands mid-rotation.
+ */
+const acceptsOnlyNewKeyBusyAt =
+  (busyAt: number): Responder =>
+  (request, index) =>
+    index === busyAt
+      ? status(503)
+      : request.headers['x-sc-company-api-key'] === 'new-api-key'
+        ? ok
+        : status(401);
 
 const sentKeys = () => server.requests.map((r) => r.headers['x-sc-company-api-key']);
 
@@ -256,13 +274,7 @@ describe('401 and key refresh', () => {
     // Prepare: attempt 1 gets 503; attempt 2 gets 401, refreshes, and succeeds.
     const { keys, del } = setup({ maxAttempts: 2 });
     keys.storedKey = 'new-api-key';
-    server.respond((request, index) =>
-      index === 0
-        ? status(503)
-        : request.headers['x-sc-company-api-key'] === 'new-api-key'
-          ? ok
-          : status(401),
-    );
+    server.respond(acceptsOnlyNewKeyBusyAt(0));
 
     // Act
     const outcome = await del();
@@ -394,13 +406,7 @@ describe('hygiene', () => {
     const fresh = await startCaptureServer(() => ok);
     const keys = new InMemoryApiKeySource('old-api-key');
     keys.storedKey = 'new-api-key';
-    fresh.respond((request, index) =>
-      index === 2
-        ? status(503)
-        : request.headers['x-sc-company-api-key'] === 'new-api-key'
-          ? ok
-          : status(401),
-    );
+    fresh.respond(acceptsOnlyNewKeyBusyAt(2));
     const client = new PlatformCaller(settingsFor(fresh.baseUrl), keys, {}, instantClock().deps);
 
     // Act

@@ -15,46 +15,45 @@ import { runSettingsFrom } from '../../../local/run/run-settings';
 const tempDir = (): string => mkdtempSync(path.join(tmpdir(), 'local-run-'));
 
 describe('event formats', () => {
-  it('reads an EventBridge event and keeps its envelope fields', () => {
-    // Prepare
-    const raw = {
-      id: 'evt-1',
-      source: 'crm',
-      'detail-type': 'add-user',
-      detail: { correlationId: 'c-1' },
-    };
-
+  it.each([
+    {
+      format: 'an EventBridge event, keeping its envelope fields',
+      raw: {
+        id: 'evt-1',
+        source: 'crm',
+        'detail-type': 'add-user',
+        detail: { correlationId: 'c-1' },
+      },
+      index: 0,
+      expected: {
+        format: 'eventbridge',
+        source: 'crm',
+        detailType: 'add-user',
+        detail: { correlationId: 'c-1' },
+        envelope: { id: 'evt-1' },
+      },
+    },
+    {
+      format: 'a PutEvents entry, decoding its Detail string',
+      raw: {
+        Source: 'hr',
+        DetailType: 'delete-user',
+        Detail: '{"loginUserId":"a@example.com"}',
+      },
+      index: 3,
+      expected: {
+        format: 'put-events',
+        source: 'hr',
+        detailType: 'delete-user',
+        detail: { loginUserId: 'a@example.com' },
+      },
+    },
+  ])('reads $format', ({ raw, index, expected }) => {
     // Act
-    const event = toInputEvent(raw, 'f.json', 0);
+    const event = toInputEvent(raw, 'f.json', index);
 
     // Assess
-    expect(event).toMatchObject({
-      format: 'eventbridge',
-      source: 'crm',
-      detailType: 'add-user',
-      detail: { correlationId: 'c-1' },
-      envelope: { id: 'evt-1' },
-    });
-  });
-
-  it('reads a PutEvents entry, decoding its Detail string', () => {
-    // Prepare
-    const raw = {
-      Source: 'hr',
-      DetailType: 'delete-user',
-      Detail: '{"loginUserId":"a@example.com"}',
-    };
-
-    // Act
-    const event = toInputEvent(raw, 'f.json', 3);
-
-    // Assess
-    expect(event).toMatchObject({
-      format: 'put-events',
-      source: 'hr',
-      detailType: 'delete-user',
-      detail: { loginUserId: 'a@example.com' },
-    });
+    expect(event).toMatchObject(expected);
   });
 
   it.each([

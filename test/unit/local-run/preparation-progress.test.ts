@@ -5,9 +5,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HEARTBEAT_MS, startPreparationProgress } from '../../../local/run/preparation-progress';
 
-const recorder = (isTTY: boolean) => {
+/** Starts the progress on a recording writer (a terminal or not); `writes` is what it printed. */
+const startRecorded = (isTTY: boolean) => {
   const writes: string[] = [];
-  return { writes, writer: { isTTY, write: (text: string) => writes.push(text) } };
+  const writer = { isTTY, write: (text: string) => writes.push(text) };
+  return { writes, progress: startPreparationProgress(writer, 'Preparing the AWS emulator…') };
 };
 
 beforeEach(() => {
@@ -21,8 +23,7 @@ afterEach(() => {
 describe('preparation progress without a terminal', () => {
   it('prints each step with its elapsed time, and a line every few seconds while one lasts', () => {
     // Prepare
-    const { writes, writer } = recorder(false);
-    const progress = startPreparationProgress(writer, 'Preparing the AWS emulator…');
+    const { writes, progress } = startRecorded(false);
 
     // Act
     progress.step('creating the virtualenv .tools/venv');
@@ -52,8 +53,7 @@ describe('preparation progress without a terminal', () => {
 describe('preparation progress on a terminal', () => {
   it('redraws one status line in place, keeps the steps, and clears it when done', () => {
     // Prepare
-    const { writes, writer } = recorder(true);
-    const progress = startPreparationProgress(writer, 'Preparing the AWS emulator…');
+    const { writes, progress } = startRecorded(true);
     progress.step('installing moto with pip');
 
     // Act

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../local/simulator';
 import {
   addBody,
   authHeaders,
@@ -13,6 +14,13 @@ import {
 } from './simulator-support';
 
 const queryBody = { tenant: tenantObject, loginUserId: 'ann@example.com' };
+
+/** Posts to addOrUpdateCampaignRecord with the valid headers, less or more the `overrides`. */
+const postAdd = (
+  target: RunningSimulator,
+  body: unknown = addBody,
+  overrides: Record<string, string | undefined> = {},
+) => postJson(realtimeUrl(target, 'addOrUpdateCampaignRecord'), body, authHeaders(overrides));
 
 const HEADER_NAMES = [
   'X-sc-platform-code',
@@ -76,12 +84,12 @@ describe('simulator: authentication', () => {
   it('counts unauthorized requests and restores the initial key on reset', async () => {
     // Prepare
     sim.setApiKey('rotated-key');
-    await postJson(realtimeUrl(sim, 'addOrUpdateCampaignRecord'), addBody);
+    await postAdd(sim);
     const unauthorizedBeforeReset = sim.stats.unauthorized;
 
     // Act
     sim.reset();
-    const afterReset = await postJson(realtimeUrl(sim, 'addOrUpdateCampaignRecord'), addBody);
+    const afterReset = await postAdd(sim);
 
     // Assess
     expect(unauthorizedBeforeReset).toBe(1);
@@ -91,11 +99,7 @@ describe('simulator: authentication', () => {
 
   it('accepts any well-formed AWS region as X-sc-secrets-region when none is configured', async () => {
     // Act
-    const reply = await postJson(
-      realtimeUrl(sim, 'addOrUpdateCampaignRecord'),
-      addBody,
-      authHeaders({ 'X-sc-secrets-region': 'eu-west-1' }),
-    );
+    const reply = await postAdd(sim, addBody, { 'X-sc-secrets-region': 'eu-west-1' });
 
     // Assess
     expect(reply.status).toBe(200);
@@ -105,12 +109,8 @@ describe('simulator: authentication', () => {
     // Prepare
     await withTestSimulator({ secretsRegion: 'eu-central-1' }, async (strict) => {
       // Act
-      const wrong = await postJson(realtimeUrl(strict, 'addOrUpdateCampaignRecord'), addBody);
-      const right = await postJson(
-        realtimeUrl(strict, 'addOrUpdateCampaignRecord'),
-        addBody,
-        authHeaders({ 'X-sc-secrets-region': 'eu-central-1' }),
-      );
+      const wrong = await postAdd(strict);
+      const right = await postAdd(strict, addBody, { 'X-sc-secrets-region': 'eu-central-1' });
 
       // Assess
       expect(wrong.status).toBe(401);
@@ -120,7 +120,7 @@ describe('simulator: authentication', () => {
 
   it('answers 200 with FAILED (not 401) when the body tenant differs from valid headers', async () => {
     // Act
-    const reply = await postJson(realtimeUrl(sim, 'addOrUpdateCampaignRecord'), {
+    const reply = await postAdd(sim, {
       ...addBody,
       companyCode: 'other',
     });
@@ -147,11 +147,7 @@ describe('simulator: HTTP rules', () => {
 
   it('answers 415 without Content-Type application/json', async () => {
     // Act
-    const reply = await postJson(
-      realtimeUrl(sim, 'addOrUpdateCampaignRecord'),
-      addBody,
-      authHeaders({ 'Content-Type': 'text/plain' }),
-    );
+    const reply = await postAdd(sim, addBody, { 'Content-Type': 'text/plain' });
 
     // Assess
     expect(reply.status).toBe(415);
@@ -160,11 +156,9 @@ describe('simulator: HTTP rules', () => {
 
   it('accepts Content-Type application/json with a charset', async () => {
     // Act
-    const reply = await postJson(
-      realtimeUrl(sim, 'addOrUpdateCampaignRecord'),
-      addBody,
-      authHeaders({ 'Content-Type': 'application/json; charset=utf-8' }),
-    );
+    const reply = await postAdd(sim, addBody, {
+      'Content-Type': 'application/json; charset=utf-8',
+    });
 
     // Assess
     expect(reply.status).toBe(200);
@@ -172,8 +166,8 @@ describe('simulator: HTTP rules', () => {
 
   it('answers 400 to invalid JSON and to a JSON body that is not an object', async () => {
     // Act
-    const invalid = await postJson(realtimeUrl(sim, 'addOrUpdateCampaignRecord'), '{"clientId":');
-    const array = await postJson(realtimeUrl(sim, 'addOrUpdateCampaignRecord'), [addBody]);
+    const invalid = await postAdd(sim, '{"clientId":');
+    const array = await postAdd(sim, [addBody]);
 
     // Assess
     expect(invalid.status).toBe(400);
@@ -182,7 +176,7 @@ describe('simulator: HTTP rules', () => {
 
   it('answers 413 to a body over the size limit', async () => {
     // Act
-    const reply = await postJson(realtimeUrl(sim, 'addOrUpdateCampaignRecord'), {
+    const reply = await postAdd(sim, {
       ...addBody,
       previewRecordData: [{ key: 'Notes', value: 'x'.repeat(2000) }],
     });
@@ -215,8 +209,8 @@ describe('simulator: HTTP rules', () => {
 
   it('counts answers per endpoint, HTTP status and result', async () => {
     // Act
-    await postJson(realtimeUrl(sim, 'addOrUpdateCampaignRecord'), addBody);
-    await postJson(realtimeUrl(sim, 'addOrUpdateCampaignRecord'), { ...addBody, clientId: '' });
+    await postAdd(sim);
+    await postAdd(sim, { ...addBody, clientId: '' });
     await postJson(provisioningUrl(sim, 'query-existence'), queryBody);
 
     // Assess

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../../local/simulator';
 import {
   newUser,
   provisioning,
@@ -6,6 +7,13 @@ import {
   useTestSimulator,
   withTestSimulator,
 } from './simulator-support';
+
+/** Adds `newUser` as it is, then with `change`, one after the other; answers both replies in order. */
+const addUserAsIsThenWith = async (target: RunningSimulator, change: Record<string, string>) => {
+  const asIs = await provisioning(target, 'add-user', newUser);
+  const changed = await provisioning(target, 'add-user', { ...newUser, ...change });
+  return [asIs, changed] as const;
+};
 
 describe('simulator: user provisioning', () => {
   const sim = useTestSimulator();
@@ -48,11 +56,7 @@ describe('simulator: user provisioning', () => {
       await provisioning(sim, 'add-user', newUser);
 
       // Act
-      const again = await provisioning(sim, 'add-user', newUser);
-      const otherCase = await provisioning(sim, 'add-user', {
-        ...newUser,
-        loginUserId: 'Ann@Example.com',
-      });
+      const [again, otherCase] = await addUserAsIsThenWith(sim, { loginUserId: 'Ann@Example.com' });
 
       // Assess
       expect(again.json.result).toBe('ALREADY_EXISTS');
@@ -87,59 +91,44 @@ describe('simulator: user provisioning', () => {
   });
 
   describe('query-existence', () => {
-    it('answers SUCCESS / EXISTS / id for a user in the platform and the backing instance', async () => {
-      // Prepare
-      sim.state.addUser({ ...newUser, inCloudConnect: true, connectUserId: 'connect-1' });
-
-      // Act
-      const reply = await provisioning(sim, 'query-existence', {
-        tenant: tenantObject,
+    it.each([
+      {
+        answer: 'SUCCESS / EXISTS / id',
+        who: 'a user in the platform and the backing instance',
+        prepare: () =>
+          sim.state.addUser({ ...newUser, inCloudConnect: true, connectUserId: 'connect-1' }),
         loginUserId: newUser.loginUserId,
-      });
-
-      // Assess
-      expect(reply.json).toEqual({
-        result: 'SUCCESS',
-        message: expect.any(String),
-        cloudConnectStatus: 'EXISTS',
-        connectUserId: 'connect-1',
-      });
-    });
-
-    it('answers SUCCESS / NOT_FOUND / null for a user only in the platform', async () => {
-      // Prepare
-      sim.state.addUser({ ...newUser, inCloudConnect: true });
-      sim.state.markNotInBackingInstance(newUser.loginUserId);
-
-      // Act
-      const reply = await provisioning(sim, 'query-existence', {
-        tenant: tenantObject,
+        expected: { result: 'SUCCESS', cloudConnectStatus: 'EXISTS', connectUserId: 'connect-1' },
+      },
+      {
+        answer: 'SUCCESS / NOT_FOUND / null',
+        who: 'a user only in the platform',
+        prepare: () => {
+          sim.state.addUser({ ...newUser, inCloudConnect: true });
+          sim.state.markNotInBackingInstance(newUser.loginUserId);
+        },
         loginUserId: newUser.loginUserId,
-      });
-
-      // Assess
-      expect(reply.json).toEqual({
-        result: 'SUCCESS',
-        message: expect.any(String),
-        cloudConnectStatus: 'NOT_FOUND',
-        connectUserId: null,
-      });
-    });
-
-    it('answers NOT_FOUND / null / null for an unknown user', async () => {
-      // Act
-      const reply = await provisioning(sim, 'query-existence', {
-        tenant: tenantObject,
+        expected: { result: 'SUCCESS', cloudConnectStatus: 'NOT_FOUND', connectUserId: null },
+      },
+      {
+        answer: 'NOT_FOUND / null / null',
+        who: 'an unknown user',
+        prepare: () => {},
         loginUserId: 'nobody@example.com',
+        expected: { result: 'NOT_FOUND', cloudConnectStatus: null, connectUserId: null },
+      },
+    ])('answers $answer for $who', async ({ prepare, loginUserId, expected }) => {
+      // Prepare
+      prepare();
+
+      // Act
+      const reply = await provisioning(sim, 'query-existence', {
+        tenant: tenantObject,
+        loginUserId,
       });
 
       // Assess
-      expect(reply.json).toEqual({
-        result: 'NOT_FOUND',
-        message: expect.any(String),
-        cloudConnectStatus: null,
-        connectUserId: null,
-      });
+      expect(reply.json).toEqual({ ...expected, message: expect.any(String) });
     });
 
     it('answers INVALID_ARGUMENTS without loginUserId', async () => {
@@ -216,9 +205,7 @@ describe('simulator: user directory kinds', () => {
     // Prepare
     await withTestSimulator({ userDirectory: 'directory' }, async (sim) => {
       // Act
-      const without = await provisioning(sim, 'add-user', newUser);
-      const withEmail = await provisioning(sim, 'add-user', {
-        ...newUser,
+      const [without, withEmail] = await addUserAsIsThenWith(sim, {
         primaryEmailAddr: 'ann@example.com',
       });
 

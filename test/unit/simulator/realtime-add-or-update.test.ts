@@ -1,16 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_REGIONS } from '../../../lambdas/core/regions';
+import { realtimeEnvelope } from '../core/client-fixtures';
 import {
   addRecord,
   common,
   statusOf,
   T0,
+  TENANT,
   useClockedTestSimulator,
   withTestSimulator,
 } from './simulator-support';
 
 describe('simulator: addOrUpdateCampaignRecord', () => {
   const { sim, clock } = useClockedTestSimulator();
+
+  /** Adds a Leads record whose clientId goes under the custom field CustomerNo, with one data item. */
+  const addUnderCustomerNo = (clientId: string, item: { key: string; value: string }) =>
+    addRecord(sim, 'Leads', {
+      clientId,
+      clientIdFieldName: 'CustomerNo',
+      previewRecordData: [item],
+    });
 
   it('adds a record in state NOTWORKED with the clientId stored under Id and the envelope echoed', async () => {
     // Prepare
@@ -28,14 +38,12 @@ describe('simulator: addOrUpdateCampaignRecord', () => {
 
     // Assess
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({
-      platform: 'TESTPLATFORM',
-      companyCode: 'acme',
-      environment: 'qa',
-      region: 'eu-central-1',
-      campaignName: 'Leads',
-      previewResult: { previewResultStatus: 'SUCCESS', error: null },
-    });
+    expect(reply.json).toEqual(
+      realtimeEnvelope('SUCCESS', null, {
+        platform: TENANT.platformCode,
+        environment: TENANT.environmentName,
+      }),
+    );
     const stored = sim.state.findByClientId('Leads', 'crm-1');
     expect(stored).toMatchObject({
       clientId: 'crm-1',
@@ -63,11 +71,7 @@ describe('simulator: addOrUpdateCampaignRecord', () => {
 
   it('stores the clientId under a custom clientIdFieldName', async () => {
     // Act
-    const reply = await addRecord(sim, 'Leads', {
-      clientId: 'crm-2',
-      clientIdFieldName: 'CustomerNo',
-      previewRecordData: [{ key: 'Name', value: 'Bo' }],
-    });
+    const reply = await addUnderCustomerNo('crm-2', { key: 'Name', value: 'Bo' });
 
     // Assess
     expect(statusOf(reply)).toBe('SUCCESS');
@@ -195,11 +199,7 @@ describe('simulator: addOrUpdateCampaignRecord', () => {
 
   it('accepts a key "Id" when another clientIdFieldName is in effect', async () => {
     // Act
-    const reply = await addRecord(sim, 'Leads', {
-      clientId: 'crm-7',
-      clientIdFieldName: 'CustomerNo',
-      previewRecordData: [{ key: 'Id', value: 'x' }],
-    });
+    const reply = await addUnderCustomerNo('crm-7', { key: 'Id', value: 'x' });
 
     // Assess
     expect(statusOf(reply)).toBe('SUCCESS');

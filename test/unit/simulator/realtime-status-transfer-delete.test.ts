@@ -60,31 +60,6 @@ describe('simulator: status change, transfer, delete', () => {
       });
     });
 
-    it('applies skillQueue, preferredAgent, nextEarliestWorkTimeUTC and timeZone', async () => {
-      // Prepare
-      clock.advance(60_000);
-
-      // Act
-      const reply = await change({
-        previewRecordId: 'PR-1',
-        previewRecordStateEnum: 'NOTWORKED',
-        skillQueue: 'Support',
-        preferredAgent: 'agent.b',
-        nextEarliestWorkTimeUTC: T0 + 5,
-        timeZone: 'America/New_York',
-      });
-
-      // Assess
-      expect(statusOf(reply)).toBe('SUCCESS');
-      expect(sim.state.findByClientId('Leads', 'crm-1')).toMatchObject({
-        skillQueue: 'Support',
-        preferredAgent: 'agent.b',
-        nextEarliestWorkTimeMillis: T0 + 5,
-        timeZone: 'America/New_York',
-        lastUpdatedTime: '2023-11-14 22:14:20.000',
-      });
-    });
-
     it('leaves omitted optional fields unchanged and clears preferredAgent with ""', async () => {
       // Act
       const reply = await change({
@@ -167,27 +142,6 @@ describe('simulator: status change, transfer, delete', () => {
       });
     });
 
-    it('applies skillQueue, preferredAgent ("" clears), nextEarliestWorkTimeUTC and timeZone', async () => {
-      // Act
-      const reply = await transfer({
-        previewRecordId: 'PR-1',
-        transferToCampaign: 'Retention',
-        skillQueue: 'Winback',
-        preferredAgent: '',
-        nextEarliestWorkTimeUTC: T0 + 9,
-        timeZone: 'Asia/Tokyo',
-      });
-
-      // Assess
-      expect(statusOf(reply)).toBe('SUCCESS');
-      expect(sim.state.findByClientId('Retention', 'crm-1')).toMatchObject({
-        skillQueue: 'Winback',
-        preferredAgent: null,
-        nextEarliestWorkTimeMillis: T0 + 9,
-        timeZone: 'Asia/Tokyo',
-      });
-    });
-
     it('answers NORECORDFOUND when repeated after it was done', async () => {
       // Prepare
       await transfer({ clientId: 'crm-1', transferToCampaign: 'Retention' });
@@ -259,6 +213,63 @@ describe('simulator: status change, transfer, delete', () => {
       });
     });
   });
+
+  // Both actions carry the same scheduling fields; a transfer applies them in the destination.
+  it.each([
+    {
+      action: 'changeCampaignRecordStatus',
+      fields: {
+        previewRecordStateEnum: 'NOTWORKED',
+        skillQueue: 'Support',
+        preferredAgent: 'agent.b',
+        nextEarliestWorkTimeUTC: T0 + 5,
+        timeZone: 'America/New_York',
+      },
+      landsIn: 'Leads',
+      expected: {
+        skillQueue: 'Support',
+        preferredAgent: 'agent.b',
+        nextEarliestWorkTimeMillis: T0 + 5,
+        timeZone: 'America/New_York',
+        lastUpdatedTime: '2023-11-14 22:14:20.000',
+      },
+    },
+    {
+      action: 'transferCampaignRecord',
+      fields: {
+        transferToCampaign: 'Retention',
+        skillQueue: 'Winback',
+        preferredAgent: '',
+        nextEarliestWorkTimeUTC: T0 + 9,
+        timeZone: 'Asia/Tokyo',
+      },
+      landsIn: 'Retention',
+      expected: {
+        skillQueue: 'Winback',
+        preferredAgent: null,
+        nextEarliestWorkTimeMillis: T0 + 9,
+        timeZone: 'Asia/Tokyo',
+        lastUpdatedTime: '2023-11-14 22:14:20.000',
+      },
+    },
+  ] as const)(
+    '$action applies skillQueue, preferredAgent ("" clears), nextEarliestWorkTimeUTC and timeZone',
+    async ({ action, fields, landsIn, expected }) => {
+      // Prepare: a minute on, so lastUpdatedTime shows the action touched the record.
+      clock.advance(60_000);
+
+      // Act
+      const reply = await realtime(sim, action, {
+        ...common('Leads'),
+        previewRecordId: 'PR-1',
+        ...fields,
+      });
+
+      // Assess
+      expect(statusOf(reply)).toBe('SUCCESS');
+      expect(sim.state.findByClientId(landsIn, 'crm-1')).toMatchObject(expected);
+    },
+  );
 
   describe('deleteRecordFromCampaign', () => {
     const remove = (fields: Record<string, unknown>) =>
