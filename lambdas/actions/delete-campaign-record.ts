@@ -3,7 +3,7 @@ import type { Action } from '../core/action';
 import type { FieldValue } from '../core/ledger/entity';
 import type { StepResult } from '../core/ledger/entity-ledger';
 import { pickFields, stepResult } from '../core/ledger/step-result';
-import { alreadyApplied, mayHaveBeenApplied, success } from '../core/outcome';
+import { answerMeansApplied, mayHaveBeenApplied, success } from '../core/outcome';
 import { pickDefined } from '../core/pick-defined';
 import type { CallOptions, PlatformCaller } from '../core/platform-caller';
 import { campaignName, recordAddress, requireLocator } from '../messages/common';
@@ -30,16 +30,13 @@ export const deleteCampaignRecord: Action<'delete-campaign-record', DeleteCampai
   kind: 'write',
   schema: deleteCampaignRecordMessage,
   requestFields: (message) => pickDefined(message, ['previewRecordId', 'clientId']),
-  execute: async (message, platform, call) => {
-    const outcome = await platform.send(deleteCampaignRecord, message, call);
-    return outcome.code === 'NORECORDFOUND'
-      ? alreadyApplied(
-          outcome,
-          'ALREADY_DELETED',
-          `no such record in "${message.campaignName}": already deleted or never added`,
-        )
-      : outcome;
-  },
+  execute: async (message, platform, call) =>
+    answerMeansApplied(
+      await platform.send(deleteCampaignRecord, message, call),
+      'NORECORDFOUND',
+      'ALREADY_DELETED',
+      `no such record in "${message.campaignName}": already deleted or never added`,
+    ),
   destructive: () => true,
   ordering: readdressed<DeleteCampaignRecordMessage>({
     kind: 'delete',

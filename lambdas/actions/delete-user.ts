@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { Action } from '../core/action';
 import { userLocation } from '../core/ledger/locations';
-import { alreadyApplied } from '../core/outcome';
+import { answerMeansApplied } from '../core/outcome';
 import { pickDefined } from '../core/pick-defined';
 import { correlationId, nonEmpty, occurredAt } from '../messages/common';
 import { deleted } from './deleted';
@@ -21,12 +21,13 @@ export const deleteUser: Action<'delete-user', DeleteUserMessage> = {
   kind: 'write',
   schema: deleteUserMessage,
   requestFields: (message) => pickDefined(message, ['loginUserId']),
-  execute: async (message, platform, call) => {
-    const outcome = await platform.send(deleteUser, message, call);
-    return outcome.code === 'NOT_FOUND'
-      ? alreadyApplied(outcome, 'ALREADY_DELETED', 'user does not exist: already deleted')
-      : outcome;
-  },
+  execute: async (message, platform, call) =>
+    answerMeansApplied(
+      await platform.send(deleteUser, message, call),
+      'NOT_FOUND',
+      'ALREADY_DELETED',
+      'user does not exist: already deleted',
+    ),
   destructive: () => true,
   ordering: {
     kind: 'delete',

@@ -61,6 +61,17 @@ export const alreadyApplied = (outcome: Outcome, code: string, message: string):
   message,
 });
 
+/**
+ * The action's idempotency override: the platform's `answer` means the desired state is
+ * already in place (a delete of what is gone), so it is a success with code `as`.
+ */
+export const answerMeansApplied = (
+  outcome: Outcome,
+  answer: string,
+  as: string,
+  message: string,
+): Outcome => (outcome.code === answer ? alreadyApplied(outcome, as, message) : outcome);
+
 /** A success this integration decided without (further) platform requests. */
 export const success = (code: string, message: string, attempts = 0): Outcome => ({
   category: 'success',
