@@ -84,7 +84,7 @@ describe('cdk synth through the CLI', () => {
     expect(functions).toHaveLength(ACTION_NAMES.length);
   });
 
-  it('bundles every handler as one minified ESM file with a source map, the AWS SDK inside', () => {
+  it('bundles every handler as one minified ESM file with a source map, the AWS SDK inside (SQS beside it)', () => {
     // Prepare
     const assets = readdirSync(join(work, 'good')).filter((entry) => entry.startsWith('asset.'));
 
@@ -102,9 +102,13 @@ describe('cdk synth through the CLI', () => {
       expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
       // Minified: long lines (esbuild keeps only the newlines inside template literals).
       expect(code.length / code.split('\n').length).toBeGreaterThan(500);
-      // The pinned SDK travels inside: nothing is imported from the runtime's copy.
+      // The pinned SDK travels inside. The one package import is the SQS client, which the
+      // asset carries as its second file (the sidecar), found before the runtime's copy.
       const packageImports = code.match(/(?:from\s*|import\(\s*)"(?!node:)[@a-z][^"]*"/g) ?? [];
-      expect(packageImports).toEqual([]);
+      expect(packageImports).toEqual(['import("@aws-sdk/client-sqs"']);
+      expect(existsSync(join(bundle, 'node_modules', '@aws-sdk', 'client-sqs', 'index.mjs'))).toBe(
+        true,
+      );
       expect(code).toContain('DynamoDB_20120810');
     }
   });
