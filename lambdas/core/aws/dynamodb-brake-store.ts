@@ -9,7 +9,7 @@ import type {
 } from '../mass-delete-brake';
 import { type LedgerItem, LedgerTable, type LedgerTableOptions, numberValue } from './ledger-table';
 
-/** Prefix of the brake items in the ledger table (`brake#delete-user`). */
+/** Prefix of the brake items in the ledger table (`brake#<action>`). */
 export const BRAKE_KEY_PREFIX = 'brake#';
 
 const keyOf = (action: string): string => `${BRAKE_KEY_PREFIX}${action}`;
