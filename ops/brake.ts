@@ -23,7 +23,7 @@ import {
 import { type ActionName, DESTRUCTIVE_ACTIONS } from '../lambdas/actions';
 import { DynamoDbBrakeStore } from '../lambdas/core/aws/dynamodb-brake-store';
 import { deadLetterAttributes } from '../lambdas/core/aws/sqs-dead-letter-sink';
-import { HELD_NOTE_ATTRIBUTES } from '../lambdas/core/aws/sqs-held-queue';
+import { type HELD_NOTE_ATTRIBUTES, isProducerAttribute } from '../lambdas/core/aws/sqs-held-queue';
 import {
   BRAKE_RELEASED_ATTRIBUTE,
   type BrakeLimit,
@@ -310,11 +310,7 @@ export const moveHeld = async (
 export const producerAttributesOf = (message: Message): Record<string, MessageAttributeValue> =>
   Object.fromEntries(
     Object.entries(message.MessageAttributes ?? {})
-      .filter(
-        ([name]) =>
-          name !== BRAKE_RELEASED_ATTRIBUTE &&
-          !(HELD_NOTE_ATTRIBUTES as readonly string[]).includes(name),
-      )
+      .filter(([name]) => isProducerAttribute(name))
       .map(([name, value]): [string, MessageAttributeValue] => [
         name,
         value.BinaryValue === undefined

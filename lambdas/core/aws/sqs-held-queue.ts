@@ -16,6 +16,10 @@ export const HELD_NOTE_ATTRIBUTES = [
   'sourceMessageId',
 ] as const;
 
+/** Not one of our own markers (a held note, an earlier release): the producer's attribute. */
+export const isProducerAttribute = (name: string): boolean =>
+  name !== BRAKE_RELEASED_ATTRIBUTE && !(HELD_NOTE_ATTRIBUTES as readonly string[]).includes(name);
+
 /** SQS allows this many message attributes per message. */
 export const SQS_MAX_MESSAGE_ATTRIBUTES = 10;
 
@@ -28,11 +32,7 @@ export const producerAttributes = (
 ): Record<string, MessageAttributeValue> =>
   Object.fromEntries(
     Object.entries(attributes ?? {})
-      .filter(
-        ([name]) =>
-          name !== BRAKE_RELEASED_ATTRIBUTE &&
-          !(HELD_NOTE_ATTRIBUTES as readonly string[]).includes(name),
-      )
+      .filter(([name]) => isProducerAttribute(name))
       .slice(0, SQS_MAX_MESSAGE_ATTRIBUTES - 1)
       .map(([name, value]): [string, MessageAttributeValue] => [
         name,
