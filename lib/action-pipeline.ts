@@ -311,58 +311,57 @@ export class ActionPipeline extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     };
     const stackName = Stack.of(this).stackName;
+    const alarm = (id: string, description: string, metric: cloudwatch.IMetric, threshold = 0) =>
+      new cloudwatch.Alarm(this, id, {
+        ...common,
+        alarmDescription: `${stackName} ${action}: ${description}`,
+        metric,
+        threshold,
+      });
+    // Queue depths and ages: the worst minute counts, not the average.
+    const visible = (queue: sqs.IQueue) =>
+      queue.metricApproximateNumberOfMessagesVisible({
+        period,
+        statistic: cloudwatch.Stats.MAXIMUM,
+      });
+    const oldestAge = (queue: sqs.IQueue) =>
+      queue.metricApproximateAgeOfOldestMessage({ period, statistic: cloudwatch.Stats.MAXIMUM });
     const alarms = [
-      new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
-        ...common,
-        alarmDescription: `${stackName} ${action}: messages in the dead-letter queue. Read the reason attributes, fix, then redrive (docs/deploy.md).`,
-        metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          period,
-          statistic: cloudwatch.Stats.MAXIMUM,
-        }),
-        threshold: 0,
-      }),
-      new cloudwatch.Alarm(this, 'OldestMessageAlarm', {
-        ...common,
-        alarmDescription: `${stackName} ${action}: the oldest queued message is older than ${oldestMessageAgeThreshold.toSeconds()} s; the handler is failing, throttled or too slow.`,
-        metric: this.queue.metricApproximateAgeOfOldestMessage({
-          period,
-          statistic: cloudwatch.Stats.MAXIMUM,
-        }),
-        threshold: oldestMessageAgeThreshold.toSeconds(),
-      }),
-      new cloudwatch.Alarm(this, 'ErrorsAlarm', {
-        ...common,
-        alarmDescription: `${stackName} ${action}: the handler failed whole invocations (not single records).`,
-        metric: this.function.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
-        threshold: 0,
-      }),
-      new cloudwatch.Alarm(this, 'ThrottlesAlarm', {
-        ...common,
-        alarmDescription: `${stackName} ${action}: invocations were throttled (function or account concurrency limit reached).`,
-        metric: this.function.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
-        threshold: 0,
-      }),
+      alarm(
+        'DeadLetterAlarm',
+        'messages in the dead-letter queue. Read the reason attributes, fix, then redrive (docs/deploy.md).',
+        visible(this.deadLetterQueue),
+      ),
+      alarm(
+        'OldestMessageAlarm',
+        `the oldest queued message is older than ${oldestMessageAgeThreshold.toSeconds()} s; the handler is failing, throttled or too slow.`,
+        oldestAge(this.queue),
+        oldestMessageAgeThreshold.toSeconds(),
+      ),
+      alarm(
+        'ErrorsAlarm',
+        'the handler failed whole invocations (not single records).',
+        this.function.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
+      ),
+      alarm(
+        'ThrottlesAlarm',
+        'invocations were throttled (function or account concurrency limit reached).',
+        this.function.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
+      ),
     ];
     if (this.heldQueue !== undefined) {
       alarms.push(
-        new cloudwatch.Alarm(this, 'HeldMessagesAlarm', {
-          ...common,
-          alarmDescription: `${stackName} ${action}: the mass-delete brake tripped and holds messages. See what is held with \`npm run ops -- brake status\`, then \`brake release ${action}\` or \`brake discard ${action}\` (docs/operations.md).`,
-          metric: this.heldQueue.metricApproximateNumberOfMessagesVisible({
-            period,
-            statistic: cloudwatch.Stats.MAXIMUM,
-          }),
-          threshold: 0,
-        }),
-        new cloudwatch.Alarm(this, 'HeldTooLongAlarm', {
-          ...common,
-          alarmDescription: `${stackName} ${action}: a held message is ${HELD_AGE_ALARM_DAYS} days old; the held queue drops messages after 14 days. Release or discard them now.`,
-          metric: this.heldQueue.metricApproximateAgeOfOldestMessage({
-            period,
-            statistic: cloudwatch.Stats.MAXIMUM,
-          }),
-          threshold: Duration.days(HELD_AGE_ALARM_DAYS).toSeconds(),
-        }),
+        alarm(
+          'HeldMessagesAlarm',
+          `the mass-delete brake tripped and holds messages. See what is held with \`npm run ops -- brake status\`, then \`brake release ${action}\` or \`brake discard ${action}\` (docs/operations.md).`,
+          visible(this.heldQueue),
+        ),
+        alarm(
+          'HeldTooLongAlarm',
+          `a held message is ${HELD_AGE_ALARM_DAYS} days old; the held queue drops messages after 14 days. Release or discard them now.`,
+          oldestAge(this.heldQueue),
+          Duration.days(HELD_AGE_ALARM_DAYS).toSeconds(),
+        ),
       );
     }
     for (const alarm of alarms) {

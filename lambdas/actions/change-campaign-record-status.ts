@@ -8,9 +8,9 @@ import { platformTimeMillis } from '../core/platform-responses';
 import {
   crossFieldCheck,
   epochMillis,
-  ianaTimeZone,
-  nonEmpty,
+  RECORD_ROUTING_FIELDS,
   recordAddress,
+  recordRouting,
   requireLocator,
 } from '../messages/common';
 import {
@@ -33,14 +33,9 @@ export const changeCampaignRecordStatusMessage = z
     previewRecordStateEnum: z.enum(RECORD_STATES, {
       error: `must be one of ${RECORD_STATES.join(', ')}`,
     }),
-    skillQueue: z.optional(nonEmpty()),
-    preferredAgent: z
-      .optional(z.string().check(z.maxLength(256)))
-      .check(z.describe('Empty string clears the preference.')),
-    nextEarliestWorkTimeUTC: z
-      .optional(epochMillis)
-      .check(z.describe('Required when previewRecordStateEnum is WORKED.')),
-    timeZone: z.optional(ianaTimeZone),
+    ...recordRouting(
+      z.optional(epochMillis).check(z.describe('Required when previewRecordStateEnum is WORKED.')),
+    ),
   })
   .check(
     requireLocator,
@@ -86,10 +81,7 @@ export const changeCampaignRecordStatus: Action<
       'previewRecordId',
       'clientId',
       'previewRecordStateEnum',
-      'skillQueue',
-      'preferredAgent',
-      'nextEarliestWorkTimeUTC',
-      'timeZone',
+      ...RECORD_ROUTING_FIELDS,
     ]),
   execute: (message, platform, call) => platform.send(changeCampaignRecordStatus, message, call),
   // REMOVED takes the record out of the campaign's work: as final for the agents as a delete.

@@ -10,10 +10,10 @@ import type { CallOptions, PlatformCaller } from '../core/platform-caller';
 import {
   campaignName,
   crossFieldCheck,
-  epochMillis,
-  ianaTimeZone,
   nonEmpty,
+  RECORD_ROUTING_FIELDS,
   recordAddress,
+  recordRouting,
   requireLocator,
 } from '../messages/common';
 import { setFields } from './change-campaign-record-status';
@@ -50,12 +50,7 @@ export const transferCampaignRecordMessage = z
   .strictObject({
     ...recordAddress(campaignName.check(z.describe('Campaign the record is currently in.'))),
     transferToCampaign: nonEmpty().check(z.describe('Case-sensitive destination campaign.')),
-    skillQueue: z.optional(nonEmpty()),
-    preferredAgent: z
-      .optional(z.string().check(z.maxLength(256)))
-      .check(z.describe('Empty string clears the preference.')),
-    nextEarliestWorkTimeUTC: z.optional(epochMillis),
-    timeZone: z.optional(ianaTimeZone),
+    ...recordRouting(),
   })
   .check(requireLocator, differentCampaigns);
 
@@ -75,10 +70,7 @@ export const transferCampaignRecord: Action<
       'previewRecordId',
       'clientId',
       'transferToCampaign',
-      'skillQueue',
-      'preferredAgent',
-      'nextEarliestWorkTimeUTC',
-      'timeZone',
+      ...RECORD_ROUTING_FIELDS,
     ]),
   execute: async (message, platform, call) => {
     const outcome = await platform.send(transferCampaignRecord, message, call);

@@ -11,12 +11,17 @@ export interface CensusStore {
    * quiet) unless one of them checked in since it was seen (then all stay, until the next
    * check-in), and returns every instance's last check-in, epoch ms.
    */
-  checkIn(
-    service: string,
-    instance: string,
-    now: number,
-    forget: ReadonlyMap<string, number>,
-  ): Promise<ReadonlyMap<string, number>>;
+  checkIn(visit: CheckIn): Promise<ReadonlyMap<string, number>>;
+}
+
+/** One check-in, by name: service and instance are both strings, easily swapped in place. */
+export interface CheckIn {
+  readonly service: string;
+  readonly instance: string;
+  /** Epoch ms. */
+  readonly now: number;
+  /** Instances seen quiet, with the check-in they were seen at (epoch ms). */
+  readonly forget: ReadonlyMap<string, number>;
 }
 
 export interface InstanceCensusSettings {
@@ -116,7 +121,12 @@ export class InstanceCensus {
 
   async #checkIn(now: number): Promise<void> {
     try {
-      const seen = await this.#store.checkIn(this.#service, this.#id, now, this.#forget);
+      const seen = await this.#store.checkIn({
+        service: this.#service,
+        instance: this.#id,
+        now,
+        forget: this.#forget,
+      });
       let active = 0;
       const quiet = new Map<string, number>();
       for (const [instance, at] of seen) {
@@ -140,12 +150,7 @@ export class InstanceCensus {
 export class InMemoryCensusStore implements CensusStore {
   readonly #services = new Map<string, Map<string, number>>();
 
-  async checkIn(
-    service: string,
-    instance: string,
-    now: number,
-    forget: ReadonlyMap<string, number>,
-  ): Promise<ReadonlyMap<string, number>> {
+  async checkIn({ service, instance, now, forget }: CheckIn): Promise<ReadonlyMap<string, number>> {
     const seen = this.#services.get(service) ?? new Map<string, number>();
     this.#services.set(service, seen);
     const gone = [...forget].filter(([other]) => other !== instance);

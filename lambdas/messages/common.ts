@@ -113,6 +113,29 @@ export const recordAddress = (campaign = campaignName) => ({
   ...recordLocator,
 });
 
+const optionalNextWork = z.optional(epochMillis);
+
+/**
+ * The routing fields a write may set on an existing record, all optional. `nextWork` describes
+ * `nextEarliestWorkTimeUTC` where an action has a rule on it.
+ */
+export const recordRouting = (nextWork = optionalNextWork) => ({
+  skillQueue: z.optional(nonEmpty()),
+  preferredAgent: z
+    .optional(z.string().check(z.maxLength(256)))
+    .check(z.describe('Empty string clears the preference.')),
+  nextEarliestWorkTimeUTC: nextWork,
+  timeZone: z.optional(ianaTimeZone),
+});
+
+/** The request properties `recordRouting` adds, in the order the body carries them. */
+export const RECORD_ROUTING_FIELDS = [
+  'skillQueue',
+  'preferredAgent',
+  'nextEarliestWorkTimeUTC',
+  'timeZone',
+] as const satisfies readonly (keyof ReturnType<typeof recordRouting>)[];
+
 /** Either id locates the record; checked even when other fields failed. */
 export const requireLocator = crossFieldCheck(
   z.object({ previewRecordId: z.optional(z.unknown()), clientId: z.optional(z.unknown()) }),

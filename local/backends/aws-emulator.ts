@@ -55,6 +55,7 @@ import { createLedgerTable } from '../aws-emulator/ledger-table';
 import { startMotoServer } from '../aws-emulator/moto-server';
 import { ensurePythonTools, type ToolsProgress } from '../aws-emulator/python-tools';
 import type { Backend, BackendSettings, DeadLetterFound } from './backend';
+import { countSecretReads } from './secret-read-count';
 
 /**
  * The emulator's queues get a short visibility timeout instead of 6 × the function timeout:
@@ -254,14 +255,7 @@ export class EmulatorBackend implements Backend {
 
     // One client for every key source, counting GetSecretValue calls (configured from the env).
     const keyClient = new SecretsManagerClient({});
-    let reads = 0;
-    keyClient.middlewareStack.add(
-      (next, context) => (args) => {
-        if (context.commandName === 'GetSecretValueCommand') reads += 1;
-        return next(args);
-      },
-      { step: 'initialize', name: 'countSecretReads' },
-    );
+    const reads = countSecretReads(keyClient);
 
     const createQueue = async (name: string, attributes: Record<string, string>) => {
       const { QueueUrl } = await sqs.send(
@@ -332,7 +326,7 @@ export class EmulatorBackend implements Backend {
       resources,
       busName,
       secretId,
-      reads: () => reads,
+      reads,
       onClose: options.onClose,
       ledger,
     });

@@ -39,14 +39,16 @@ export interface Phase {
 }
 
 /** A user that exists on the platform before the run (e.g. created by hand). */
-export interface SeedUser {
-  readonly loginUserId: string;
-  readonly firstName: string;
-  readonly lastName: string;
-  readonly userTemplateName: string;
-  readonly primaryEmailAddr?: string | undefined;
-  readonly inCloudConnect?: boolean | undefined;
-}
+const seedUserSchema = z.strictObject({
+  loginUserId: z.string().min(1),
+  firstName: z.string().min(1),
+  lastName: z.string().min(1),
+  userTemplateName: z.string().min(1),
+  primaryEmailAddr: z.email().optional(),
+  inCloudConnect: z.boolean().optional(),
+});
+
+export type SeedUser = Readonly<z.infer<typeof seedUserSchema>>;
 
 export interface Seed {
   readonly users: readonly SeedUser[];
@@ -194,20 +196,7 @@ export const readEventFile = (file: string, shown: string): InputEvent[] => {
   return events;
 };
 
-const seedSchema = z.strictObject({
-  users: z
-    .array(
-      z.strictObject({
-        loginUserId: z.string().min(1),
-        firstName: z.string().min(1),
-        lastName: z.string().min(1),
-        userTemplateName: z.string().min(1),
-        primaryEmailAddr: z.email().optional(),
-        inCloudConnect: z.boolean().optional(),
-      }),
-    )
-    .default([]),
-});
+const seedSchema = z.strictObject({ users: z.array(seedUserSchema).default([]) });
 
 export const readSeed = (file: string, shown: string): Seed => {
   const parsed = seedSchema.safeParse(readJson(file, shown));

@@ -18,6 +18,7 @@ import {
   SqsDeadLetterSink,
 } from '../../lambdas/core/aws';
 import type { ResultEvent } from '../../lambdas/core/ports';
+import { countSecretReads } from '../../local/backends/secret-read-count';
 import {
   createBusRuleToQueue,
   createQueue,
@@ -43,15 +44,7 @@ afterEach(() => {
 /** A moto client that counts the GetSecretValue commands sent through it. */
 const countingSecretsClient = (): { client: SecretsManagerClient; calls: () => number } => {
   const client = motoSecretsManagerClient();
-  let calls = 0;
-  client.middlewareStack.add(
-    (next, context) => (args) => {
-      if (context.commandName === 'GetSecretValueCommand') calls += 1;
-      return next(args);
-    },
-    { step: 'initialize', name: 'countGetSecretValue' },
-  );
-  return { client, calls: () => calls };
+  return { client, calls: countSecretReads(client) };
 };
 
 const keySource = async (value: string, maxAgeSeconds = 3600) => {

@@ -1,5 +1,18 @@
 import type { DeadLetterReason } from '../../lambdas/core/ports';
 
+/**
+ * The reason attributes every dead letter carries (ports.ts `DeadLetterReason`), sorted: spelled
+ * out here, not taken from the code, so that a test notices when the code drops or adds one.
+ */
+export const REASON_ATTRIBUTES = [
+  'action',
+  'correlationId',
+  'errorCategory',
+  'errorCode',
+  'errorMessage',
+  'sourceMessageId',
+] as const;
+
 /** The reason a handler gives for an invalid add-user message; `overrides` replaces fields. */
 export const deadLetterReason = (overrides: Partial<DeadLetterReason> = {}): DeadLetterReason => ({
   action: 'add-user',

@@ -15,6 +15,7 @@ import {
   sqsAttributeValue,
 } from '../../lambdas/core/aws';
 import type { ResultEvent } from '../../lambdas/core/ports';
+import { REASON_ATTRIBUTES } from '../support/dead-letter-reason';
 
 const DETAIL_TYPE = 'search-campaign-records.result';
 const entrySize = (detail: string): number =>
@@ -93,14 +94,7 @@ describe('deadLetterAttributes', () => {
     const attributes = deadLetterAttributes(reason);
 
     // Assess
-    expect(Object.keys(attributes).sort()).toEqual([
-      'action',
-      'correlationId',
-      'errorCategory',
-      'errorCode',
-      'errorMessage',
-      'sourceMessageId',
-    ]);
+    expect(Object.keys(attributes).sort()).toEqual([...REASON_ATTRIBUTES]);
     expect(Object.values(attributes).every((a) => a.DataType === 'String')).toBe(true);
     expect(attributes.errorCategory.StringValue).toBe('retryable');
     expect(attributes.errorMessage.StringValue).toHaveLength(MAX_ERROR_MESSAGE_LENGTH);

@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { CensusStore } from '../instance-census';
+import type { CensusStore, CheckIn } from '../instance-census';
 import { BREAKER_KEY_PREFIX } from './dynamodb-breaker-store';
 import { expiresAfter, LedgerTable, type LedgerTableOptions, numberValue } from './ledger-table';
 
@@ -20,12 +20,7 @@ export class DynamoDbCensusStore implements CensusStore {
     this.#table = new LedgerTable(options);
   }
 
-  async checkIn(
-    service: string,
-    instance: string,
-    now: number,
-    forget: ReadonlyMap<string, number>,
-  ): Promise<ReadonlyMap<string, number>> {
+  async checkIn({ service, instance, now, forget }: CheckIn): Promise<ReadonlyMap<string, number>> {
     const gone = [...forget].filter(([other]) => other !== instance);
     // Refused: one of them checked in again since it was seen quiet. Keep them all, check in alone.
     const seen =

@@ -14,16 +14,20 @@ const stores = ledgerTableStores<CensusStore>(
 
 const NONE = new Map<string, number>();
 
+/** `instance` checks in with the realtime census at `now`, forgetting `forget`. */
+const realtimeCheckIn = (store: CensusStore, instance: string, now: number, forget = NONE) =>
+  store.checkIn({ service: 'realtime', instance, now, forget });
+
 describe.each(stores)('census store contract: %s', (_name, makeStore) => {
   it('returns every instance of the service with its last check-in, and no other service', async () => {
     // Prepare
     const store = await makeStore();
 
     // Act
-    await store.checkIn('realtime', 'a', 1_000, NONE);
-    await store.checkIn('provisioning', 'p', 1_500, NONE);
-    await store.checkIn('realtime', 'b', 2_000, NONE);
-    const seen = await store.checkIn('realtime', 'a', 3_000, NONE);
+    await realtimeCheckIn(store, 'a', 1_000);
+    await store.checkIn({ service: 'provisioning', instance: 'p', now: 1_500, forget: NONE });
+    await realtimeCheckIn(store, 'b', 2_000);
+    const seen = await realtimeCheckIn(store, 'a', 3_000);
 
     // Assess
     expect(Object.fromEntries(seen)).toEqual({ a: 3_000, b: 2_000 });
@@ -32,13 +36,13 @@ describe.each(stores)('census store contract: %s', (_name, makeStore) => {
   it('forgets a quiet instance only while its check-in is still the one seen', async () => {
     // Prepare
     const store = await makeStore();
-    await store.checkIn('realtime', 'quiet', 1_000, NONE);
-    await store.checkIn('realtime', 'back', 1_000, NONE);
-    await store.checkIn('realtime', 'back', 30_000, NONE); // checked in again since seen quiet
+    await realtimeCheckIn(store, 'quiet', 1_000);
+    await realtimeCheckIn(store, 'back', 1_000);
+    await realtimeCheckIn(store, 'back', 30_000); // checked in again since seen quiet
 
     // Act
-    const seen = await store.checkIn(
-      'realtime',
+    const seen = await realtimeCheckIn(
+      store,
       'me',
       31_000,
       new Map([
@@ -49,7 +53,7 @@ describe.each(stores)('census store contract: %s', (_name, makeStore) => {
 
     // Assess: a forget that would lose `back` keeps both; the next one forgets `quiet` alone.
     expect(Object.fromEntries(seen)).toEqual({ quiet: 1_000, back: 30_000, me: 31_000 });
-    const after = await store.checkIn('realtime', 'me', 32_000, new Map([['quiet', 1_000]]));
+    const after = await realtimeCheckIn(store, 'me', 32_000, new Map([['quiet', 1_000]]));
     expect(Object.fromEntries(after)).toEqual({ back: 30_000, me: 32_000 });
   });
 });

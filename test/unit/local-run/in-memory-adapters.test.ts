@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/ports';
+import type { ResultEvent } from '../../../lambdas/core/ports';
 import {
   DeadLetterSendError,
   InMemoryDeadLetterQueue,
 } from '../../../local/in-memory/dead-letter-queue';
 import { InMemoryResultBus, ResultPublishFailure } from '../../../local/in-memory/result-bus';
+import { deadLetterReason } from '../../support/dead-letter-reason';
 
-const reason: DeadLetterReason = {
-  action: 'add-user',
-  errorCategory: 'permanent',
-  errorCode: 'INVALID_MESSAGE',
-  errorMessage: 'loginUserId: is required',
-  sourceMessageId: 'm-1',
-  correlationId: 'c-1',
-};
+const reason = deadLetterReason();
 
 describe('InMemoryDeadLetterQueue', () => {
   it('keeps the body unchanged with the reason attributes', async () => {
@@ -25,7 +19,7 @@ describe('InMemoryDeadLetterQueue', () => {
 
     // Assess
     expect(dlq.letters).toEqual([
-      { body: '{"a":1}', reason, movedBy: 'handler', sourceMessageId: 'm-1' },
+      { body: '{"a":1}', reason, movedBy: 'handler', sourceMessageId: reason.sourceMessageId },
     ]);
   });
 

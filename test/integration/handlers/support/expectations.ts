@@ -7,17 +7,8 @@ import type { SQSRecord } from 'aws-lambda';
 import { expect } from 'vitest';
 import type { ActionName } from '../../../../lambdas/actions';
 import type { EventBridgeEvent } from '../../../../testkit';
+import { REASON_ATTRIBUTES } from '../../../support/dead-letter-reason';
 import type { DeadLetter, DeliveredEvent, Harness } from './handler-harness';
-
-/** The reason attributes every dead letter carries (ports.ts `DeadLetterReason`). */
-export const REASON_ATTRIBUTES = [
-  'action',
-  'correlationId',
-  'errorCategory',
-  'errorCode',
-  'errorMessage',
-  'sourceMessageId',
-] as const;
 
 /**
  * What was dead-lettered: an SQS record (its body and message id), or an event the function
