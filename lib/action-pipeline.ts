@@ -364,9 +364,9 @@ export class ActionPipeline extends Construct {
         ),
       );
     }
-    for (const alarm of alarms) {
-      alarm.addAlarmAction(...alarmActions);
-      alarm.addOkAction(...alarmActions);
+    for (const each of alarms) {
+      each.addAlarmAction(...alarmActions);
+      each.addOkAction(...alarmActions);
     }
     return alarms;
   }
