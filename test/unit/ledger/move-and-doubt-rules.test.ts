@@ -88,15 +88,76 @@ describe('a move whose answer was lost', () => {
     expect(decision).toMatchObject(expected);
   });
 
-  it('does not hold back the add that a move of a record not yet there needs', () => {
-    // Prepare: the move was tried before any add (its record was not known to be there)
-    const { source: early } = settledThrough([{ event: move, applied: unanswered }]);
+  it('holds back an older add when an unanswered add of ours may have put the record there', () => {
+    // Prepare: the add and then the move went unanswered; both may have landed
+    const { source: doubtful } = settledThrough([
+      { event: add, applied: unanswered },
+      { event: move, applied: unanswered },
+    ]);
+
+    // Act: another add older than the move, applied at the source, would re-create a record that left
+    const decision = decide(doubtful, event('create', 5, { data: 'h5' }));
+
+    // Assess
+    expect(decision).toMatchObject({ kind: 'wait', code: 'WAITING_FOR_MOVE' });
+  });
+
+  it('lets the add the move needs go ahead once its retry finds the record in neither place', () => {
+    // Prepare: the move was tried before any add; its retry found nothing to move
+    const { source: early, destination: target } = settledThrough([
+      { event: move, applied: unanswered },
+      { event: move, applied: { kind: 'notMoved' } },
+    ]);
 
     // Act
     const decision = decide(early, add);
 
-    // Assess
+    // Assess: the doubt is settled at both ends, and the move's attempt is no longer one that may have landed
     expect(decision).toMatchObject({ kind: 'apply' });
+    expect(early.moving).toBeUndefined();
+    expect(early.uncertain).not.toContain(move.attemptKey);
+    expect(target.incoming).toBeUndefined();
+  });
+
+  it('leaves no doubt when the record is known gone from the source', () => {
+    // Prepare: deleted, then the move went unanswered
+    const { source: gone } = settledThrough([
+      { event: add, applied },
+      { event: event('delete', 5), applied: { kind: 'absent' } },
+      { event: move, applied: unanswered },
+    ]);
+
+    // Assess
+    expect(gone.moving).toBeUndefined();
+  });
+
+  it('holds back a delete at the destination that a later add would make stale, until the move settles', () => {
+    // Prepare: the move may have brought the record; an add there after the delete then applied
+    const { destination: doubtful } = settledThrough([
+      { event: add, applied: unanswered },
+      { event: move, applied: unanswered },
+    ]);
+    const readd = event('create', 20, { data: 'h20' });
+    const target = settle(doubtful, readd, decide(doubtful, readd), applied).doc;
+
+    // Act: skipped, the delete would leave what the move brought (the add only updated it)
+    const decision = decide(target, event('delete', 15));
+
+    // Assess
+    expect(decision).toMatchObject({ kind: 'wait', code: 'WAITING_FOR_MOVE' });
+  });
+
+  it('clears the doubt at the destination once the move ends with the record deleted there', () => {
+    // Prepare
+    const { source: gone, destination: target } = settledThrough([
+      { event: add, applied },
+      { event: move, applied: unanswered },
+      { event: move, applied: { kind: 'absent' } },
+    ]);
+
+    // Assess
+    expect(gone.moving).toBeUndefined();
+    expect(target.incoming).toBeUndefined();
   });
 
   it('clears the doubt once the move is applied', () => {
