@@ -13,6 +13,8 @@ import {
   type OrderedEvent,
 } from '../../../lambdas/core/ledger/entity';
 import type { EventKind } from '../../../lambdas/core/ledger/event-version';
+import { appliedBy } from '../../../lambdas/core/ledger/step-result';
+import type { Outcome } from '../../../lambdas/core/outcome';
 import { orderedEvent } from './ordered-event';
 
 const DESTINATION = 'record#destination';
@@ -173,6 +175,68 @@ describe('a move whose answer was lost', () => {
     expect(settledSource.movedTo).toMatchObject({ location: DESTINATION });
     expect(settledDestination.incoming).toBeUndefined();
     expect(settledDestination.arrivedAt).toBe(move.version);
+  });
+});
+
+describe('a move whose call moved the record unanswered and was then answered FAILED', () => {
+  // The main convergence property, seed 20261124, run 219: the transfer's first attempt moved
+  // the record but its answer was lost, the call's retry was answered FAILED. The outcome is a
+  // plain failure, but the call is in doubt: the ledger must keep the move's doubt.
+  const failedAfterDoubt: Outcome = {
+    category: 'retryable',
+    code: 'FAILED',
+    message: 'transferCampaignRecord: FAILED',
+    httpStatus: 200,
+    attempts: 2,
+    afterDoubt: true,
+  };
+  const removed = event('change', 5, { state: 'REMOVED', skillQueue: 'Sales' });
+
+  it('settles the move as uncertain, so an older REMOVED status waits for its retry', () => {
+    // Prepare
+    const { source } = settledThrough([
+      { event: add, applied },
+      { event: move, applied: appliedBy(failedAfterDoubt) },
+    ]);
+
+    // Act
+    const decision = decide(source, removed);
+
+    // Assess
+    expect(appliedBy(failedAfterDoubt)).toEqual({ kind: 'uncertain' });
+    expect(source.moving).toBe(move.version);
+    expect(decision).toMatchObject({ kind: 'wait', code: 'WAITING_FOR_MOVE' });
+  });
+
+  it('lets the retry own the move, and the REMOVED status then follows the record', () => {
+    // Prepare: the retry finds the record gone from the source and in the destination
+    const { source: doubtful } = settledThrough([
+      { event: add, applied },
+      { event: move, applied: appliedBy(failedAfterDoubt) },
+    ]);
+    const retry = decide(doubtful, move);
+    const { source, destination } = settledThrough([
+      { event: add, applied },
+      { event: move, applied: appliedBy(failedAfterDoubt) },
+      { event: move, applied },
+    ]);
+
+    // Act
+    const followed = decide(source, removed);
+    const there = decide(destination, removed, { forwarded: true, followedMoveAt: move.version });
+
+    // Assess: the retry knows its earlier attempt may have moved the record (ALREADY_TRANSFERRED)
+    expect(retry).toMatchObject({ kind: 'apply', entity: 'present', ourEarlierAttempt: true });
+    expect(followed).toMatchObject({ kind: 'forward', location: DESTINATION });
+    expect(there).toMatchObject({ kind: 'apply', fresh: ['state'], stale: ['skillQueue'] });
+  });
+
+  it('keeps a failure without an unanswered attempt before it as unchanged', () => {
+    // Act
+    const plain = appliedBy({ ...failedAfterDoubt, afterDoubt: false, attempts: 1 });
+
+    // Assess
+    expect(plain).toEqual({ kind: 'unchanged' });
   });
 });
 
