@@ -199,7 +199,11 @@ export const decide = (
     return { kind: 'apply', entity, fresh: names, stale: [], ...base, ...restoring(restore) };
   }
   if (event.kind === 'delete') {
-    const bornAt = doc.creates.find((c) => c > v);
+    // A create of ours newer than the delete that went unanswered (`bornAt`, not in `creates`)
+    // and may be what made the record: known present only since a later change found it.
+    const bornAt =
+      doc.creates.find((c) => c > v) ??
+      (doc.bornAt !== undefined && doc.bornAt > v ? doc.bornAt : undefined);
     if (bornAt === undefined) {
       return { kind: 'apply', entity: 'present', fresh: [], stale: [], ...base };
     }

@@ -344,4 +344,20 @@ describe('a create after an unanswered create', () => {
     // Assess
     expect(decision).toMatchObject({ kind: 'skip', code: 'STALE_SKIPPED' });
   });
+
+  it('does not let an older delete remove the record an unanswered create may have made', () => {
+    // Prepare: the add at minute 20 went unanswered; a change at 25 then found the record, so
+    // the ledger knows it present, but no create of it is known for certain
+    const { source } = settledThrough([
+      { event: event('create', 20, { data: 'h20' }), applied: unanswered },
+      { event: event('change', 25, { state: 'WORKED' }), applied },
+    ]);
+
+    // Act: a delete from minute 10 arrives; in the model it came before the add made the record
+    const decision = decide(source, event('delete', 10));
+
+    // Assess
+    expect(source).toMatchObject({ present: true, creates: [] });
+    expect(decision).toMatchObject({ kind: 'skip', code: 'STALE_SKIPPED' });
+  });
 });
