@@ -378,6 +378,14 @@ export const settle = (
           ...(event.kind === 'create' && doc.present !== true && isNewer(doc.bornAt ?? '~', v)
             ? { bornAt: v }
             : {}),
+          // One older than the create that made a present record may, in the model, have made
+          // it: a delete between the two must re-create the record, or what it set stays.
+          ...(event.kind === 'create' &&
+          doc.present === true &&
+          doc.bornAt !== undefined &&
+          v < doc.bornAt
+            ? { bornAt: v, creates: withCreate(doc.creates, v) }
+            : {}),
           uncertain: remember(doc.uncertain, event.attemptKey),
           // Any record that may be here may have left: one an unanswered add of ours put here,
           // or one created outside, as well as one known here. Older events wait for the move's

@@ -345,6 +345,22 @@ describe('a create after an unanswered create', () => {
     expect(decision).toMatchObject({ kind: 'skip', code: 'STALE_SKIPPED' });
   });
 
+  it('re-creates on a delete after an older unanswered create, which may have set fields on the record', () => {
+    // Prepare: the add at minute 20 made the record; an add from minute 1 then went unanswered
+    // (applied as an update, it may have set its agent there)
+    const { source } = settledThrough([
+      { event: event('create', 20, { data: 'h20' }), applied },
+      { event: event('create', 1, { data: 'h1', agent: 'b' }), applied: unanswered },
+    ]);
+
+    // Act: a delete from minute 10 arrives; in the model it removed what the add at 1 set
+    const decision = decide(source, event('delete', 10));
+
+    // Assess
+    expect(source).toMatchObject({ bornAt: event('create', 1).version });
+    expect(decision).toMatchObject({ kind: 'apply', recreate: { keep: { data: 'h20' } } });
+  });
+
   it('does not let an older delete remove the record an unanswered create may have made', () => {
     // Prepare: the add at minute 20 went unanswered; a change at 25 then found the record, so
     // the ledger knows it present, but no create of it is known for certain
