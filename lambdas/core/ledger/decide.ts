@@ -199,11 +199,7 @@ export const decide = (
     return { kind: 'apply', entity, fresh: names, stale: [], ...base, ...restoring(restore) };
   }
   if (event.kind === 'delete') {
-    // A create of ours newer than the delete that went unanswered (`bornAt`, not in `creates`)
-    // and may be what made the record: known present only since a later change found it.
-    const bornAt =
-      doc.creates.find((c) => c > v) ??
-      (doc.bornAt !== undefined && doc.bornAt > v ? doc.bornAt : undefined);
+    const bornAt = laterBirth(doc, v);
     if (bornAt === undefined) {
       return { kind: 'apply', entity: 'present', fresh: [], stale: [], ...base };
     }
@@ -238,10 +234,11 @@ export const decide = (
       recreate: { bornAt, keep },
     };
   }
-  // A create older than the one that made the record is, in the model, the one that made it:
-  // what waited in limbo after it lands now (and is newer than this create's own fields).
+  // A create older than the one that made the record is, in the model, the one that made it.
+  // What waited in limbo after a create lands with it (and is newer than its own fields): also
+  // for one retried after an unanswered attempt, when a later change found the record meanwhile.
   const movesBirth = event.kind === 'create' && doc.bornAt !== undefined && v < doc.bornAt;
-  const restore = movesBirth ? restorable(doc, v) : {};
+  const restore = event.kind === 'create' ? restorable(doc, v) : {};
   const fresh = names.filter((name) => isNewer(v, doc.fields[name]?.v) && !(name in restore));
   const stale = names.filter((name) => !fresh.includes(name));
   const historic = event.kind === 'move' && options.forwarded === true;
@@ -275,6 +272,14 @@ export const decide = (
  * but with a create of ours since that may have landed unanswered (it set `bornAt`).
  */
 const mayBeHere = (doc: EntityDoc): boolean => doc.present !== false || doc.bornAt !== undefined;
+
+/**
+ * The first create of the record after version `v`, if any: the earliest known (`bornAt`) when
+ * it is later than `v`, even one that went unanswered and may be what made the record (it is in
+ * `creates` only once answered); otherwise the first answered create after `v`.
+ */
+const laterBirth = (doc: EntityDoc, v: Version): Version | undefined =>
+  doc.bornAt !== undefined && doc.bornAt > v ? doc.bornAt : doc.creates.find((c) => c > v);
 
 const restoring = (restore: Record<string, FieldValue>) =>
   Object.keys(restore).length === 0 ? {} : { restore };
@@ -339,7 +344,7 @@ export const settle = (
     if (decision.code === 'DUPLICATE') return { doc };
     if (event.kind === 'delete') {
       // A late delete: what was created before it is gone in the model, later creates remain.
-      const bornAt = doc.creates.find((c) => c > v);
+      const bornAt = laterBirth(doc, v);
       return {
         doc: {
           ...doc,

@@ -345,6 +345,41 @@ describe('a create after an unanswered create', () => {
     expect(decision).toMatchObject({ kind: 'skip', code: 'STALE_SKIPPED' });
   });
 
+  it('restores what waited in limbo when an unanswered create is retried after a change found the record', () => {
+    // Prepare: the status at 12 waits in limbo after the late delete at 4; the add at 6 went
+    // unanswered, and a change at 8 then found the record
+    const { source } = settledThrough([
+      { event: add, applied },
+      { event: event('change', 12, { state: 'COMPLETED' }), applied },
+      { event: event('delete', 4), applied: { kind: 'absent' } },
+      { event: event('create', 6, { data: 'h6' }), applied: unanswered },
+      { event: event('change', 8, { state: 'WORKED' }), applied },
+    ]);
+
+    // Act: the add at 6 is redelivered
+    const decision = decide(source, event('create', 6, { data: 'h6' }));
+
+    // Assess: in the model the status at 12 came after the add and the change at 8
+    expect(decision).toMatchObject({ kind: 'apply', restore: { state: 'COMPLETED' } });
+  });
+
+  it('counts an unanswered create as the first one after an older delete, before an answered later one', () => {
+    // Prepare: the add at minute 4 went unanswered, a change at 9 found the record, an add at
+    // 12 was answered; in the model the add at 4 made the record and the change at 9 stays
+    const { source } = settledThrough([
+      { event: event('create', 4, { data: 'h4' }), applied: unanswered },
+      { event: event('change', 9, { state: 'WORKED' }), applied },
+      { event: event('create', 12, { data: 'h12' }), applied },
+    ]);
+
+    // Act
+    const decision = decide(source, event('delete', 1));
+
+    // Assess: not re-created with only what the add at 12 set (the change at 9 would go)
+    expect(source.creates).toEqual([event('create', 12).version]);
+    expect(decision).toMatchObject({ kind: 'skip', code: 'STALE_SKIPPED' });
+  });
+
   it('re-creates on a delete after an older unanswered create, which may have set fields on the record', () => {
     // Prepare: the add at minute 20 made the record; an add from minute 1 then went unanswered
     // (applied as an update, it may have set its agent there)
