@@ -184,6 +184,8 @@ export const addOrUpdateCampaignRecord: Action<
     // and the lookup decides whether to send again.
     let attemptsLeft = platform.maxAttempts;
     let requests = 0;
+    // An unanswered attempt that no lookup cleared: a later plain failure leaves it in doubt.
+    let doubt = false;
     for (;;) {
       const outcome = await platform.send(addOrUpdateCampaignRecord, message, {
         ...options,
@@ -192,13 +194,14 @@ export const addOrUpdateCampaignRecord: Action<
       });
       requests += outcome.attempts;
       attemptsLeft -= Math.max(1, outcome.attempts);
-      const settled = { ...outcome, attempts: requests };
+      const settled = { ...outcome, attempts: requests, ...(doubt ? { afterDoubt: true } : {}) };
       if (!lookupAnswered || outcome.category !== 'retryable' || !mayHaveBeenApplied(outcome)) {
         return settled;
       }
       if (attemptsLeft <= 0) return settled;
       const done = await inPlace();
       if (done) return done;
+      doubt = !lookupAnswered;
       // The lookup took time of its own: the retry must still end before the deadline.
       if (!platform.mayStartRequest(options.deadline)) return settled;
     }

@@ -3,7 +3,7 @@ import type { Action } from '../core/action';
 import type { FieldValue } from '../core/ledger/entity';
 import type { StepResult } from '../core/ledger/entity-ledger';
 import { pickFields, stepResult } from '../core/ledger/step-result';
-import { answerMeansApplied, mayHaveBeenApplied, success } from '../core/outcome';
+import { answerMeansApplied, callMayHaveBeenApplied, success } from '../core/outcome';
 import { pickDefined } from '../core/pick-defined';
 import type { CallOptions, PlatformCaller } from '../core/platform-caller';
 import { campaignName, recordAddress, requireLocator } from '../messages/common';
@@ -88,7 +88,7 @@ const recreate = async (
       // The delete may have gone through unanswered: keep the data for the retry to add.
       return stepResult(
         removed,
-        mayHaveBeenApplied(removed)
+        callMayHaveBeenApplied(removed)
           ? { kind: 'uncertain', pending: { previewRecordData: data } }
           : { kind: 'unchanged' },
       );

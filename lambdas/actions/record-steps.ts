@@ -73,7 +73,11 @@ export const withoutStale = <M extends object>(message: M, decision: ApplyDecisi
   return copy as unknown as M;
 };
 
-export const notYetThere = (outcome: Outcome, what: string): StepResult =>
+export const notYetThere = (
+  outcome: Outcome,
+  what: string,
+  applied: StepResult['applied'] = { kind: 'unchanged' },
+): StepResult =>
   stepResult(
     {
       ...outcome,
@@ -81,7 +85,7 @@ export const notYetThere = (outcome: Outcome, what: string): StepResult =>
       code: 'RECORD_NOT_YET_THERE',
       message: `${what}: the record is not in the campaign (yet); its add may still be on its way in another queue, so this is retried until the retry window is spent`,
     },
-    { kind: 'unchanged' },
+    applied,
   );
 
 /** Looks a record up by clientId: found, absent, or the lookup's own failure. */

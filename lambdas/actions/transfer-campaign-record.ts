@@ -152,8 +152,10 @@ export const transferCampaignRecord: Action<
         return mergeMove(
           { ...message, clientId: message.clientId },
           decision.mergeInto.fields,
-          // Only a record known to be in the source can have been removed by our earlier attempt.
-          decision.ourEarlierAttempt && decision.entity === 'present',
+          // Only a record known to be in the source can have been removed by our earlier
+          // attempt; one an older add of ours made (or may have made) was there in the model.
+          (decision.ourEarlierAttempt && decision.entity === 'present') ||
+            decision.createdBefore === true,
           platform,
           call,
         );
@@ -177,8 +179,18 @@ export const transferCampaignRecord: Action<
         platform,
         call,
       );
-      if (found.kind === 'failed') return stepResult(found.outcome, { kind: 'unchanged' });
-      if (found.kind === 'absent') return notYetThere(outcome, 'transferCampaignRecord');
+      if (found.kind === 'failed') {
+        // An earlier attempt of this call that went unanswered may be why the source is empty:
+        // the move stays in doubt, so older events keep waiting for the next retry.
+        return stepResult(found.outcome, {
+          kind: outcome.afterDoubt === true ? 'uncertain' : 'unchanged',
+        });
+      }
+      if (found.kind === 'absent') {
+        // In neither campaign: no attempt of this move moved anything. Saying so settles the
+        // doubt an unanswered attempt left, so the older add this move needs may go ahead.
+        return notYetThere(outcome, 'transferCampaignRecord', { kind: 'notMoved' });
+      }
       // Our earlier try can only have moved a record that was in the source: one the ledger
       // knows there, or one it knows nothing of (created outside) when no add of ours made one
       // there. An earlier try of this very call that failed unanswered counts as ours.
@@ -208,7 +220,8 @@ export const transferCampaignRecord: Action<
           code: 'TRANSFER_TARGET_OCCUPIED',
           message: `the record is not in "${message.campaignName}", and "${message.transferToCampaign}" already holds a record with this clientId that this integration did not move there: check both campaigns before redriving`,
         },
-        { kind: 'unchanged' },
+        // Not ours there: no attempt of this move moved anything, so no event waits for it.
+        { kind: 'notMoved' },
       );
     },
   }),
@@ -222,19 +235,22 @@ export const transferCampaignRecord: Action<
 const mergeMove = async (
   message: TransferCampaignRecordMessage & { readonly clientId: string },
   fields: Readonly<Record<string, FieldValue>>,
-  removedByUs: boolean,
+  wasThere: boolean,
   platform: PlatformCaller,
   call: CallOptions,
 ): Promise<StepResult> => {
   // Only a record that is in the source (or arrives there) was moved; one never added there
-  // means the move could not happen (its add may still be on its way: wait for it).
-  // An earlier attempt of ours may have removed it already and failed after that.
+  // means the move could not happen (its add may still be on its way: wait for it, and let it
+  // go ahead, since nothing was moved from here). A record our earlier attempt removed, or one
+  // an older add of ours made, was there: the destination's record is the moved one, and older
+  // events that follow the move (that add too, should it land late) are set there.
   const source = await findRecord(message, platform, call);
   if (source.kind === 'failed') return stepResult(source.outcome, { kind: 'unchanged' });
-  if (source.kind === 'absent' && !removedByUs) {
+  if (source.kind === 'absent' && !wasThere) {
     return notYetThere(
       { category: 'retryable', code: 'NORECORDFOUND', message: '', attempts: 0 },
       'transferCampaignRecord',
+      { kind: 'notMoved' },
     );
   }
   if (source.kind === 'found') {

@@ -53,6 +53,13 @@ export const mayHaveBeenApplied = (outcome: Outcome): boolean =>
   outcome.code === 'MALFORMED_RESPONSE' ||
   (outcome.httpStatus !== undefined && outcome.httpStatus >= 500);
 
+/**
+ * A failed call that may have been applied all the same: by its last attempt, or by an earlier
+ * unanswered one that a plain failure (FAILED, 429) then hid (`afterDoubt`).
+ */
+export const callMayHaveBeenApplied = (outcome: Outcome): boolean =>
+  mayHaveBeenApplied(outcome) || outcome.afterDoubt === true;
+
 /** The desired end state already holds: report success, keep the evidence in code and message. */
 export const alreadyApplied = (outcome: Outcome, code: string, message: string): Outcome => ({
   ...outcome,

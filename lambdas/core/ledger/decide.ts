@@ -56,6 +56,11 @@ export type Decision =
       readonly historic?: true;
       /** A move to where this integration already moved the entity from here. */
       readonly alreadyMovedThere?: true;
+      /**
+       * A move of an entity an older create of ours made here, or may have made (unanswered):
+       * in the model the entity was here when it moved, whatever the platform shows now.
+       */
+      readonly createdBefore?: true;
       /** The entity moved since the event: address it so instead of as the message does. */
       readonly address?: Readonly<Record<string, string>>;
       /**
@@ -174,6 +179,9 @@ export const decide = (
     ...(event.kind === 'move' && doc.movedTo?.location === event.destination
       ? { alreadyMovedThere: true as const }
       : {}),
+    ...(event.kind === 'move' && doc.bornAt !== undefined && doc.bornAt < v
+      ? { createdBefore: true as const }
+      : {}),
   };
   const names = Object.keys(event.sets);
   const beforeBirth = doc.bornAt !== undefined && v < doc.bornAt;
@@ -186,12 +194,12 @@ export const decide = (
     };
   }
   if (doc.present !== true) {
-    const entity = doc.present === false ? 'absent' : 'unknown';
+    const entity = mayBeHere(doc) ? 'unknown' : 'absent';
     const restore = event.kind === 'create' ? restorable(doc, v) : {};
     return { kind: 'apply', entity, fresh: names, stale: [], ...base, ...restoring(restore) };
   }
   if (event.kind === 'delete') {
-    const bornAt = doc.creates.find((c) => c > v);
+    const bornAt = laterBirth(doc, v);
     if (bornAt === undefined) {
       return { kind: 'apply', entity: 'present', fresh: [], stale: [], ...base };
     }
@@ -199,6 +207,17 @@ export const decide = (
     // Nothing older than the later create is on the platform (or the entity has no fields, as a
     // user, whose existence is all there is): it already is what that create made.
     if (fields.length === 0 || (doc.bornAt === bornAt && fields.every(([, e]) => e.v >= bornAt))) {
+      if (doc.incoming !== undefined && doc.incoming < v) {
+        // A move here before this delete may have brought the old record, which the later
+        // create then only updated: what it left would outlive the delete. The move's retry
+        // tells whether it came (its fields are then known here, and the delete re-creates).
+        return {
+          kind: 'wait',
+          code: 'WAITING_FOR_MOVE',
+          reason:
+            'a move of the record to here before this delete may or may not have happened; waiting for its retry to settle what the record holds',
+        };
+      }
       return skip('STALE_SKIPPED', 'the entity was created afresh after this delete happened');
     }
     // What the later create and the events after it set survives; what came between the delete
@@ -215,10 +234,11 @@ export const decide = (
       recreate: { bornAt, keep },
     };
   }
-  // A create older than the one that made the record is, in the model, the one that made it:
-  // what waited in limbo after it lands now (and is newer than this create's own fields).
+  // A create older than the one that made the record is, in the model, the one that made it.
+  // What waited in limbo after a create lands with it (and is newer than its own fields): also
+  // for one retried after an unanswered attempt, when a later change found the record meanwhile.
   const movesBirth = event.kind === 'create' && doc.bornAt !== undefined && v < doc.bornAt;
-  const restore = movesBirth ? restorable(doc, v) : {};
+  const restore = event.kind === 'create' ? restorable(doc, v) : {};
   const fresh = names.filter((name) => isNewer(v, doc.fields[name]?.v) && !(name in restore));
   const stale = names.filter((name) => !fresh.includes(name));
   const historic = event.kind === 'move' && options.forwarded === true;
@@ -247,6 +267,20 @@ export const decide = (
   };
 };
 
+/**
+ * The entity may be on the platform here: known present, never known either way, or known gone
+ * but with a create of ours since that may have landed unanswered (it set `bornAt`).
+ */
+const mayBeHere = (doc: EntityDoc): boolean => doc.present !== false || doc.bornAt !== undefined;
+
+/**
+ * The first create of the record after version `v`, if any: the earliest known (`bornAt`) when
+ * it is later than `v`, even one that went unanswered and may be what made the record (it is in
+ * `creates` only once answered); otherwise the first answered create after `v`.
+ */
+const laterBirth = (doc: EntityDoc, v: Version): Version | undefined =>
+  doc.bornAt !== undefined && doc.bornAt > v ? doc.bornAt : doc.creates.find((c) => c > v);
+
 const restoring = (restore: Record<string, FieldValue>) =>
   Object.keys(restore).length === 0 ? {} : { restore };
 
@@ -267,7 +301,13 @@ export type Applied =
   /** The platform said nothing certain: the call may have been applied. */
   | { readonly kind: 'uncertain'; readonly pending?: Readonly<Record<string, unknown>> }
   /** Nothing changed on the platform (a retry later, or a permanent failure). */
-  | { readonly kind: 'unchanged' };
+  | { readonly kind: 'unchanged' }
+  /**
+   * A move's retry found the entity in neither place: no attempt of it moved anything, so the
+   * doubt an unanswered attempt left (`moving`, `incoming`) is settled, and the older events
+   * that waited for it go ahead (one of them may be the create the move needs).
+   */
+  | { readonly kind: 'notMoved' };
 
 export interface Settled {
   /** The document at the event's location. */
@@ -304,7 +344,7 @@ export const settle = (
     if (decision.code === 'DUPLICATE') return { doc };
     if (event.kind === 'delete') {
       // A late delete: what was created before it is gone in the model, later creates remain.
-      const bornAt = doc.creates.find((c) => c > v);
+      const bornAt = laterBirth(doc, v);
       return {
         doc: {
           ...doc,
@@ -328,7 +368,7 @@ export const settle = (
   switch (applied.kind) {
     case 'uncertain':
       return {
-        ...(event.kind === 'move' && doc.present === true
+        ...(event.kind === 'move' && mayBeHere(doc)
           ? {
               destination: {
                 ...(destinationDoc ?? EMPTY_ENTITY),
@@ -343,20 +383,32 @@ export const settle = (
           ...(event.kind === 'create' && doc.present !== true && isNewer(doc.bornAt ?? '~', v)
             ? { bornAt: v }
             : {}),
-          uncertain: remember(doc.uncertain, event.attemptKey),
-          // Only a record known to be here can have left; one not here yet must not hold back
-          // the add that would bring it (the move's retry needs that add).
-          ...(event.kind === 'move' && doc.present === true
-            ? { moving: latest(doc.moving, v) }
+          // One older than the create that made a present record may, in the model, have made
+          // it: a delete between the two must re-create the record, or what it set stays.
+          ...(event.kind === 'create' &&
+          doc.present === true &&
+          doc.bornAt !== undefined &&
+          v < doc.bornAt
+            ? { bornAt: v, creates: withCreate(doc.creates, v) }
             : {}),
+          uncertain: remember(doc.uncertain, event.attemptKey),
+          // Any record that may be here may have left: one an unanswered add of ours put here,
+          // or one created outside, as well as one known here. Older events wait for the move's
+          // retry, which asks the platform; if it finds the record in neither place it settles
+          // the doubt (`notMoved`), so an add the move needs is not held back for long.
+          ...(event.kind === 'move' && mayBeHere(doc) ? { moving: latest(doc.moving, v) } : {}),
           ...(applied.pending === undefined ? {} : { pending: applied.pending }),
         },
       };
     case 'unchanged':
       return { doc };
+    case 'notMoved':
+      return notMoved(doc, event, destinationDoc);
     case 'absent': {
       const { movedTo: _m, bornAt: _b, ours: _o, pending: _p, moving: _mv, ...rest } = doc;
       return {
+        // A move that ends with the record gone (deleted at its destination) settles the doubt there too.
+        ...(event.kind === 'move' ? withoutIncoming(destinationDoc, v) : {}),
         doc: {
           ...rest,
           present: false,
@@ -468,6 +520,31 @@ export const settle = (
       settled,
     },
   };
+};
+
+/**
+ * The ledger after a move's retry found the record in neither place: the doubt of this move (or
+ * an older one) is gone at both ends, and this attempt is no longer one that may have landed.
+ * A later move's doubt stays: the record may have left with it.
+ */
+const notMoved = (doc: EntityDoc, event: OrderedEvent, destinationDoc?: EntityDoc): Settled => {
+  const v = event.version;
+  const { moving, ...rest } = doc;
+  const source: EntityDoc = {
+    ...(moving !== undefined && moving <= v ? rest : doc),
+    uncertain: doc.uncertain.filter((key) => key !== event.attemptKey),
+  };
+  return { doc: source, ...withoutIncoming(destinationDoc, v) };
+};
+
+/** The destination without the doubt of a move at `v` (or an older one), when it had one. */
+const withoutIncoming = (
+  destinationDoc: EntityDoc | undefined,
+  v: Version,
+): { destination?: EntityDoc } => {
+  if (destinationDoc?.incoming === undefined || destinationDoc.incoming > v) return {};
+  const { incoming: _incoming, ...destination } = destinationDoc;
+  return { destination };
 };
 
 /** Fields and limbo entries set after version `v` (they may outlive a delete at `v`). */

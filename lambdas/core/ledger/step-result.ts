@@ -1,4 +1,4 @@
-import { mayHaveBeenApplied, type Outcome } from '../outcome';
+import { callMayHaveBeenApplied, type Outcome } from '../outcome';
 import type { FieldValue } from './entity';
 import type { StepResult } from './entity-ledger';
 
@@ -6,7 +6,7 @@ import type { StepResult } from './entity-ledger';
 export const appliedBy = (outcome: Outcome): StepResult['applied'] =>
   outcome.category === 'success'
     ? { kind: 'applied' }
-    : mayHaveBeenApplied(outcome)
+    : callMayHaveBeenApplied(outcome)
       ? { kind: 'uncertain' }
       : { kind: 'unchanged' };
 

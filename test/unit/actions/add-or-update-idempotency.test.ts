@@ -158,6 +158,27 @@ describe('add-or-update-campaign-record after an answer was lost', () => {
     expect(requestsTo('addOrUpdateCampaignRecord')).toBe(3);
   });
 
+  it('keeps the call in doubt when no lookup answered and the retried add is answered FAILED', async () => {
+    // Prepare: the add is applied but its answer lost, every lookup gets a 503, and both
+    // retried adds are answered FAILED: the add that landed is still on the platform.
+    faultPlan = [
+      { lostResponseRate: 1 },
+      { serverErrorRate: 1 },
+      { serverErrorRate: 1 },
+      { serverErrorRate: 1 },
+      { failedStatusRate: 1 },
+      { failedStatusRate: 1 },
+    ];
+
+    // Act
+    const outcome = await addOrUpdateCampaignRecord.execute(lead, platform, {});
+
+    // Assess: a plain FAILED would tell the ledger nothing landed
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'FAILED', afterDoubt: true });
+    expect(storedKeys()).toEqual(['Id', 'Name', 'Note']);
+    expect(requestsTo('addOrUpdateCampaignRecord')).toBe(3);
+  });
+
   it('looks again before each retry while lookups answer', async () => {
     // Prepare: the connection drops before the add is applied; the lookup finds nothing; the
     // retried add is applied but its answer lost; the second lookup finds it.

@@ -6,7 +6,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Applied, decide, settle } from '../../../lambdas/core/ledger/decide';
+import {
+  type Applied,
+  type ApplyDecision,
+  decide,
+  settle,
+} from '../../../lambdas/core/ledger/decide';
 import {
   EMPTY_ENTITY,
   type EntityDoc,
@@ -42,10 +47,31 @@ const inOrder = (events: readonly OrderedEvent[]): Platform =>
     .sort((a, b) => (a.version < b.version ? -1 : 1))
     .reduce<Platform>((p, e) => apply(p, e, Object.keys(e.sets)), { present: false });
 
-/** Delivery through the ledger rules; `order` is the arrival order (duplicates included). */
-const delivered = (arrivals: readonly OrderedEvent[], maxReceives: number): Platform => {
+/** Whether the lookup of a redelivered create finds the record already holding its fresh fields. */
+const inPlace = (platform: Platform, event: OrderedEvent, decision: ApplyDecision): boolean =>
+  platform.present &&
+  Object.entries(event.sets)
+    .filter(([name]) => decision.entity !== 'present' || decision.fresh.includes(name))
+    .every(([name, value]) => platform.fields[name] === String(value));
+
+const withRestored = (platform: Platform, decision: ApplyDecision): Platform =>
+  decision.restore && platform.present
+    ? { present: true, fields: { ...platform.fields, ...(decision.restore as Fields) } }
+    : platform;
+
+/**
+ * Delivery through the ledger rules; `arrivals` is the arrival order (duplicates included).
+ * `lost[i]` says whether the answer to the i-th platform call is lost: the call is applied, but
+ * the ledger settles it as uncertain and the event is retried.
+ */
+const delivered = (
+  arrivals: readonly OrderedEvent[],
+  maxReceives: number,
+  lost: readonly boolean[] = [],
+): Platform => {
   let doc: EntityDoc = EMPTY_ENTITY;
   let platform: Platform = { present: false };
+  let calls = 0;
   const queue = arrivals.map((event) => ({ event, receives: 0 }));
   while (queue.length > 0) {
     const item = queue.shift()!;
@@ -61,6 +87,14 @@ const delivered = (arrivals: readonly OrderedEvent[], maxReceives: number): Plat
       } else if (event.kind === 'delete') {
         platform = { present: false };
         applied = { kind: 'absent' };
+      } else if (
+        event.kind === 'create' &&
+        decision.ourEarlierAttempt &&
+        inPlace(platform, event, decision)
+      ) {
+        // The add's lookup finds its earlier attempt landed: nothing sent, limbo restored.
+        platform = withRestored(platform, decision);
+        applied = { kind: 'applied' };
       } else if (event.kind === 'create' && !platform.present) {
         const created = apply(platform, event, Object.keys(event.sets));
         const fields = created.present ? created.fields : {};
@@ -74,14 +108,14 @@ const delivered = (arrivals: readonly OrderedEvent[], maxReceives: number): Plat
           event,
           decision.entity === 'present' ? decision.fresh : Object.keys(event.sets),
         );
-        if (decision.restore && platform.present) {
-          platform = {
-            present: true,
-            fields: { ...platform.fields, ...(decision.restore as Fields) },
-          };
-        }
+        platform = withRestored(platform, decision);
         applied = { kind: 'applied' };
       }
+      if (lost[calls] === true && applied.kind !== 'unchanged') {
+        applied = { kind: 'uncertain' };
+        retry = true;
+      }
+      calls += 1;
     }
     doc = settle(doc, event, decision, applied).doc;
     if (retry && item.receives < maxReceives) queue.push(item);
@@ -144,6 +178,33 @@ describe('ordering rules against the in-order model', () => {
           const actual = delivered(arrivals, events.length * 3 + 2);
           // Assess
           expect(actual, `arrivals: ${arrivals.map(show).join(' ')}`).toEqual(inOrder(events));
+        },
+      ),
+      { numRuns: Number(process.env.ORDERING_RUNS ?? 3000) },
+    );
+  });
+
+  it('ends the same when answers are lost: every call applied, some unanswered and retried', () => {
+    fc.assert(
+      fc.property(
+        historyArb.chain((events) =>
+          fc.tuple(
+            fc.constant(events),
+            fc.shuffledSubarray([...events, ...events], {
+              minLength: events.length * 2,
+              maxLength: events.length * 2,
+            }),
+            fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }),
+          ),
+        ),
+        ([events, arrivals, lost]) => {
+          // Prepare: the first calls lose their answers as `lost` says, later ones are answered
+          // Act
+          const actual = delivered(arrivals, events.length * 3 + 2, lost);
+          // Assess
+          expect(actual, `arrivals: ${arrivals.map(show).join(' ')}; lost: ${lost}`).toEqual(
+            inOrder(events),
+          );
         },
       ),
       { numRuns: Number(process.env.ORDERING_RUNS ?? 3000) },
