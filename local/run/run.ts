@@ -312,7 +312,10 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       for (const line of formatConvergence(converged, chaos, style)) out(line);
       out('');
     }
-    const verdict = evaluateRun(result.fates, scenario.expectations, { faults });
+    const verdict = evaluateRun(result.fates, scenario.expectations, {
+      faults,
+      outage: options.outageMs !== undefined,
+    });
     for (const line of formatVerdict(
       result.fates,
       verdict,

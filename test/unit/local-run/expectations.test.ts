@@ -62,6 +62,21 @@ describe('evaluateRun', () => {
     expect(verdict.problems).toEqual(['add-user u: expected UNROUTED, got SUCCESS']);
   });
 
+  it('under --outage turns code differences into warnings that say why, but not routing differences', () => {
+    // Prepare
+    const fates = [fate('a', 'applied', 'ALREADY_EXISTS'), fate('u', 'applied', 'SUCCESS')];
+    const expected = expecting({ a: 'USER_EXISTS_NOT_OURS', u: 'UNROUTED' });
+
+    // Act
+    const verdict = evaluateRun(fates, expected, { faults: false, outage: true });
+
+    // Assess
+    expect(verdict.warnings).toEqual([
+      'add-user a: expected USER_EXISTS_NOT_OURS, got ALREADY_EXISTS (under --outage: a request answered 5xx may have been applied)',
+    ]);
+    expect(verdict.problems).toEqual(['add-user u: expected UNROUTED, got SUCCESS']);
+  });
+
   it('always fails for a lost message or a dead letter without a reason, even under --faults', () => {
     // Prepare
     const fates = [fate('l', 'lost', 'LOST'), fate('r', 'redriven', 'REDRIVEN')];
