@@ -1,9 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AnyAction } from './action';
 import { type AwsClientConfig, lambdaClientConfig } from './aws/client-config';
 import { DynamoDbBrakeStore } from './aws/dynamodb-brake-store';
 import { DynamoDbBreakerStore } from './aws/dynamodb-breaker-store';
 import { DynamoDbCensusStore } from './aws/dynamodb-census-store';
+import { DynamoDbJsonClient } from './aws/dynamodb-json-client';
 import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source';
 import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
 import { SqsHeldQueue } from './aws/sqs-held-queue';
@@ -84,7 +84,7 @@ export const createLambdaHandler = (
   const dynamoDb =
     table === undefined && ledgerTable === undefined
       ? undefined
-      : new DynamoDBClient({ ...clientConfig });
+      : new DynamoDbJsonClient(clientConfig);
   const guard = guardFor(action.service, {
     store:
       table === undefined

@@ -33,6 +33,7 @@ import {
   SqsDeadLetterSink,
   SqsVisibilityRescheduler,
 } from '../../lambdas/core/aws';
+import { DynamoDbJsonClient } from '../../lambdas/core/aws/dynamodb-json-client';
 import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type {
@@ -169,9 +170,8 @@ const toRecord = (message: Message, queueArn: string): SQSRecord => {
 
 /** The deployment's ledger table in the emulator. */
 const createLedger = async (tableName: string): Promise<LedgerStore> => {
-  const client = new DynamoDBClient({});
-  await createLedgerTable(client, tableName);
-  return new DynamoDbLedgerStore({ tableName, client });
+  await createLedgerTable(new DynamoDBClient({}), tableName);
+  return new DynamoDbLedgerStore({ tableName, client: new DynamoDbJsonClient() });
 };
 
 /**

@@ -1,9 +1,15 @@
 import { BatchWriteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDbJsonClient } from '../../lambdas/core/aws/dynamodb-json-client';
 import { createLedgerTable as createTable } from '../../local/aws-emulator/ledger-table';
 import { motoClientConfig, uniqueName } from './aws-clients';
 
+/** The SDK's client, for what the functions never do (create, scan, clear a table). */
 export const motoDynamoDbClient = (endpoint?: string): DynamoDBClient =>
   new DynamoDBClient(motoClientConfig(endpoint));
+
+/** The client the stores use in the functions, pointed at moto. */
+export const motoLedgerClient = (endpoint?: string): DynamoDbJsonClient =>
+  new DynamoDbJsonClient(motoClientConfig(endpoint));
 
 /** A fresh ledger table in moto, shaped as the stack creates it. */
 export const createLedgerTable = async (client: DynamoDBClient): Promise<string> => {
@@ -36,7 +42,7 @@ export const clearLedgerTable = async (
 /** Where a store keeps its items: a table and the client that reaches it. */
 export interface LedgerTableAccess {
   readonly tableName: string;
-  readonly client: DynamoDBClient;
+  readonly client: DynamoDbJsonClient;
 }
 
 /**
@@ -52,8 +58,8 @@ export const ledgerTableStores = <Store>(
   [
     'DynamoDB (moto)',
     async () => {
-      const client = motoDynamoDbClient();
-      return onDynamoDb({ tableName: await createLedgerTable(client), client });
+      const tableName = await createLedgerTable(motoDynamoDbClient());
+      return onDynamoDb({ tableName, client: motoLedgerClient() });
     },
   ],
 ];

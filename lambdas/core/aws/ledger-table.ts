@@ -1,21 +1,17 @@
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  type PutItemCommandInput,
-  UpdateItemCommand,
-  type UpdateItemCommandInput,
+import type {
+  AttributeValue,
+  PutItemCommandInput,
+  UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
+import { DynamoDbError, DynamoDbJsonClient } from './dynamodb-json-client';
 
 export type LedgerItem = Record<string, AttributeValue>;
 
 export interface LedgerTableOptions {
   /** The ledger table (partition key `pk`, TTL attribute `expiresAt`). */
   readonly tableName: string;
-  /** For tests (an emulator endpoint). @default a client from the standard SDK configuration */
-  readonly client?: DynamoDBClient;
+  /** Shared by the stores of one function. @default a client from the standard AWS configuration */
+  readonly client?: DynamoDbJsonClient;
 }
 
 /**
@@ -39,21 +35,19 @@ export const expiresAfter = (nowMs: number, seconds: number): AttributeValue =>
  */
 export class LedgerTable {
   readonly #name: string;
-  readonly #client: DynamoDBClient;
+  readonly #client: DynamoDbJsonClient;
 
   constructor(options: LedgerTableOptions) {
     this.#name = options.tableName;
-    this.#client = options.client ?? new DynamoDBClient({});
+    this.#client = options.client ?? new DynamoDbJsonClient();
   }
 
   async get(pk: string, consistent = false): Promise<LedgerItem | undefined> {
-    const answer = await this.#client.send(
-      new GetItemCommand({
-        TableName: this.#name,
-        Key: { pk: { S: pk } },
-        ConsistentRead: consistent,
-      }),
-    );
+    const answer = await this.#client.send('GetItem', {
+      TableName: this.#name,
+      Key: { pk: { S: pk } },
+      ConsistentRead: consistent,
+    });
     return answer.Item;
   }
 
@@ -62,13 +56,13 @@ export class LedgerTable {
     input: Omit<UpdateItemCommandInput, 'TableName' | 'Key'>,
   ): Promise<TableWrite> {
     const update = { TableName: this.#name, Key: { pk: { S: pk } }, ...input };
-    return refusedIsAnAnswer(this.#client.send(new UpdateItemCommand(update)));
+    return refusedIsAnAnswer(this.#client.send('UpdateItem', update));
   }
 
   /** PutItem of a whole item; a refused condition answers `done: false`. */
   put(item: LedgerItem, input: Omit<PutItemCommandInput, 'TableName' | 'Item'>) {
     const put = { TableName: this.#name, Item: item, ...input };
-    return refusedIsAnAnswer(this.#client.send(new PutItemCommand(put)));
+    return refusedIsAnAnswer(this.#client.send('PutItem', put));
   }
 }
 
@@ -78,7 +72,9 @@ const refusedIsAnAnswer = async (
   try {
     return { done: true, item: (await write).Attributes };
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return { done: false, item: error.Item };
+    if (error instanceof DynamoDbError && error.name === 'ConditionalCheckFailedException') {
+      return { done: false, item: error.item };
+    }
     throw error;
   }
 };

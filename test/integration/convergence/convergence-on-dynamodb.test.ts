@@ -20,6 +20,7 @@ import {
   clearLedgerTable,
   createLedgerTable,
   motoDynamoDbClient,
+  motoLedgerClient,
 } from '../../support/ledger-table';
 
 const RUNS = Number(process.env.CONVERGENCE_DYNAMODB_RUNS ?? 60);
@@ -48,7 +49,7 @@ describe('convergence with the ledger on DynamoDB (moto)', () => {
       fc.asyncProperty(historiesArb(6, 3), fc.nat(), async (events, seed) => {
         await clearLedgerTable(dynamoDb, tableName);
         const ledger = new EntityLedger({
-          store: new DynamoDbLedgerStore({ tableName, client: dynamoDb }),
+          store: new DynamoDbLedgerStore({ tableName, client: motoLedgerClient(motoEndpoint()) }),
           sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
         });
         if (!actual || !expected) throw new Error('simulators not started');

@@ -32,7 +32,7 @@ import {
   uniqueName,
 } from '../../support/aws-clients';
 import { lateBound } from '../../support/late-bound';
-import { motoDynamoDbClient } from '../../support/ledger-table';
+import { motoLedgerClient } from '../../support/ledger-table';
 import { runOpsCaptured } from '../../support/ops-run';
 import { outcomeLines } from '../handlers/support/expectations';
 import { harnessPerFile, type LambdaEntry } from '../handlers/support/handler-harness';
@@ -42,7 +42,7 @@ import { tempDir } from './ops-fixture';
 const LIMIT = 3;
 const harness = harnessPerFile();
 const sqs = motoSqsClient();
-const dynamoDb = motoDynamoDbClient();
+const dynamoDb = motoLedgerClient();
 
 interface Deployment {
   readonly source: TestQueue;
@@ -95,7 +95,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   sqs.destroy();
-  dynamoDb.destroy();
 });
 
 const ops = (...argv: string[]) =>

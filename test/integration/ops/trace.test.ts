@@ -12,12 +12,17 @@ import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { userLocation } from '../../../lambdas/core/ledger/locations';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { motoEndpoint, motoSqsClient, useMotoEnvironment } from '../../support/aws-clients';
-import { createLedgerTable, motoDynamoDbClient } from '../../support/ledger-table';
+import {
+  createLedgerTable,
+  motoDynamoDbClient,
+  motoLedgerClient,
+} from '../../support/ledger-table';
 import { runOpsCaptured } from '../../support/ops-run';
 import { createActionStack, seedDeadLetters } from './ops-fixture';
 
 const sqs = motoSqsClient();
 const dynamoDb = motoDynamoDbClient(motoEndpoint());
+const ledgerClient = motoLedgerClient(motoEndpoint());
 const LEAVER = 'grace.leaver@example.com';
 
 useMotoEnvironment();
@@ -32,7 +37,7 @@ describe('ops trace', () => {
     const stack = await createActionStack(sqs, 'delete-user');
     const table = await createLedgerTable(dynamoDb);
     const ledger = new EntityLedger({
-      store: new DynamoDbLedgerStore({ tableName: table, client: dynamoDb }),
+      store: new DynamoDbLedgerStore({ tableName: table, client: ledgerClient }),
     });
     const key = userLocation(LEAVER);
     const platformSays =
@@ -67,7 +72,7 @@ describe('ops trace', () => {
 
     // Act
     const run = await runOpsCaptured(['trace', 'delete-user', LEAVER, ...stack.args], {
-      clients: { sqs, dynamoDb },
+      clients: { sqs, dynamoDb: ledgerClient },
     });
 
     // Assess
