@@ -7,8 +7,8 @@
  */
 import type { SQSBatchResponse } from 'aws-lambda';
 import { type ActionName, actionDefinition } from '../lambdas/actions';
-import { InMemoryBreakerStore } from '../lambdas/core/circuit-breaker';
-import { InMemoryCensusStore } from '../lambdas/core/instance-census';
+import { InMemoryBreakerStore } from '../lambdas/core/in-memory-breaker-store';
+import { InMemoryCensusStore } from '../lambdas/core/in-memory-census-store';
 import { createActionHandler } from '../lambdas/core/lambda-handler';
 import { EntityLedger } from '../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';

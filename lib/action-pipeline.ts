@@ -16,7 +16,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ActionName } from '../lambdas/actions';
-import { BREAKER_KEY_PREFIX } from '../lambdas/core/aws/dynamodb-breaker-store';
+import { BREAKER_KEY_PREFIX } from '../lambdas/deployment-contract';
 import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
 

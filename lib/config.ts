@@ -14,16 +14,17 @@ import {
   DESTRUCTIVE_ACTIONS,
   RESULT_EVENT_SOURCE,
 } from '../lambdas/actions';
-import { platformBaseUrl } from '../lambdas/core/base-url';
-import { MAX_API_KEY_MAX_AGE_SECONDS } from '../lambdas/core/ports';
-import { PLATFORM_REGIONS, type PlatformRegion } from '../lambdas/core/regions';
 import {
   DEFAULT_RETRY_SCHEDULE,
+  MAX_API_KEY_MAX_AGE_SECONDS,
+  PLATFORM_REGIONS,
+  type PlatformRegion,
+  platformBaseUrl,
   type RetrySchedule,
   receivesWithinWindow,
   SQS_MAX_RECEIVE_COUNT,
   SQS_MAX_VISIBILITY_SECONDS,
-} from '../lambdas/core/retry-schedule';
+} from '../lambdas/deployment-contract';
 
 /** Folder of the committed deployment configs. */
 export const DEFAULT_CONFIG_DIR = fileURLToPath(new URL('../config/', import.meta.url));

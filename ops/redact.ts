@@ -3,6 +3,7 @@
  * names stay, string values are masked except for a few fields that only ever hold routing or
  * bookkeeping values (never names, phone numbers or e-mail addresses).
  */
+import { counted } from './counted';
 
 /** String fields shown as they are: ids of the integration and routing values. */
 const SHOWN_STRING_FIELDS = new Set([
@@ -42,7 +43,7 @@ export const redactedPreview = (body: string): string => {
   try {
     decoded = JSON.parse(body);
   } catch {
-    return `(not JSON, ${Buffer.byteLength(body)} bytes)`;
+    return `(not JSON, ${counted(Buffer.byteLength(body), 'byte')})`;
   }
   const text = JSON.stringify(mask(decoded, undefined));
   const points = Array.from(text);

@@ -12,6 +12,7 @@ import type { EntityDoc } from '../lambdas/core/ledger/entity';
 import { versionTime } from '../lambdas/core/ledger/event-version';
 import { recordLocation, userLocation } from '../lambdas/core/ledger/locations';
 import { actionOutputKeys, LEDGER_TABLE_OUTPUT_KEY } from '../lib/stack-outputs';
+import { counted } from './counted';
 import {
   approximateVisibleCount,
   formatDeadLetter,
@@ -51,7 +52,7 @@ const settledEvents = (doc: EntityDoc): { at: number; action: string; outcome: s
     .map((key) => {
       const [action = key, version = ''] = key.split('@');
       const repeats = doc.repeats?.[key] ?? 0;
-      const outcome = `${doc.outcomes?.[key] ?? '(outcome not recorded)'}${repeats > 0 ? `, then ${repeats} duplicate${repeats === 1 ? '' : 's'} skipped` : ''}`;
+      const outcome = `${doc.outcomes?.[key] ?? '(outcome not recorded)'}${repeats > 0 ? `, then ${counted(repeats, 'duplicate')} skipped` : ''}`;
       return { at: versionTime(version), action, outcome };
     })
     .sort((a, b) => a.at - b.at);

@@ -6,12 +6,14 @@ import {
   actionDefinition,
   isActionName,
 } from '../../lambdas/actions';
-import { DEFAULT_BREAKER_SETTINGS, InMemoryBreakerStore } from '../../lambdas/core/circuit-breaker';
+import { DEFAULT_BREAKER_SETTINGS } from '../../lambdas/core/circuit-breaker';
 import type { Disposition } from '../../lambdas/core/disposition';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
+import { InMemoryBrakeStore } from '../../lambdas/core/in-memory-brake-store';
+import { InMemoryBreakerStore } from '../../lambdas/core/in-memory-breaker-store';
 import { createActionHandler } from '../../lambdas/core/lambda-handler';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
-import { InMemoryBrakeStore, MassDeleteBrake } from '../../lambdas/core/mass-delete-brake';
+import { MassDeleteBrake } from '../../lambdas/core/mass-delete-brake';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
 import { guardFor } from '../../lambdas/core/platform-guard';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { type ActionName, parseMessage } from '../../lambdas/actions';
+import { counted } from '../counted';
 import type { Deployment, OpsCommand } from '../deployment';
 import { OpsError, UsageError } from '../errors';
 import { writeLine } from '../io';
@@ -222,7 +223,7 @@ export const runBulkSend: OpsCommand<BulkSendOptions> = async (deployment, optio
   const rate = seconds > 0 ? `, ${Math.round(result.acknowledged / seconds)}/s` : '';
   writeLine(
     io.stdout,
-    `Sent ${result.acknowledged} messages to the ${target.name} in ${seconds.toFixed(1)}s${rate}` +
+    `Sent ${counted(result.acknowledged, 'message')} to the ${target.name} in ${seconds.toFixed(1)}s${rate}` +
       `${alreadySent > 0 ? ` (${alreadySent} sent before, per the checkpoint)` : ''}; ` +
       `rejected ${rejects.length}${options.skipInvalid !== undefined && rejects.length > 0 ? ` (listed in ${options.skipInvalid})` : ''}; ` +
       `retried ${result.retried}; failed ${result.failed.length}. ${sent} of ${valid.length} valid messages are sent; checkpoint ${checkpointFile}.`,

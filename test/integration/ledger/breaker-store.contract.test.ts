@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DynamoDbBreakerStore } from '../../../lambdas/core/aws/dynamodb-breaker-store';
-import { type BreakerStore, InMemoryBreakerStore } from '../../../lambdas/core/circuit-breaker';
+import type { BreakerStore } from '../../../lambdas/core/circuit-breaker';
+import { InMemoryBreakerStore } from '../../../lambdas/core/in-memory-breaker-store';
 import { ledgerTableStores } from '../../support/ledger-table';
 
 const stores = ledgerTableStores<BreakerStore>(

@@ -301,7 +301,7 @@ describe('ops send bulk load, in process', () => {
     );
     expect(first.stderr).toContain('1 messages were not sent: rerun the same command');
     expect(rerun.code).toBe(0);
-    expect(rerun.stdout).toContain('Sent 1 messages');
+    expect(rerun.stdout).toContain('Sent 1 message to the add-user queue');
     expect(again.stdout).toContain('Sent 0 messages');
     const received = await receiveAllMessages(sqs, stack.queues.queueUrl, { atLeast: 25 });
     expect(loginsOf(received.map((m) => m.Body ?? ''))).toEqual(

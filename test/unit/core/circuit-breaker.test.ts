@@ -4,9 +4,9 @@ import {
   type BreakerStore,
   CircuitBreaker,
   DEFAULT_BREAKER_SETTINGS,
-  InMemoryBreakerStore,
   isOutageSignal,
 } from '../../../lambdas/core/circuit-breaker';
+import { InMemoryBreakerStore } from '../../../lambdas/core/in-memory-breaker-store';
 import type { Outcome } from '../../../lambdas/core/outcome';
 import { failingStore } from '../support/failing-store';
 

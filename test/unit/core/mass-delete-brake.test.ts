@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
 import {
   type BrakeState,
   type BrakeStore,
   type BrakeVerdict,
-  InMemoryBrakeStore,
   MassDeleteBrake,
   maxUsedAt,
   rollingCount,

@@ -12,12 +12,9 @@ import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-camp
 import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import type { AnyAction } from '../../../lambdas/core/action';
+import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
 import { type InboundMessage, processMessage } from '../../../lambdas/core/lambda-handler';
-import {
-  HELD_BY_BRAKE,
-  InMemoryBrakeStore,
-  MassDeleteBrake,
-} from '../../../lambdas/core/mass-delete-brake';
+import { HELD_BY_BRAKE, MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HeldMessage, HeldMessageSink } from '../../../lambdas/core/ports';
 import { InMemoryApiKeySource } from '../../../testkit';

@@ -3,10 +3,11 @@
  * backends through `local/backends/index.ts`, the backends build on the in-memory stand-ins
  * and the moto machinery, and those import neither. Read from the import lines themselves.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../support/npm-start';
+import { relativeImportsOf } from '../../support/relative-imports';
+import { REPO_ROOT } from '../../support/repo-paths';
 
 /** The folders held to these rules: each folder under local/, and the shared test kit. */
 const FOLDERS = [
@@ -16,29 +17,7 @@ const FOLDERS = [
   'testkit',
 ];
 
-/** `from '…'`, `import '…'` and `import('…')` specifiers that are relative paths. */
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(?\s*)'(\.{1,2}\/[^']+)'/g;
-
-interface Import {
-  /** Repository-relative, e.g. `local/run/run.ts`. */
-  readonly file: string;
-  /** Repository-relative, without extension, e.g. `local/backends/index`. */
-  readonly target: string;
-}
-
-const importsOf = (folder: string): Import[] =>
-  readdirSync(path.join(REPO_ROOT, folder), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .flatMap((name) => {
-      const file = path.posix.join(folder, name.split(path.sep).join('/'));
-      const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
-      return [...text.matchAll(IMPORT)].map((match) => ({
-        file,
-        target: path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? '')),
-      }));
-    });
-
-const ALL = FOLDERS.flatMap(importsOf);
+const ALL = FOLDERS.flatMap(relativeImportsOf);
 const folderOf = (target: string): string | undefined =>
   FOLDERS.find((folder) => target === folder || target.startsWith(`${folder}/`));
 

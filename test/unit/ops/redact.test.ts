@@ -55,10 +55,12 @@ describe('redactedPreview', () => {
     // Act
     const cut = redactedPreview(long);
     const raw = redactedPreview('Ada Lovelace, +14155550100');
+    const tiny = redactedPreview('A');
 
     // Assess
     expect(Array.from(cut)).toHaveLength(PREVIEW_LENGTH);
     expect(cut.endsWith('…')).toBe(true);
     expect(raw).toBe('(not JSON, 26 bytes)');
+    expect(tiny).toBe('(not JSON, 1 byte)');
   });
 });

@@ -1,0 +1,23 @@
+/**
+ * What the infrastructure (lib/, bin/) may take from the runtime besides the action list
+ * (`lambdas/actions`): the few runtime facts the stack must agree with. Each lives in its own
+ * runtime module; this file only names them, so the stack never reaches into runtime internals
+ * and a test (test/infra/runtime-imports.test.ts) holds it to that. Lambda bundles never import it.
+ */
+
+/** Key prefix of the breaker items in the shared table: the read actions' IAM is scoped to it. */
+export { BREAKER_KEY_PREFIX } from './core/aws/dynamodb-breaker-store';
+/** The base-URL rule: the config builds `API_BASE_URL` with the very function the specs fix. */
+export { platformBaseUrl } from './core/base-url';
+/** The API key's cache age is capped by the specs; the config may not ask for more. */
+export { MAX_API_KEY_MAX_AGE_SECONDS } from './core/ports';
+/** The regions the specs list (the config's `campaignRegion` and the base-URL prefix). */
+export { PLATFORM_REGIONS, type PlatformRegion } from './core/regions';
+/** The retry schedule: the queue's `maxReceiveCount` is derived from the handler's backoff. */
+export {
+  DEFAULT_RETRY_SCHEDULE,
+  type RetrySchedule,
+  receivesWithinWindow,
+  SQS_MAX_RECEIVE_COUNT,
+  SQS_MAX_VISIBILITY_SECONDS,
+} from './core/retry-schedule';
