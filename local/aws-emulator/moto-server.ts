@@ -1,7 +1,8 @@
 /**
  * Runs moto's standalone server (an in-memory AWS emulator) on a free loopback port: for
  * `npm start -- --aws-emulator` and the integration tests. It starts through
- * `atomic_moto_server.py`, which applies DynamoDB requests one at a time (it says why).
+ * `atomic_moto_server.py`, which applies DynamoDB requests one at a time and sends SQS messages
+ * without scanning the queue (it says why).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
