@@ -73,6 +73,6 @@ export const backpressureMarkdown = (drain: DrainResult, outage: OutageResult): 
     ],
   ),
   '',
-  `Outage: the example events (${outage.messages}) through the local run with every platform request answered 503 for ${outage.outageMs / 60_000} min of virtual time, then recovery. ${outage.requestsDuringOutage} platform requests reached the ${outage.services} services while it lasted, ${outage.probes} of them probes; ${outage.unexpected} messages ended other than the example expects.`,
+  `Outage: the example events (${outage.messages}) through the local run with every platform request answered 503 for ${outage.outageMs / 60_000} min of virtual time, then recovery. ${outage.requestsDuringOutage} platform requests reached the ${outage.services} services while it lasted, ${outage.probes} of them probes; messages ended other than the example expects: ${outage.unexpected}; differed only as an outage allows (a request answered 503 may have been applied, so its call stays in doubt): ${outage.inDoubt}.`,
   '',
 ];
