@@ -354,8 +354,9 @@ const missNotes = (m: Measurements, rows: readonly Row[]): string[] => {
     const rounds = m.throughput.rounds;
     const handlerCpu = median(rounds.map((r) => cpuPerItemMs(r, 'handler')));
     const fetchCpu = median(rounds.map((r) => cpuPerItemMs(r, 'bareFetch')));
+    const busy = (100 * handlerCpu * d.handlerRate) / 1000;
     notes.push(
-      `Throughput: the handler reached ${d.throughputRatio.toFixed(3)} of the bare fetch loop's rate. Its process spent ${handlerCpu.toFixed(3)} ms of CPU per message against ${fetchCpu.toFixed(3)} ms per request for the bare loop (medians); with the simulator on the second core, the handler's one event loop is the bottleneck. See the README for where the time goes.`,
+      `Throughput: the handler reached ${d.throughputRatio.toFixed(3)} of the bare fetch loop's rate. Its process spent ${handlerCpu.toFixed(3)} ms of CPU per message against ${fetchCpu.toFixed(3)} ms per request for the bare loop (medians), so its one event loop was busy ${busy.toFixed(0)} % of the run${busy >= 80 ? ': it is the bottleneck' : ': the rest of the time it waited on its requests (ledger claim and commit, platform call)'}. See the README for where the time goes.`,
     );
   }
   if (missed('cold start')) {
