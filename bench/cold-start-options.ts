@@ -67,6 +67,12 @@ export const COLD_START_OPTIONS: readonly ColdStartOption[] = [
     entry: variantEntry('write-with-event-bridge.ts'),
   },
   {
+    name: 'option-sdk-dynamodb',
+    differs:
+      'the ledger table reached through the SDK’s DynamoDB client, not its own JSON client (as every write function had it)',
+    entry: variantEntry('sdk-dynamodb.ts'),
+  },
+  {
     name: 'option-sqs-inlined',
     differs:
       'the SQS client (dead letters, rescheduling: failure paths only) inside the bundle, not in its sidecar `node_modules/@aws-sdk/client-sqs/` (as every bundle had it)',

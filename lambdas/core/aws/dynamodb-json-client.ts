@@ -22,12 +22,24 @@ import type { HttpSettings } from '../platform-settings';
 import { defaultRetryDeps, type RetryDeps, withRetries } from '../retry';
 import type { AwsClientConfig } from './client-config';
 
-interface Operations {
+/** Each operation's input and output, in the SDK's shapes. */
+export interface Operations {
   GetItem: [GetItemCommandInput, Omit<GetItemCommandOutput, '$metadata'>];
   PutItem: [PutItemCommandInput, Omit<PutItemCommandOutput, '$metadata'>];
   UpdateItem: [UpdateItemCommandInput, Omit<UpdateItemCommandOutput, '$metadata'>];
 }
 export type DynamoDbOperation = keyof Operations;
+
+/**
+ * What the ledger table needs of a DynamoDB client: one operation at a time, a refusal thrown
+ * as `DynamoDbError`. The bench also measures the SDK's client behind it.
+ */
+export interface ItemClient {
+  send<Op extends DynamoDbOperation>(
+    operation: Op,
+    input: Operations[Op][0],
+  ): Promise<Operations[Op][1]>;
+}
 
 /**
  * DynamoDB's answer to a request it refused. `name` is the error code as the SDK names it
@@ -120,7 +132,7 @@ export interface DynamoDbJsonClientOptions extends Omit<AwsClientConfig, 'region
   readonly retryDeps?: RetryDeps;
 }
 
-export class DynamoDbJsonClient {
+export class DynamoDbJsonClient implements ItemClient {
   readonly #url: () => Promise<URL>;
   readonly #signer: SignatureV4;
   readonly #transport: HttpTransport;

@@ -3,7 +3,7 @@ import type {
   PutItemCommandInput,
   UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDbError, DynamoDbJsonClient } from './dynamodb-json-client';
+import { DynamoDbError, DynamoDbJsonClient, type ItemClient } from './dynamodb-json-client';
 
 export type LedgerItem = Record<string, AttributeValue>;
 
@@ -11,7 +11,7 @@ export interface LedgerTableOptions {
   /** The ledger table (partition key `pk`, TTL attribute `expiresAt`). */
   readonly tableName: string;
   /** Shared by the stores of one function. @default a client from the standard AWS configuration */
-  readonly client?: DynamoDbJsonClient;
+  readonly client?: ItemClient;
 }
 
 /**
@@ -35,7 +35,7 @@ export const expiresAfter = (nowMs: number, seconds: number): AttributeValue =>
  */
 export class LedgerTable {
   readonly #name: string;
-  readonly #client: DynamoDbJsonClient;
+  readonly #client: ItemClient;
 
   constructor(options: LedgerTableOptions) {
     this.#name = options.tableName;
