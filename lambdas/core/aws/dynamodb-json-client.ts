@@ -143,11 +143,23 @@ export class DynamoDbJsonClient implements ItemClient {
     const given = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
     if (!given) throw new Error('DynamoDB client: no region (set AWS_REGION)');
     const region = typeof given === 'string' ? async () => given : given;
-    let url: Promise<URL> | undefined;
-    this.#url = () => {
-      url ??= region().then((name) => new URL(options.endpoint ?? dynamoDbEndpoint(name)));
-      return url;
-    };
+    const urlIn = (name: string) => new URL(options.endpoint ?? dynamoDbEndpoint(name));
+    if (typeof given === 'string') {
+      // Known now: a bad endpoint setting fails the cold start, naming the variable.
+      const url = Promise.resolve(urlIn(given));
+      this.#url = () => url;
+    } else {
+      let url: Promise<URL> | undefined;
+      this.#url = () => {
+        url ??= region()
+          .then(urlIn)
+          .catch((error: unknown) => {
+            url = undefined; // a failed look-up is asked again on the next call
+            throw error;
+          });
+        return url;
+      };
+    }
     this.#signer = new SignatureV4({
       service: 'dynamodb',
       region,

@@ -178,6 +178,19 @@ describe('DynamoDbJsonClient', () => {
 });
 
 describe('dynamoDbEndpoint', () => {
+  it('fails a client built for the function, at once, when an endpoint setting is refused', () => {
+    const saved = process.env.AWS_USE_FIPS_ENDPOINT;
+    process.env.AWS_USE_FIPS_ENDPOINT = 'true';
+    try {
+      expect(() => new DynamoDbJsonClient({ region: REGION, credentials: CREDENTIALS })).toThrow(
+        'AWS_USE_FIPS_ENDPOINT=true is not supported',
+      );
+    } finally {
+      if (saved === undefined) delete process.env.AWS_USE_FIPS_ENDPOINT;
+      else process.env.AWS_USE_FIPS_ENDPOINT = saved;
+    }
+  });
+
   it.each([
     ['eu-central-1', {}, 'https://dynamodb.eu-central-1.amazonaws.com'],
     ['us-east-1', {}, 'https://dynamodb.us-east-1.amazonaws.com'],
