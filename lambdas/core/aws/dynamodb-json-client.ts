@@ -228,8 +228,16 @@ const answerOf = (result: HttpResult): unknown => {
   if (result.kind === 'network-error') {
     return new Error(`DynamoDB request failed: ${result.code} ${result.message}`);
   }
+  if (result.status === 200) {
+    // Never read a garbled answer as "no item": the ledger would take a known entity for new.
+    if (typeof result.json !== 'object' || result.json === null) {
+      return new Error(
+        `DynamoDB answered 200 without a JSON object (${result.bodyText.length} bytes)`,
+      );
+    }
+    return result.json;
+  }
   const json = (result.json ?? {}) as Record<string, unknown>;
-  if (result.status === 200) return json;
   // `__type` is `com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException`.
   const type = typeof json.__type === 'string' ? json.__type : '';
   const name = type.slice(type.indexOf('#') + 1) || `HTTP${result.status}`;

@@ -158,6 +158,19 @@ describe('DynamoDbJsonClient', () => {
     }
   });
 
+  it('takes a 200 without a JSON body for a failure to retry, never for "no item"', async () => {
+    // Prepare
+    const { client, requests } = await clientAnswering({ body: '<html>proxy</html>' });
+
+    // Act
+    const error = await client.send('GetItem', GET).catch((e: unknown) => e);
+
+    // Assess
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain('DynamoDB answered 200 without a JSON object');
+    expect(requests).toHaveLength(4);
+  });
+
   it('does not retry a request DynamoDB rejects as invalid', async () => {
     // Prepare
     const { client, requests } = await clientAnswering({
