@@ -9,7 +9,6 @@ import type { SQSBatchResponse } from 'aws-lambda';
 import { type ActionName, actionDefinition } from '../lambdas/actions';
 import { InMemoryBreakerStore } from '../lambdas/core/in-memory-breaker-store';
 import { InMemoryCensusStore } from '../lambdas/core/in-memory-census-store';
-import { createActionHandler } from '../lambdas/core/lambda-handler';
 import { EntityLedger } from '../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
 import { PlatformCaller } from '../lambdas/core/platform-caller';
@@ -17,6 +16,8 @@ import { guardFor } from '../lambdas/core/platform-guard';
 import type { PlatformSettings } from '../lambdas/core/platform-settings';
 import type { DeadLetterSink } from '../lambdas/core/ports';
 import { DEFAULT_RETRY_SCHEDULE } from '../lambdas/core/retry-schedule';
+import { createActionHandler } from '../lambdas/core/sqs-entry';
+import { orderedWith } from '../lambdas/entities';
 import { rateSharePerInstance } from '../lib/config';
 import { InMemorySqsQueue } from '../local/in-memory/sqs-queue';
 import { createRunMetrics, discardLogSink, RunLogger } from '../local/run/run-logger';
@@ -105,7 +106,7 @@ export const measureDrain = async (options: DrainOptions): Promise<DrainResult> 
           }),
         },
       ),
-      ledger,
+      ...orderedWith(definition, ledger),
       deadLetters,
       logger: new RunLogger({ action, sink: discardLogSink }),
       metrics: createRunMetrics(action, discardLogSink),

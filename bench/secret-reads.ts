@@ -7,9 +7,9 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { actionDefinition } from '../lambdas/actions';
 import { SecretsManagerApiKeySource } from '../lambdas/core/aws';
-import { createActionHandler } from '../lambdas/core/lambda-handler';
 import { createLogger, createMetrics } from '../lambdas/core/observability';
 import { PlatformCaller } from '../lambdas/core/platform-caller';
+import { createActionHandler } from '../lambdas/core/sqs-entry';
 import { InMemoryDeadLetterQueue } from '../local/in-memory/dead-letter-queue';
 import { failedIds } from '../testkit';
 import { chunk } from './batching';

@@ -8,11 +8,9 @@
 import { ACTIONS, type ActionName, isReadAction } from '../lambdas/actions';
 import { unwrapBody } from '../lambdas/core/envelope';
 import { DynamoDbLedgerStore } from '../lambdas/core/ledger/dynamodb-ledger-store';
-import type { EntityDoc } from '../lambdas/core/ledger/entity';
-import { versionTime } from '../lambdas/core/ledger/event-version';
-import { recordLocation, userLocation } from '../lambdas/core/ledger/locations';
+import { familyKey, userKey } from '../lambdas/core/ledger/entity-key';
+import { ENTITY_KINDS } from '../lambdas/entities';
 import { actionOutputKeys, LEDGER_TABLE_OUTPUT_KEY } from '../lib/stack-outputs';
-import { counted } from './counted';
 import {
   approximateVisibleCount,
   formatDeadLetter,
@@ -20,15 +18,15 @@ import {
   viewDeadLetter,
 } from './dead-letters';
 import type { OpsCommand } from './deployment';
-import { UsageError } from './errors';
 import { writeLine } from './io';
+import { describeLedgerItem } from './ledger-view';
 import { requireOutput } from './stack-outputs';
 
 export interface TraceOptions {
   readonly action: ActionName;
   /** The record's clientId or the user's loginUserId. */
   readonly id: string;
-  /** The record's campaign (record actions). */
+  /** Only dead letters of this campaign (record actions); the ledger shows every campaign. */
   readonly campaign?: string | undefined;
   /** The record's region. @default the config's campaign region */
   readonly region?: string | undefined;
@@ -44,75 +42,10 @@ const kindOf = (action: ActionName): Kind =>
 const writeActionsOf = (kind: Kind): ActionName[] =>
   ACTIONS.filter((a) => !isReadAction(a.name) && kindOf(a.name) === kind).map((a) => a.name);
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** `<action>@<version>` → the event's time, action and outcome, oldest first. */
-const settledEvents = (doc: EntityDoc): { at: number; action: string; outcome: string }[] =>
-  doc.settled
-    .map((key) => {
-      const [action = key, version = ''] = key.split('@');
-      const repeats = doc.repeats?.[key] ?? 0;
-      const outcome = `${doc.outcomes?.[key] ?? '(outcome not recorded)'}${repeats > 0 ? `, then ${counted(repeats, 'duplicate')} skipped` : ''}`;
-      return { at: versionTime(version), action, outcome };
-    })
-    .sort((a, b) => a.at - b.at);
-
-const describeDoc = (doc: EntityDoc | undefined): string[] => {
-  if (doc === undefined) {
-    return [
-      '  no ledger entry: no message of this integration has touched it (or its entry expired)',
-    ];
-  }
-  const lines = [
-    `  on the platform    ${doc.present === true ? 'yes' : doc.present === false ? 'no' : 'unknown'}${doc.ours === true ? ' (created by this integration)' : ''}`,
-  ];
-  const at = (label: string, version: string | undefined) => {
-    if (version !== undefined) lines.push(`  ${label.padEnd(19)}${iso(versionTime(version))}`);
-  };
-  at('created at', doc.bornAt);
-  at('deleted at', doc.deletedAt);
-  if (doc.movedTo) {
-    lines.push(
-      `  moved away         ${iso(versionTime(doc.movedTo.v))} (to ${JSON.stringify(doc.movedTo.address ?? {})})`,
-    );
-  }
-  at('moved here at', doc.arrivedAt);
-  at('move in doubt', doc.moving);
-  const fields = Object.entries(doc.fields);
-  if (fields.length > 0) {
-    lines.push(
-      `  fields, last set   ${fields.map(([name, entry]) => `${name} ${iso(versionTime(entry.v))}`).join(', ')}`,
-    );
-  }
-  lines.push(
-    '  events settled, by occurredAt, oldest first (waits and busy entities are retried, not recorded here: see the logs):',
-  );
-  for (const event of settledEvents(doc)) {
-    lines.push(`    ${iso(event.at)}  ${event.action.padEnd(30)} ${event.outcome}`);
-  }
-  if (doc.uncertain.length > 0) {
-    lines.push(
-      `  unanswered calls   ${doc.uncertain.length} (a call that may have reached the platform; its retry settles it)`,
-    );
-  }
-  if (doc.pending !== undefined) {
-    lines.push(
-      '  half done          a re-create whose add is still to come (its retry finishes it)',
-    );
-  }
-  return lines;
-};
-
 export const runTrace: OpsCommand<TraceOptions> = async (deployment, options, io) => {
   const kind = kindOf(options.action);
-  if (kind === 'record' && options.campaign === undefined) {
-    throw new UsageError('A record is named by its campaign and clientId: add --campaign <name>');
-  }
   const region = options.region ?? deployment.config.campaignRegion;
-  const key =
-    kind === 'user'
-      ? userLocation(options.id)
-      : recordLocation(region, options.campaign ?? '', options.id);
+  const key = kind === 'user' ? userKey(options.id) : familyKey(region, options.id);
   const outputs = await deployment.outputs();
   const table = requireOutput(
     outputs,
@@ -123,14 +56,13 @@ export const runTrace: OpsCommand<TraceOptions> = async (deployment, options, io
   const doc = await store.read(key);
 
   const who =
-    kind === 'user'
-      ? `user ${options.id}`
-      : `record ${options.id} in ${options.campaign} (${region})`;
+    kind === 'user' ? `user ${options.id}` : `record ${options.id} in every campaign (${region})`;
   writeLine(io.stdout, `Trace of ${who}`);
   writeLine(io.stdout, `  ledger key         ${key}`);
   writeLine(io.stdout);
   writeLine(io.stdout, 'Entity ledger');
-  for (const line of describeDoc(doc)) writeLine(io.stdout, line);
+  const entity = kind === 'user' ? ENTITY_KINDS.user : ENTITY_KINDS['record-family'];
+  for (const line of describeLedgerItem(entity, doc)) writeLine(io.stdout, line);
 
   writeLine(io.stdout);
   writeLine(io.stdout, 'Dead letters');
@@ -192,6 +124,8 @@ const concerns = (action: ActionName, body: string, kind: Kind, options: TraceOp
   if (kind === 'user') return fields.loginUserId === options.id;
   return (
     fields.clientId === options.id &&
-    (fields.campaignName === options.campaign || fields.transferToCampaign === options.campaign)
+    (options.campaign === undefined ||
+      fields.campaignName === options.campaign ||
+      fields.transferToCampaign === options.campaign)
   );
 };

@@ -1,10 +1,8 @@
 import * as z from 'zod/mini';
 import type { Action } from '../core/action';
-import { userLocation } from '../core/ledger/locations';
 import { answerMeansApplied } from '../core/outcome';
 import { pickDefined } from '../core/pick-defined';
 import { correlationId, nonEmpty, occurredAt } from '../messages/common';
-import { deleted } from './deleted';
 
 export const deleteUserMessage = z.strictObject({
   correlationId,
@@ -30,10 +28,9 @@ export const deleteUser: Action<'delete-user', DeleteUserMessage> = {
     ),
   destructive: () => true,
   ordering: {
-    kind: 'delete',
-    location: (message) => userLocation(message.loginUserId),
-    sets: () => ({}),
-    apply: async (message, decision, platform, call) =>
-      deleted(await deleteUser.execute(message, platform, call), decision),
+    entity: 'user',
+    rank: 'delete',
+    name: (message) => ({ id: { loginUserId: message.loginUserId } }),
+    op: () => ({ kind: 'leave' }),
   },
 };

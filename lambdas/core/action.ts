@@ -1,6 +1,4 @@
 import type * as z from 'zod/mini';
-import type { FieldValue } from './ledger/entity';
-import type { ApplyDecision, StepResult } from './ledger/entity-ledger';
 import type { EventKind } from './ledger/event-version';
 import type { Outcome } from './outcome';
 import type { CallOptions, PlatformCaller } from './platform-caller';
@@ -26,7 +24,7 @@ export interface Action<Name extends string = string, Message = unknown> {
   /** Sends the message and reads the answer: idempotency overrides, the result of a read. */
   execute(message: Message, platform: PlatformCaller, call: CallOptions): Promise<Outcome>;
   /** A write's place in its entity's order; reads have none. */
-  readonly ordering?: OrderedSteps<Message>;
+  readonly ordering?: Ordering<Message>;
   /**
    * Whether this message removes something (a user, a record): such messages pass the
    * deployment's mass-delete brake. Absent: the action never removes anything.
@@ -34,25 +32,35 @@ export interface Action<Name extends string = string, Message = unknown> {
   destructive?(message: Message): boolean;
 }
 
+/** The entity kinds the ledger orders (lambdas/entities/). */
+export type EntityKindName = 'record-family' | 'user';
+
 /**
- * What a write means for its entity's order: which entity, which kind of event, which fields
- * it sets; and how it sends only what the ledger found fresh. The ledger decides; these steps
- * talk to the platform and say what the platform holds afterwards.
+ * Who a message is about: the entity's ids, or, for a record named only by its previewRecordId,
+ * what the ledger needs to find out which family it is (one search).
  */
-export interface OrderedSteps<Message> {
-  readonly kind: EventKind;
-  /** The entity's place; undefined when the message cannot be ordered (previewRecordId only). */
-  location(message: Message, campaignRegion: string): string | undefined;
-  destination?(message: Message, campaignRegion: string): string;
-  destinationAddress?(message: Message): Record<string, string>;
-  /** The fields the event sets, as the ledger keeps them (hashes for record data). */
-  sets(message: Message): Record<string, FieldValue>;
-  apply(
-    message: Message,
-    decision: ApplyDecision,
-    platform: PlatformCaller,
-    call: CallOptions,
-  ): Promise<StepResult>;
+export type EntityName =
+  | { readonly id: unknown }
+  | {
+      readonly lookup: {
+        readonly region: string;
+        readonly campaignName: string;
+        readonly previewRecordId: string;
+      };
+    };
+
+/**
+ * What a write means for its entity: which entity, and what it does there in the entity model's
+ * terms. The ledger replays an entity's events and decides what to send; the action only says
+ * what its message is.
+ */
+export interface Ordering<Message> {
+  readonly entity: EntityKindName;
+  /** Breaks same-millisecond ties: an add before a change, a change before a move, a move before a delete. */
+  readonly rank: EventKind;
+  name(message: Message, campaignRegion: string): EntityName;
+  /** The event's operation on the entity model (`RecordOp`, `UserOp`). */
+  op(message: Message): unknown;
 }
 
 /** Any action, whatever its message type (the registry's and the harness's view). */

@@ -1,5 +1,5 @@
 import type { HttpResult } from './http';
-import type { Outcome, OutcomeCategory } from './outcome';
+import type { Outcome, OutcomeCategory, PlatformStatus } from './outcome';
 import type { ProvisioningResponse, RealtimeResponse } from './platform-responses';
 
 /**
@@ -152,7 +152,8 @@ const statusOutcome = <TBody>(
   }
   return {
     category,
-    code: status,
+    // Listed in the categories, so one of the spec's statuses.
+    code: status as PlatformStatus,
     message:
       category === 'success' ? `${field} ${status}` : withReason(`${field} ${status}`, reason),
     httpStatus,

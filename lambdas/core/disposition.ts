@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { HELD_BY_BRAKE } from './mass-delete-brake';
 import type { Observer } from './observer';
-import type { Outcome } from './outcome';
+import { isOwnCode, isSkip, type Outcome, type OwnCode, successMetric } from './outcome';
 import type { DeadLetterSink, ResultPublisher } from './ports';
 import { describeDuration } from './retry-schedule';
 
@@ -55,8 +55,6 @@ export interface Decided {
   readonly request: unknown;
   /** The ledger key of the entity (hashed ids), when the message was ordered. */
   readonly entity: string | undefined;
-  /** A write the ledger could not order (named by previewRecordId only). */
-  readonly unordered: boolean;
   readonly startedAt: number;
 }
 
@@ -72,35 +70,14 @@ export interface SettleDependencies {
 }
 
 /** A retryable failure whose retry window is spent (dead-letter reason). */
-export const RETRY_WINDOW_SPENT = 'RETRY_WINDOW_SPENT';
+export const RETRY_WINDOW_SPENT = 'RETRY_WINDOW_SPENT' satisfies OwnCode;
 
 /** The result of a read could not be put on the result bus (the platform call succeeded). */
-export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED';
+export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED' satisfies OwnCode;
 
-/** Codes whose message this integration wrote (ordering and honest idempotency). */
-const OWN_CODES: ReadonlySet<string> = new Set([
-  HELD_BY_BRAKE,
-  'RECORD_NOT_YET_THERE',
-  'TRANSFER_TARGET_OCCUPIED',
-  'USER_EXISTS_NOT_OURS',
-  'ENTITY_BUSY',
-  'WAITING_FOR_CREATE',
-  'WAITING_FOR_MOVE',
-  'RECREATED',
-]);
-
-/** Messages counted, never applied: stale ones and exact duplicates. */
-const SKIP_METRICS: ReadonlyMap<string, string> = new Map([
-  ['STALE_SKIPPED', 'StaleSkipped'],
-  ['DUPLICATE', 'Duplicate'],
-]);
-
-/** Reasons authored here (validation, idempotency, publishing) never quote values; platform texts might. */
+/** Reasons this integration authors (`OWN_CODES`) never quote values; platform texts might. */
 const ownReason = (outcome: Outcome): boolean =>
-  outcome.attempts === 0 ||
-  OWN_CODES.has(outcome.code) ||
-  outcome.code.startsWith('ALREADY_') ||
-  outcome.code === RESULT_PUBLISH_FAILED;
+  outcome.attempts === 0 || isOwnCode(outcome.code) || outcome.code.startsWith('ALREADY_');
 
 /**
  * An outcome's message where it may be logged: ours as it is; the platform's error text (which
@@ -126,7 +103,7 @@ export const settle = async (
   deps: SettleDependencies,
 ): Promise<Disposition> => {
   const now = deps.now ?? Date.now;
-  const { correlationId, request, entity, unordered, startedAt } = decided;
+  const { correlationId, request, entity, startedAt } = decided;
   let outcome = decided.outcome;
 
   if (outcome.category === 'success' && !inbound.answersCaller && outcome.result !== undefined) {
@@ -183,21 +160,15 @@ export const settle = async (
     return disposition;
   };
 
-  if (unordered) deps.metrics.addMetric('Unordered', MetricUnit.Count, 1);
   if (outcome.code === HELD_BY_BRAKE) {
     deps.metrics.addMetric('DeletesHeld', MetricUnit.Count, 1);
     deps.logger.warn('message held by the mass-delete brake', logFields);
     return dispose('held', outcome);
   }
   if (outcome.category === 'success') {
-    const skipped = SKIP_METRICS.get(outcome.code);
-    deps.metrics.addMetric(
-      skipped ?? (outcome.code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded'),
-      MetricUnit.Count,
-      1,
-    );
-    if (skipped !== undefined) {
-      deps.logger.info('message skipped: the platform already holds newer state', logFields);
+    deps.metrics.addMetric(successMetric(outcome.code), MetricUnit.Count, 1);
+    if (isSkip(outcome.code)) {
+      deps.logger.info('message not sent: nothing of it is left to apply', logFields);
     } else if (outcome.code.startsWith('ALREADY_')) {
       deps.logger.warn('desired state already in place', logFields);
     } else {

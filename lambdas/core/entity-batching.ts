@@ -1,4 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { type EntityAddress, entityKeyOf } from './ledger/entity-key';
 import { eventTime } from './ledger/event-time';
 
 /**
@@ -8,11 +9,7 @@ import { eventTime } from './ledger/event-time';
  * body that does not parse just runs on its own.
  */
 
-interface Addressed {
-  readonly campaignName?: unknown;
-  readonly region?: unknown;
-  readonly clientId?: unknown;
-  readonly loginUserId?: unknown;
+interface Addressed extends EntityAddress {
   readonly occurredAt?: unknown;
 }
 
@@ -27,15 +24,10 @@ const messageOf = (body: string): Addressed | undefined => {
   }
 };
 
-/** A key shared by the messages of one entity (campaign + clientId, or loginUserId). */
-export const entityOf = (body: string): string | undefined => {
+/** The ledger key of the entity a body names (the one the ledger uses), from the raw body. */
+export const entityOf = (body: string, campaignRegion: string): string | undefined => {
   const message = messageOf(body);
-  if (message === undefined) return undefined;
-  if (typeof message.loginUserId === 'string') return `user:${message.loginUserId}`;
-  if (typeof message.clientId === 'string' && typeof message.campaignName === 'string') {
-    return `record:${String(message.region ?? '')}:${message.campaignName}:${message.clientId}`;
-  }
-  return undefined;
+  return message === undefined ? undefined : entityKeyOf(message, campaignRegion);
 };
 
 /** When the record's event happened, with the fallbacks the ledger uses (see event-time.ts). */
@@ -53,10 +45,10 @@ const timeOf = (record: SQSRecord): number => {
 };
 
 /** The batch with each entity's records in `occurredAt` order, in the places they held. */
-export const inEventOrder = (event: SQSEvent): SQSEvent => {
+export const inEventOrder = (event: SQSEvent, campaignRegion: string): SQSEvent => {
   const byEntity = new Map<string, SQSEvent['Records']>();
   for (const record of event.Records) {
-    const key = entityOf(record.body);
+    const key = entityOf(record.body, campaignRegion);
     if (key !== undefined) byEntity.set(key, [...(byEntity.get(key) ?? []), record]);
   }
   for (const records of byEntity.values()) {
@@ -65,7 +57,7 @@ export const inEventOrder = (event: SQSEvent): SQSEvent => {
   return {
     ...event,
     Records: event.Records.map((record) => {
-      const key = entityOf(record.body);
+      const key = entityOf(record.body, campaignRegion);
       return (key === undefined ? undefined : byEntity.get(key)?.shift()) ?? record;
     }),
   };

@@ -1,3 +1,5 @@
+import type { OwnCode } from './outcome';
+
 /**
  * A brake on mass deletes, per destructive action and shared by every instance: a count of the
  * destructive messages let through in a rolling window, kept in one store item per action. Once
@@ -91,7 +93,7 @@ export interface BrakeEvents {
 export const BRAKE_RELEASED_ATTRIBUTE = 'brakeReleasedAt';
 
 /** Outcome code of a message the brake held (parked in the action's held queue). */
-export const HELD_BY_BRAKE = 'HELD_BY_BRAKE';
+export const HELD_BY_BRAKE = 'HELD_BY_BRAKE' satisfies OwnCode;
 
 /** Conditional writes one message may need when other instances write meanwhile. */
 const MAX_ATTEMPTS = 6;

@@ -5,14 +5,96 @@
  */
 export type OutcomeCategory = 'success' | 'retryable' | 'permanent';
 
+/** The statuses the two platform specs list (realtime `previewResultStatus`, provisioning `result`). */
+export type PlatformStatus =
+  | 'SUCCESS'
+  | 'FAILED'
+  | 'INVALIDCLIENTID'
+  | 'INVALIDRECORDDATAKEY'
+  | 'NORECORDFOUND'
+  | 'UNAUTHORIZED'
+  | 'INVALID_TENANT'
+  | 'INVALID_ARGUMENTS'
+  | 'ALREADY_EXISTS'
+  | 'NOT_SUPPORTED'
+  | 'NOT_FOUND'
+  | 'FAIL';
+
+/** What the transport and the platform client report about a request. */
+export type TransportCode =
+  | `HTTP_${number}`
+  | `UNKNOWN_STATUS:${string}`
+  | 'NETWORK_ERROR'
+  | 'TIMEOUT'
+  | 'MALFORMED_RESPONSE'
+  | 'DEADLINE_EXCEEDED'
+  | 'API_KEY_UNAVAILABLE'
+  | 'PLATFORM_UNAVAILABLE';
+
+/** How the harness counts an outcome the integration decided itself. */
+interface OwnCodeInfo {
+  /** The metric a success of this code is counted under (else `Succeeded`). */
+  readonly metric?: 'StaleSkipped' | 'Duplicate' | 'NoEffect' | 'AlreadyApplied' | 'DeletesHeld';
+}
+
+/**
+ * Every code this integration decides, in one table: its reason is in its own words (never the
+ * platform's text, which may quote record data), so logs may carry it, and a success is counted
+ * under its metric. A code missing here is not a code: `Outcome.code` will not take it.
+ */
+export const OWN_CODES = {
+  // Knowingly not sent (ordering).
+  STALE_SKIPPED: { metric: 'StaleSkipped' },
+  DUPLICATE: { metric: 'Duplicate' },
+  NO_EFFECT: { metric: 'NoEffect' },
+  // The state asked for already holds.
+  ALREADY_APPLIED: { metric: 'AlreadyApplied' },
+  ALREADY_ABSENT: { metric: 'AlreadyApplied' },
+  ALREADY_DELETED: { metric: 'AlreadyApplied' },
+  ALREADY_TRANSFERRED: { metric: 'AlreadyApplied' },
+  // Parked by the mass-delete brake.
+  HELD_BY_BRAKE: { metric: 'DeletesHeld' },
+  // Conflicts: the platform holds something that is not this integration's.
+  TRANSFER_TARGET_OCCUPIED: {},
+  USER_EXISTS_NOT_OURS: {},
+  // Waiting: retried with backoff within the retry window.
+  RECORD_ID_UNRESOLVED: {},
+  ENTITY_BUSY: {},
+  ENTITY_UNSETTLED: {},
+  RATE_LIMITED: {},
+  RESULT_PUBLISH_FAILED: {},
+  UNEXPECTED_ERROR: {},
+  // Refused at the edge.
+  INVALID_MESSAGE: {},
+  INVALID_JSON: {},
+  WRONG_DETAIL_TYPE: {},
+  UNSUPPORTED_EVENT: {},
+  // Dead-letter reasons the harness and the operator CLI write.
+  RETRY_WINDOW_SPENT: {},
+  DISCARDED_BY_OPERATOR: {},
+} as const satisfies Record<string, OwnCodeInfo>;
+
+export type OwnCode = keyof typeof OWN_CODES;
+
+/** Every outcome code: one union, so that a new one is declared where its reason is decided. */
+export type OutcomeCode = PlatformStatus | TransportCode | OwnCode;
+
+export const isOwnCode = (code: string): code is OwnCode => Object.hasOwn(OWN_CODES, code);
+
+/** Successes that knowingly sent nothing: stale, a duplicate, or no effect at the event's time. */
+export const isSkip = (code: OutcomeCode): boolean =>
+  ['StaleSkipped', 'Duplicate', 'NoEffect'].includes(successMetric(code));
+
+/** The metric a success is counted under. */
+export const successMetric = (code: OutcomeCode): string =>
+  (isOwnCode(code) ? (OWN_CODES[code] as OwnCodeInfo).metric : undefined) ??
+  (code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded');
+
 /** How one message's platform work ended: the one result type from the socket to the harness. */
 export interface Outcome<TBody = unknown> {
   readonly category: OutcomeCategory;
-  /**
-   * Machine-readable reason: the platform status (`SUCCESS`, `NORECORDFOUND`, `ALREADY_EXISTS`, …),
-   * `HTTP_<status>`, `NETWORK_ERROR`, `TIMEOUT`, `MALFORMED_RESPONSE`, `INVALID_MESSAGE`, …
-   */
-  readonly code: string;
+  /** Machine-readable reason: a platform status, a transport code, or one of `OWN_CODES`. */
+  readonly code: OutcomeCode;
   /** Human-readable reason an operator can act on. Never contains the API key or record data values. */
   readonly message: string;
   /** HTTP status of the last attempt, when a response was received. */
@@ -61,7 +143,7 @@ export const callMayHaveBeenApplied = (outcome: Outcome): boolean =>
   mayHaveBeenApplied(outcome) || outcome.afterDoubt === true;
 
 /** The desired end state already holds: report success, keep the evidence in code and message. */
-export const alreadyApplied = (outcome: Outcome, code: string, message: string): Outcome => ({
+export const alreadyApplied = (outcome: Outcome, code: OutcomeCode, message: string): Outcome => ({
   ...outcome,
   category: 'success',
   code,
@@ -74,13 +156,13 @@ export const alreadyApplied = (outcome: Outcome, code: string, message: string):
  */
 export const answerMeansApplied = (
   outcome: Outcome,
-  answer: string,
-  as: string,
+  answer: OutcomeCode,
+  as: OutcomeCode,
   message: string,
 ): Outcome => (outcome.code === answer ? alreadyApplied(outcome, as, message) : outcome);
 
 /** A success this integration decided without (further) platform requests. */
-export const success = (code: string, message: string, attempts = 0): Outcome => ({
+export const success = (code: OutcomeCode, message: string, attempts = 0): Outcome => ({
   category: 'success',
   code,
   message,

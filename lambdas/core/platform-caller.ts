@@ -153,6 +153,11 @@ export class PlatformCaller {
     this.#guard?.prefetch(action.service);
   }
 
+  /** The deployment's campaign region: where a record is when its message names none. */
+  get campaignRegion(): string {
+    return this.#settings.campaignRegion;
+  }
+
   /** Attempts per call for transient failures (the HTTP settings). */
   get maxAttempts(): number {
     return this.#http.maxAttempts;

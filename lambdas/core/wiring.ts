@@ -8,8 +8,8 @@ import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source
 import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
 import { SqsHeldQueue } from './aws/sqs-held-queue';
 import { SqsVisibilityRescheduler } from './aws/sqs-visibility-rescheduler';
-import { createActionHandler } from './lambda-handler';
 import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
+import type { AnyEntityKind } from './ledger/entity-kind';
 import { EntityLedger } from './ledger/entity-ledger';
 import { MassDeleteBrake } from './mass-delete-brake';
 import {
@@ -25,10 +25,11 @@ import { PlatformCaller } from './platform-caller';
 import { guardFor } from './platform-guard';
 import type { ResultPublisher } from './ports';
 import { readRuntimeEnv } from './runtime-env';
+import { createActionHandler } from './sqs-entry';
 
 /**
  * How a function is built, once per container: the environment contract read, the AWS SDK
- * adapters wired. No message passes through here; `lambda-handler.ts` routes them.
+ * adapters wired. No message passes through here; `sqs-entry.ts` routes them.
  */
 
 /** Builds the publisher of a read action's results (an entry point's choice, see below). */
@@ -53,6 +54,11 @@ export const createLambdaHandler = (
      */
     readonly ledger?: 'required' | 'off';
     /**
+     * The kind of entity a write action's events belong to (lambdas/entities/): its entry point
+     * passes it, so that a bundle carries only its own kind's model. Required for writes.
+     */
+    readonly entity?: AnyEntityKind;
+    /**
      * Publishes a read action's results; required for reads. The read entry points pass it, so
      * that only their bundles carry the EventBridge client. @default none
      */
@@ -71,6 +77,9 @@ export const createLambdaHandler = (
 ) => {
   const isRead = action.kind === 'read';
   const withLedger = !isRead && options.ledger !== 'off';
+  if (withLedger && options.entity === undefined) {
+    throw new Error(`${action.name} is a write action: its entry point must pass \`entity\``);
+  }
   const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: withLedger });
   if (isRead && options.results === undefined) {
     throw new Error(`${action.name} is a read action: its entry point must pass \`results\``);
@@ -120,12 +129,15 @@ export const createLambdaHandler = (
     { observer: requestObserver(logger, metrics), ...(guard ? { guard } : {}) },
   );
   const ledger =
-    ledgerTable === undefined
+    ledgerTable === undefined || options.entity === undefined
       ? undefined
-      : new EntityLedger({
-          store: new DynamoDbLedgerStore({ tableName: ledgerTable, client: dynamoDb }),
-          tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
-        });
+      : {
+          ledger: new EntityLedger({
+            store: new DynamoDbLedgerStore({ tableName: ledgerTable, client: dynamoDb }),
+            tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
+          }),
+          entity: options.entity,
+        };
   const brake =
     env.HELD_QUEUE_URL === undefined ||
     env.LEDGER_TABLE_NAME === undefined ||

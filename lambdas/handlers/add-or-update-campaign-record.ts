@@ -1,5 +1,6 @@
 import { addOrUpdateCampaignRecord } from '../actions/add-or-update-campaign-record';
 import { createLambdaHandler } from '../core/wiring';
+import { recordFamily } from '../entities/record-family';
 
 /** Lambda entry point of the add-or-update-campaign-record action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler(addOrUpdateCampaignRecord);
+export const handler = createLambdaHandler(addOrUpdateCampaignRecord, { entity: recordFamily });

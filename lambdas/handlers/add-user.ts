@@ -1,5 +1,6 @@
 import { addUser } from '../actions/add-user';
 import { createLambdaHandler } from '../core/wiring';
+import { user } from '../entities/user';
 
 /** Lambda entry point of the add-user action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler(addUser);
+export const handler = createLambdaHandler(addUser, { entity: user });

@@ -1,5 +1,6 @@
 import { changeCampaignRecordStatus } from '../actions/change-campaign-record-status';
 import { createLambdaHandler } from '../core/wiring';
+import { recordFamily } from '../entities/record-family';
 
 /** Lambda entry point of the change-campaign-record-status action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler(changeCampaignRecordStatus);
+export const handler = createLambdaHandler(changeCampaignRecordStatus, { entity: recordFamily });

@@ -1,5 +1,6 @@
 import { deleteCampaignRecord } from '../actions/delete-campaign-record';
 import { createLambdaHandler } from '../core/wiring';
+import { recordFamily } from '../entities/record-family';
 
 /** Lambda entry point of the delete-campaign-record action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler(deleteCampaignRecord);
+export const handler = createLambdaHandler(deleteCampaignRecord, { entity: recordFamily });

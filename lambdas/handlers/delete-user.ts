@@ -1,5 +1,6 @@
 import { deleteUser } from '../actions/delete-user';
 import { createLambdaHandler } from '../core/wiring';
+import { user } from '../entities/user';
 
 /** Lambda entry point of the delete-user action (SQS batch, EventBridge event). */
-export const handler = createLambdaHandler(deleteUser);
+export const handler = createLambdaHandler(deleteUser, { entity: user });

@@ -14,9 +14,8 @@ import {
   isActionName,
   parseMessage,
 } from '../../lambdas/actions';
-import type { OrderedSteps } from '../../lambdas/core/action';
 import { eventTime } from '../../lambdas/core/ledger/event-time';
-import { orderedEventOf } from '../../lambdas/core/ledger/ordered-event';
+import { eventVersion, payloadHash } from '../../lambdas/core/ledger/event-version';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type { ApiKeySource } from '../../lambdas/core/ports';
@@ -41,14 +40,11 @@ export const inVersionOrder = (
     if (!parsed.success) return [];
     const message = parsed.message;
     const time = eventTime({ occurredAt: (message as { occurredAt?: string }).occurredAt }, 0).ms;
-    const ordered = orderedEventOf(
-      event.action,
-      ordering as OrderedSteps<unknown>,
-      message,
+    const version = eventVersion(
       time,
-      campaignRegion,
+      ordering.rank,
+      payloadHash(message as Record<string, unknown>),
     );
-    const version = ordered?.event.version ?? String(time).padStart(15, '0');
     return [{ action: event.action as ActionName, message: parsed.message, version }];
   });
   // Exact duplicates are one event.

@@ -11,7 +11,6 @@ import type { Disposition } from '../../lambdas/core/disposition';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
 import { InMemoryBrakeStore } from '../../lambdas/core/in-memory-brake-store';
 import { InMemoryBreakerStore } from '../../lambdas/core/in-memory-breaker-store';
-import { createActionHandler } from '../../lambdas/core/lambda-handler';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import { MassDeleteBrake } from '../../lambdas/core/mass-delete-brake';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
@@ -24,6 +23,8 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import { createActionHandler } from '../../lambdas/core/sqs-entry';
+import { orderedWith } from '../../lambdas/entities';
 import { DELETE_BRAKE_DEFAULTS } from '../../lib/config';
 import { counted } from '../../ops/counted';
 import { lambdaContext } from '../../testkit';
@@ -385,7 +386,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
         random: backoffRandom,
         rescheduler: backend.rescheduler(action),
         queueClock: () => backend.queueNow(),
-        ledger,
+        ...orderedWith(actionDefinition(action), ledger),
         campaignRegion: settings.campaignRegion,
         deadLetters: deadLetterSink(action, backend.deadLetterSink(action)),
         results: resultPublisher(backend.resultPublisher(action)),

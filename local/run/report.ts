@@ -1,5 +1,6 @@
 import { styleText } from 'node:util';
 import { ACTION_NAMES } from '../../lambdas/actions';
+import { isOwnCode, isSkip as isSkipCode } from '../../lambdas/core/outcome';
 import { counted } from '../../ops/counted';
 import type { StateSnapshot, StatsSnapshot } from '../simulator';
 import { WORKED_STATES } from '../simulator';
@@ -145,13 +146,13 @@ export const formatPhase = (info: PhaseInfo, style: Style): string => {
 };
 
 /** Outcomes of messages the ledger knowingly did not send (counted, never lost). */
-const isSkip = (code: string): boolean => code === 'STALE_SKIPPED' || code === 'DUPLICATE';
+const isSkip = (code: string): boolean => isOwnCode(code) && isSkipCode(code);
 
 export interface ActionTotals {
   received: number;
   applied: number;
   already: number;
-  /** Stale or duplicate: knowingly not sent, because the platform already holds newer state. */
+  /** Stale, duplicate or no effect: knowingly not sent (newer state already there, or no record at its time). */
   skipped: number;
   deadLettered: number;
   /** Parked by the mass-delete brake (not a column: shown in the verdict when any). */
@@ -207,7 +208,7 @@ const SUMMARY_COLUMNS: readonly [keyof ActionTotals, string][] = [
 
 /**
  * The table per action: received (reached the queue), applied, already (the desired state was
- * in place: ALREADY_*), skipped (stale or duplicate: newer state already there), DLQ
+ * in place: ALREADY_*), skipped (stale, duplicate, or no effect at the event's time), DLQ
  * (dead-lettered with a reason), redrive (moved by the redrive policy, no reason), lost,
  * retries (SQS redeliveries). Below it, the handlers' own HTTP retries within one receive,
  * which the table's retries do not count.
@@ -306,7 +307,7 @@ export const formatVerdict = (
   const skipped = fates.filter((f) => f.kind === 'applied' && isSkip(f.code)).length;
   const parts = [
     counted(fates.length, 'event'),
-    `${count('applied')} applied (${already} already in place, ${skipped} skipped as stale or duplicate)`,
+    `${count('applied')} applied (${already} already in place, ${skipped} skipped as stale, duplicate or without effect)`,
     `${count('dead-lettered')} dead-lettered with a reason`,
     ...(count('held') > 0 ? [`${count('held')} held by the mass-delete brake`] : []),
     `${count('unrouted')} unrouted`,

@@ -24,6 +24,11 @@ export interface FaultSettings {
    * `retryAfterSeconds` says otherwise. Counted as throttle faults.
    */
   readonly rateLimitPerSecond?: number;
+  /**
+   * When set, the rates apply only to requests of these endpoints (path suffixes such as
+   * `changeCampaignRecordStatus`); the others are answered as if no fault were set.
+   */
+  readonly endpoints?: readonly string[];
 }
 
 export type FaultKind =
@@ -61,6 +66,7 @@ const ALL_KEYS: readonly string[] = [
   'latencyMs',
   'retryAfterSeconds',
   'rateLimitPerSecond',
+  'endpoints',
 ];
 
 /**
@@ -75,6 +81,12 @@ export const validateFaultSettings = (input: unknown): FaultSettings => {
   for (const [key, value] of entries) {
     if (!ALL_KEYS.includes(key)) throw new Error(`unknown fault setting "${key}"`);
     if (value === undefined) continue;
+    if (key === 'endpoints') {
+      if (!Array.isArray(value) || !value.every((e) => typeof e === 'string')) {
+        throw new Error('fault setting "endpoints" must be a list of endpoint names');
+      }
+      continue;
+    }
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new Error(`fault setting "${key}" must be a non-negative number`);
     }
@@ -83,7 +95,10 @@ export const validateFaultSettings = (input: unknown): FaultSettings => {
     }
   }
   const settings = input as FaultSettings;
-  const total = RATE_KEYS.reduce((sum, key) => sum + (settings[key] ?? 0), 0);
+  const total = RATE_KEYS.reduce(
+    (sum, key) => sum + ((settings[key] as number | undefined) ?? 0),
+    0,
+  );
   if (total > 1 + 1e-9) throw new Error('fault rates must add up to at most 1');
   return { ...settings };
 };
@@ -161,14 +176,19 @@ export class FaultInjector {
   }
 
   /** The rate limit first, then one draw per request; the rates are consecutive bands of [0, 1). */
-  decide(): FaultKind | undefined {
+  decide(endpoint?: string): FaultKind | undefined {
     if (!this.withinRateLimit()) return 'throttle';
-    const anyRate = FAULT_KINDS.some((kind) => (this.settings[RATE_OF[kind]] ?? 0) > 0);
+    const { endpoints } = this.settings;
+    if (endpoints !== undefined && (endpoint === undefined || !endpoints.includes(endpoint))) {
+      return undefined;
+    }
+    const rate = (kind: FaultKind) => (this.settings[RATE_OF[kind]] as number | undefined) ?? 0;
+    const anyRate = FAULT_KINDS.some((kind) => rate(kind) > 0);
     if (!anyRate) return undefined;
     const draw = this.random();
     let upper = 0;
     for (const kind of FAULT_KINDS) {
-      upper += this.settings[RATE_OF[kind]] ?? 0;
+      upper += rate(kind);
       if (draw < upper) return kind;
     }
     return undefined;

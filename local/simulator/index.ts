@@ -279,7 +279,7 @@ export const startSimulator = async (options: SimulatorOptions): Promise<Running
 
     // Decided before anything is applied, so a fault (other than a lost response) leaves the
     // platform unchanged.
-    const fault: FaultKind | undefined = faults.decide();
+    const fault: FaultKind | undefined = faults.decide(route.endpoint);
     if (faults.latencyMs > 0) {
       stats.countDelay();
       await delay(faults.latencyMs);

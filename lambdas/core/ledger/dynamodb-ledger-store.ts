@@ -1,6 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { LedgerTable, type LedgerTableOptions, numberValue } from '../aws/ledger-table';
-import type { EntityDoc } from './entity';
 import { type ClaimResult, type Lease, LeaseLostError, type LedgerStore } from './ledger-store';
 
 const CLAIM_NAMES = { '#lease': 'lease', '#until': 'until' };
@@ -19,14 +18,14 @@ const leaseAttribute = (lease: Lease): AttributeValue => ({
   },
 });
 
-const parseDoc = (item: Record<string, AttributeValue> | undefined): EntityDoc | undefined => {
+const parseDoc = (item: Record<string, AttributeValue> | undefined): unknown => {
   const text = item?.doc?.S;
-  return text === undefined ? undefined : (JSON.parse(text) as EntityDoc);
+  return text === undefined ? undefined : JSON.parse(text);
 };
 
 /**
- * The ledger in one DynamoDB table (partition key `pk`, TTL attribute `expiresAt`). The document
- * is one JSON string attribute; only the lease is a map, because the conditions read it. Every
+ * The ledger in one DynamoDB table (partition key `pk`, TTL attribute `expiresAt`). The item is
+ * one JSON string attribute; only the lease is a map, because the conditions read it. Every
  * write is conditional on the lease, so two holders can never both write an entity.
  */
 export class DynamoDbLedgerStore implements LedgerStore {
@@ -54,7 +53,7 @@ export class DynamoDbLedgerStore implements LedgerStore {
     };
   }
 
-  async commit(key: string, token: string, doc: EntityDoc, expiresAt?: number): Promise<void> {
+  async commit(key: string, token: string, doc: object, expiresAt?: number): Promise<void> {
     const write = await this.#table.put(
       {
         pk: { S: key },
@@ -75,7 +74,18 @@ export class DynamoDbLedgerStore implements LedgerStore {
     });
   }
 
-  async read(key: string): Promise<EntityDoc | undefined> {
+  async read(key: string): Promise<unknown> {
     return parseDoc(await this.#table.get(key, true));
+  }
+
+  async readAlias(alias: string): Promise<string | undefined> {
+    return (await this.#table.get(alias, true))?.target?.S;
+  }
+
+  async writeAlias(alias: string, target: string, expiresAt: number): Promise<void> {
+    await this.#table.put(
+      { pk: { S: alias }, target: { S: target }, expiresAt: numberValue(expiresAt) },
+      {},
+    );
   }
 }

@@ -1,59 +1,86 @@
 import { randomUUID } from 'node:crypto';
-import type { Outcome } from '../outcome';
-
-export type { Applied, ApplyDecision } from './decide';
-
-import { type Applied, type ApplyDecision, decide, settle } from './decide';
-import { EMPTY_ENTITY, type EntityDoc, type FieldValue, type OrderedEvent } from './entity';
+import type { Outcome, OutcomeCode } from '../outcome';
+import type { CallOptions, PlatformCaller } from '../platform-caller';
+import { type AnyEntityKind, CONFLICT_CODES, type Effect, type StoredEvent } from './entity-kind';
+import type { Version } from './event-version';
+import { LEDGER_SCHEMA_VERSION, type LedgerDoc, parseLedgerDoc } from './ledger-doc';
 import type { ClaimResult, LedgerStore } from './ledger-store';
-import { noteOutcome } from './outcome-history';
 
-/** What an action's platform step reports: the outcome, and what it did to the entity. */
-export interface StepResult {
-  readonly outcome: Outcome;
-  readonly applied: Applied;
-}
-
-export type ApplyStep = (decision: ApplyDecision) => Promise<StepResult>;
+/**
+ * The mechanism of the entity ledger, for any kind of entity: per message, claim the entity (a
+ * lease), add its event to the entity's events, replay them on the kind's model of the platform,
+ * bring the platform from what the ledger knows to that desired state with the kind's plan (one
+ * call at a time, learning from each answer), and commit. Two messages of one entity never run
+ * at once; a crashed holder's lease expires and the next one reads the platform first.
+ */
 
 export interface EntityLedgerOptions {
   readonly store: LedgerStore;
   /**
-   * Days a deleted entity's tombstone is kept, so a late older event is still recognised as
-   * stale: at least the retry window plus the DLQ retention. @default 15
+   * Days an event is kept before it is folded into the entity's snapshot, and a deleted entity's
+   * item is kept: at least the retry window plus the DLQ retention, so a redriven dead letter is
+   * still ordered. @default 15
    */
   readonly tombstoneDays?: number;
-  /** Days the document of an entity that exists is kept after its last event. @default 400 */
+  /** Days the item of an entity that exists is kept after its last event. @default 400 */
   readonly historyDays?: number;
+  /** Size above which the oldest settled events are folded early (DynamoDB allows 400 KB). @default 64 KiB */
+  readonly maxItemBytes?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** One message's event, as the ledger orders it. */
+export interface NewEvent {
+  readonly key: string;
+  readonly v: Version;
+  readonly action: string;
+  readonly op: unknown;
+}
+
+export interface ApplyRequest {
+  /** Who the entity is on the platform (the kind's id). */
+  readonly id: unknown;
+  readonly event: NewEvent;
+  readonly platform: PlatformCaller;
+  readonly call: CallOptions;
+  /** Epoch ms by which the message's work must end. */
+  readonly deadline: number;
+  /** Another name the message used for the entity (a previewRecordId), to index. */
+  readonly alias?: string;
+  /**
+   * No redelivery follows: a retryable failure now goes to the DLQ, and the event leaves the
+   * entity's events until a redrive brings it back (a dead letter is not applied).
+   */
+  readonly lastReceive?: boolean;
 }
 
 /** A lease outlives the invocation by this much, then anyone may take the entity over. */
 const LEASE_GRACE_MS = 5_000;
 /** Waits between claims of a busy entity: short, because its holder is usually one call away. */
 const BUSY_WAITS_MS = [50, 100, 200, 400, 800, 1600];
-/** A move forwards an old event at most this many times (a chain of transfers). */
-const MAX_FORWARDS = 5;
+/** Calls one message may make for its entity; a plan needs a few, a flapping platform more. */
+const MAX_STEPS = 12;
 const DAY_SECONDS = 86_400;
+const DEFAULT_MAX_ITEM_BYTES = 64 * 1024;
 
-const outcome = (category: Outcome['category'], code: string, message: string): Outcome => ({
+const outcome = (category: Outcome['category'], code: OutcomeCode, message: string): Outcome => ({
   category,
   code,
   message,
   attempts: 0,
 });
 
-/**
- * Runs one event of an entity under the ledger: claim the entity (a lease), decide from its
- * versions whether the event is stale, a duplicate or what is left of it to send, let the
- * action send that, and commit what the platform now holds. Two messages of one entity are
- * never applied at once; a crashed holder's lease expires.
- */
+type Doc = LedgerDoc<unknown, unknown, unknown, unknown>;
+
+const byVersion = (a: StoredEvent<unknown>, b: StoredEvent<unknown>) =>
+  a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+
 export class EntityLedger {
   readonly #store: LedgerStore;
   readonly #tombstoneSeconds: number;
   readonly #historySeconds: number;
+  readonly #maxItemBytes: number;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
 
@@ -61,118 +88,264 @@ export class EntityLedger {
     this.#store = options.store;
     this.#tombstoneSeconds = (options.tombstoneDays ?? 15) * DAY_SECONDS;
     this.#historySeconds = (options.historyDays ?? 400) * DAY_SECONDS;
+    this.#maxItemBytes = options.maxItemBytes ?? DEFAULT_MAX_ITEM_BYTES;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  async apply(
-    location: string,
-    event: OrderedEvent,
-    step: ApplyStep,
-    deadline: number,
-  ): Promise<Outcome> {
-    let at = location;
-    let address: Readonly<Record<string, string>> | undefined;
-    let followedMoveAt: string | undefined;
-    for (let forwards = 0; forwards <= MAX_FORWARDS; forwards += 1) {
-      const token = randomUUID();
-      const claim = await this.#claim(at, token, event.attemptKey, deadline);
-      if (claim.kind === 'busy') return busy(at);
-      const doc = claim.doc ?? EMPTY_ENTITY;
-      const decision = decide(doc, event, {
-        ...pickTakenOver(claim),
-        ...(followedMoveAt === undefined ? {} : { forwarded: true, followedMoveAt }),
-      });
-      if (decision.kind === 'forward') {
-        await this.#store.release(at, token);
-        at = decision.location;
-        followedMoveAt = decision.moveAt;
-        address = decision.address ?? address;
-        continue;
-      }
-      if (decision.kind === 'wait') {
-        await this.#store.release(at, token);
-        return outcome('retryable', decision.code, decision.reason);
-      }
-      if (decision.kind === 'skip') {
-        const skipped = settle(doc, event, decision, { kind: 'unchanged' }).doc;
-        await this.#commit(at, token, noteOutcome(skipped, event.key, decision.code));
-        return outcome('success', decision.code, decision.reason);
-      }
-      const addressed = address === undefined ? decision : { ...decision, address };
-      return this.#applyClaimed(at, token, doc, event, addressed, step, deadline);
-    }
-    return outcome('permanent', 'MOVE_CHAIN_TOO_LONG', 'the record moved too often to follow');
+  /** The store, for the aliases the kinds resolve names with. */
+  get store(): LedgerStore {
+    return this.#store;
   }
 
-  async #applyClaimed(
-    at: string,
-    token: string,
-    doc: EntityDoc,
-    event: OrderedEvent,
-    decision: ApplyDecision,
-    step: ApplyStep,
-    deadline: number,
-  ): Promise<Outcome> {
-    // A move writes two entities: the destination is claimed too, so nothing lands there meanwhile.
-    let destination: { key: string; token: string; doc: EntityDoc | undefined } | undefined;
-    if (event.kind === 'move' && event.destination !== undefined && decision.historic !== true) {
-      const destinationToken = randomUUID();
-      const claim = await this.#claim(
-        event.destination,
-        destinationToken,
-        event.attemptKey,
-        deadline,
-      );
-      if (claim.kind === 'busy') {
-        await this.#store.release(at, token);
-        return busy(event.destination);
-      }
-      destination = { key: event.destination, token: destinationToken, doc: claim.doc };
-    }
-    const deletedThere =
-      destination?.doc?.deletedAt !== undefined && destination.doc.deletedAt > event.version;
-    const merge = deletedThere ? undefined : mergeInto(doc, event, decision, destination?.doc);
-    let result: StepResult;
+  async apply(kind: AnyEntityKind, request: ApplyRequest): Promise<Outcome> {
+    const key = kind.keyOf(request.id);
+    const token = randomUUID();
+    const claim = await this.#claim(key, token, request.event.key, request.deadline);
+    if (claim.kind === 'busy') return busy(key);
+    let doc: Doc;
     try {
-      const oursThere = destination?.doc?.bornAt !== undefined;
-      result = await step(
-        deletedThere
-          ? { ...decision, deletedAtDestination: true }
-          : merge !== undefined
-            ? { ...decision, mergeInto: merge }
-            : oursThere
-              ? { ...decision, destinationOurs: true }
-              : decision,
-      );
+      doc = this.#docOf(kind, claim, request.id);
     } catch (error) {
-      // Nothing learnt; the entity is free for the redelivery at once.
-      await this.#store.release(at, token);
-      if (destination) await this.#store.release(destination.key, destination.token);
+      await this.#store.release(key, token);
       throw error;
     }
-    const settled = settle(doc, event, decision, result.applied, destination?.doc);
-    if (destination) {
-      if (settled.destination) {
-        await this.#commit(destination.key, destination.token, settled.destination);
+    let result: { doc: Doc; outcome: Outcome };
+    try {
+      result = await this.#settle(kind, doc, request);
+    } catch (error) {
+      // A step threw (a bug, or the key source down): nothing learnt from it is kept, and the
+      // calls it may have made are in doubt for the next holder, as after a crash.
+      await this.#store.release(key, token);
+      throw error;
+    }
+    if (request.alias !== undefined && !(result.doc.aliases ?? []).includes(request.alias)) {
+      await this.#store.writeAlias(
+        request.alias,
+        JSON.stringify(request.id),
+        this.#expiry(this.#historySeconds),
+      );
+      result = {
+        ...result,
+        doc: { ...result.doc, aliases: [...(result.doc.aliases ?? []), request.alias] },
+      };
+    }
+    const committed = this.#compact(kind, result.doc);
+    const replayed = kind.replay(
+      kind.start(committed.known, committed.snapshot?.state),
+      committed.events,
+    );
+    const keep = kind.isGone(replayed.state, committed.known)
+      ? this.#tombstoneSeconds
+      : this.#historySeconds;
+    await this.#store.commit(key, token, committed, this.#expiry(keep));
+    return result.outcome;
+  }
+
+  /** The entity's item as this version reads it; a new one when it has none (or an older schema). */
+  #docOf(kind: AnyEntityKind, claim: Extract<ClaimResult, { kind: 'claimed' }>, id: unknown): Doc {
+    const parsed = parseLedgerDoc(claim.doc, kind.name, kind.parts);
+    const doc: Doc = parsed ?? {
+      schema: LEDGER_SCHEMA_VERSION,
+      kind: kind.name,
+      id,
+      events: [],
+      known: (claim.doc === undefined ? undefined : kind.migrate?.(claim.doc)) ?? kind.unknown,
+    };
+    // The previous holder crashed or ran out of time: any call it made may have landed.
+    return claim.takenOverFrom === undefined ? doc : { ...doc, known: kind.doubt(doc.known) };
+  }
+
+  /** Adds the event, brings the platform to its replay, and says what the message got. */
+  async #settle(
+    kind: AnyEntityKind,
+    before: Doc,
+    request: ApplyRequest,
+  ): Promise<{ doc: Doc; outcome: Outcome }> {
+    const { event } = request;
+    const existing = before.events.find((e) => e.key === event.key);
+    if (existing?.settled === true) {
+      const events = before.events.map((e) =>
+        e.key === event.key ? { ...e, repeats: (e.repeats ?? 0) + 1 } : e,
+      );
+      return {
+        doc: { ...before, events },
+        outcome: outcome('success', 'DUPLICATE', 'this event was already applied or skipped'),
+      };
+    }
+    if (existing === undefined && before.snapshot !== undefined && event.v <= before.snapshot.v) {
+      return {
+        doc: before,
+        outcome: outcome(
+          'success',
+          'STALE_SKIPPED',
+          'older than the events the ledger keeps for this entity (past the tombstone horizon)',
+        ),
+      };
+    }
+    const events =
+      existing === undefined
+        ? [...before.events, { ...event, received: this.#now() }].sort(byVersion)
+        : before.events;
+    const archive = before.snapshot?.keep ?? [];
+    const all = [...archive, ...events].sort(byVersion);
+    let known = before.known;
+    let failure: Outcome | undefined;
+    let wrote: Outcome | undefined;
+    let done = false;
+    // Requests that got no answer, across the message's calls: an unanswered write is read back
+    // and sent again at most as often as the caller would retry one call.
+    let unanswered = 0;
+    /** A write of this message went unanswered (a read then told what it did). */
+    let doubted = false;
+    const context = { id: before.id, events: all, platform: request.platform, call: request.call };
+    for (let calls = 0; calls < MAX_STEPS && !done; calls += 1) {
+      const desired = kind.replay(kind.start(known, before.snapshot?.state), events).state;
+      const [step] = kind.plan(desired, known, all);
+      if (step === undefined) {
+        done = true;
+        break;
+      }
+      if (!request.platform.mayStartRequest(request.deadline)) {
+        failure = outcome(
+          'retryable',
+          'DEADLINE_EXCEEDED',
+          'no time left before the invocation ends; the rest of the entity’s work is retried',
+        );
+        break;
+      }
+      const answer = await kind.run(step, context);
+      known = kind.learn(known, step, answer);
+      if (answer.status === 'failed') {
+        failure = answer.outcome;
+        break;
+      }
+      if (
+        answer.status === 'done' &&
+        step.kind !== 'read' &&
+        answer.outcome.category === 'success' &&
+        answer.outcome.attempts > 0
+      ) {
+        wrote = answer.outcome;
+      }
+      // An unanswered call leaves the known state in doubt: the next plan reads first.
+      if (answer.status === 'uncertain') {
+        doubted = true;
+        failure = answer.outcome;
+        unanswered += Math.max(1, answer.outcome.attempts);
+        if (unanswered >= request.platform.maxAttempts) break;
       } else {
-        await this.#store.release(destination.key, destination.token);
+        failure = undefined;
       }
     }
-    const done = settled.doc.settled.includes(event.key)
-      ? noteOutcome(settled.doc, event.key, result.outcome.code)
-      : settled.doc;
-    await this.#commit(at, token, done);
-    return result.outcome;
+    if (!done && failure === undefined) {
+      failure = outcome(
+        'retryable',
+        'ENTITY_UNSETTLED',
+        `the entity needed more than ${MAX_STEPS} calls; the rest is retried`,
+      );
+    }
+    const start = kind.start(known, before.snapshot?.state);
+    const withIt = kind.replay(start, events);
+    const effect: Effect = withIt.effects.get(event.key) ?? { kind: 'applied' };
+    const decided = this.#outcomeOf(kind, {
+      effect,
+      failure: done ? undefined : failure,
+      wrote,
+      doubted,
+      stale:
+        effect.kind === 'applied' &&
+        sameValues(
+          kind,
+          withIt.state,
+          kind.replay(
+            start,
+            events.filter((e) => e.key !== event.key),
+          ).state,
+        ),
+      op: event.op,
+    });
+    return {
+      doc: {
+        ...before,
+        known,
+        events: noted(events, event.key, decided, request.lastReceive === true),
+      },
+      outcome: decided,
+    };
+  }
+
+  #outcomeOf(
+    kind: AnyEntityKind,
+    facts: {
+      effect: Effect;
+      failure: Outcome | undefined;
+      wrote: Outcome | undefined;
+      doubted: boolean;
+      stale: boolean;
+      op: unknown;
+    },
+  ): Outcome {
+    const { effect, failure, wrote } = facts;
+    if (failure !== undefined) return failure;
+    if (effect.kind === 'conflict') return outcome('permanent', effect.code, effect.reason);
+    if (effect.kind === 'none') {
+      // Nothing there to act on, as far as anyone can tell now; but a request of this message
+      // that went unanswered may be what removed it.
+      return facts.doubted
+        ? outcome(
+            'success',
+            kind.alreadyCode(facts.op, true),
+            'a request of this message went unanswered; reading back showed it done',
+          )
+        : outcome('success', effect.code, effect.reason);
+    }
+    if (facts.stale) {
+      return outcome(
+        'success',
+        'STALE_SKIPPED',
+        'newer events of this entity already decided everything this event sets',
+      );
+    }
+    if (wrote !== undefined) return { ...wrote, attempts: wrote.attempts };
+    return outcome(
+      'success',
+      kind.alreadyCode(facts.op, facts.doubted),
+      'the platform already holds what this event asks for',
+    );
+  }
+
+  /**
+   * Folds the oldest settled events into the snapshot the replay starts from, once the ledger
+   * has held them past the tombstone horizon (no copy of their messages can come back then: the
+   * retry window and the DLQ's retention are shorter), or while the item is too large.
+   */
+  #compact(kind: AnyEntityKind, doc: Doc): Doc {
+    const horizon = this.#now() - this.#tombstoneSeconds * 1000;
+    let folded = doc;
+    for (;;) {
+      const oldest = folded.events[0];
+      if (oldest === undefined || oldest.settled !== true) return folded;
+      const tooOld = (oldest.received ?? 0) < horizon;
+      if (!tooOld && JSON.stringify(folded).length <= this.#maxItemBytes) return folded;
+      const start = kind.start(folded.known, folded.snapshot?.state);
+      const state = kind.replay(start, [oldest]).state;
+      const archive = [...(folded.snapshot?.keep ?? []), oldest];
+      folded = {
+        ...folded,
+        events: folded.events.slice(1),
+        snapshot: { v: oldest.v, state, keep: kind.keep(state, archive) },
+      };
+    }
   }
 
   async #claim(
     key: string,
     token: string,
-    attemptKey: string,
+    eventKey: string,
     deadline: number,
   ): Promise<ClaimResult> {
-    const lease = { token, until: deadline + LEASE_GRACE_MS, eventKey: attemptKey };
+    const lease = { token, until: deadline + LEASE_GRACE_MS, eventKey };
     let claim = await this.#store.claim(key, lease, this.#now());
     for (const wait of BUSY_WAITS_MS) {
       if (claim.kind === 'claimed' || this.#now() + wait >= deadline) break;
@@ -182,39 +355,38 @@ export class EntityLedger {
     return claim;
   }
 
-  #commit(key: string, token: string, doc: EntityDoc): Promise<void> {
-    const keep = doc.present === false ? this.#tombstoneSeconds : this.#historySeconds;
-    return this.#store.commit(key, token, doc, Math.floor(this.#now() / 1000) + keep);
+  #expiry(seconds: number): number {
+    return Math.floor(this.#now() / 1000) + seconds;
   }
 }
 
 /**
- * A move whose destination already holds an incarnation born after the move happened: events
- * sent there after the move arrived first, so that record is the moved one. What the source
- * knew (and the move sets) that is newer than the destination's fields must be set there.
+ * The events with what the message got: a final outcome settles its event (a copy is then a
+ * duplicate), except a conflict, which a redrive must try again; a message that goes to the DLQ
+ * (a permanent refusal, or a retryable failure on its last receive) takes its event out: a dead
+ * letter is not applied, and must not hold back the entity's other events, until a redrive
+ * brings it back; a retryable one leaves it waiting for its redelivery.
  */
-const mergeInto = (
-  doc: EntityDoc,
-  event: OrderedEvent,
-  decision: ApplyDecision,
-  destination: EntityDoc | undefined,
-): { readonly fields: Record<string, FieldValue> } | undefined => {
-  if (event.kind !== 'move' || destination?.present !== true) return undefined;
-  if (destination.bornAt === undefined || destination.bornAt <= event.version) return undefined;
-  const source: Record<string, { v: string; value: FieldValue }> = { ...doc.fields };
-  for (const name of decision.fresh) {
-    source[name] = { v: event.version, value: event.sets[name] ?? null };
-  }
-  const fields = Object.fromEntries(
-    Object.entries(source)
-      .filter(([name, entry]) => entry.v > (destination.fields[name]?.v ?? ''))
-      .map(([name, entry]) => [name, entry.value]),
-  );
-  return { fields };
+const noted = (
+  events: readonly StoredEvent<unknown>[],
+  key: string,
+  got: Outcome,
+  lastReceive: boolean,
+): StoredEvent<unknown>[] => {
+  const conflict = (CONFLICT_CODES as readonly string[]).includes(got.code);
+  const deadLettered =
+    got.category === 'permanent' || (got.category === 'retryable' && lastReceive);
+  if (deadLettered && !conflict) return events.filter((e) => e.key !== key);
+  if (got.category === 'retryable') return [...events];
+  return events.map((e) => {
+    if (e.key !== key) return e;
+    const first = e.outcome === undefined ? { outcome: got.code } : {};
+    return conflict ? { ...e, ...first } : { ...e, ...first, settled: true as const };
+  });
 };
 
-const pickTakenOver = (claim: Extract<ClaimResult, { kind: 'claimed' }>) =>
-  claim.takenOverFrom === undefined ? {} : { takenOverFrom: claim.takenOverFrom };
+const sameValues = (kind: AnyEntityKind, a: unknown, b: unknown): boolean =>
+  JSON.stringify(kind.values(a)) === JSON.stringify(kind.values(b));
 
 const busy = (key: string): Outcome =>
   outcome(

@@ -111,7 +111,7 @@ describe('the platform ends in the state of each entity newest event', () => {
     expect(codeOf('c-2-Ada-4')).toBe('STALE_SKIPPED');
   });
 
-  it('3: a transfer that never happened is not acknowledged because the target holds another record', async () => {
+  it('3: a transfer that never happened is not acknowledged as done: with nothing to move it has no effect', async () => {
     // Prepare: nothing in Leads; an unrelated record with the same clientId in Nurture
     const transfer = await harness.load('transfer-campaign-record');
     seedRecord(harness, 'c-3', 'Nurture');
@@ -127,6 +127,29 @@ describe('the platform ends in the state of each entity newest event', () => {
     // Act
     const response = await transfer(sqsEvent(record), lambdaContext());
 
+    // Assess: counted as having no effect (with why), never as transferred; Nurture untouched
+    expect(failedIds(response)).toEqual([]);
+    expect(codeOf('move-c-3')).toBe('NO_EFFECT');
+    expect(harness.sim.state.findByClientId('Nurture', 'c-3')?.skillQueue).not.toBe('Retention');
+  });
+
+  it('3b: a transfer into a campaign that holds another record with the clientId is dead-lettered with its reason', async () => {
+    // Prepare: the record in Leads, and an unrelated record with the same clientId in Nurture
+    const transfer = await harness.load('transfer-campaign-record');
+    seedRecord(harness, 'c-3b', 'Leads');
+    seedRecord(harness, 'c-3b', 'Nurture');
+    const record = sqsRecord({
+      correlationId: 'move-c-3b',
+      occurredAt: at(3),
+      campaignName: 'Leads',
+      clientId: 'c-3b',
+      transferToCampaign: 'Nurture',
+      skillQueue: 'Retention',
+    });
+
+    // Act
+    const response = await transfer(sqsEvent(record), lambdaContext());
+
     // Assess
     expect(failedIds(response)).toEqual([]);
     await expectDeadLettered(harness, {
@@ -134,9 +157,10 @@ describe('the platform ends in the state of each entity newest event', () => {
       action: 'transfer-campaign-record',
       errorCategory: 'permanent',
       errorCode: 'TRANSFER_TARGET_OCCUPIED',
-      correlationId: 'move-c-3',
+      correlationId: 'move-c-3b',
     });
-    expect(harness.sim.state.findByClientId('Nurture', 'c-3')?.skillQueue).not.toBe('Retention');
+    expect(harness.sim.state.findByClientId('Leads', 'c-3b')).toBeDefined();
+    expect(harness.sim.state.findByClientId('Nurture', 'c-3b')?.skillQueue).not.toBe('Retention');
   });
 
   it('4: an add-user is not acknowledged for a different person who has the login id', async () => {
@@ -183,32 +207,31 @@ describe('the platform ends in the state of each entity newest event', () => {
     expect(harness.sim.state.appliedCount(record?.previewRecordID ?? '')).toBe(1);
   });
 
-  it('6: a change-status that arrives before its add waits for it instead of being dead-lettered', async () => {
+  it('6: a change-status that arrives before its add is kept, and applied when the add comes', async () => {
     // Prepare
     const upsert = await harness.load('add-or-update-campaign-record');
     const status = await harness.load('change-campaign-record-status');
-    const change = {
+    const first = sqsRecord({
       correlationId: 'done-c-6',
       occurredAt: at(2),
       campaignName: 'Leads',
       clientId: 'c-6',
       previewRecordStateEnum: 'COMPLETED',
-    };
-    const first = sqsRecord(change);
+    });
 
     // Act
     const early = await status(sqsEvent(first), lambdaContext());
-    await upsert(sqsEvent(sqsRecord(lead('c-6', 'Ada', 1))), lambdaContext());
-    const later = await status(sqsEvent(sqsRecord(change, { receiveCount: 2 })), lambdaContext());
+    const add = await upsert(sqsEvent(sqsRecord(lead('c-6', 'Ada', 1))), lambdaContext());
 
-    // Assess
-    expect(failedIds(early)).toEqual([first.messageId]);
-    expect(failedIds(later)).toEqual([]);
+    // Assess: nothing waited or was dead-lettered; the add brought the change with it
+    expect(failedIds(early)).toEqual([]);
+    expect(codeOf('done-c-6')).toBe('NO_EFFECT');
+    expect(failedIds(add)).toEqual([]);
     expect(harness.sim.state.findByClientId('Leads', 'c-6')?.workedState).toBe('COMPLETED');
     expect(await harness.deadLetters()).toEqual([]);
   });
 
-  it('6b: it is dead-lettered with its reason only on its last receive', async () => {
+  it('6b: a change-status for a record that never comes is counted as having no effect, not dead-lettered', async () => {
     // Prepare
     const status = await harness.load('change-campaign-record-status');
     const record = sqsRecord(
@@ -223,16 +246,15 @@ describe('the platform ends in the state of each entity newest event', () => {
     );
 
     // Act
-    await status(sqsEvent(record), lambdaContext());
+    const response = await status(sqsEvent(record), lambdaContext());
 
     // Assess
-    await expectDeadLettered(harness, {
-      source: record,
-      action: 'change-campaign-record-status',
-      errorCategory: 'retryable',
-      errorCode: 'RECORD_NOT_YET_THERE',
-      correlationId: 'never-added',
+    expect(failedIds(response)).toEqual([]);
+    expect(outcomeLines(harness).get('never-added')).toMatchObject({
+      code: 'NO_EFFECT',
+      category: 'success',
     });
+    expect(await harness.deadLetters()).toEqual([]);
   });
 
   it('7: a redriven dead letter that newer events overtook is skipped as stale', async () => {

@@ -32,7 +32,7 @@ describe('add-user over SQS', () => {
 });
 
 describe('add-user idempotency', () => {
-  it('treats a rejoin of a user it provisioned as done (ALREADY_EXISTS) after confirming it exists', async () => {
+  it('treats a rejoin of a user it provisioned as done (ALREADY_EXISTS), asking the platform again', async () => {
     // Prepare: the join applied earlier, then a newer join of the same person
     await handler(
       sqsEvent(sqsRecord(newHire('grace@example.com', { occurredAt: '2026-11-24T09:00:00.000Z' }))),
@@ -46,13 +46,40 @@ describe('add-user idempotency', () => {
     // Act
     const response = await handler(sqsEvent(record), lambdaContext());
 
-    // Assess
+    // Assess: asked again (the user may have been removed outside since), not looked up first
     expect(failedIds(response)).toEqual([]);
     expect(await harness.deadLetters()).toEqual([]);
-    expect(harness.sim.stats.endpoint('query-existence').requests).toBe(1);
+    expect(harness.sim.stats.endpoint('add-user').requests).toBe(1);
+    expect(harness.sim.stats.endpoint('query-existence').requests).toBe(0);
     expect(outcomeLines(harness).get(record.messageId)).toMatchObject({
       code: 'ALREADY_EXISTS',
       category: 'success',
     });
+  });
+
+  it('dead-letters a rejoin that asks for the backing instance its user is not in', async () => {
+    // Prepare: the join applied without the backing instance, then one that asks for it
+    await handler(
+      sqsEvent(sqsRecord(newHire('ada@example.com', { occurredAt: '2026-11-24T09:00:00.000Z' }))),
+      lambdaContext(),
+    );
+    const record = sqsRecord(
+      newHire('ada@example.com', {
+        occurredAt: '2026-11-24T10:00:00.000Z',
+        createInCloudConnect: true,
+      }),
+    );
+
+    // Act
+    const response = await handler(sqsEvent(record), lambdaContext());
+
+    // Assess: the API cannot add an existing user to the backing instance
+    expect(failedIds(response)).toEqual([]);
+    const [letter] = await harness.deadLetters(1);
+    expect(letter?.attributes).toMatchObject({
+      errorCategory: 'permanent',
+      errorCode: 'ALREADY_EXISTS',
+    });
+    expect(letter?.attributes.errorMessage).toContain('not in the backing contact-center instance');
   });
 });

@@ -65,11 +65,11 @@ describe('change-campaign-record-status over EventBridge', () => {
     });
   });
 
-  it('applies a direct EventBridge event; dead-letters one for an unknown id and one that would wait', async () => {
+  it('applies a direct EventBridge event, keeps one whose record is not there, dead-letters one for an unknown id', async () => {
     // Prepare
     seedRecord(harness, 'c-1');
     const good = eventBridgeEvent(ACTION, stateChange('c-1'));
-    // Addressed by previewRecordId only: no add can be on its way for it, so it is not waited for.
+    // Addressed by a previewRecordId no campaign holds and the ledger has not seen.
     const unknown = eventBridgeEvent(
       ACTION,
       { campaignName: 'Leads', previewRecordId: 'p-404', previewRecordStateEnum: 'COMPLETED' },
@@ -84,13 +84,12 @@ describe('change-campaign-record-status over EventBridge', () => {
       await handler(notYet, lambdaContext()),
     ];
 
-    // Assess: a direct event cannot wait for its add (Lambda's async retries would lose it), so
-    // it goes to the DLQ with the reason, for a redrive once the record is there
+    // Assess: a direct event cannot wait (Lambda's async retries would lose it), so the unknown
+    // id goes to the DLQ with its reason, for a redrive; the change of a record not there yet is
+    // kept in the ledger, to take effect if its add comes
     expect(results).toEqual([undefined, undefined, undefined]);
     expect(stateOf('c-1')?.workedState).toBe('COMPLETED');
-    await expectDeadLetterCodes(harness, {
-      'evt-404': 'NORECORDFOUND',
-      'evt-not-yet': 'RECORD_NOT_YET_THERE',
-    });
+    await expectDeadLetterCodes(harness, { 'evt-404': 'RECORD_ID_UNRESOLVED' });
+    expect(outcomeLines(harness).get('evt-not-yet')?.code).toBe('NO_EFFECT');
   });
 });

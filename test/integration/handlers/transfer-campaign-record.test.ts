@@ -1,15 +1,15 @@
 /**
  * What only the transfer-campaign-record entry point does, against the simulator and moto: the
- * routing a transfer sets, and waiting for a record in neither campaign. Its refusals (an
+ * routing a transfer sets, and a transfer that arrives before its record's add. Its refusals (an
  * occupied destination), retries, a lost answer, EventBridge delivery and mixed batch run with
  * every action's in the every-action tables.
  */
 import { describe, expect, it } from 'vitest';
 import { lambdaContext, sqsEvent, sqsRecord } from '../../../testkit';
-import { expectDeadLettered } from './support/expectations';
-import { handlerHarness, MAX_RECEIVE_COUNT } from './support/handler-harness';
+import { outcomeLines } from './support/expectations';
+import { handlerHarness } from './support/handler-harness';
 import { failedIds } from './support/lambda-events';
-import { transfer } from './support/messages';
+import { lead, transfer } from './support/messages';
 import { seedRecord } from './support/seed-data';
 
 const ACTION = 'transfer-campaign-record';
@@ -36,24 +36,25 @@ describe('transfer-campaign-record over SQS', () => {
     expect(await harness.deadLetters()).toEqual([]);
   });
 
-  it('waits for a record in neither campaign, and dead-letters it on the last receive', async () => {
+  it('keeps a transfer of a record in neither campaign, and moves it when its add arrives', async () => {
     // Prepare: its add may still be on its way in another queue
-    const early = sqsRecord(transfer('c-nowhere'));
-    const last = sqsRecord(transfer('c-nowhere'), { receiveCount: MAX_RECEIVE_COUNT });
+    const move = sqsRecord(transfer('c-later', { occurredAt: '2026-11-24T09:10:00.000Z' }));
+    const upsert = await harness.load('add-or-update-campaign-record');
 
     // Act
-    const first = await handler(sqsEvent(early), lambdaContext());
-    const final = await handler(sqsEvent(last), lambdaContext());
+    const early = await handler(sqsEvent(move), lambdaContext());
+    const added = await upsert(
+      sqsEvent(sqsRecord(lead('c-later', { occurredAt: '2026-11-24T09:00:00.000Z' }))),
+      lambdaContext(),
+    );
 
-    // Assess
-    expect(failedIds(first)).toEqual([early.messageId]);
-    expect(failedIds(final)).toEqual([]);
-    await expectDeadLettered(harness, {
-      source: last,
-      action: ACTION,
-      errorCategory: 'retryable',
-      errorCode: 'RECORD_NOT_YET_THERE',
-      errorMessage: 'its add may still be on its way',
-    });
+    // Assess: nothing waited; the add put the record where the transfer took it, in one request
+    expect(failedIds(early)).toEqual([]);
+    expect(outcomeLines(harness).get(move.messageId)?.code).toBe('NO_EFFECT');
+    expect(failedIds(added)).toEqual([]);
+    expect(harness.sim.state.findByClientId('Leads', 'c-later')).toBeUndefined();
+    expect(harness.sim.state.findByClientId('Callbacks', 'c-later')).toBeDefined();
+    expect(harness.sim.stats.endpoint('transferCampaignRecord').requests).toBe(0);
+    expect(await harness.deadLetters()).toEqual([]);
   });
 });

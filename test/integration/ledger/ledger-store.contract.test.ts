@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
-import { EMPTY_ENTITY, type EntityDoc } from '../../../lambdas/core/ledger/entity';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { LeaseLostError, type LedgerStore } from '../../../lambdas/core/ledger/ledger-store';
 import { ledgerTableStores } from '../../support/ledger-table';
@@ -14,7 +13,8 @@ const stores = ledgerTableStores<LedgerStore>(
   (access) => new DynamoDbLedgerStore(access),
 );
 
-const doc = (present: boolean): EntityDoc => ({ ...EMPTY_ENTITY, present, settled: ['e1'] });
+/** The store does not look into an item: any JSON document comes back as written. */
+const doc = (present: boolean) => ({ schema: 2, known: { present }, events: [{ key: 'e1' }] });
 const lease = (token: string, until: number, eventKey = 'e1') => ({ token, until, eventKey });
 
 describe.each(stores)('ledger store contract: %s', (_name, makeStore) => {
@@ -78,5 +78,15 @@ describe.each(stores)('ledger store contract: %s', (_name, makeStore) => {
       ['a', 'b', 'c', 'd'].map((t) => store.claim('record#race', lease(t, 5000), 1000)),
     );
     expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
+  });
+
+  it('keeps an alias that names an entity by another id, and answers none for an unknown one', async () => {
+    // Prepare
+    const store = await makeStore();
+    // Act
+    await store.writeAlias('record-id#1', '{"clientId":"C-1"}', 1_900_000_000);
+    // Assess
+    expect(await store.readAlias('record-id#1')).toBe('{"clientId":"C-1"}');
+    expect(await store.readAlias('record-id#2')).toBeUndefined();
   });
 });

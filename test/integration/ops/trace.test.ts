@@ -1,16 +1,19 @@
 /**
- * `ops trace` end to end against moto: a user who joined and left (the leave applied, then
- * delivered again and skipped as a duplicate, a late join skipped as stale), with one dead
- * letter in the delete-user DLQ and an unrelated one next to it.
+ * `ops trace` end to end against moto and the simulator: a user who joined and left (the leave
+ * applied, then delivered again and skipped as a duplicate, a late join skipped as stale), with
+ * one dead letter in the delete-user DLQ and an unrelated one next to it.
  */
 import { writeFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
-import type { Applied } from '../../../lambdas/core/ledger/decide';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
-import { type ApplyStep, EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { userKey } from '../../../lambdas/core/ledger/entity-key';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { userLocation } from '../../../lambdas/core/ledger/locations';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { user } from '../../../lambdas/entities/user';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
+import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { settingsFor, TENANT } from '../../reliability/support/harness';
 import { motoEndpoint, motoSqsClient, useMotoEnvironment } from '../../support/aws-clients';
 import {
   createLedgerTable,
@@ -24,8 +27,18 @@ const sqs = motoSqsClient();
 const dynamoDb = motoDynamoDbClient(motoEndpoint());
 const ledgerClient = motoLedgerClient(motoEndpoint());
 const LEAVER = 'grace.leaver@example.com';
+const API_KEY = 'sk-trace-5a9c1e3b';
+let sim: RunningSimulator | undefined;
 
 useMotoEnvironment();
+
+beforeAll(async () => {
+  sim = await startSimulator({ ...TENANT, apiKey: API_KEY });
+});
+
+afterAll(async () => {
+  await sim?.close();
+});
 
 const at = (minute: number, kind: 'create' | 'delete') =>
   eventVersion(Date.UTC(2026, 10, 24, 8, minute), kind, 'a'.repeat(16));
@@ -39,29 +52,31 @@ describe('ops trace', () => {
     const ledger = new EntityLedger({
       store: new DynamoDbLedgerStore({ tableName: table, client: ledgerClient }),
     });
-    const key = userLocation(LEAVER);
-    const platformSays =
-      (applied: Applied): ApplyStep =>
-      async () => ({
-        outcome: { category: 'success', code: 'SUCCESS', message: 'applied', attempts: 1 },
-        applied,
-      });
+    const key = userKey(LEAVER);
+    if (!sim) throw new Error('simulator not started');
+    const platform = new PlatformCaller(settingsFor(sim.baseUrl), {
+      getKey: async () => API_KEY,
+      refreshKey: async () => API_KEY,
+    });
     const deadline = Date.now() + 10_000;
-    for (const [action, minute, kind, applied] of [
-      ['add-user', 0, 'create', { kind: 'applied', ours: true }],
-      ['delete-user', 30, 'delete', { kind: 'absent' }],
-      ['delete-user', 30, 'delete', { kind: 'absent' }],
-      ['add-user', 10, 'create', { kind: 'applied', ours: true }],
+    const joinOp = {
+      kind: 'join',
+      user: { firstName: 'Grace', lastName: 'Hopper', userTemplateName: 'Agent' },
+    };
+    for (const [action, minute, kind, op] of [
+      ['add-user', 0, 'create', joinOp],
+      ['delete-user', 30, 'delete', { kind: 'leave' }],
+      ['delete-user', 30, 'delete', { kind: 'leave' }],
+      ['add-user', 10, 'create', joinOp],
     ] as const) {
-      const version = at(minute, kind);
-      const event = {
-        key: `${action}@${version}`,
-        attemptKey: `${action}#${minute}`,
-        version,
-        kind,
-        sets: {},
-      };
-      await ledger.apply(key, event, platformSays(applied), deadline);
+      const v = at(minute, kind);
+      await ledger.apply(user, {
+        id: { loginUserId: LEAVER },
+        event: { key: `${action}@${v}`, v, action, op },
+        platform,
+        call: { deadline },
+        deadline,
+      });
     }
     await seedDeadLetters(sqs, stack, [
       JSON.stringify({ correlationId: 'leave-again', loginUserId: LEAVER }),
@@ -78,28 +93,16 @@ describe('ops trace', () => {
     // Assess
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`ledger key         ${key}`);
-    expect(run.stdout).toContain('on the platform    no');
-    expect(run.stdout).toContain('deleted at         2026-11-24T08:30:00.000Z');
     expect(run.stdout).toMatch(
       /2026-11-24T08:00:00\.000Z {2}add-user +SUCCESS\n {4}2026-11-24T08:10:00\.000Z {2}add-user +STALE_SKIPPED\n {4}2026-11-24T08:30:00\.000Z {2}delete-user +SUCCESS, then 1 duplicate skipped\n/,
     );
+    expect(run.stdout).toContain('desired            no (since 2026-11-24T08:30:00.000Z)');
+    expect(run.stdout).toContain('on the platform    no (since 2026-11-24T08:30:00.000Z)');
     expect(run.stdout).toContain('"correlationId":"leave-again"');
     expect(run.stdout).toContain('errorCode       VALIDATION');
     expect(run.stdout).not.toContain('someone-else');
     // Personal data stays redacted without --show-body.
     expect(run.stdout).not.toContain(`"loginUserId":"${LEAVER}"`);
     expect(run.stdout).toContain(`filter entity = "${key}"`);
-  });
-
-  it('asks for the campaign of a record', async () => {
-    // Prepare
-    const stack = await createActionStack(sqs, 'delete-campaign-record');
-
-    // Act
-    const run = await runOpsCaptured(['trace', 'delete-campaign-record', 'C-1', ...stack.args]);
-
-    // Assess
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--campaign <name>');
   });
 });

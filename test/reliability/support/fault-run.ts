@@ -10,13 +10,14 @@ import type { SQSBatchResponse } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName, actionDefinition } from '../../../lambdas/actions';
 import type { Disposition } from '../../../lambdas/core/disposition';
 import { type HttpTransport, postJson } from '../../../lambdas/core/http';
-import { createActionHandler } from '../../../lambdas/core/lambda-handler';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { createMetrics } from '../../../lambdas/core/observability';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HttpSettings } from '../../../lambdas/core/platform-settings';
 import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/ports';
+import { createActionHandler } from '../../../lambdas/core/sqs-entry';
+import { orderedWith } from '../../../lambdas/entities';
 import { applyInOrder, project } from '../../../local/convergence/model';
 import { InMemoryDeadLetterQueue } from '../../../local/in-memory/dead-letter-queue';
 import { InMemoryResultBus } from '../../../local/in-memory/result-bus';
@@ -303,7 +304,7 @@ const run = async (
         metrics: createMetrics(action),
         maxReceiveCount,
         now: handlerNow,
-        ledger,
+        ...orderedWith(actionDefinition(action), ledger),
         campaignRegion: settings.campaignRegion,
         observer: {
           disposition: (disposition) => {

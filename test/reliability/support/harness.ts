@@ -8,10 +8,6 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { vi } from 'vitest';
 import { type ActionName, actionDefinition } from '../../../lambdas/actions';
-import {
-  createActionHandler,
-  type HandlerDependencies,
-} from '../../../lambdas/core/lambda-handler';
 import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import {
   METRICS_NAMESPACE,
@@ -27,6 +23,8 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../../lambdas/core/ports';
+import { createActionHandler, type HandlerDependencies } from '../../../lambdas/core/sqs-entry';
+import { orderedWith } from '../../../lambdas/entities';
 import { failedIds, sqsRecord as kitSqsRecord, lambdaContext } from '../../../testkit';
 
 /** Tenant of the simulator and of the clients; the key is long enough to be redacted. */
@@ -128,7 +126,10 @@ export const testHandler = (action: ActionName, options: TestHandlerOptions): Te
     maxReceiveCount: options.maxReceiveCount ?? 3,
     ...(options.ledger === undefined
       ? {}
-      : { ledger: options.ledger, campaignRegion: settingsFor(options.baseUrl).campaignRegion }),
+      : {
+          ...orderedWith(actionDefinition(action), options.ledger),
+          campaignRegion: settingsFor(options.baseUrl).campaignRegion,
+        }),
     ...(options.recordConcurrency === undefined
       ? {}
       : { recordConcurrency: options.recordConcurrency }),

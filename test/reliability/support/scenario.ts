@@ -23,13 +23,13 @@ export const PII_MARKER = 'piix';
 export const PHONE_PREFIX = '+4915550';
 
 export type Expectation =
-  /** Applied, or skipped as STALE_SKIPPED / DUPLICATE; its effect is checked by the model. */
+  /** Applied, or skipped as STALE_SKIPPED / DUPLICATE / NO_EFFECT; the model checks its effect. */
   | { readonly kind: 'write' }
   /** A read: its result event is published with the message's correlation id. */
   | { readonly kind: 'read' }
   /**
    * Refused by design: dead-lettered with this reason. `permanent` at once; `retryable` on the
-   * last receive (the ledger keeps waiting for a record that may still be on its way).
+   * last receive.
    */
   | {
       readonly kind: 'dead-letter';
@@ -259,6 +259,7 @@ export const buildScenario = (): Scenario => {
       },
       invalid,
     );
+    // Its record never comes: kept in the ledger with no effect (NO_EFFECT), not dead-lettered.
     add(
       2,
       'change-campaign-record-status',
@@ -267,7 +268,7 @@ export const buildScenario = (): Scenario => {
         clientId: `c-unknown-${r}`,
         previewRecordStateEnum: 'COMPLETED',
       },
-      refused('RECORD_NOT_YET_THERE', 'retryable'),
+      { kind: 'write' },
     );
   }
 

@@ -67,7 +67,7 @@ describe('what counts as an outage', () => {
   it.each([
     [down, true],
     [refused, true],
-    [{ ...refused, code: 'TIMEOUT' }, true],
+    [{ ...refused, code: 'TIMEOUT' as const }, true],
     [throttled, false],
     [failedStatus, false],
     [answered, false],

@@ -13,8 +13,8 @@ import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-r
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import type { AnyAction } from '../../../lambdas/core/action';
 import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
-import { type InboundMessage, processMessage } from '../../../lambdas/core/lambda-handler';
 import { HELD_BY_BRAKE, MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
+import { type InboundMessage, processMessage } from '../../../lambdas/core/message-pipeline';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HeldMessage, HeldMessageSink } from '../../../lambdas/core/ports';
 import { InMemoryApiKeySource } from '../../../testkit';

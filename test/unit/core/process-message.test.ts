@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
 import type { Disposition } from '../../../lambdas/core/disposition';
-import { type InboundMessage, processMessage } from '../../../lambdas/core/lambda-handler';
+import { type InboundMessage, processMessage } from '../../../lambdas/core/message-pipeline';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/ports';
 import { InMemoryApiKeySource } from '../../../testkit';

@@ -120,12 +120,11 @@ describe('examples/', () => {
     expect(campaigns.size).toBeGreaterThanOrEqual(2);
     for (const code of [
       'ALREADY_ABSENT',
-      'ALREADY_TRANSFERRED',
+      'NO_EFFECT',
       'NOT_FOUND',
       'STALE_SKIPPED',
       'DUPLICATE',
       'USER_EXISTS_NOT_OURS',
-      'RETRY_WINDOW_SPENT',
     ]) {
       expect(codes, code).toContain(code);
     }

@@ -323,8 +323,10 @@ export const deliverLosingResponse = async (
   handler: LambdaEntry,
   message: unknown,
   messageId: string,
+  /** Only the answers of these endpoints are lost. @default every answer */
+  endpoints?: readonly string[],
 ): Promise<unknown> => {
-  harness.sim.setFaults({ lostResponseRate: 1 });
+  harness.sim.setFaults({ lostResponseRate: 1, ...(endpoints === undefined ? {} : { endpoints }) });
   const response = await handler(sqsEvent(sqsRecord(message, { messageId })), lambdaContext());
   harness.sim.setFaults({});
   return response;

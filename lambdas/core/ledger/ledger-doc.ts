@@ -1,0 +1,111 @@
+import * as z from 'zod/mini';
+import type { StoredEvent } from './entity-kind';
+import type { Version } from './event-version';
+
+/**
+ * The ledger item of one entity, as persisted (DynamoDB, one JSON attribute; memory locally).
+ * It lives up to 400 days, so it carries a schema version and is parsed, never cast: an item of
+ * another version is read as "nothing known, the platform in doubt" (`entity-ledger.ts`).
+ */
+export const LEDGER_SCHEMA_VERSION = 2;
+
+export interface LedgerDoc<Id, Op, State, Known> {
+  readonly schema: typeof LEDGER_SCHEMA_VERSION;
+  /** The entity kind (`record-family`, `user`). */
+  readonly kind: string;
+  /** Who the entity is on the platform (the ids its requests need). */
+  readonly id: Id;
+  /** Its events in version order, each with what its message got. */
+  readonly events: readonly StoredEvent<Op>[];
+  /**
+   * Events older than the tombstone horizon, folded: the replay starts from `state`, and events
+   * older than `v` are stale. `keep` holds the folded events whose values a later call may still
+   * need (the data of a record that may have to be added again).
+   */
+  readonly snapshot?: {
+    readonly v: Version;
+    readonly state: State;
+    readonly keep: readonly StoredEvent<Op>[];
+  };
+  /** What the platform holds, as far as the ledger knows, with the version applied per field. */
+  readonly known: Known;
+  /** previewRecordIds of this entity the ledger has indexed (see the alias items). */
+  readonly aliases?: readonly string[];
+}
+
+const storedEvent = z.object({
+  key: z.string(),
+  v: z.string(),
+  action: z.string(),
+  op: z.unknown(),
+  received: z.optional(z.number()),
+  settled: z.optional(z.literal(true)),
+  outcome: z.optional(z.string()),
+  repeats: z.optional(z.number()),
+});
+
+const envelope = z.object({
+  schema: z.literal(LEDGER_SCHEMA_VERSION),
+  kind: z.string(),
+  id: z.unknown(),
+  events: z.array(storedEvent),
+  snapshot: z.optional(z.object({ v: z.string(), state: z.unknown(), keep: z.array(storedEvent) })),
+  known: z.unknown(),
+  aliases: z.optional(z.array(z.string())),
+});
+
+/** How a kind checks its own parts of an item. */
+export interface DocParts<Id, Op, State, Known> {
+  readonly id: z.ZodMiniType<Id>;
+  readonly op: z.ZodMiniType<Op>;
+  readonly state: z.ZodMiniType<State>;
+  readonly known: z.ZodMiniType<Known>;
+}
+
+/** Where a persisted item was not what this version writes: the path and the problem. */
+export class LedgerDocError extends Error {
+  override readonly name = 'LedgerDocError';
+}
+
+const check = <T>(schema: z.ZodMiniType<T>, value: unknown, path: string): T => {
+  const parsed = z.safeParse(schema, value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = [path, ...(issue?.path ?? []).map(String)].join('.');
+  throw new LedgerDocError(`${at}: ${issue?.message ?? 'invalid'}`);
+};
+
+/**
+ * The item as this version reads it; `undefined` for an item of another schema version or kind
+ * (the caller then knows nothing of the entity and reads the platform). Throws `LedgerDocError`
+ * for an item of this version that does not parse: never misread.
+ */
+export const parseLedgerDoc = <Id, Op, State, Known>(
+  raw: unknown,
+  kind: string,
+  parts: DocParts<Id, Op, State, Known>,
+): LedgerDoc<Id, Op, State, Known> | undefined => {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  if ((raw as { schema?: unknown }).schema !== LEDGER_SCHEMA_VERSION) return undefined;
+  const doc = check(envelope, raw, 'item');
+  if (doc.kind !== kind) return undefined;
+  const events = (list: typeof doc.events, path: string) =>
+    list.map((event, i) => ({ ...event, op: check(parts.op, event.op, `${path}.${i}.op`) }));
+  return {
+    schema: LEDGER_SCHEMA_VERSION,
+    kind,
+    id: check(parts.id, doc.id, 'item.id'),
+    events: events(doc.events, 'item.events'),
+    ...(doc.snapshot === undefined
+      ? {}
+      : {
+          snapshot: {
+            v: doc.snapshot.v,
+            state: check(parts.state, doc.snapshot.state, 'item.snapshot.state'),
+            keep: events(doc.snapshot.keep, 'item.snapshot.keep'),
+          },
+        }),
+    known: check(parts.known, doc.known, 'item.known'),
+    ...(doc.aliases === undefined ? {} : { aliases: doc.aliases }),
+  };
+};

@@ -1,0 +1,199 @@
+import { parseWith } from '../messages/parse';
+import type { AnyAction, EntityName } from './action';
+import { type Disposition, type Received, type SettleDependencies, settle } from './disposition';
+import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from './envelope';
+import type { AnyEntityKind } from './ledger/entity-kind';
+import type { EntityLedger } from './ledger/entity-ledger';
+import { eventTime } from './ledger/event-time';
+import { eventVersion, payloadHash } from './ledger/event-version';
+import { HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
+import type { Outcome, OutcomeCode } from './outcome';
+import type { CallOptions, PlatformCaller } from './platform-caller';
+import type { ForwardedAttribute, HeldMessageSink } from './ports';
+
+/**
+ * One message, from its body to its outcome: parse at the edge, the mass-delete brake, the
+ * breaker's hold, then either the entity ledger (a write: its event ordered with its entity's
+ * others) or the action's own request (a read). `disposition.ts` settles the outcome; the entry
+ * point (`sqs-entry.ts`) routes invocations here and answers SQS.
+ */
+
+export interface ProcessorDependencies extends SettleDependencies {
+  /** Sends the action's requests (key, retries, classification); built with the same observer. */
+  readonly platform: PlatformCaller;
+  /**
+   * Orders each entity's events (write actions), with the kind of entity the action writes.
+   * Without it, writes are sent as they come (only the bench builds a handler so).
+   */
+  readonly ledger?: { readonly ledger: EntityLedger; readonly entity: AnyEntityKind };
+  /** The deployment's campaign region: part of a record's identity when a message names none. */
+  readonly campaignRegion?: string;
+  /**
+   * The mass-delete brake of a destructive action and the queue it parks held messages in.
+   * @default - no brake: destructive messages are applied however many arrive
+   */
+  readonly brake?: { readonly gate: MassDeleteBrake; readonly held: HeldMessageSink };
+}
+
+/** One inbound message, whatever carried it. */
+export interface InboundMessage extends Received {
+  /** The body already decoded (EventBridge target, direct invocation); skips JSON parsing. */
+  readonly decoded?: unknown;
+  /** SQS `SentTimestamp`: orders the event when it carries no `occurredAt`. */
+  readonly sentTimestamp?: string;
+  /** Epoch ms by which the platform calls for this message must be finished. */
+  readonly deadline: number;
+  /** The producer's SQS message attributes; a held message keeps them for its release. */
+  readonly attributes?: Readonly<Record<string, ForwardedAttribute>>;
+  /** Let through by an operator (`brake release`): the brake neither counts nor holds it. */
+  readonly brakeReleased?: boolean;
+}
+
+const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+
+const invalid = (code: OutcomeCode, message: string): Outcome => ({
+  category: 'permanent',
+  code,
+  message,
+  attempts: 0,
+});
+
+/**
+ * The entity a message names, with the alias to index when it was found through one: one search
+ * for a record named only by its previewRecordId, then the ledger's index of ids it has seen
+ * (the record may have moved on since the message was written).
+ */
+const identify = async (
+  name: EntityName,
+  entity: AnyEntityKind,
+  ledger: EntityLedger,
+  platform: PlatformCaller,
+  call: CallOptions,
+): Promise<{ readonly id: unknown; readonly alias?: string } | { readonly outcome: Outcome }> => {
+  if ('id' in name) return { id: name.id };
+  if (entity.resolve === undefined) throw new Error(`${entity.name} cannot resolve a name`);
+  return entity.resolve(name.lookup, { platform, call, store: ledger.store });
+};
+
+/**
+ * Decides one message's outcome: parse at the edge, brake, order it (writes), call the
+ * platform; then settles it (`settle`). Throws only when the dead-letter send itself failed.
+ */
+export const processMessage = async (
+  action: AnyAction,
+  inbound: InboundMessage,
+  deps: ProcessorDependencies,
+): Promise<Disposition> => {
+  const now = deps.now ?? Date.now;
+  const startedAt = now();
+  let correlationId = inbound.sourceMessageId;
+  let outcome: Outcome;
+  let request: unknown;
+  /** The ledger key of the entity (hashed ids), when the message was ordered. */
+  let entity: string | undefined;
+
+  try {
+    const unwrapped =
+      inbound.decoded === undefined
+        ? unwrapBody(action.name, inbound.body)
+        : unwrapDecoded(action.name, inbound.decoded);
+    correlationId =
+      declaredCorrelationId(unwrapped.message) ?? unwrapped.eventId ?? inbound.sourceMessageId;
+    const parsed = parseWith(action.schema, unwrapped.message);
+    // Before the breaker's hold: a destructive message is counted on its first receive, whatever
+    // happens to it afterwards; redeliveries are only checked (a brake tripped since holds them).
+    const braked =
+      parsed.success && deps.brake !== undefined && inbound.brakeReleased !== true
+        ? action.destructive?.(parsed.message) === true
+        : false;
+    const verdict =
+      braked && deps.brake !== undefined
+        ? await deps.brake.gate.decide(inbound.receiveCount === 1 ? 'count' : 'check')
+        : undefined;
+    // Known to be down: wait without a ledger lease (a claim and a release per held message).
+    const held =
+      parsed.success && verdict?.kind !== 'hold' ? deps.platform.heldBack(action) : undefined;
+    if (verdict?.kind === 'hold' && deps.brake !== undefined) {
+      // A failed send throws: the record fails and comes back (and is held then), never lost.
+      await deps.brake.held.hold({
+        body: inbound.body,
+        correlationId,
+        sourceMessageId: inbound.sourceMessageId,
+        reason: verdict.why,
+        ...(inbound.attributes === undefined ? {} : { attributes: inbound.attributes }),
+      });
+      outcome = { category: 'success', code: HELD_BY_BRAKE, message: verdict.why, attempts: 0 };
+    } else if (held !== undefined) {
+      outcome = held;
+    } else if (parsed.success) {
+      const message = parsed.message;
+      request = message;
+      const call: CallOptions = {
+        deadline: inbound.deadline,
+        correlationId,
+        redelivered: inbound.receiveCount > 1,
+      };
+      const ordering = action.ordering;
+      if (ordering !== undefined && deps.ledger !== undefined) {
+        const { ledger, entity: kind } = deps.ledger;
+        const named = await identify(
+          ordering.name(message, deps.campaignRegion ?? deps.platform.campaignRegion),
+          kind,
+          ledger,
+          deps.platform,
+          call,
+        );
+        if ('outcome' in named) {
+          outcome = named.outcome;
+        } else {
+          entity = kind.keyOf(named.id);
+          const occurred = eventTime(
+            {
+              occurredAt: (message as { occurredAt?: string }).occurredAt,
+              eventBridgeTime: unwrapped.eventTime,
+              sqsSentTimestamp: inbound.sentTimestamp,
+            },
+            now(),
+          ).ms;
+          const v = eventVersion(
+            occurred,
+            ordering.rank,
+            payloadHash(message as Record<string, unknown>),
+          );
+          outcome = await ledger.apply(kind, {
+            id: named.id,
+            event: { key: `${action.name}@${v}`, v, action: action.name, op: ordering.op(message) },
+            platform: deps.platform,
+            call,
+            deadline: inbound.deadline,
+            lastReceive: inbound.isLastReceive,
+            ...(named.alias === undefined ? {} : { alias: named.alias }),
+          });
+        }
+      } else {
+        outcome = await action.execute(message, deps.platform, call);
+      }
+    } else {
+      outcome = invalid('INVALID_MESSAGE', parsed.error);
+    }
+  } catch (error) {
+    if (error instanceof EnvelopeError) {
+      outcome = invalid(error.code, error.message);
+    } else {
+      // An unexpected fault (key source down, a bug): not the message's fault, so retry it.
+      outcome = {
+        category: 'retryable',
+        code: 'UNEXPECTED_ERROR',
+        message: describeError(error),
+        attempts: 0,
+      };
+    }
+  }
+
+  return settle(
+    { action: action.name, correlationId, outcome, request, entity, startedAt },
+    inbound,
+    deps,
+  );
+};

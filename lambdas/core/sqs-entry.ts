@@ -1,0 +1,252 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { AnyAction } from './action';
+import { createLimiter } from './concurrency';
+import { type Disposition, loggableMessage } from './disposition';
+import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
+import { isEventBridgeEvent } from './envelope';
+import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
+import { type ProcessorDependencies, processMessage } from './message-pipeline';
+import { RetryableFailure } from './outcome';
+import type { Rescheduler } from './ports';
+import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
+
+/**
+ * The Lambda entry point of one action, as an invocation meets it: an SQS batch (each record's
+ * failure reported apart, the partial batch response), an EventBridge event (rule target =
+ * function), or a direct call of a read. It routes one message at a time to
+ * `message-pipeline.ts`, and owns what is SQS's: the retry window and each failed record's
+ * visibility. `wiring.ts` builds it from the environment.
+ */
+
+export interface HandlerDependencies extends ProcessorDependencies {
+  /** Receives after which SQS moves a message to the DLQ (the queue's redrive policy). */
+  readonly maxReceiveCount: number;
+  /**
+   * Retry window and backoff of SQS messages. With `rescheduler`, a retryable failure waits its
+   * backoff in the message's visibility and is dead-lettered once the window is spent.
+   * @default - failed records come back after the queue's visibility timeout
+   */
+  readonly retrySchedule?: RetrySchedule;
+  /** Sets a failed message's visibility (`ChangeMessageVisibility`). @default none */
+  readonly rescheduler?: Rescheduler;
+  /** The clock of the queue's timestamps (`SentTimestamp`), for the retry window. @default now */
+  readonly queueClock?: () => number;
+  /** Jitter of the backoff. @default Math.random */
+  readonly random?: () => number;
+  /** Publishes the breaker state after each invocation (PlatformUnavailable). @default none */
+  readonly availability?: { publish(): void };
+  /** Records of one batch processed at once. @default 10 */
+  readonly recordConcurrency?: number;
+  /** Time kept back from the Lambda deadline to report the batch. @default 2000 */
+  readonly safetyMarginMs?: number;
+}
+
+/** What a direct invocation of a read action returns: the Lambda's answer to its caller. */
+export interface DirectInvocationResult {
+  readonly correlationId: string;
+  readonly code: string;
+  readonly result: unknown;
+}
+
+/** A direct invocation that could not be answered; the caller sees it as the function error. */
+export class ActionFailedError extends Error {
+  override readonly name = 'ActionFailedError';
+  constructor(
+    readonly category: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}
+
+const isSqsEvent = (event: unknown): event is SQSEvent =>
+  typeof event === 'object' &&
+  event !== null &&
+  Array.isArray((event as SQSEvent).Records) &&
+  (event as SQSEvent).Records.every((r) => r?.eventSource === 'aws:sqs');
+
+/**
+ * Builds the Lambda handler of one action from its parts. Accepts an SQS batch (bodies are the
+ * message or a whole EventBridge event), an EventBridge event (rule target = function), and for
+ * the read actions a direct invocation whose payload is the message.
+ */
+export const createActionHandler = (action: AnyAction, deps: HandlerDependencies) => {
+  const now = deps.now ?? Date.now;
+  const limit = createLimiter(deps.recordConcurrency ?? 10);
+  const margin = deps.safetyMarginMs ?? 2000;
+  const isRead = action.kind === 'read';
+
+  const deadlineOf = (context: Context): number =>
+    now() + Math.max(0, context.getRemainingTimeInMillis() - margin);
+  const schedule = deps.retrySchedule;
+  const random = deps.random ?? Math.random;
+  const queueNow = deps.queueClock ?? now;
+
+  /** Set when the next retry of this record would start after its retry window. */
+  const retryWindowSpent = (record: SQSRecord, receiveCount: number) => {
+    const sentAt = Number(record.attributes.SentTimestamp);
+    if (schedule === undefined || !Number.isFinite(sentAt)) return undefined;
+    const at = queueNow();
+    return windowSpent(schedule, receiveCount, sentAt, at)
+      ? { triedForMs: at - sentAt, windowSeconds: schedule.windowSeconds }
+      : undefined;
+  };
+
+  /** Keeps a failed record invisible for its backoff (at least what the platform asked). */
+  const reschedule = async (
+    record: SQSRecord,
+    receiveCount: number,
+    disposition: Disposition,
+  ): Promise<void> => {
+    if (schedule === undefined || deps.rescheduler === undefined) return;
+    const delaySeconds = nextDelaySeconds(
+      schedule,
+      receiveCount,
+      disposition.outcome.retryAfterMs,
+      random,
+    );
+    try {
+      await deps.rescheduler.reschedule(record.receiptHandle, delaySeconds);
+      deps.logger.debug('message rescheduled', {
+        messageId: record.messageId,
+        receiveCount,
+        delaySeconds,
+      });
+    } catch (error) {
+      // Still failed, so still redelivered: after the queue's visibility timeout instead.
+      deps.logger.warn('message not rescheduled; it returns after the queue visibility timeout', {
+        messageId: record.messageId,
+        error: error instanceof Error ? error.name : typeof error,
+      });
+    }
+  };
+
+  const handleSqs = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const deadline = deadlineOf(context);
+    const processor = new BatchProcessor(EventType.SQS);
+    const inTurn = oneEntityAtATime();
+    // Inside the limiter: slots go in batch order, so a record only ever waits for an earlier one.
+    const recordHandler = (record: SQSRecord): Promise<Disposition> =>
+      limit(() =>
+        inTurn(
+          isRead
+            ? undefined
+            : entityOf(record.body, deps.campaignRegion ?? deps.platform.campaignRegion),
+          async () => {
+            const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
+            const windowSpent = retryWindowSpent(record, receiveCount);
+            const disposition = await processMessage(
+              action,
+              {
+                body: record.body,
+                sourceMessageId: record.messageId,
+                receiveCount,
+                sentTimestamp: record.attributes.SentTimestamp,
+                isLastReceive: receiveCount >= deps.maxReceiveCount || windowSpent !== undefined,
+                ...(windowSpent === undefined ? {} : { windowSpent }),
+                deadline,
+                answersCaller: false,
+                attributes: record.messageAttributes,
+                brakeReleased: record.messageAttributes?.[BRAKE_RELEASED_ATTRIBUTE] !== undefined,
+              },
+              deps,
+            );
+            if (disposition.kind === 'retry') {
+              await reschedule(record, receiveCount, disposition);
+              // Throwing fails this record only: SQS redelivers it.
+              throw new RetryableFailure(disposition.outcome);
+            }
+            return disposition;
+          },
+        ),
+      );
+    // Every record that fails is reported, never the whole batch thrown: the ones that
+    // succeeded stay deleted and the function's Errors alarm keeps meaning "crashed".
+    // Records of one entity go in the order their events happened.
+    const ordered = isRead
+      ? event
+      : inEventOrder(event, deps.campaignRegion ?? deps.platform.campaignRegion);
+    return processPartialResponse(ordered, recordHandler, processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
+  };
+
+  return async (event: unknown, context: Context): Promise<unknown> => {
+    deps.platform.prefetch(action);
+    try {
+      if (isSqsEvent(event)) return await handleSqs(event, context);
+
+      if (isEventBridgeEvent(event)) {
+        const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
+        // Lambda's asynchronous retries keep no count the function can see, and after the last
+        // one only an on-failure destination keeps the event (the rule target's DLQ takes only
+        // what EventBridge could not hand over), in a shape redrive cannot replay. So every
+        // attempt is the last: a failure the in-process retries cannot cure goes to the DLQ
+        // with its reason now. The stack routes through SQS, which waits and retries longer.
+        await processMessage(
+          action,
+          {
+            body: JSON.stringify(event),
+            decoded: event,
+            sourceMessageId: id,
+            receiveCount: 1,
+            isLastReceive: true,
+            deadline: deadlineOf(context),
+            answersCaller: false,
+          },
+          deps,
+        );
+        return undefined;
+      }
+
+      if (!isRead) {
+        throw new ActionFailedError(
+          'permanent',
+          'UNSUPPORTED_EVENT',
+          `${action.name} accepts SQS batches and EventBridge events only`,
+        );
+      }
+      return await invokeDirectly(event, context);
+    } finally {
+      deps.availability?.publish();
+      deps.metrics.publishStoredMetrics();
+    }
+  };
+
+  /** Direct invocation of a read: return the typed result, or throw for the caller to see. */
+  async function invokeDirectly(
+    payload: unknown,
+    context: Context,
+  ): Promise<DirectInvocationResult> {
+    const disposition = await processMessage(
+      action,
+      {
+        body: JSON.stringify(payload ?? null),
+        decoded: payload ?? null,
+        sourceMessageId: context.awsRequestId,
+        receiveCount: 1,
+        // The caller gets the answer now; nothing is redelivered, so nothing goes to a DLQ.
+        isLastReceive: false,
+        deadline: deadlineOf(context),
+        answersCaller: true,
+      },
+      deps,
+    );
+    if (disposition.kind !== 'applied') {
+      // The runtime logs what a function throws: no platform text that may quote record data.
+      throw new ActionFailedError(
+        disposition.kind === 'retry' ? 'retryable' : 'permanent',
+        disposition.outcome.code,
+        loggableMessage(disposition.outcome),
+      );
+    }
+    return {
+      correlationId: disposition.correlationId,
+      code: disposition.outcome.code,
+      result: disposition.outcome.result ?? null,
+    };
+  }
+};

@@ -1,0 +1,96 @@
+import { familyKey, recordIdAlias } from '../../core/ledger/entity-key';
+import type { EntityKind } from '../../core/ledger/entity-kind';
+import { isUnsure, type KnownFamily, type KnownPlace, UNKNOWN_FAMILY } from './known';
+import { learnFamily, type RecordAnswer } from './learn';
+import { type FamilyState, type RecordEvent, type RecordOp, recordAt, replayFamily } from './model';
+import { RECORD_FAMILY_PARTS } from './persisted';
+import { planFamily, type RecordStep } from './plan';
+import { clientIdOf, type FamilyId, runRecordStep } from './platform-steps';
+
+export type { FamilyId } from './platform-steps';
+
+/** What the platform shows of a family: by campaign, its record's field values (or none). */
+const values = (state: FamilyState) =>
+  Object.fromEntries(
+    Object.entries(state)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([campaign, place]) => {
+        const record = recordAt(place);
+        if (record === undefined) return [campaign, null];
+        const fields = Object.entries(record.fields).sort(([a], [b]) => (a < b ? -1 : 1));
+        return [campaign, Object.fromEntries(fields.map(([name, field]) => [name, field?.value]))];
+      }),
+  );
+
+/** Upsert events whose data a record of `state` holds: a later add may need to send it again. */
+const keep = (state: FamilyState, events: readonly RecordEvent[]): RecordEvent[] => {
+  const needed = new Set(
+    Object.values(state).flatMap((place) => recordAt(place)?.fields.data?.v ?? []),
+  );
+  return events.filter((event) => event.op.kind === 'upsert' && needed.has(event.v));
+};
+
+/** Every campaign in doubt: a crashed holder may have changed any of them. */
+const doubt = (known: KnownFamily): KnownFamily => ({
+  ...known,
+  places: Object.fromEntries(
+    Object.entries(known.places).map(([c, p]: [string, KnownPlace]) => [
+      c,
+      isUnsure(p) ? p : { unsure: { before: p, sent: [] } },
+    ]),
+  ),
+});
+
+/** A record family (region + clientId across campaigns) as the ledger orders it. */
+export const recordFamily: EntityKind<
+  FamilyId,
+  RecordOp,
+  FamilyState,
+  KnownFamily,
+  RecordStep,
+  RecordAnswer
+> = {
+  name: 'record-family',
+  parts: RECORD_FAMILY_PARTS,
+  keyOf: (id) => familyKey(id.region, id.clientId),
+  unknown: UNKNOWN_FAMILY,
+  doubt,
+  // A record named only by its previewRecordId: one search in the campaign the message names;
+  // when it has left that campaign, the ledger's index of the ids it has seen.
+  resolve: async (name, { platform, call, store }) => {
+    const alias = recordIdAlias(name.region, name.previewRecordId);
+    const found = await clientIdOf(name, platform, call);
+    if ('failed' in found) return { outcome: found.failed };
+    if (found.clientId !== undefined)
+      return { id: { region: name.region, clientId: found.clientId }, alias };
+    const indexed = await store.readAlias(alias);
+    if (indexed !== undefined) return { id: JSON.parse(indexed) as FamilyId };
+    return {
+      outcome: {
+        category: 'retryable',
+        code: 'RECORD_ID_UNRESOLVED',
+        message: `no record with this previewRecordId in "${name.campaignName}", and the ledger has not seen the id: it may arrive there with an event still on its way (retried until the retry window is spent); send clientId to have it ordered with its record`,
+        attempts: found.attempts,
+      },
+    };
+  },
+  // What a campaign held before the ledger wrote there, then what folded events left.
+  start: (known, snapshot) => ({ ...known.base, ...snapshot }),
+  replay: replayFamily,
+  plan: planFamily,
+  run: runRecordStep,
+  learn: learnFamily,
+  isGone: (desired, known) =>
+    Object.values(desired).every((p) => recordAt(p) === undefined) &&
+    Object.values(known.places).every((p) => !isUnsure(p) && recordAt(p) === undefined),
+  values,
+  keep,
+  alreadyCode: (op, doubted) =>
+    op.kind === 'delete'
+      ? doubted
+        ? 'ALREADY_DELETED'
+        : 'ALREADY_ABSENT'
+      : op.kind === 'transfer' && doubted
+        ? 'ALREADY_TRANSFERRED'
+        : 'ALREADY_APPLIED',
+};

@@ -1,0 +1,113 @@
+import type { Version } from '../../core/ledger/event-version';
+import {
+  type FieldValue,
+  type Place,
+  RECORD_FIELDS,
+  type RecordField,
+  type RecordFields,
+  type RecordState,
+  recordAt,
+} from './model';
+
+/**
+ * What the ledger knows the platform holds for a family: per campaign, the record with the
+ * version it last applied to each field (the value is what the platform holds as far as the
+ * ledger knows), or that the campaign is empty; or, after a call that got no answer, both
+ * candidates until a read settles it.
+ */
+export interface Unsure {
+  /** The place before the unanswered call; undefined when the ledger knew nothing of it. */
+  readonly before?: Place;
+  /** The place the call meant to leave; undefined for a call that could only fail there. */
+  readonly after?: Place;
+  /** Fields the call sent (a read tells by them whether it landed). */
+  readonly sent: readonly RecordField[];
+}
+
+export type KnownPlace = Place | { readonly unsure: Unsure };
+
+export interface KnownFamily {
+  readonly places: Readonly<Record<string, KnownPlace>>;
+  /**
+   * What each campaign held before the ledger's first write there (found by a read, or assumed
+   * empty when that write was an add): where the replay starts. Follows what reads find until
+   * the ledger writes there.
+   */
+  readonly base: Readonly<Record<string, Place>>;
+  /** Campaigns the ledger has written to. */
+  readonly written: readonly string[];
+}
+
+export const UNKNOWN_FAMILY: KnownFamily = { places: {}, base: {}, written: [] };
+
+export const isUnsure = (place: KnownPlace | undefined): place is { readonly unsure: Unsure } =>
+  place !== undefined && 'unsure' in place;
+
+export const surePlace = (place: KnownPlace | undefined): Place | undefined =>
+  place === undefined || isUnsure(place) ? undefined : place;
+
+/** A record as a read found it: its values, none of them applied by an event the ledger knows. */
+export interface Observed {
+  readonly values: Partial<Record<RecordField, FieldValue>>;
+}
+
+const withValues = (record: RecordState, values: Observed['values']): RecordState => ({
+  ...record,
+  fields: Object.fromEntries(
+    RECORD_FIELDS.flatMap((name) => {
+      const known = record.fields[name];
+      if (!(name in values)) return known === undefined ? [] : [[name, known]];
+      return [[name, { v: known?.v ?? '', value: values[name] ?? null }]];
+    }),
+  ) as RecordFields,
+});
+
+const foreign = (observed: Observed): RecordState =>
+  withValues({ born: '', at: '', fields: {} }, observed.values);
+
+/**
+ * Whether what a read found shows the call landed: the fields it sent hold the values it set.
+ * A call that sent nothing a read can see (a time zone alone) counts as landed only when it put
+ * the record there; otherwise it is sent again, which is harmless.
+ */
+const landed = (after: RecordState, observed: Observed, unsure: Unsure): boolean => {
+  const visible = unsure.sent.filter((name) => name in observed.values);
+  if (visible.length === 0) return recordAt(unsure.before) === undefined;
+  return visible.every(
+    (name) => (after.fields[name]?.value ?? null) === (observed.values[name] ?? null),
+  );
+};
+
+/**
+ * What the ledger knows of a campaign after a read found `observed` there (a record, or none).
+ * A place in doubt is settled by it: the call landed if what it set is there, else it did not.
+ * Either way the versions the ledger applied stay with the values read, so a value the platform
+ * changed since (an agent's work) is known and still not overwritten by an older event.
+ */
+export const placeAfterRead = (
+  place: KnownPlace | undefined,
+  observed: Observed | undefined,
+): Place => {
+  const unsure = isUnsure(place) ? place.unsure : undefined;
+  const before = unsure ? unsure.before : (place as Place | undefined);
+  const after = unsure?.after;
+  if (observed === undefined) {
+    if (after !== undefined && 'gone' in after) return after;
+    if (before !== undefined && 'gone' in before) return before;
+    // It was there (as far as the ledger knew before the call) and is not: removed outside, and
+    // nothing older than what put it there brings it back. A call that meant to add it did not.
+    return { gone: recordAt(before)?.at ?? '' };
+  }
+  const afterRecord = recordAt(after);
+  if (afterRecord !== undefined && unsure !== undefined && landed(afterRecord, observed, unsure)) {
+    return { record: withValues(afterRecord, observed.values) };
+  }
+  const beforeRecord = recordAt(before);
+  if (beforeRecord !== undefined) return { record: withValues(beforeRecord, observed.values) };
+  return { record: foreign(observed) };
+};
+
+export const place = (known: KnownFamily, campaign: string): KnownPlace | undefined =>
+  known.places[campaign];
+
+export type { Version };

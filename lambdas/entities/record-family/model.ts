@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
+import type { Version } from '../../core/ledger/event-version';
+
+/**
+ * A record family on the platform, as the realtime spec describes it: the records that carry one
+ * `clientId` in one region, by campaign. `replayFamily` applies a family's events in version
+ * order to that map, each as the platform applies the request (add-or-update, change status,
+ * transfer, delete). It is the one statement of the ordering model: the platform must end as
+ * this replay ends. Pure: no I/O, no clock.
+ */
+
+/** The fields of a record the events set; `data` is a hash of its items (the items live in events). */
+export const RECORD_FIELDS = [
+  'data',
+  'state',
+  'agent',
+  'nextWork',
+  'skillQueue',
+  'timeZone',
+] as const;
+export type RecordField = (typeof RECORD_FIELDS)[number];
+
+/** `null` is "none" (agent, next work time) or "the campaign's default" (skill queue, time zone). */
+export type FieldValue = string | number | null;
+
+export interface Versioned {
+  /** Version of the event that set the value ('' for a value found on the platform). */
+  readonly v: Version;
+  readonly value: FieldValue;
+}
+
+export type RecordFields = Partial<Record<RecordField, Versioned>>;
+
+export interface RecordState {
+  /** The version of the create that made this record: its incarnation ('' = made outside). */
+  readonly born: Version;
+  /** The newest event that put the record here or asserted it here (create, update, move in). */
+  readonly at: Version;
+  readonly fields: RecordFields;
+}
+
+/** A campaign as the family sees it: its record there, or the version of the event that removed it. */
+export type Place = { readonly record: RecordState } | { readonly gone: Version };
+
+/** By campaign name. A campaign the family never touched has no entry. */
+export type FamilyState = Readonly<Record<string, Place>>;
+
+export interface DataItem {
+  readonly key: string;
+  readonly value: string;
+  readonly displayOrder?: number;
+}
+
+export const RECORD_STATES = ['NOTWORKED', 'WORKED', 'COMPLETED', 'REMOVED'] as const;
+export type WorkedState = (typeof RECORD_STATES)[number];
+
+/** The optional fields a status change or transfer sets; an empty agent clears the preference. */
+export interface Routing {
+  readonly agent?: string | null;
+  readonly skillQueue?: string;
+  readonly nextWork?: number;
+  readonly timeZone?: string;
+}
+
+/** What one event does to its family, in the platform's terms. */
+export type RecordOp =
+  | {
+      readonly kind: 'upsert';
+      readonly campaign: string;
+      readonly items: readonly DataItem[];
+      readonly clientIdFieldName?: string;
+      readonly agent?: string | null;
+      readonly nextWork?: number;
+    }
+  | {
+      readonly kind: 'status';
+      readonly campaign: string;
+      readonly state: WorkedState;
+      readonly routing: Routing;
+    }
+  | {
+      readonly kind: 'transfer';
+      readonly campaign: string;
+      readonly to: string;
+      readonly routing: Routing;
+    }
+  | { readonly kind: 'delete'; readonly campaign: string };
+
+export type RecordEvent = StoredEvent<RecordOp>;
+
+/** Data keys the spec gives a meaning beyond display. */
+export const SKILL_QUEUE_KEY = 'SkillQueue';
+export const ITEM_TIME_ZONE_KEY = 'ItemTimeZone';
+export const DEFAULT_CLIENT_ID_FIELD_NAME = 'Id';
+
+/**
+ * The identity of a data list: keys and values in order. Display orders are left out: the
+ * platform numbers items that came without one, so a list read back never shows what was sent.
+ */
+export const dataHash = (items: readonly Pick<DataItem, 'key' | 'value'>[]): string =>
+  createHash('sha256')
+    .update(JSON.stringify(items.map((item) => [item.key, item.value])))
+    .digest('hex')
+    .slice(0, 32);
+
+const itemValue = (items: readonly DataItem[], key: string): string | undefined =>
+  items.find((item) => item.key === key)?.value;
+
+/** The fields an add-or-update sets on a record that is there (absent optional ones keep theirs). */
+export const upsertSets = (
+  op: Extract<RecordOp, { kind: 'upsert' }>,
+): Record<string, FieldValue> => {
+  const skillQueue = itemValue(op.items, SKILL_QUEUE_KEY);
+  const timeZone = itemValue(op.items, ITEM_TIME_ZONE_KEY);
+  return {
+    data: dataHash(op.items),
+    ...(op.agent === undefined ? {} : { agent: op.agent || null }),
+    ...(op.nextWork === undefined ? {} : { nextWork: op.nextWork }),
+    ...(skillQueue === undefined ? {} : { skillQueue }),
+    ...(timeZone === undefined ? {} : { timeZone }),
+  };
+};
+
+/** The values a newly added record starts with besides what its request sets (simulator decisions). */
+export const CREATED_DEFAULTS: Readonly<Record<RecordField, FieldValue>> = {
+  data: null,
+  state: 'NOTWORKED',
+  agent: null,
+  nextWork: null,
+  skillQueue: null,
+  timeZone: null,
+};
+
+export const routingSets = (routing: Routing): Record<string, FieldValue> => ({
+  ...(routing.agent === undefined ? {} : { agent: routing.agent || null }),
+  ...(routing.skillQueue === undefined ? {} : { skillQueue: routing.skillQueue }),
+  ...(routing.nextWork === undefined ? {} : { nextWork: routing.nextWork }),
+  ...(routing.timeZone === undefined ? {} : { timeZone: routing.timeZone }),
+});
+
+const at = (v: Version, values: Record<string, FieldValue>): RecordFields =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { v, value }]));
+
+export const recordAt = (place: Place | undefined): RecordState | undefined =>
+  place !== undefined && 'record' in place ? place.record : undefined;
+
+const NO_RECORD = (campaign: string): Effect => ({
+  kind: 'none',
+  code: 'NO_EFFECT',
+  reason: `no record with this clientId in "${campaign}" at this event's time (as far as the events known so far say); the event is kept and takes effect if an older event that puts the record there arrives`,
+});
+
+/** One event applied to the family, as the platform applies its request. */
+const applyOp = (places: Map<string, Place>, v: Version, op: RecordOp): Effect => {
+  const here = recordAt(places.get(op.campaign));
+  switch (op.kind) {
+    case 'upsert': {
+      const sets = upsertSets(op);
+      // An add-or-update updates the record the campaign holds, or adds one (spec, rule 1).
+      const fields = here
+        ? { ...here.fields, ...at(v, sets) }
+        : at(v, { ...CREATED_DEFAULTS, ...sets });
+      places.set(op.campaign, { record: { born: here?.born ?? v, at: v, fields } });
+      return { kind: 'applied' };
+    }
+    case 'status': {
+      if (!here) return NO_RECORD(op.campaign);
+      const fields = { ...here.fields, ...at(v, { state: op.state, ...routingSets(op.routing) }) };
+      places.set(op.campaign, { record: { ...here, fields } });
+      return { kind: 'applied' };
+    }
+    case 'transfer': {
+      if (!here) return NO_RECORD(op.campaign);
+      if (recordAt(places.get(op.to)) !== undefined) {
+        return {
+          kind: 'conflict',
+          code: 'TRANSFER_TARGET_OCCUPIED',
+          reason: `"${op.to}" already holds a record with this clientId, so the platform cannot move the one in "${op.campaign}" there; nothing was moved: check both campaigns, then redrive`,
+        };
+      }
+      const fields = { ...here.fields, ...at(v, routingSets(op.routing)) };
+      places.set(op.to, { record: { ...here, at: v, fields } });
+      places.set(op.campaign, { gone: v });
+      return { kind: 'applied' };
+    }
+    case 'delete': {
+      if (!here) {
+        // Deleting what is not there: the campaign is still known to be empty from here on.
+        if (places.get(op.campaign) === undefined) places.set(op.campaign, { gone: v });
+        return {
+          kind: 'none',
+          code: 'ALREADY_ABSENT',
+          reason: `no record with this clientId in "${op.campaign}" at this event's time; nothing to delete`,
+        };
+      }
+      places.set(op.campaign, { gone: v });
+      return { kind: 'applied' };
+    }
+  }
+};
+
+/**
+ * The family after its events, applied once each in version order (ties are ordered by the
+ * version itself) to `start`: what was on the platform before the ledger's first write there.
+ */
+export const replayFamily = (
+  start: FamilyState,
+  events: readonly RecordEvent[],
+): Replayed<FamilyState> => {
+  const places = new Map(Object.entries(start));
+  const effects = new Map<string, Effect>();
+  for (const event of events) effects.set(event.key, applyOp(places, event.v, event.op));
+  return { state: Object.fromEntries(places), effects };
+};
+
+/** The campaigns an event names (a transfer names two). */
+export const campaignsOf = (op: RecordOp): readonly string[] =>
+  op.kind === 'transfer' ? [op.campaign, op.to] : [op.campaign];

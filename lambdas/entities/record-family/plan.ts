@@ -1,0 +1,411 @@
+import type { Version } from '../../core/ledger/event-version';
+import { isUnsure, type KnownFamily, type KnownPlace, surePlace } from './known';
+import {
+  CREATED_DEFAULTS,
+  type FamilyState,
+  type FieldValue,
+  ITEM_TIME_ZONE_KEY,
+  type Place,
+  RECORD_FIELDS,
+  type RecordEvent,
+  type RecordField,
+  type RecordFields,
+  type RecordState,
+  recordAt,
+  SKILL_QUEUE_KEY,
+  upsertSets,
+  type Versioned,
+} from './model';
+
+/**
+ * How the platform gets from what the ledger knows of a family to what its replay wants: one
+ * function, `planFamily`. Every step says which call it makes and what the ledger will know
+ * once it is answered (`place`), so learning from an answer needs no rule of its own.
+ */
+
+/** Fields a status change can set (its state is required: kept as it is when not given). */
+export type SetFields = Partial<
+  Record<'state' | 'agent' | 'skillQueue' | 'nextWork' | 'timeZone', FieldValue>
+>;
+
+export type RecordStep =
+  /** Search by clientId: settles a doubt, or finds what a campaign held before the ledger wrote there. */
+  | { readonly kind: 'read'; readonly campaign: string }
+  /** add-or-update: the data of event `dataOf`, and the preferred agent / next work time when given. */
+  | {
+      readonly kind: 'upsert';
+      readonly campaign: string;
+      readonly dataOf: Version;
+      readonly agent?: string | null;
+      readonly nextWork?: number;
+      readonly place: Place;
+    }
+  /** change-status with these fields; without a state, the record's current state is kept. */
+  | {
+      readonly kind: 'set';
+      readonly campaign: string;
+      readonly fields: SetFields;
+      readonly place: Place;
+    }
+  /** transfer, with the routing fields due at the destination. */
+  | {
+      readonly kind: 'move';
+      readonly from: string;
+      readonly to: string;
+      readonly fields: SetFields;
+      readonly place: Place;
+      readonly gone: Version;
+    }
+  /** delete. */
+  | { readonly kind: 'remove'; readonly campaign: string; readonly gone: Version }
+  /** No call: what the ledger knows of a campaign changes (an incarnation recognised). */
+  | { readonly kind: 'note'; readonly campaign: string; readonly place: Place };
+
+const SET_FIELDS = ['state', 'agent', 'skillQueue', 'nextWork', 'timeZone'] as const;
+const ROUTING = ['agent', 'skillQueue', 'nextWork', 'timeZone'] as const;
+
+/** Fields whose desired version is newer than the one applied: the only ones ever sent. */
+const dueFields = (desired: RecordState, known: RecordState | undefined): RecordField[] =>
+  RECORD_FIELDS.filter((name) => {
+    const want = desired.fields[name];
+    return want !== undefined && want.v > (known?.fields[name]?.v ?? '');
+  });
+
+/**
+ * A field the API cannot set back: a next work time or the campaign's default queue or zone
+ * (null). It is taken as set: no request can do better, and the ledger stops asking.
+ */
+const unsendable = (name: RecordField, value: FieldValue): boolean =>
+  value === null && name !== 'agent' && name !== 'state' && name !== 'data';
+
+const withFields = (record: RecordState, fields: RecordFields): RecordState => ({
+  ...record,
+  fields: { ...record.fields, ...fields },
+});
+
+const pick = (record: RecordState, names: readonly RecordField[]): RecordFields =>
+  Object.fromEntries(
+    names.flatMap((name) => {
+      const field = record.fields[name];
+      return field === undefined ? [] : [[name, field]];
+    }),
+  );
+
+const valuesOf = (fields: RecordFields, names: readonly string[]): SetFields =>
+  Object.fromEntries(
+    Object.entries(fields)
+      .filter(([name]) => names.includes(name))
+      .map(([name, field]) => [name, (field as Versioned).value]),
+  );
+
+/** The upsert event whose items the record's data field came from. */
+const dataEvent = (events: readonly RecordEvent[], v: Version) =>
+  events.find((event) => event.v === v && event.op.kind === 'upsert');
+
+/**
+ * The record an add leaves: the sent values, the rest as a new record starts (or as the sent
+ * items set queue and zone). Each field counts as applied where it equals what the replay wants.
+ */
+const created = (
+  desired: RecordState,
+  items: readonly { key: string; value: string }[],
+): RecordState => {
+  const item = (key: string) => items.find((i) => i.key === key)?.value ?? null;
+  const platform: Record<RecordField, FieldValue> = {
+    ...CREATED_DEFAULTS,
+    data: desired.fields.data?.value ?? null,
+    agent: desired.fields.agent?.value ?? null,
+    nextWork: desired.fields.nextWork?.value ?? null,
+    skillQueue: item(SKILL_QUEUE_KEY),
+    timeZone: item(ITEM_TIME_ZONE_KEY),
+  };
+  const fields = Object.fromEntries(
+    RECORD_FIELDS.map((name) => {
+      const want = desired.fields[name];
+      const value = platform[name];
+      return [name, { v: want !== undefined && want.value === value ? want.v : '', value }];
+    }),
+  ) as RecordFields;
+  return { born: desired.born, at: desired.at, fields };
+};
+
+/**
+ * The calls that bring a campaign's record from `known` to `desired` (same incarnation): one
+ * add-or-update when the data is due (it carries agent and next work time too), one status change
+ * for what is left. Queue and zone that the sent items set count as set by the data's event.
+ */
+const updates = (
+  campaign: string,
+  desired: RecordState,
+  known: RecordState,
+  events: readonly RecordEvent[],
+): RecordStep[] => {
+  const steps: RecordStep[] = [];
+  let record: RecordState = {
+    ...rebound(known, desired, events),
+    at: desired.at > known.at ? desired.at : known.at,
+  };
+  let due = dueFields(desired, record);
+  const data = desired.fields.data;
+  if (due.includes('data') && data !== undefined) {
+    const event = dataEvent(events, data.v);
+    if (event?.op.kind === 'upsert') {
+      const { items } = event.op;
+      const item = (key: string) => items.find((i) => i.key === key)?.value;
+      const carried = due.filter(
+        (name) =>
+          name === 'agent' || (name === 'nextWork' && desired.fields.nextWork?.value !== null),
+      );
+      const implied: RecordFields = {
+        ...(item(SKILL_QUEUE_KEY) === undefined
+          ? {}
+          : { skillQueue: { v: data.v, value: item(SKILL_QUEUE_KEY) ?? null } }),
+        ...(item(ITEM_TIME_ZONE_KEY) === undefined
+          ? {}
+          : { timeZone: { v: data.v, value: item(ITEM_TIME_ZONE_KEY) ?? null } }),
+      };
+      record = withFields(record, { ...implied, ...pick(desired, ['data', ...carried]) });
+      const agent = carried.includes('agent') ? desired.fields.agent?.value : undefined;
+      const nextWork = carried.includes('nextWork') ? desired.fields.nextWork?.value : undefined;
+      steps.push({
+        kind: 'upsert',
+        campaign,
+        dataOf: data.v,
+        ...(agent === undefined ? {} : { agent: agent as string | null }),
+        ...(typeof nextWork === 'number' ? { nextWork } : {}),
+        place: { record },
+      });
+      due = dueFields(desired, record);
+    }
+  }
+  const settable = due.filter((name): name is (typeof SET_FIELDS)[number] => name !== 'data');
+  const sendable = settable.filter(
+    (name) => !unsendable(name, desired.fields[name]?.value ?? null),
+  );
+  if (sendable.length > 0) {
+    record = withFields(record, pick(desired, settable));
+    steps.push({
+      kind: 'set',
+      campaign,
+      fields: valuesOf(desired.fields, sendable),
+      place: { record },
+    });
+  } else if (
+    steps.length === 0 &&
+    (settable.length > 0 || record.born !== known.born || record.at !== known.at)
+  ) {
+    // Nothing to send, but the ledger now knows more (an incarnation recognised, a default taken as set).
+    steps.push({
+      kind: 'note',
+      campaign,
+      place: { record: withFields(record, pick(desired, settable)) },
+    });
+  }
+  return steps;
+};
+
+/**
+ * The platform's record recognised as the replay's incarnation `born` (one the ledger added
+ * before it knew of an older create). The values its add gave it by default count as applied
+ * only where they are what the replay wants: in the replay that add was an update, and older
+ * events may have set those fields.
+ */
+const rebound = (
+  known: RecordState,
+  desired: RecordState,
+  events: readonly RecordEvent[],
+): RecordState => {
+  if (known.born === desired.born) return known;
+  const add = events.find((event) => event.v === known.born && event.op.kind === 'upsert');
+  const setByAdd = new Set(add?.op.kind === 'upsert' ? Object.keys(upsertSets(add.op)) : []);
+  const fields = Object.fromEntries(
+    Object.entries(known.fields).map(([name, field]) => {
+      if (field.v !== known.born || setByAdd.has(name)) return [name, field];
+      const want = desired.fields[name as RecordField];
+      return [
+        name,
+        { ...field, v: want !== undefined && want.value === field.value ? want.v : '' },
+      ];
+    }),
+  ) as RecordFields;
+  return { ...known, born: desired.born, fields };
+};
+
+const goneVersion = (place: Place | undefined, fallback: Version): Version =>
+  place !== undefined && 'gone' in place ? place.gone : fallback;
+
+const isFree = (place: Place | undefined): boolean => place === undefined || 'gone' in place;
+
+/**
+ * The campaigns to read before anything is decided: those in doubt after an unanswered call,
+ * and those first met through a status change or transfer (whether a record made outside the
+ * integration is there decides what the event does; an add or a delete does not need to know).
+ */
+const readsFirst = (known: KnownFamily, events: readonly RecordEvent[]): string[] => {
+  const reads = new Set(Object.keys(known.places).filter((c) => isUnsure(known.places[c])));
+  const seen = new Set<string>();
+  for (const { op } of events) {
+    const first = !seen.has(op.campaign);
+    if (
+      first &&
+      (op.kind === 'status' || op.kind === 'transfer') &&
+      known.base[op.campaign] === undefined &&
+      !known.written.includes(op.campaign)
+    ) {
+      reads.add(op.campaign);
+    }
+    seen.add(op.campaign);
+    if (op.kind === 'transfer') seen.add(op.to);
+  }
+  return [...reads].sort();
+};
+
+/**
+ * The calls that bring the platform from what the ledger knows of the family to `desired`, in
+ * order. Records are matched by incarnation (the create that made them): one the replay has in
+ * another campaign is moved there, one it no longer has is removed, one it has nowhere on the
+ * platform is added (with the data its events carry). Matched records get only their due fields.
+ */
+export const planFamily = (
+  desired: FamilyState,
+  known: KnownFamily,
+  events: readonly RecordEvent[],
+): RecordStep[] => {
+  const reads = readsFirst(known, events);
+  if (reads.length > 0) return reads.map((campaign) => ({ kind: 'read', campaign }));
+
+  const platform = new Map<string, Place | undefined>(
+    Object.entries(known.places).map(([c, p]) => [c, surePlace(p as KnownPlace)]),
+  );
+  const wanted = Object.entries(desired).flatMap(([c, p]) => {
+    const record = recordAt(p);
+    return record === undefined ? [] : [[c, record] as const];
+  });
+  const desiredAt = new Map(wanted.map(([c, record]) => [record.born, c]));
+  const steps: RecordStep[] = [];
+  const record = (c: string) => recordAt(platform.get(c));
+
+  // The platform's record is the replay's when the replay has no other record for it: one the
+  // ledger added before it knew of an older create (younger), or one found made outside.
+  const knownBorn = new Set([...platform.values()].flatMap((p) => recordAt(p)?.born ?? []));
+  const incarnation = (c: string): Version | undefined => {
+    const here = record(c);
+    if (here === undefined) return undefined;
+    if (desiredAt.has(here.born)) return here.born;
+    const want = recordAt(desired[c]);
+    if (
+      want !== undefined &&
+      !knownBorn.has(want.born) &&
+      (here.born === '' || want.born < here.born)
+    ) {
+      return want.born;
+    }
+    return undefined;
+  };
+
+  const misplaced = (c: string): string | undefined => {
+    const born = incarnation(c);
+    const target = born === undefined ? undefined : desiredAt.get(born);
+    return target === c ? undefined : target;
+  };
+
+  // Moves and removals, until nothing more can go: a move waits for its destination to be free.
+  // Two records that must trade places cannot both move: the first is removed, and added again
+  // where it belongs from the data its events carry.
+  for (let progress = true; progress; ) {
+    progress = false;
+    const swap = [...platform.keys()].sort().find((c) => {
+      const target = misplaced(c);
+      return target !== undefined && record(c) !== undefined && misplaced(target) === c;
+    });
+    if (swap !== undefined) {
+      const gone = goneVersion(desired[swap], record(swap)?.at ?? '');
+      steps.push({ kind: 'remove', campaign: swap, gone });
+      platform.set(swap, { gone });
+    }
+    for (const c of [...platform.keys()].sort()) {
+      const here = record(c);
+      if (here === undefined) continue;
+      const born = incarnation(c);
+      const target = born === undefined ? undefined : desiredAt.get(born);
+      if (target === c) continue;
+      if (target !== undefined) {
+        if (!isFree(platform.get(target))) continue;
+        const want = recordAt(desired[target]) as RecordState;
+        const routing = dueFields(want, here).filter(
+          (name): name is (typeof ROUTING)[number] =>
+            (ROUTING as readonly string[]).includes(name) &&
+            !unsendable(name, want.fields[name]?.value ?? null),
+        );
+        const moved = withFields({ ...here, at: want.at }, pick(want, routing));
+        const gone = goneVersion(desired[c], want.at);
+        steps.push({
+          kind: 'move',
+          from: c,
+          to: target,
+          fields: valuesOf(want.fields, routing),
+          place: { record: moved },
+          gone,
+        });
+        platform.set(target, { record: moved });
+        platform.set(c, { gone });
+        progress = true;
+        continue;
+      }
+      // Not wanted anywhere: it goes, unless it was made outside the integration and no event of
+      // ours removed it. Removed to make room for the replay's newer record there, nothing keeps
+      // that one out (`gone` '').
+      const place = desired[c];
+      if (here.born === '' && (place === undefined || !('gone' in place))) continue;
+      const gone = goneVersion(place, '');
+      steps.push({ kind: 'remove', campaign: c, gone });
+      platform.set(c, { gone });
+      progress = true;
+    }
+  }
+
+  for (const [c, want] of wanted) {
+    const here = record(c);
+    if (here !== undefined && incarnation(c) === want.born) {
+      steps.push(...updates(c, want, here, events));
+      continue;
+    }
+    if (here !== undefined) {
+      // Its place is taken by a record that could not move away yet: the ledger reads again.
+      continue;
+    }
+    if ([...platform.values()].some((p) => recordAt(p)?.born === want.born)) continue;
+    const gone = goneVersion(platform.get(c), '');
+    if (platform.has(c) && gone >= want.at) {
+      // Removed on the platform after the newest event that put it here: not undone.
+      continue;
+    }
+    const data = want.fields.data;
+    const event = data === undefined ? undefined : dataEvent(events, data.v);
+    if (data === undefined || event?.op.kind !== 'upsert') continue;
+    const added = created(want, event.op.items);
+    const agent = want.fields.agent?.value;
+    const nextWork = want.fields.nextWork?.value;
+    steps.push({
+      kind: 'upsert',
+      campaign: c,
+      dataOf: data.v,
+      ...(agent === null || agent === undefined ? {} : { agent: agent as string }),
+      ...(typeof nextWork === 'number' ? { nextWork } : {}),
+      place: { record: added },
+    });
+    platform.set(c, { record: added });
+    steps.push(...updates(c, want, added, events));
+  }
+
+  // A campaign the ledger has never met, named by a delete: the delete is sent, whatever is there
+  // (a record made outside goes; none answers NORECORDFOUND).
+  const deleted = new Set(events.flatMap(({ op }) => (op.kind === 'delete' ? [op.campaign] : [])));
+  for (const [c, place] of Object.entries(desired)) {
+    if ('gone' in place && !platform.has(c) && deleted.has(c) && known.base[c] === undefined) {
+      steps.push({ kind: 'remove', campaign: c, gone: place.gone });
+      platform.set(c, place);
+    }
+  }
+  return steps;
+};

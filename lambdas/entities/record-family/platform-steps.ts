@@ -1,0 +1,258 @@
+import { addOrUpdateCampaignRecord } from '../../actions/add-or-update-campaign-record';
+import { changeCampaignRecordStatus } from '../../actions/change-campaign-record-status';
+import { deleteCampaignRecord } from '../../actions/delete-campaign-record';
+import { searchCampaignRecords } from '../../actions/search-campaign-records';
+import { transferCampaignRecord } from '../../actions/transfer-campaign-record';
+import type { StepContext } from '../../core/ledger/entity-kind';
+import { callMayHaveBeenApplied, type Outcome, type OutcomeCode } from '../../core/outcome';
+import type { CallOptions, PlatformCaller } from '../../core/platform-caller';
+import { type CampaignRecord, platformTimeMillis } from '../../core/platform-responses';
+import type { PlatformRegion } from '../../core/regions';
+import type { Observed } from './known';
+import type { RecordAnswer } from './learn';
+import {
+  DEFAULT_CLIENT_ID_FIELD_NAME,
+  dataHash,
+  type RecordEvent,
+  type RecordOp,
+  type WorkedState,
+} from './model';
+import type { RecordStep, SetFields } from './plan';
+
+/** Who a family is on the platform: its clientId in its region. */
+export interface FamilyId {
+  readonly region: string;
+  readonly clientId: string;
+}
+
+type Context = StepContext<FamilyId, RecordOp>;
+
+/** The record's values as the ledger compares them (the data without the clientId item add stores). */
+export const observedValues = (
+  record: CampaignRecord,
+  clientId: string,
+  clientIdKeys: ReadonlySet<string>,
+): Observed => ({
+  values: {
+    data: dataHash(
+      record.previewRecordData.filter(
+        (item) => !(item.value === clientId && clientIdKeys.has(item.key)),
+      ),
+    ),
+    state: record.workedState,
+    agent: record.preferredAgent || null,
+    skillQueue: record.skillQueue,
+    nextWork: platformTimeMillis(record.nextEarliestWorkTime) ?? null,
+  },
+});
+
+const clientIdKeys = (events: readonly RecordEvent[]): Set<string> =>
+  new Set([
+    DEFAULT_CLIENT_ID_FIELD_NAME,
+    ...events.flatMap(({ op }) =>
+      op.kind === 'upsert' && op.clientIdFieldName ? [op.clientIdFieldName] : [],
+    ),
+  ]);
+
+const answer = (
+  outcome: Outcome,
+  extra: Omit<RecordAnswer, 'outcome' | 'status'> = {},
+): RecordAnswer => ({
+  outcome,
+  status:
+    outcome.category === 'success'
+      ? 'done'
+      : callMayHaveBeenApplied(outcome)
+        ? 'uncertain'
+        : 'failed',
+  ...extra,
+});
+
+const region = (id: FamilyId) => id.region as PlatformRegion;
+
+/** Looks the record up in a campaign: its values, `null` for none, or the look-up's failure. */
+const lookUp = async (
+  campaign: string,
+  { id, events, platform, call }: Context,
+): Promise<{ readonly observed: Observed | null } | { readonly failed: Outcome }> => {
+  const lookup = await platform.send(
+    searchCampaignRecords,
+    { campaignName: campaign, region: region(id), clientId: id.clientId },
+    call,
+  );
+  if (lookup.code === 'NORECORDFOUND') return { observed: null };
+  if (lookup.category !== 'success') return { failed: lookup };
+  const record = searchCampaignRecords.records(lookup)[0];
+  return {
+    observed:
+      record === undefined ? null : observedValues(record, id.clientId, clientIdKeys(events)),
+  };
+};
+
+const routingRequest = (fields: SetFields) => ({
+  ...(fields.skillQueue === undefined || fields.skillQueue === null
+    ? {}
+    : { skillQueue: String(fields.skillQueue) }),
+  ...(fields.agent === undefined
+    ? {}
+    : { preferredAgent: fields.agent === null ? '' : String(fields.agent) }),
+  ...(typeof fields.nextWork === 'number' ? { nextEarliestWorkTimeUTC: fields.nextWork } : {}),
+  ...(fields.timeZone === undefined || fields.timeZone === null
+    ? {}
+    : { timeZone: String(fields.timeZone) }),
+});
+
+/** NORECORDFOUND: an answer, not a failure; the ledger learns the record is not there and plans again. */
+const notThere = (outcome: Outcome): RecordAnswer => ({
+  outcome: { ...outcome, category: 'success', code: 'NORECORDFOUND' },
+  status: 'done',
+  notThere: true,
+});
+
+/** Sends one planned step as its platform request and reads what the answer tells the ledger. */
+export const runRecordStep = async (step: RecordStep, context: Context): Promise<RecordAnswer> => {
+  const { id, events, platform, call } = context;
+  // A write stops at its first unanswered attempt, and a read tells next whether it landed: a
+  // repeat is not always harmless (an add taken for an update drops the clientId item; a
+  // repeated move finds nothing), and a read costs what a blind retry would.
+  const once: CallOptions = { ...call, stopAtDoubt: true };
+  const where = { region: region(id), clientId: id.clientId };
+  switch (step.kind) {
+    case 'read': {
+      const found = await lookUp(step.campaign, context);
+      if ('failed' in found) return { outcome: found.failed, status: 'failed' };
+      return { outcome: success('SUCCESS', 'looked up'), status: 'done', observed: found.observed };
+    }
+    case 'note':
+      return { outcome: success('SUCCESS', 'noted'), status: 'done' };
+    case 'upsert': {
+      const event = events.find((e) => e.v === step.dataOf && e.op.kind === 'upsert');
+      if (event?.op.kind !== 'upsert') throw new Error(`the data of ${step.dataOf} is not kept`);
+      const outcome = await platform.send(
+        addOrUpdateCampaignRecord,
+        {
+          campaignName: step.campaign,
+          ...where,
+          ...(event.op.clientIdFieldName === undefined
+            ? {}
+            : { clientIdFieldName: event.op.clientIdFieldName }),
+          previewRecordData: [...event.op.items],
+          ...(step.agent === undefined ? {} : { preferredAgent: step.agent ?? '' }),
+          ...(step.nextWork === undefined ? {} : { nextEarliestWorkTimeUTC: step.nextWork }),
+        },
+        once,
+      );
+      return answer(outcome);
+    }
+    case 'set': {
+      let { state, nextWork } = step.fields;
+      let observed: Observed | undefined;
+      if (state === undefined || (state === 'WORKED' && typeof nextWork !== 'number')) {
+        // The request needs a state: the record's own, read now, so an agent's work is kept.
+        const found = await lookUp(step.campaign, context);
+        if ('failed' in found) return { outcome: found.failed, status: 'failed' };
+        if (found.observed === null) return notThere(success('NORECORDFOUND', 'not found'));
+        observed = found.observed;
+        state ??= observed.values.state ?? null;
+        if (nextWork === undefined || nextWork === null)
+          nextWork = observed.values.nextWork ?? null;
+      }
+      const outcome = await platform.send(
+        changeCampaignRecordStatus,
+        {
+          campaignName: step.campaign,
+          ...where,
+          previewRecordStateEnum: state as WorkedState,
+          ...routingRequest({ ...step.fields, nextWork }),
+        },
+        once,
+      );
+      if (outcome.code === 'NORECORDFOUND') return notThere(outcome);
+      return answer(outcome, observed === undefined ? {} : { observed });
+    }
+    case 'move': {
+      const request = {
+        campaignName: step.from,
+        ...where,
+        transferToCampaign: step.to,
+        ...routingRequest(step.fields),
+      };
+      let outcome = await platform.send(transferCampaignRecord, request, {
+        ...once,
+        maxAttempts: 1,
+      });
+      if (outcome.code === 'FAILED') {
+        // The platform refuses a move into a campaign that holds this clientId already: look
+        // before trying again, since a retry cannot change that.
+        const there = await lookUp(step.to, context);
+        if (!('failed' in there) && there.observed !== null) {
+          return { outcome, status: 'done', occupied: there.observed };
+        }
+        if (platform.maxAttempts > 1) {
+          const retried = await platform.send(transferCampaignRecord, request, {
+            ...once,
+            maxAttempts: platform.maxAttempts - 1,
+          });
+          outcome = { ...retried, attempts: retried.attempts + outcome.attempts };
+        }
+      }
+      if (outcome.code === 'NORECORDFOUND') return notThere(outcome);
+      return answer(outcome);
+    }
+    case 'remove': {
+      const outcome = await platform.send(
+        deleteCampaignRecord,
+        { campaignName: step.campaign, ...where },
+        once,
+      );
+      if (outcome.code === 'NORECORDFOUND') {
+        return {
+          outcome: { ...outcome, category: 'success', code: 'ALREADY_ABSENT' },
+          status: 'done',
+          removed: false,
+        };
+      }
+      return answer(outcome, { removed: outcome.category === 'success' });
+    }
+  }
+};
+
+const success = (code: OutcomeCode, message: string): Outcome => ({
+  category: 'success',
+  code,
+  message,
+  attempts: 0,
+});
+
+/**
+ * The clientId of the record a message names only by previewRecordId, by one search in the
+ * campaign it names: undefined when no record there has that id.
+ */
+export const clientIdOf = async (
+  where: {
+    readonly campaignName: string;
+    readonly region: string;
+    readonly previewRecordId: string;
+  },
+  platform: PlatformCaller,
+  call: CallOptions,
+): Promise<
+  | { readonly clientId: string | undefined; readonly attempts: number }
+  | { readonly failed: Outcome }
+> => {
+  const lookup = await platform.send(
+    searchCampaignRecords,
+    {
+      campaignName: where.campaignName,
+      region: where.region as PlatformRegion,
+      previewRecordId: where.previewRecordId,
+    },
+    call,
+  );
+  if (lookup.code === 'NORECORDFOUND') return { clientId: undefined, attempts: lookup.attempts };
+  if (lookup.category !== 'success') return { failed: lookup };
+  return {
+    clientId: searchCampaignRecords.records(lookup)[0]?.clientId,
+    attempts: lookup.attempts,
+  };
+};

@@ -1,0 +1,89 @@
+import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
+import type { Version } from '../../core/ledger/event-version';
+
+/**
+ * A user on the platform, as the provisioning spec describes it: there or not, by `loginUserId`.
+ * `replayUser` applies a user's events in version order, each as the platform applies its
+ * request: add-user creates the user (ALREADY_EXISTS when there), delete-user removes it. Pure.
+ */
+
+/** What add-user sends besides the login id (kept so the ledger can add the user again). */
+export interface UserFields {
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly userTemplateName: string;
+  readonly primaryEmailAddr?: string;
+  readonly secondaryEmailAddr?: string;
+  readonly createInCloudConnect?: boolean;
+}
+
+export type UserOp =
+  | { readonly kind: 'join'; readonly user: UserFields }
+  | { readonly kind: 'leave' };
+
+export type UserEvent = StoredEvent<UserOp>;
+
+export interface UserRecord {
+  /** The join that created it ('' = made outside the integration: someone else's). */
+  readonly born: Version;
+  /** The newest event that created it or asked for it again. */
+  readonly at: Version;
+}
+
+export type UserPlace = { readonly user: UserRecord } | { readonly gone: Version };
+
+/** `place` is absent while nothing is known (no event, nothing read). */
+export interface UserState {
+  readonly place?: UserPlace;
+}
+
+export const userAt = (place: UserPlace | undefined): UserRecord | undefined =>
+  place !== undefined && 'user' in place ? place.user : undefined;
+
+const applyOp = (
+  state: UserState,
+  v: Version,
+  op: UserOp,
+): { state: UserState; effect: Effect } => {
+  const user = userAt(state.place);
+  if (op.kind === 'join') {
+    if (user === undefined)
+      return { state: { place: { user: { born: v, at: v } } }, effect: { kind: 'applied' } };
+    if (user.born === '') {
+      return {
+        state,
+        effect: {
+          kind: 'conflict',
+          code: 'USER_EXISTS_NOT_OURS',
+          reason:
+            'a user with this loginUserId was on the platform before this integration first asked for it, so this integration did not create it: check that it is the same person, then delete this dead letter (or the other user, and redrive)',
+        },
+      };
+    }
+    // Asked for again: the platform answers ALREADY_EXISTS, or adds it if it went missing.
+    return { state: { place: { user: { ...user, at: v } } }, effect: { kind: 'applied' } };
+  }
+  if (user === undefined) {
+    return {
+      state: state.place === undefined ? { place: { gone: v } } : state,
+      effect: {
+        kind: 'none',
+        code: 'ALREADY_ABSENT',
+        reason: 'the user is not there at this event’s time; nothing to delete',
+      },
+    };
+  }
+  return { state: { place: { gone: v } }, effect: { kind: 'applied' } };
+};
+
+/** The user after its events, applied once each in version order to `start`. */
+export const replayUser = (start: UserState, events: readonly UserEvent[]): Replayed<UserState> => {
+  let state = start;
+  const effects = new Map<string, Effect>();
+  for (const event of events) {
+    const next = applyOp(state, event.v, event.op);
+    state = next.state;
+    effects.set(event.key, next.effect);
+  }
+  return { state, effects };
+};

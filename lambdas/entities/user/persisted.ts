@@ -1,0 +1,43 @@
+import * as z from 'zod/mini';
+import type { DocParts } from '../../core/ledger/ledger-doc';
+import type { KnownUser } from './known';
+import type { UserOp, UserState } from './model';
+import type { UserId } from './platform-steps';
+
+/** What the ledger persists of a user, checked when it is read back. */
+
+const place = z.union([
+  z.object({ user: z.object({ born: z.string(), at: z.string() }) }),
+  z.object({ gone: z.string() }),
+]);
+
+const op = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('join'),
+    user: z.object({
+      firstName: z.string(),
+      lastName: z.string(),
+      userTemplateName: z.string(),
+      primaryEmailAddr: z.optional(z.string()),
+      secondaryEmailAddr: z.optional(z.string()),
+      createInCloudConnect: z.optional(z.boolean()),
+    }),
+  }),
+  z.object({ kind: z.literal('leave') }),
+]);
+
+export const USER_PARTS: DocParts<UserId, UserOp, UserState, KnownUser> = {
+  id: z.object({ loginUserId: z.string() }),
+  op: op as unknown as z.ZodMiniType<UserOp>,
+  state: z.object({ place: z.optional(place) }) as unknown as z.ZodMiniType<UserState>,
+  known: z.object({
+    place: z.optional(
+      z.union([
+        place,
+        z.object({ unsure: z.object({ before: z.optional(place), after: z.optional(place) }) }),
+      ]),
+    ),
+    base: z.optional(place),
+    written: z.optional(z.literal(true)),
+  }) as unknown as z.ZodMiniType<KnownUser>,
+};

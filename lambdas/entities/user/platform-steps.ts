@@ -1,0 +1,96 @@
+import { addUser } from '../../actions/add-user';
+import { deleteUser } from '../../actions/delete-user';
+import { existenceResult, queryUserExistence } from '../../actions/query-user-existence';
+import type { StepContext } from '../../core/ledger/entity-kind';
+import { callMayHaveBeenApplied, type Outcome } from '../../core/outcome';
+import type { UserAnswer } from './learn';
+import type { UserOp } from './model';
+import type { UserStep } from './plan';
+
+/** Who a user is on the platform. */
+export interface UserId {
+  readonly loginUserId: string;
+}
+
+const status = (outcome: Outcome): UserAnswer['status'] =>
+  outcome.category === 'success'
+    ? 'done'
+    : callMayHaveBeenApplied(outcome)
+      ? 'uncertain'
+      : 'failed';
+
+const looked = async ({ id, platform, call }: StepContext<UserId, UserOp>) =>
+  platform.send(queryUserExistence, { loginUserId: id.loginUserId }, call);
+
+/** Sends one planned step as its platform request and reads what the answer tells the ledger. */
+export const runUserStep = async (
+  step: UserStep,
+  context: StepContext<UserId, UserOp>,
+): Promise<UserAnswer> => {
+  const { id, events, platform, call } = context;
+  // A write stops at its first unanswered attempt: a read tells next whether it landed.
+  const once = { ...call, stopAtDoubt: true };
+  switch (step.kind) {
+    case 'read': {
+      const outcome = await looked(context);
+      if (outcome.code === 'NOT_FOUND')
+        return { outcome: { ...outcome, category: 'success' }, status: 'done', exists: false };
+      if (outcome.category !== 'success') return { outcome, status: 'failed' };
+      return { outcome, status: 'done', exists: existenceResult(outcome).exists };
+    }
+    case 'conflict':
+      return {
+        outcome: {
+          category: 'permanent',
+          code: 'USER_EXISTS_NOT_OURS',
+          message:
+            'the platform holds a user with this loginUserId that this integration did not create: check that it is the same person, then delete this dead letter (or the other user, and redrive)',
+          attempts: 0,
+        },
+        status: 'failed',
+      };
+    case 'remove': {
+      const outcome = await platform.send(deleteUser, { loginUserId: id.loginUserId }, once);
+      if (outcome.code === 'NOT_FOUND') {
+        return {
+          outcome: { ...outcome, category: 'success', code: 'ALREADY_ABSENT' },
+          status: 'done',
+          removed: false,
+        };
+      }
+      return { outcome, status: status(outcome), removed: outcome.category === 'success' };
+    }
+    case 'add': {
+      const join = events.find((event) => event.v === step.of && event.op.kind === 'join');
+      if (join?.op.kind !== 'join') throw new Error(`the fields of join ${step.of} are not kept`);
+      const user = join.op.user;
+      const outcome = await platform.send(addUser, { loginUserId: id.loginUserId, ...user }, once);
+      if (outcome.code !== 'ALREADY_EXISTS') return { outcome, status: status(outcome) };
+      // Ours when the ledger knows it created the user there, or when an earlier attempt of this
+      // very call went unanswered: the ledger looked before its first add, so a user there now
+      // that no attempt of ours made is someone else's.
+      if (!step.ours && outcome.afterDoubt !== true) {
+        return { outcome: { ...outcome, category: 'success' }, status: 'done', theirs: true };
+      }
+      if (user.createInCloudConnect === true) {
+        const existing = await looked(context);
+        if (existing.category !== 'success') return { outcome: existing, status: 'failed' };
+        if (existenceResult(existing).cloudConnectStatus !== 'EXISTS') {
+          return {
+            outcome: {
+              ...outcome,
+              category: 'permanent',
+              message:
+                'user already exists on the platform but not in the backing contact-center instance; the API cannot add it there for an existing user',
+            },
+            status: 'failed',
+          };
+        }
+      }
+      return {
+        outcome: { ...outcome, category: 'success', message: 'user was already provisioned' },
+        status: 'done',
+      };
+    }
+  }
+};

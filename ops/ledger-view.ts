@@ -1,0 +1,127 @@
+/**
+ * What `ops trace` shows of an entity's ledger item: its events (with what each message got),
+ * the desired state their replay gives, and the platform state the ledger knows, with its doubts.
+ * Times and states only: no data values, names or agent ids.
+ */
+import type { AnyEntityKind, StoredEvent } from '../lambdas/core/ledger/entity-kind';
+import { versionTime } from '../lambdas/core/ledger/event-version';
+import { parseLedgerDoc } from '../lambdas/core/ledger/ledger-doc';
+import type { KnownFamily } from '../lambdas/entities/record-family/known';
+import type {
+  FamilyState,
+  Place,
+  RecordOp,
+  RecordState,
+} from '../lambdas/entities/record-family/model';
+import type { KnownUser } from '../lambdas/entities/user/known';
+import type { UserOp, UserPlace, UserState } from '../lambdas/entities/user/model';
+import { counted } from './counted';
+
+const when = (v: string): string =>
+  v === '' ? 'before the ledger' : new Date(versionTime(v)).toISOString();
+
+const what = (op: RecordOp | UserOp): string => {
+  switch (op.kind) {
+    case 'upsert':
+    case 'status':
+    case 'delete':
+      return op.campaign;
+    case 'transfer':
+      return `${op.campaign} → ${op.to}`;
+    default:
+      return '';
+  }
+};
+
+const eventLine = (event: StoredEvent<RecordOp | UserOp>): string => {
+  const got =
+    event.outcome === undefined
+      ? 'pending (its message is retried)'
+      : `${event.outcome}${event.settled === true ? '' : ' (a redrive tries it again)'}`;
+  const repeats = event.repeats ? `, then ${counted(event.repeats, 'duplicate')} skipped` : '';
+  return `    ${when(event.v)}  ${event.action.padEnd(30)} ${what(event.op).padEnd(24)} ${got}${repeats}`;
+};
+
+/** A record's visible values without personal data: state, queue, zone; the rest by when it was set. */
+const recordLine = (record: RecordState): string => {
+  const f = record.fields;
+  const shown = (name: 'state' | 'skillQueue' | 'timeZone', label: string) =>
+    f[name] === undefined ? undefined : `${label} ${f[name]?.value ?? 'default'}`;
+  const set = (name: 'data' | 'agent' | 'nextWork', label: string) =>
+    f[name] === undefined ? undefined : `${label} set ${when(f[name]?.v ?? '')}`;
+  return [
+    `record made ${when(record.born)}`,
+    shown('state', 'state'),
+    shown('skillQueue', 'queue'),
+    shown('timeZone', 'zone'),
+    set('data', 'data'),
+    set('agent', 'agent'),
+    set('nextWork', 'next work'),
+  ]
+    .filter((part) => part !== undefined)
+    .join(', ');
+};
+
+const placeLine = (place: Place): string =>
+  'record' in place ? recordLine(place.record) : `none (since ${when(place.gone)})`;
+
+const familyLines = (desired: FamilyState, known: KnownFamily): string[] => {
+  const lines = ['  desired (the events replayed in order)'];
+  for (const [campaign, place] of Object.entries(desired).sort()) {
+    lines.push(`    ${campaign.padEnd(20)} ${placeLine(place)}`);
+  }
+  lines.push('  on the platform, as the ledger knows it');
+  for (const [campaign, place] of Object.entries(known.places).sort()) {
+    const line =
+      'unsure' in place
+        ? `in doubt: a call got no answer (the next message reads it first)`
+        : placeLine(place);
+    lines.push(`    ${campaign.padEnd(20)} ${line}`);
+  }
+  return lines;
+};
+
+const userPlace = (place: UserPlace | undefined): string =>
+  place === undefined
+    ? 'unknown'
+    : 'gone' in place
+      ? `no (since ${when(place.gone)})`
+      : place.user.born === ''
+        ? 'yes, someone else’s (there before this integration asked for it)'
+        : `yes, created by this integration ${when(place.user.born)}`;
+
+const userLines = (desired: UserState, known: KnownUser): string[] => [
+  `  desired            ${userPlace(desired.place)}`,
+  `  on the platform    ${
+    known.place !== undefined && 'unsure' in known.place
+      ? 'in doubt: a call got no answer (the next message reads it first)'
+      : userPlace(known.place)
+  }`,
+];
+
+/** The lines `ops trace` prints for a ledger item of `kind` (or its absence). */
+export const describeLedgerItem = (kind: AnyEntityKind, raw: unknown): string[] => {
+  if (raw === undefined) {
+    return [
+      '  no ledger entry: no message of this integration has touched it (or its entry expired)',
+    ];
+  }
+  const doc = parseLedgerDoc(raw, kind.name, kind.parts);
+  if (doc === undefined) {
+    return [
+      '  an entry of an older ledger version: its next message reads the platform before it acts',
+    ];
+  }
+  const start = kind.start(doc.known, doc.snapshot?.state);
+  const desired = kind.replay(start, doc.events).state;
+  const lines = ['  events, by occurredAt, oldest first:'];
+  if (doc.snapshot !== undefined)
+    lines.push(`    (events up to ${when(doc.snapshot.v)} folded into a snapshot)`);
+  for (const event of doc.events) lines.push(eventLine(event as StoredEvent<RecordOp | UserOp>));
+  lines.push(
+    ...(kind.name === 'user'
+      ? userLines(desired as UserState, doc.known as KnownUser)
+      : familyLines(desired as FamilyState, doc.known as KnownFamily)),
+  );
+  return lines;
+};

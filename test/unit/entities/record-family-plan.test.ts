@@ -1,0 +1,171 @@
+/**
+ * The record family's plan: from what the ledger knows the platform holds to what the replay
+ * wants, with the fewest calls, never sending a field whose desired version is not newer than
+ * the one applied (so work done on the platform stays), and reading first where in doubt.
+ */
+import { describe, expect, it } from 'vitest';
+import type { KnownFamily } from '../../../lambdas/entities/record-family/known';
+import { learnFamily } from '../../../lambdas/entities/record-family/learn';
+import {
+  dataHash,
+  type RecordEvent,
+  type RecordOp,
+  replayFamily,
+} from '../../../lambdas/entities/record-family/model';
+import { planFamily } from '../../../lambdas/entities/record-family/plan';
+
+const event = (v: string, op: RecordOp): RecordEvent => ({ key: `e@${v}`, v, action: 'test', op });
+const add = (campaign: string, name: string): RecordOp => ({
+  kind: 'upsert',
+  campaign,
+  items: [{ key: 'Name', value: name }],
+});
+
+/** Plans and "applies" every step as answered (no platform): what the ledger then knows. */
+const settle = (
+  events: RecordEvent[],
+  known: KnownFamily,
+): { steps: string[]; known: KnownFamily } => {
+  const steps: string[] = [];
+  let now = known;
+  for (let i = 0; i < 20; i += 1) {
+    const desired = replayFamily(now.base, events).state;
+    const [step] = planFamily(desired, now, events);
+    if (step === undefined) return { steps, known: now };
+    steps.push(
+      step.kind === 'move'
+        ? `move ${step.from}→${step.to}`
+        : `${step.kind} ${'campaign' in step ? step.campaign : ''}`.trim(),
+    );
+    now = learnFamily(now, step, {
+      outcome: { category: 'success', code: 'SUCCESS', message: '', attempts: 1 },
+      status: 'done',
+      observed: null,
+    });
+  }
+  throw new Error('the plan did not settle');
+};
+
+const EMPTY: KnownFamily = { places: {}, base: {}, written: [] };
+
+describe('record family plan', () => {
+  it('sends one call per event delivered in order', () => {
+    // Prepare
+    const ops: RecordOp[] = [
+      add('A', 'Ana'),
+      { kind: 'status', campaign: 'A', state: 'COMPLETED', routing: {} },
+      { kind: 'transfer', campaign: 'A', to: 'B', routing: { skillQueue: 'Q' } },
+      { kind: 'delete', campaign: 'B' },
+    ];
+    let known = EMPTY;
+    const calls: string[][] = [];
+    // Act
+    for (let i = 0; i < ops.length; i += 1) {
+      const result = settle(
+        ops.slice(0, i + 1).map((op, j) => event(String(j + 1), op)),
+        known,
+      );
+      calls.push(result.steps);
+      known = result.known;
+    }
+    // Assess
+    expect(calls).toEqual([['upsert A'], ['set A'], ['move A→B'], ['remove B']]);
+  });
+
+  it('never sends back what work on the platform changed when a newer event does not set it', () => {
+    // Prepare: the record was added (NOTWORKED) and an agent has completed it since
+    const events = [event('1', add('A', 'Ana'))];
+    const added = settle(events, EMPTY).known;
+    const record = (added.places.A as { record: { fields: object } }).record;
+    const worked: KnownFamily = {
+      ...added,
+      places: {
+        A: {
+          record: {
+            ...record,
+            born: '1',
+            at: '1',
+            fields: { ...record.fields, state: { v: '1', value: 'COMPLETED' } },
+          },
+        },
+      },
+    };
+    // Act: a newer add-or-update that sets only data
+    const plan = planFamily(
+      replayFamily({}, [...events, event('2', add('A', 'Ana B'))]).state,
+      worked,
+      [...events, event('2', add('A', 'Ana B'))],
+    );
+    // Assess: the data goes, the state is not touched
+    expect(plan).toEqual([expect.objectContaining({ kind: 'upsert', campaign: 'A', dataOf: '2' })]);
+  });
+
+  it('reads first a campaign in doubt after an unanswered call, and a campaign first met by a status change', () => {
+    // Prepare
+    const events = [event('1', { kind: 'status', campaign: 'A', state: 'COMPLETED', routing: {} })];
+    const inDoubt: KnownFamily = {
+      ...EMPTY,
+      places: { B: { unsure: { sent: ['data'] } } },
+      written: ['B'],
+    };
+    // Act
+    const plan = planFamily(replayFamily({}, events).state, inDoubt, events);
+    // Assess
+    expect(plan).toEqual([
+      { kind: 'read', campaign: 'A' },
+      { kind: 'read', campaign: 'B' },
+    ]);
+  });
+
+  it('does not read before an add: it adds, or updates a record made outside', () => {
+    const events = [event('1', add('A', 'Ana'))];
+    expect(planFamily(replayFamily({}, events).state, EMPTY, events).map((s) => s.kind)).toEqual([
+      'upsert',
+    ]);
+  });
+
+  it('a chain of moves that arrives late becomes one transfer from where the record is', () => {
+    // Prepare: the add was applied; the record then moved A → B → C (events arrive late)
+    const first = [event('1', add('A', 'Ana'))];
+    const known = settle(first, EMPTY).known;
+    const events = [
+      ...first,
+      event('2', { kind: 'transfer', campaign: 'A', to: 'B', routing: {} }),
+      event('3', { kind: 'transfer', campaign: 'B', to: 'C', routing: {} }),
+    ];
+    // Act
+    const { steps } = settle(events, known);
+    // Assess
+    expect(steps).toEqual(['move A→C']);
+  });
+
+  it('a delete that arrives after a later add was applied as an update re-creates the record', () => {
+    // Prepare: add@1 and add@3 applied (one record, updated); delete@2 arrives late
+    const known = settle([event('1', add('A', 'Ana')), event('3', add('A', 'Ana B'))], EMPTY).known;
+    const events = [
+      event('1', add('A', 'Ana')),
+      event('2', { kind: 'delete', campaign: 'A' }),
+      event('3', add('A', 'Ana B')),
+    ];
+    // Act
+    const { steps, known: after } = settle(events, known);
+    // Assess: the old record goes and a fresh one with the later data comes
+    expect(steps).toEqual(['remove A', 'upsert A']);
+    expect(after.places.A).toMatchObject({
+      record: {
+        born: '3',
+        fields: { data: { value: dataHash([{ key: 'Name', value: 'Ana B' }]) } },
+      },
+    });
+  });
+
+  it('leaves alone a record made outside the integration that no event names', () => {
+    const known: KnownFamily = {
+      places: { Z: { record: { born: '', at: '', fields: {} } } },
+      base: { Z: { record: { born: '', at: '', fields: {} } } },
+      written: [],
+    };
+    const events = [event('1', add('A', 'Ana'))];
+    expect(settle(events, known).steps).toEqual(['upsert A']);
+  });
+});

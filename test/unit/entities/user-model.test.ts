@@ -1,0 +1,86 @@
+/**
+ * The user's replay against the provisioning spec: add-user creates a user that is not there
+ * (ALREADY_EXISTS otherwise), delete-user removes one (NOT_FOUND otherwise).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Effect } from '../../../lambdas/core/ledger/entity-kind';
+import { replayUser, type UserOp, type UserState } from '../../../lambdas/entities/user/model';
+
+const join: UserOp = {
+  kind: 'join',
+  user: { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' },
+};
+const leave: UserOp = { kind: 'leave' };
+const SOMEONE_ELSES: UserState = { place: { user: { born: '', at: '' } } };
+
+describe('user replay: each request as the provisioning spec applies it', () => {
+  it.each<[string, UserState, UserOp[], UserState, (Effect['kind'] | string)[]]>([
+    [
+      'a join of a user not there creates it',
+      {},
+      [join],
+      { place: { user: { born: '1', at: '1' } } },
+      ['applied'],
+    ],
+    [
+      'a join of a user this integration created asks again (it is there, or added back)',
+      {},
+      [join, join],
+      { place: { user: { born: '1', at: '2' } } },
+      ['applied', 'applied'],
+    ],
+    [
+      'a join of a user someone else made is refused: never adopted',
+      SOMEONE_ELSES,
+      [join],
+      SOMEONE_ELSES,
+      ['USER_EXISTS_NOT_OURS'],
+    ],
+    [
+      'a leave removes the user',
+      {},
+      [join, leave],
+      { place: { gone: '2' } },
+      ['applied', 'applied'],
+    ],
+    [
+      'a leave removes a user someone else made, as HR asks',
+      SOMEONE_ELSES,
+      [leave],
+      { place: { gone: '1' } },
+      ['applied'],
+    ],
+    [
+      'a leave of a user not there has no effect',
+      {},
+      [leave],
+      { place: { gone: '1' } },
+      ['ALREADY_ABSENT'],
+    ],
+    [
+      'a join after a leave creates the user again',
+      {},
+      [join, leave, join],
+      { place: { user: { born: '3', at: '3' } } },
+      ['applied', 'applied', 'applied'],
+    ],
+  ])('%s', (_name, start, ops, expected, effects) => {
+    // Prepare
+    const events = ops.map((op, i) => ({
+      key: `e@${i + 1}`,
+      v: String(i + 1),
+      action: 'test',
+      op,
+    }));
+    // Act
+    const replayed = replayUser(start, events);
+    // Assess
+    expect(replayed.state).toEqual(expected);
+    expect(
+      events.map((e) => {
+        const effect = replayed.effects.get(e.key);
+        return effect?.kind === 'applied' ? 'applied' : effect?.code;
+      }),
+    ).toEqual(effects);
+  });
+});
