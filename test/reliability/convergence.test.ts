@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
+import { historiesArb } from '../../local/convergence/histories';
 import { type FaultSettings, type RunningSimulator, startSimulator } from '../../local/simulator';
 import { API_KEY, convergenceRun, type RunStats } from './convergence/convergence-check';
-import { historiesArb } from './convergence/histories';
 import { TENANT } from './support/harness';
 
 const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 500);

@@ -7,13 +7,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { historiesArb } from '../../../local/convergence/histories';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import {
   API_KEY,
   convergenceRun,
   type RunStats,
 } from '../../reliability/convergence/convergence-check';
-import { historiesArb } from '../../reliability/convergence/histories';
 import { TENANT } from '../../reliability/support/harness';
 import { motoEndpoint } from '../../support/aws-clients';
 import {

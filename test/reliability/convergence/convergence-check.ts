@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import { ACTION_NAMES, type ActionName, actionDefinition } from '../../../lambdas/actions';
 import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { deliver } from '../../../local/convergence/delivery';
 import {
   applyInOrder,
   compareStates,
@@ -24,7 +25,6 @@ import {
   type TestHandler,
   testHandler,
 } from '../support/harness';
-import { deliver } from './delivery';
 
 export const API_KEY = 'sk-convergence-3b7f1c9e';
 export const MAX_RECEIVE_COUNT = 5;

@@ -5,8 +5,8 @@
  * receive (then the handler dead-letters it itself). Nothing here decides an outcome.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { ModelEvent } from '../../../local/convergence/model';
-import { failedIds, sqsRecord } from '../../../testkit';
+import { failedIds, sqsRecord } from '../../testkit';
+import type { ModelEvent } from './model';
 
 export type Invoke = (action: string, event: SQSEvent) => Promise<unknown>;
 

@@ -4,7 +4,7 @@
  * moment of its history (a record moved by a transfer is addressed in its new campaign).
  */
 import fc from 'fast-check';
-import type { ModelEvent } from '../../../local/convergence/model';
+import type { ModelEvent } from './model';
 
 export const CAMPAIGNS = ['Leads', 'Callbacks', 'Nurture'] as const;
 const AGENTS = ['agent.a@example.com', 'agent.b@example.com', ''] as const;
