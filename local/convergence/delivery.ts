@@ -13,6 +13,16 @@ import { failedIds, sqsRecord } from '../../testkit';
 import type { FaultSettings, RunningSimulator } from '../simulator';
 import type { ModelEvent } from './model';
 
+/** Platform trouble during a shuffled delivery: retries, lost answers and redeliveries happen. */
+export const DELIVERY_FAULTS: FaultSettings = {
+  serverErrorRate: 0.08,
+  throttleRate: 0.04,
+  retryAfterSeconds: 0,
+  connectionResetRate: 0.02,
+  failedStatusRate: 0.04,
+  lostResponseRate: 0.05,
+};
+
 export type Invoke = (action: string, event: SQSEvent) => Promise<unknown>;
 
 /** `shuffled`: doubled, concurrent, through faults, then a redrive. `in-order`: see above. */

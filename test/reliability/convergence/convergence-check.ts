@@ -11,6 +11,7 @@ import { expect } from 'vitest';
 import { ACTION_NAMES, type ActionName, actionDefinition } from '../../../lambdas/actions';
 import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import {
+  DELIVERY_FAULTS,
   type DeliveryMode,
   deliverPart,
   type Invoke,
@@ -40,16 +41,6 @@ import {
 
 export const API_KEY = 'sk-convergence-3b7f1c9e';
 export const MAX_RECEIVE_COUNT = 5;
-
-/** Platform trouble during delivery: retries, lost answers and redeliveries happen. */
-export const DELIVERY_FAULTS: FaultSettings = {
-  serverErrorRate: 0.08,
-  throttleRate: 0.04,
-  retryAfterSeconds: 0,
-  connectionResetRate: 0.02,
-  failedStatusRate: 0.04,
-  lostResponseRate: 0.05,
-};
 
 /**
  * How the suites deliver the new histories: `shuffled` (the default) or `in-order`, the
