@@ -41,7 +41,7 @@ const FULL = {
   secretWindowSeconds: 2 * 3600,
   drainMessages: 10_000,
   outageMinutes: 360,
-  orderingHistories: 100,
+  orderingHistories: 50,
 };
 
 const QUICK: typeof FULL = {
