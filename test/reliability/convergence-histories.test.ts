@@ -9,51 +9,25 @@
  * DynamoDB in test/integration/convergence/.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
-import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
+import { describe, it } from 'vitest';
 import { type HistoryShape, historiesArb, historyArb } from '../../local/convergence/histories';
-import { type RunningSimulator, startSimulator } from '../../local/simulator';
 import {
-  API_KEY,
   convergenceRun,
   deliveryModeFromEnv,
+  inMemoryLedger,
   type RunStats,
+  simulatorsForFile,
 } from './convergence/convergence-check';
 import { platformWorkRun } from './convergence/platform-work';
-import { TENANT } from './support/harness';
 
 const RUNS = Number(process.env.CONVERGENCE_HISTORY_RUNS ?? 100);
 const SEED = Number(process.env.CONVERGENCE_SEED ?? 20261127);
 const mode = deliveryModeFromEnv();
-let actual: RunningSimulator | undefined;
-let expected: RunningSimulator | undefined;
 const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
-
-beforeAll(async () => {
-  [actual, expected] = await Promise.all(
-    [1, 2].map((seed) => startSimulator({ ...TENANT, apiKey: API_KEY, seed })),
-  );
-});
-
-afterAll(async () => {
-  await Promise.all([actual?.close(), expected?.close()]);
-  console.info(
-    `convergence of issue 23's histories (in-memory ledger, ${mode}): ${JSON.stringify(stats)}`,
-  );
-});
-
-/** As in convergence.test.ts: a ledger per run, busy entities waited for 20× faster. */
-const freshLedger = (): EntityLedger =>
-  new EntityLedger({
-    store: new InMemoryLedgerStore(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
-  });
-
-const simulators = () => {
-  if (!actual || !expected) throw new Error('simulators not started');
-  return { actual, expected };
-};
+const simulators = simulatorsForFile(
+  `convergence of issue 23's histories (in-memory ledger, ${mode})`,
+  stats,
+);
 
 const MOVE_CHAINS: HistoryShape = {
   records: 5,
@@ -86,7 +60,7 @@ describe(`convergence of issue 23's histories on the in-memory ledger (${mode})`
   ])('every entity ends in the state of its newest event: %s', async (_name, shape, runs) => {
     await fc.assert(
       fc.asyncProperty(historyArb(shape), fc.nat(), async (history, seed) => {
-        await convergenceRun(simulators(), freshLedger(), history, seed, stats, { mode });
+        await convergenceRun(simulators(), inMemoryLedger(), history, seed, stats, { mode });
       }),
       settings(runs, shape.byPreviewRecordId ? 2 : shape.twins ? 1 : 0),
     );
@@ -103,7 +77,7 @@ describe(`convergence of issue 23's histories on the in-memory ledger (${mode})`
     async (_name, histories) => {
       await fc.assert(
         fc.asyncProperty(histories, fc.nat(), async (history, seed) => {
-          await platformWorkRun(simulators(), freshLedger(), history, seed, stats, { mode });
+          await platformWorkRun(simulators(), inMemoryLedger(), history, seed, stats, { mode });
         }),
         settings(RUNS, 3),
       );

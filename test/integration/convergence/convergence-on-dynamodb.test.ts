@@ -9,23 +9,16 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { type HistoryShape, historiesArb, historyArb } from '../../../local/convergence/histories';
 import {
-  type History,
-  type HistoryShape,
-  historiesArb,
-  historyArb,
-} from '../../../local/convergence/histories';
-import { type RunningSimulator, startSimulator } from '../../../local/simulator';
-import {
-  API_KEY,
   convergenceRun,
   deliveryModeFromEnv,
-  type Platforms,
-  type RunOptions,
+  fasterWaits,
+  type HistoryRun,
   type RunStats,
+  simulatorsForFile,
 } from '../../reliability/convergence/convergence-check';
 import { platformWorkRun } from '../../reliability/convergence/platform-work';
-import { TENANT } from '../../reliability/support/harness';
 import { motoEndpoint } from '../../support/aws-clients';
 import {
   clearLedgerTable,
@@ -39,21 +32,15 @@ const HISTORY_RUNS = Number(process.env.CONVERGENCE_DYNAMODB_HISTORY_RUNS ?? 30)
 const mode = deliveryModeFromEnv();
 const dynamoDb = motoDynamoDbClient(motoEndpoint());
 let tableName = '';
-let actual: RunningSimulator | undefined;
-let expected: RunningSimulator | undefined;
 const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
+const simulators = simulatorsForFile('convergence (ledger on moto DynamoDB)', stats);
 
 beforeAll(async () => {
   tableName = await createLedgerTable(dynamoDb);
-  [actual, expected] = await Promise.all(
-    [1, 2].map((seed) => startSimulator({ ...TENANT, apiKey: API_KEY, seed })),
-  );
 });
 
-afterAll(async () => {
-  await Promise.all([actual?.close(), expected?.close()]);
+afterAll(() => {
   dynamoDb.destroy();
-  console.info(`convergence (ledger on moto DynamoDB): ${JSON.stringify(stats)}`);
 });
 
 /** A fresh table's worth of ledger per run: the table is emptied, a new store opened on it. */
@@ -61,23 +48,9 @@ const freshLedger = async (): Promise<EntityLedger> => {
   await clearLedgerTable(dynamoDb, tableName);
   return new EntityLedger({
     store: new DynamoDbLedgerStore({ tableName, client: motoLedgerClient(motoEndpoint()) }),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
+    sleep: fasterWaits,
   });
 };
-
-const simulators = (): Platforms => {
-  if (!actual || !expected) throw new Error('simulators not started');
-  return { actual, expected };
-};
-
-type Run = (
-  platforms: Platforms,
-  ledger: EntityLedger,
-  history: History,
-  seed: number,
-  stats: RunStats,
-  options?: RunOptions,
-) => Promise<void>;
 
 const MOVE_CHAINS: HistoryShape = {
   records: 4,
@@ -97,7 +70,7 @@ describe('convergence with the ledger on DynamoDB (moto)', () => {
     );
   });
 
-  it.each<[string, Run, HistoryShape]>([
+  it.each<[string, HistoryRun, HistoryShape]>([
     [
       'every entity ends in the state of its newest event: move chains and a clientId in two campaigns',
       convergenceRun,

@@ -7,9 +7,10 @@
  * A history with a second part (steps naming records by previewRecordId) is delivered in two:
  * the first part, then, once every record has its platform id, the rest with those ids filled in.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ACTION_NAMES, type ActionName, actionDefinition } from '../../../lambdas/actions';
-import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import {
   DELIVERY_FAULTS,
   type DeliveryMode,
@@ -26,7 +27,11 @@ import {
   project,
   versionOrder,
 } from '../../../local/convergence/model';
-import type { FaultSettings, RunningSimulator } from '../../../local/simulator';
+import {
+  type FaultSettings,
+  type RunningSimulator,
+  startSimulator,
+} from '../../../local/simulator';
 import { seededRandom } from '../../../local/simulator/faults';
 import { InMemoryApiKeySource } from '../../../testkit';
 import {
@@ -35,6 +40,7 @@ import {
   fakeContext,
   RecordingDeadLetters,
   settingsFor,
+  TENANT,
   type TestHandler,
   testHandler,
 } from '../support/harness';
@@ -62,6 +68,39 @@ export interface RunStats {
   deadLetters: number;
   entities: number;
 }
+
+/**
+ * The suite file's two simulators, started once: `actual` for the handlers, `expected` for the
+ * model. The file's totals are printed when it ends.
+ */
+export const simulatorsForFile = (name: string, stats: RunStats): (() => Platforms) => {
+  let platforms: Platforms | undefined;
+  beforeAll(async () => {
+    const [actual, expected] = await Promise.all(
+      [1, 2].map((seed) => startSimulator({ ...TENANT, apiKey: API_KEY, seed })),
+    );
+    if (actual && expected) platforms = { actual, expected };
+  });
+  afterAll(async () => {
+    await Promise.all([platforms?.actual.close(), platforms?.expected.close()]);
+    console.info(`${name}: ${JSON.stringify(stats)}`);
+  });
+  return () => {
+    if (!platforms) throw new Error('simulators not started');
+    return platforms;
+  };
+};
+
+/**
+ * Busy entities are waited for 20× faster than in Lambda: one process plays every function
+ * here, and the waits would only stretch the run.
+ */
+export const fasterWaits = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms / 20));
+
+/** Each run gets a ledger of its own. */
+export const inMemoryLedger = (): EntityLedger =>
+  new EntityLedger({ store: new InMemoryLedgerStore(), sleep: fasterWaits });
 
 export interface RunOptions {
   /** @default DELIVERY_FAULTS */
@@ -179,14 +218,24 @@ export const countRun = (
   stats.entities += project(platforms.expected, events).size;
 };
 
-export const convergenceRun = async (
+/** One run of a convergence property over one history; it asserts, and counts into `stats`. */
+export type HistoryRun = (
   platforms: Platforms,
   ledger: EntityLedger,
   history: History,
   seed: number,
   stats: RunStats,
-  options: RunOptions = {},
-): Promise<void> => {
+  options?: RunOptions,
+) => Promise<void>;
+
+export const convergenceRun: HistoryRun = async (
+  platforms,
+  ledger,
+  history,
+  seed,
+  stats,
+  options = {},
+) => {
   // Prepare
   const run = openRun(platforms, ledger, seed, options);
   const events = eventsOf(history);

@@ -6,19 +6,16 @@
  * older event undoes it, nor a newer one that does not set the state) and the new data lands.
  */
 import { expect } from 'vitest';
-import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
-import { eventsOf, type History } from '../../../local/convergence/histories';
+import { eventsOf } from '../../../local/convergence/histories';
 import type { ModelEvent } from '../../../local/convergence/model';
 import type { RunningSimulator } from '../../../local/simulator';
 import {
   countRun,
   expectConverged,
   expectDeliveredSoundly,
+  type HistoryRun,
   openRun,
-  type Platforms,
   quietly,
-  type RunOptions,
-  type RunStats,
 } from './convergence-check';
 
 const AGENT = 'agent.c@example.com';
@@ -56,14 +53,14 @@ const dataOnlyUpdate = (place: Place, atMs: number, n: number) => ({
   },
 });
 
-export const platformWorkRun = async (
-  platforms: Platforms,
-  ledger: EntityLedger,
-  history: History,
-  seed: number,
-  stats: RunStats,
-  options: RunOptions = {},
-): Promise<void> => {
+export const platformWorkRun: HistoryRun = async (
+  platforms,
+  ledger,
+  history,
+  seed,
+  stats,
+  options = {},
+) => {
   // Prepare: the day, delivered and converged; then agents complete some of its records, on
   // the platform and in the model alike
   const { actual, expected } = platforms;
