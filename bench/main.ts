@@ -15,6 +15,7 @@ import { COLD_START_OPTIONS } from './cold-start-options';
 import { drainOptions, measureDrain } from './drain';
 import { startFakeDynamoDb } from './fake-dynamodb';
 import { startFakeSecretsManager } from './fake-secrets-manager';
+import { measureOrdering } from './ordering';
 import { measureOutage } from './outage';
 import { OUT_DIR, PROJECT_ROOT, RESULTS_FILE } from './paths';
 import { describeMachine, textTable } from './report';
@@ -40,6 +41,7 @@ const FULL = {
   secretWindowSeconds: 2 * 3600,
   drainMessages: 10_000,
   outageMinutes: 360,
+  orderingHistories: 50,
 };
 
 const QUICK: typeof FULL = {
@@ -50,6 +52,7 @@ const QUICK: typeof FULL = {
   coldStartSamples: 3,
   drainMessages: 2_000,
   outageMinutes: 60,
+  orderingHistories: 10,
 };
 
 /**
@@ -185,6 +188,10 @@ const main = async (): Promise<void> => {
     const drain = await measureDrain(drainOptions(scenario, simulator, settings.drainMessages));
     progress(`outage: ${settings.outageMinutes} min of HTTP 503 in virtual time…`);
     const outage = await measureOutage(settings.outageMinutes * 60_000);
+    progress(
+      `ordering: ${settings.orderingHistories} move-chain histories, in order and shuffled…`,
+    );
+    const ordering = await measureOrdering({ histories: settings.orderingHistories });
     measurements = {
       machine,
       scenario,
@@ -199,6 +206,7 @@ const main = async (): Promise<void> => {
       secretReads,
       drain,
       outage,
+      ordering,
     };
   } finally {
     await simulator.stop();

@@ -3,6 +3,7 @@ import { backpressureMarkdown, backpressureRows } from './backpressure-report';
 import type { HandlerBundle } from './build';
 import { type ColdStartSamples, median } from './cold-start';
 import type { DrainResult } from './drain';
+import { type OrderingResult, orderingMarkdown, orderingRows } from './ordering';
 import type { OutageResult } from './outage';
 import type { PhaseResult } from './protocol';
 import {
@@ -48,6 +49,7 @@ export interface Measurements {
   readonly secretReads: SecretReadsResult;
   readonly drain: DrainResult;
   readonly outage: OutageResult;
+  readonly ordering: OrderingResult;
   readonly synth: SynthResult;
   readonly totalSeconds: number;
 }
@@ -227,6 +229,7 @@ export const buildRows = (m: Measurements): Row[] => {
     verdict: verdict(d.handlerRssMiB < scenario.lambda.memoryMiB),
   });
   rows.push(...backpressureRows(m.drain, m.outage));
+  rows.push(...orderingRows(m.ordering));
   rows.push({
     metric: 'cdk synth (example)',
     value: `${synth.seconds.toFixed(1)} s`,
@@ -577,6 +580,7 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
     `${secretReads.invocations} invocations of ${secretReads.records / secretReads.invocations} records over ${secretReads.windowSeconds} simulated seconds; ${secretReads.calls} GetSecretValue calls, at simulated seconds ${secretReads.readsAtSecond.join(', ')}.`,
     '',
     ...backpressureMarkdown(m.drain, m.outage),
+    ...orderingMarkdown(m.ordering),
     '### Bundles',
     '',
     markdownTable(

@@ -27,12 +27,9 @@ export interface ModelEvent {
   readonly message: unknown;
 }
 
-/** The events of a history that change the platform, valid ones only, in version order. */
-export const inVersionOrder = (
-  events: readonly ModelEvent[],
-  campaignRegion: string,
-): { readonly action: ActionName; readonly message: unknown }[] => {
-  const valid = events.flatMap((event) => {
+/** Each valid event of a history that changes the platform, with its version and position. */
+const versioned = <E extends ModelEvent>(events: readonly E[]) =>
+  events.flatMap((event, index) => {
     if (!isActionName(event.action)) return [];
     const ordering = actionDefinition(event.action).ordering;
     if (ordering === undefined) return [];
@@ -45,13 +42,31 @@ export const inVersionOrder = (
       ordering.rank,
       payloadHash(message as Record<string, unknown>),
     );
-    return [{ action: event.action as ActionName, message: parsed.message, version }];
+    return [{ event, index, action: event.action as ActionName, message, version }];
   });
+
+const byVersion = (a: { version: string }, b: { version: string }): number =>
+  a.version < b.version ? -1 : a.version > b.version ? 1 : 0;
+
+/** The events of a history that change the platform, valid ones only, in version order. */
+export const inVersionOrder = (
+  events: readonly ModelEvent[],
+): { readonly action: ActionName; readonly message: unknown }[] => {
   // Exact duplicates are one event.
-  const unique = new Map(valid.map((event) => [`${event.action}@${event.version}`, event]));
-  return [...unique.values()]
-    .sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0))
-    .map(({ action, message }) => ({ action, message }));
+  const unique = new Map(
+    versioned(events).map((event) => [`${event.action}@${event.version}`, event]),
+  );
+  return [...unique.values()].sort(byVersion).map(({ action, message }) => ({ action, message }));
+};
+
+/**
+ * The events themselves in version order (copies kept), for a delivery in order; events that
+ * change nothing (reads, invalid messages) come last, as they were.
+ */
+export const versionOrder = <E extends ModelEvent>(events: readonly E[]): E[] => {
+  const sorted = versioned(events).sort((a, b) => byVersion(a, b) || a.index - b.index);
+  const placed = new Set(sorted.map(({ index }) => index));
+  return [...sorted.map(({ event }) => event), ...events.filter((_, i) => !placed.has(i))];
 };
 
 /** One platform call per event, as the action's own request; the answer is not looked at. */
@@ -74,7 +89,7 @@ export const applyInOrder = async (
   const platform = new PlatformCaller({ ...settings, baseUrl: simulator.baseUrl }, key, {
     maxAttempts: 1,
   });
-  for (const event of inVersionOrder(events, settings.campaignRegion)) {
+  for (const event of inVersionOrder(events)) {
     await send(platform, event.action, event.message);
   }
 };

@@ -5,50 +5,25 @@
  * property runs on moto's DynamoDB in test/integration/convergence/.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
-import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
-import { type FaultSettings, type RunningSimulator, startSimulator } from '../../local/simulator';
-import { API_KEY, convergenceRun, type RunStats } from './convergence/convergence-check';
-import { historiesArb } from './convergence/histories';
-import { TENANT } from './support/harness';
+import { describe, it } from 'vitest';
+import { historiesArb } from '../../local/convergence/histories';
+import type { FaultSettings } from '../../local/simulator';
+import {
+  convergenceRun,
+  inMemoryLedger,
+  type RunStats,
+  simulatorsForFile,
+} from './convergence/convergence-check';
 
 const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 500);
-let actual: RunningSimulator | undefined;
-let expected: RunningSimulator | undefined;
 const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
-
-beforeAll(async () => {
-  [actual, expected] = await Promise.all(
-    [1, 2].map((seed) => startSimulator({ ...TENANT, apiKey: API_KEY, seed })),
-  );
-});
-
-afterAll(async () => {
-  await Promise.all([actual?.close(), expected?.close()]);
-  console.info(`convergence (in-memory ledger): ${JSON.stringify(stats)}`);
-});
-
-/**
- * Each run gets a ledger of its own. Busy entities are waited for 20× faster than in Lambda:
- * one process plays every function here, and the waits would only stretch the run.
- */
-const freshLedger = (): EntityLedger =>
-  new EntityLedger({
-    store: new InMemoryLedgerStore(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
-  });
-
-const simulators = () => {
-  if (!actual || !expected) throw new Error('simulators not started');
-  return { actual, expected };
-};
+const simulators = simulatorsForFile('convergence (in-memory ledger)', stats);
 
 describe('convergence on the in-memory ledger', () => {
   it('every record and user ends in the state of its newest event, whatever the delivery', async () => {
     await fc.assert(
       fc.asyncProperty(historiesArb(6, 3), fc.nat(), async (events, seed) => {
-        await convergenceRun(simulators(), freshLedger(), events, seed, stats);
+        await convergenceRun(simulators(), inMemoryLedger(), events, seed, stats);
       }),
       // No shrinking: each run is a whole delivered day; the first counterexample is printed as is.
       { numRuns: RUNS, seed: Number(process.env.CONVERGENCE_SEED ?? 20261124), endOnFailure: true },
@@ -71,7 +46,7 @@ describe('convergence on the in-memory ledger', () => {
     async (_name, faults) => {
       await fc.assert(
         fc.asyncProperty(historiesArb(4, 3), fc.nat(), async (events, seed) => {
-          await convergenceRun(simulators(), freshLedger(), events, seed, stats, { faults });
+          await convergenceRun(simulators(), inMemoryLedger(), events, seed, stats, { faults });
         }),
         { numRuns: Math.max(20, Math.floor(RUNS / 25)), seed: 20261125, endOnFailure: true },
       );

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../lambdas/actions';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
+import { historiesArb } from '../../local/convergence/histories';
 import { compareStates } from '../../local/convergence/model';
 import { type FaultSettings, startSimulator } from '../../local/simulator';
 import {
@@ -20,7 +21,6 @@ import {
   type Platforms,
   type RunStats,
 } from './convergence/convergence-check';
-import { historiesArb } from './convergence/histories';
 import {
   type EntityStates,
   type FaultProfile,

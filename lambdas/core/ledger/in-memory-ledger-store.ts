@@ -62,7 +62,7 @@ export class InMemoryLedgerStore implements LedgerStore {
     this.#aliases.set(alias, target);
   }
 
-  /** Keys of the items held, for tests and the bench (not part of the store contract). */
+  /** Keys of the items held, for tools that look at every item (the bench sizes them); not a store request. */
   keys(): string[] {
     return [...this.#items.keys()];
   }

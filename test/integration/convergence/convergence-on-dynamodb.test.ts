@@ -1,20 +1,24 @@
 /**
  * The convergence property with the ledger on moto's DynamoDB: real SDK calls, real condition
- * expressions for the leases, real conditional commits. Fewer histories than the in-memory suite
- * (test/reliability/convergence.test.ts), which runs the same check many times over.
+ * expressions for the leases, real conditional commits. Fewer histories than the in-memory suites
+ * (test/reliability/convergence.test.ts and convergence-histories.test.ts), which run the same
+ * checks many times over: the first suite's histories, then issue 23's (move chains, a clientId
+ * in two campaigns, steps naming the record by previewRecordId, work done on the platform).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
-import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { type HistoryShape, historiesArb, historyArb } from '../../../local/convergence/histories';
 import {
-  API_KEY,
   convergenceRun,
+  deliveryModeFromEnv,
+  fasterWaits,
+  type HistoryRun,
   type RunStats,
+  simulatorsForFile,
 } from '../../reliability/convergence/convergence-check';
-import { historiesArb } from '../../reliability/convergence/histories';
-import { TENANT } from '../../reliability/support/harness';
+import { platformWorkRun } from '../../reliability/convergence/platform-work';
 import { motoEndpoint } from '../../support/aws-clients';
 import {
   clearLedgerTable,
@@ -24,38 +28,70 @@ import {
 } from '../../support/ledger-table';
 
 const RUNS = Number(process.env.CONVERGENCE_DYNAMODB_RUNS ?? 60);
+const HISTORY_RUNS = Number(process.env.CONVERGENCE_DYNAMODB_HISTORY_RUNS ?? 30);
+const mode = deliveryModeFromEnv();
 const dynamoDb = motoDynamoDbClient(motoEndpoint());
 let tableName = '';
-let actual: RunningSimulator | undefined;
-let expected: RunningSimulator | undefined;
 const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
+const simulators = simulatorsForFile('convergence (ledger on moto DynamoDB)', stats);
 
 beforeAll(async () => {
   tableName = await createLedgerTable(dynamoDb);
-  [actual, expected] = await Promise.all(
-    [1, 2].map((seed) => startSimulator({ ...TENANT, apiKey: API_KEY, seed })),
-  );
 });
 
-afterAll(async () => {
-  await Promise.all([actual?.close(), expected?.close()]);
+afterAll(() => {
   dynamoDb.destroy();
-  console.info(`convergence (ledger on moto DynamoDB): ${JSON.stringify(stats)}`);
 });
+
+/** A fresh table's worth of ledger per run: the table is emptied, a new store opened on it. */
+const freshLedger = async (): Promise<EntityLedger> => {
+  await clearLedgerTable(dynamoDb, tableName);
+  return new EntityLedger({
+    store: new DynamoDbLedgerStore({ tableName, client: motoLedgerClient(motoEndpoint()) }),
+    sleep: fasterWaits,
+  });
+};
+
+const MOVE_CHAINS: HistoryShape = {
+  records: 4,
+  users: 1,
+  maxMoves: 4,
+  twins: true,
+  byPreviewRecordId: false,
+};
 
 describe('convergence with the ledger on DynamoDB (moto)', () => {
   it('every record and user ends in the state of its newest event, whatever the delivery', async () => {
     await fc.assert(
       fc.asyncProperty(historiesArb(6, 3), fc.nat(), async (events, seed) => {
-        await clearLedgerTable(dynamoDb, tableName);
-        const ledger = new EntityLedger({
-          store: new DynamoDbLedgerStore({ tableName, client: motoLedgerClient(motoEndpoint()) }),
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / 20)),
-        });
-        if (!actual || !expected) throw new Error('simulators not started');
-        await convergenceRun({ actual, expected }, ledger, events, seed, stats);
+        await convergenceRun(simulators(), await freshLedger(), events, seed, stats);
       }),
       { numRuns: RUNS, seed: 20261125, endOnFailure: true },
+    );
+  });
+
+  it.each<[string, HistoryRun, HistoryShape]>([
+    [
+      'every entity ends in the state of its newest event: move chains and a clientId in two campaigns',
+      convergenceRun,
+      MOVE_CHAINS,
+    ],
+    [
+      'every entity ends in the state of its newest event: steps naming the record by previewRecordId only',
+      convergenceRun,
+      { ...MOVE_CHAINS, byPreviewRecordId: true },
+    ],
+    [
+      'work agents did on the platform stays, and newer data lands',
+      platformWorkRun,
+      { ...MOVE_CHAINS, users: 0 },
+    ],
+  ])(`issue 23's histories (${mode}): %s`, async (_name, run, shape) => {
+    await fc.assert(
+      fc.asyncProperty(historyArb(shape), fc.nat(), async (history, seed) => {
+        await run(simulators(), await freshLedger(), history, seed, stats, { mode });
+      }),
+      { numRuns: HISTORY_RUNS, seed: 20261127, endOnFailure: true },
     );
   });
 });

@@ -3,41 +3,57 @@
  * (shuffled, doubled, concurrent, redelivered after faults), then every dead letter is redriven
  * once; the platform must then hold, for every entity, what the model says. Shared by the suite
  * on the in-memory ledger (many histories) and the one on moto's DynamoDB (real conditions).
+ *
+ * A history with a second part (steps naming records by previewRecordId) is delivered in two:
+ * the first part, then, once every record has its platform id, the rest with those ids filled in.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ACTION_NAMES, type ActionName, actionDefinition } from '../../../lambdas/actions';
-import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import {
+  DELIVERY_FAULTS,
+  type DeliveryMode,
+  deliverPart,
+  type Invoke,
+  type PartReport,
+} from '../../../local/convergence/delivery';
+import { eventsOf, type History, resolveById } from '../../../local/convergence/histories';
 import {
   applyInOrder,
   compareStates,
+  type EntityVerdict,
   type ModelEvent,
   project,
+  versionOrder,
 } from '../../../local/convergence/model';
-import type { FaultSettings, RunningSimulator } from '../../../local/simulator';
+import {
+  type FaultSettings,
+  type RunningSimulator,
+  startSimulator,
+} from '../../../local/simulator';
 import { seededRandom } from '../../../local/simulator/faults';
 import { InMemoryApiKeySource } from '../../../testkit';
 import {
+  type CapturedOutput,
   captureOutput,
   fakeContext,
   RecordingDeadLetters,
   settingsFor,
+  TENANT,
   type TestHandler,
   testHandler,
 } from '../support/harness';
-import { deliver } from './delivery';
 
 export const API_KEY = 'sk-convergence-3b7f1c9e';
 export const MAX_RECEIVE_COUNT = 5;
 
-/** Platform trouble during delivery: retries, lost answers and redeliveries happen. */
-export const DELIVERY_FAULTS: FaultSettings = {
-  serverErrorRate: 0.08,
-  throttleRate: 0.04,
-  retryAfterSeconds: 0,
-  connectionResetRate: 0.02,
-  failedStatusRate: 0.04,
-  lostResponseRate: 0.05,
-};
+/**
+ * How the suites deliver the new histories: `shuffled` (the default) or `in-order`, the
+ * reference run a runtime that orders nothing passes as well.
+ */
+export const deliveryModeFromEnv = (): DeliveryMode =>
+  process.env.CONVERGENCE_DELIVERY === 'in-order' ? 'in-order' : 'shuffled';
 
 export interface Platforms {
   /** Where the handlers work. */
@@ -53,24 +69,58 @@ export interface RunStats {
   entities: number;
 }
 
-export const convergenceRun = async (
+/**
+ * The suite file's two simulators, started once: `actual` for the handlers, `expected` for the
+ * model. The file's totals are printed when it ends.
+ */
+export const simulatorsForFile = (name: string, stats: RunStats): (() => Platforms) => {
+  let platforms: Platforms | undefined;
+  beforeAll(async () => {
+    const [actual, expected] = await Promise.all(
+      [1, 2].map((seed) => startSimulator({ ...TENANT, apiKey: API_KEY, seed })),
+    );
+    if (actual && expected) platforms = { actual, expected };
+  });
+  afterAll(async () => {
+    await Promise.all([platforms?.actual.close(), platforms?.expected.close()]);
+    console.info(`${name}: ${JSON.stringify(stats)}`);
+  });
+  return () => {
+    if (!platforms) throw new Error('simulators not started');
+    return platforms;
+  };
+};
+
+/**
+ * Busy entities are waited for 20× faster than in Lambda: one process plays every function
+ * here, and the waits would only stretch the run.
+ */
+export const fasterWaits = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms / 20));
+
+/** Each run gets a ledger of its own. */
+export const inMemoryLedger = (): EntityLedger =>
+  new EntityLedger({ store: new InMemoryLedgerStore(), sleep: fasterWaits });
+
+export interface RunOptions {
+  /** @default DELIVERY_FAULTS */
+  readonly faults?: FaultSettings;
+  /** @default 2000 */
+  readonly requestTimeoutMs?: number;
+  /** @default 'shuffled' */
+  readonly mode?: DeliveryMode;
+}
+
+/** The ordered actions' handlers on `actual`, sharing the ledger and one dead-letter queue. */
+export const openRun = (
   platforms: Platforms,
   ledger: EntityLedger,
-  events: readonly ModelEvent[],
   seed: number,
-  stats: RunStats,
-  options: {
-    /** @default DELIVERY_FAULTS */
-    readonly faults?: FaultSettings;
-    /** @default 2000 */
-    readonly requestTimeoutMs?: number;
-  } = {},
-): Promise<void> => {
-  // Prepare
+  options: RunOptions,
+) => {
   const { actual, expected } = platforms;
   actual.reset();
   expected.reset();
-  actual.setFaults(options.faults ?? DELIVERY_FAULTS);
   const deadLetters = new RecordingDeadLetters();
   const handlers = new Map<ActionName, TestHandler>(
     ACTION_NAMES.filter((action) => actionDefinition(action).ordering !== undefined).map(
@@ -87,50 +137,132 @@ export const convergenceRun = async (
       ],
     ),
   );
-  const invoke = async (action: string, event: Parameters<TestHandler>[0]) =>
+  const invoke: Invoke = async (action, event) =>
     handlers.get(action as ActionName)?.(event, fakeContext());
   const random = seededRandom(seed);
+  const settings = settingsFor(expected.baseUrl);
+  return {
+    random,
+    /** Delivers one part, then redrives its dead letters. */
+    deliver: (events: readonly ModelEvent[], name: string): Promise<PartReport> =>
+      deliverPart(events, invoke, actual, deadLetters, {
+        mode: options.mode ?? 'shuffled',
+        faults: options.faults ?? DELIVERY_FAULTS,
+        random,
+        maxReceiveCount: MAX_RECEIVE_COUNT,
+        name,
+      }),
+    /** `events` as the delivery takes them: in version order for a delivery in order. */
+    arranged: <E extends ModelEvent>(events: readonly E[]): readonly E[] =>
+      options.mode === 'in-order' ? versionOrder(events) : events,
+    /** The model: `events` applied once each, in order, on top of what `expected` holds. */
+    model: (events: readonly ModelEvent[]) => applyInOrder(events, expected, settings, API_KEY),
+  };
+};
 
-  // Act: the day as delivered, then every dead letter redriven once, as an operator would. The
-  // handlers' log lines (DEBUG) are kept, not printed: thousands per run would bury the report.
+/**
+ * The handlers' log lines (DEBUG) are kept, not printed: thousands per run would bury the
+ * report. They are checked for the key.
+ */
+export const quietly = async <T>(
+  act: () => Promise<T>,
+): Promise<{ result: T; output: CapturedOutput }> => {
   const output = captureOutput();
-  let delivered: Awaited<ReturnType<typeof deliver>>;
-  let letters: typeof deadLetters.entries;
-  let redriven: Awaited<ReturnType<typeof deliver>>;
   try {
-    delivered = await deliver(events, invoke, {
-      random,
-      duplicateRate: 0.3,
-      maxReceiveCount: MAX_RECEIVE_COUNT,
-      prefix: `run-${seed}`,
-    });
-    actual.setFaults({});
-    letters = deadLetters.entries.splice(0);
-    redriven = await deliver(
-      letters.map((letter) => ({ action: letter.reason.action, message: JSON.parse(letter.body) })),
-      invoke,
-      { random, duplicateRate: 0, maxReceiveCount: MAX_RECEIVE_COUNT, prefix: `redrive-${seed}` },
-    );
+    return { result: await act(), output };
   } finally {
     output.stop();
   }
-  const settings = settingsFor(expected.baseUrl);
-  await applyInOrder(events, expected, settings, API_KEY);
+};
 
-  // Assess: nothing lost, every dead letter says why, the key never logged, every entity converged
+/** Per entity: does `actual` hold what the model left on `expected`? Only those that differ. */
+export const divergence = (platforms: Platforms, events: readonly ModelEvent[]): EntityVerdict[] =>
+  compareStates(project(platforms.expected, events), project(platforms.actual, events)).filter(
+    (verdict) => !verdict.converged,
+  );
+
+/** Nothing lost, every dead letter says why, the key never logged. */
+export const expectDeliveredSoundly = (parts: readonly PartReport[], output: CapturedOutput) => {
   expect(output.writes.length).toBeGreaterThan(0);
   expect(output.writes.join('')).not.toContain(API_KEY);
-  expect(delivered.failedOnLastReceive).toEqual([]);
-  expect(redriven.failedOnLastReceive).toEqual([]);
-  for (const letter of [...letters, ...deadLetters.entries]) {
-    expect(letter.reason.errorCode.length).toBeGreaterThan(0);
-    expect(letter.reason.errorMessage.length).toBeGreaterThan(0);
+  for (const part of parts) {
+    expect(part.delivered.failedOnLastReceive).toEqual([]);
+    expect(part.redriven.failedOnLastReceive).toEqual([]);
+    for (const letter of [...part.letters, ...part.lettersAfterRedrive]) {
+      expect(letter.reason.errorCode.length).toBeGreaterThan(0);
+      expect(letter.reason.errorMessage.length).toBeGreaterThan(0);
+    }
   }
-  const verdicts = compareStates(project(expected, events), project(actual, events));
-  const diverged = verdicts.filter((verdict) => !verdict.converged);
-  expect(diverged, JSON.stringify(diverged, null, 1)).toEqual([]);
-  stats.messages += delivered.messages + redriven.messages;
-  stats.redeliveries += delivered.redeliveries + redriven.redeliveries;
-  stats.deadLetters += letters.length;
-  stats.entities += verdicts.length;
+};
+
+export const expectConverged = (
+  platforms: Platforms,
+  events: readonly ModelEvent[],
+  when = 'at the end',
+) => {
+  const diverged = divergence(platforms, events);
+  expect(diverged, `${when}: ${JSON.stringify(diverged, null, 1)}`).toEqual([]);
+};
+
+export const countRun = (
+  stats: RunStats,
+  parts: readonly PartReport[],
+  platforms: Platforms,
+  events: readonly ModelEvent[],
+) => {
+  for (const part of parts) {
+    stats.messages += part.delivered.messages + part.redriven.messages;
+    stats.redeliveries += part.delivered.redeliveries + part.redriven.redeliveries;
+    stats.deadLetters += part.letters.length;
+  }
+  stats.entities += project(platforms.expected, events).size;
+};
+
+/** One run of a convergence property over one history; it asserts, and counts into `stats`. */
+export type HistoryRun = (
+  platforms: Platforms,
+  ledger: EntityLedger,
+  history: History,
+  seed: number,
+  stats: RunStats,
+  options?: RunOptions,
+) => Promise<void>;
+
+export const convergenceRun: HistoryRun = async (
+  platforms,
+  ledger,
+  history,
+  seed,
+  stats,
+  options = {},
+) => {
+  // Prepare
+  const run = openRun(platforms, ledger, seed, options);
+  const events = eventsOf(history);
+
+  // Act: the day as delivered, then every dead letter redriven once, as an operator would. With
+  // a second part, the model of the first is checked and lends the ids the rest names records by.
+  let divergedAfterFirstPart: EntityVerdict[] = [];
+  let unresolvedOnModel: readonly unknown[] = [];
+  const { result: parts, output } = await quietly(async () => {
+    const first = await run.deliver(run.arranged(history.first), `run-${seed}`);
+    if (history.rest.length === 0) return [first];
+    await run.model(history.first);
+    divergedAfterFirstPart = divergence(platforms, events);
+    const rest = run.arranged(history.rest);
+    unresolvedOnModel = resolveById(rest, platforms.expected.state).unresolved;
+    const { messages } = resolveById(rest, platforms.actual.state);
+    return [first, await run.deliver(messages, `rest-${seed}`)];
+  });
+  await run.model(history.rest.length === 0 ? history.first : history.rest);
+
+  // Assess
+  expect(unresolvedOnModel, 'the history names a record the model does not hold').toEqual([]);
+  expectDeliveredSoundly(parts, output);
+  expect(
+    divergedAfterFirstPart,
+    `after the first part: ${JSON.stringify(divergedAfterFirstPart, null, 1)}`,
+  ).toEqual([]);
+  expectConverged(platforms, events);
+  countRun(stats, parts, platforms, events);
 };
