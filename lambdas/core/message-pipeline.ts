@@ -5,7 +5,7 @@ import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from 
 import type { AnyEntityKind } from './ledger/entity-kind';
 import type { EntityLedger } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
-import { eventVersion, payloadHash } from './ledger/event-version';
+import { versionOf } from './ledger/event-version';
 import { HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
 import type { Outcome, OutcomeCode } from './outcome';
 import type { CallOptions, PlatformCaller } from './platform-caller';
@@ -156,11 +156,7 @@ export const processMessage = async (
             },
             now(),
           ).ms;
-          const v = eventVersion(
-            occurred,
-            ordering.rank,
-            payloadHash(message as Record<string, unknown>),
-          );
+          const v = versionOf(ordering, message, occurred);
           outcome = await ledger.apply(kind, {
             id: named.id,
             event: { key: `${action.name}@${v}`, v, action: action.name, op: ordering.op(message) },

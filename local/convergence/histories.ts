@@ -374,6 +374,7 @@ const familyHistory = (
   const own: ({ incarnation: number; campaign: string } | undefined)[] = [];
   const first: ModelEvent[] = [];
   const rest: PlannedEvent[] = [];
+  const namedById = new Set<number>();
   timed.forEach((t, i) => {
     if (i === split) {
       plan.lines.forEach((_, line) => {
@@ -383,16 +384,27 @@ const familyHistory = (
       });
     }
     const mine = own[t.line];
-    // Still the record the first part left at the line's place: its platform id names it.
-    const byId =
+    // Still the record the first part left at the line's place: its platform id names it. A
+    // producer that names a record by its id keeps doing so for the moves and deletes that
+    // follow: one naming it by clientId could take it from where a late message by id looks
+    // for it, and no search can then tell which record that id was (docs/decisions.md).
+    const sameRecord =
       i >= split &&
-      t.byId &&
       t.step.kind !== 'upsert' &&
       mine !== undefined &&
       walk.held.get(walk.at[t.line] ?? '') === mine.incarnation;
+    const removes = t.step.kind === 'transfer' || t.step.kind === 'delete';
+    const byId = sameRecord && (t.byId || (namedById.has(t.line) && removes));
+    if (byId) namedById.add(t.line);
+    // Once the record it named is gone, a move or delete of the line's next record would be
+    // by clientId: the producer changes that record's status instead.
+    const step: Step =
+      i >= split && namedById.has(t.line) && removes && !byId
+        ? { kind: 'status', state: 'COMPLETED' }
+        : t.step;
     // The rest is a minute later, so every event of it is newer than the first part's.
     const atMs = t.atMs + (i >= split ? MINUTE : 0);
-    const { campaign, to } = walk.take(t.line, t.step);
+    const { campaign, to } = walk.take(t.line, step);
     const common = {
       correlationId: `${clientId}-${t.line}-${t.index}`,
       occurredAt: iso(atMs),
@@ -400,9 +412,9 @@ const familyHistory = (
       clientId,
     };
     const event =
-      t.step.kind === 'transfer'
-        ? transferOf(t.step, common, to ?? campaign)
-        : eventOf(t.step, common, atMs);
+      step.kind === 'transfer'
+        ? transferOf(step, common, to ?? campaign)
+        : eventOf(step, common, atMs);
     if (i < split) first.push(event);
     else
       rest.push(

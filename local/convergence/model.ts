@@ -15,7 +15,7 @@ import {
   parseMessage,
 } from '../../lambdas/actions';
 import { eventTime } from '../../lambdas/core/ledger/event-time';
-import { eventVersion, payloadHash } from '../../lambdas/core/ledger/event-version';
+import { versionOf } from '../../lambdas/core/ledger/event-version';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
 import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import type { ApiKeySource } from '../../lambdas/core/ports';
@@ -37,12 +37,11 @@ const versioned = <E extends ModelEvent>(events: readonly E[]) =>
     if (!parsed.success) return [];
     const message = parsed.message;
     const time = eventTime({ occurredAt: (message as { occurredAt?: string }).occurredAt }, 0).ms;
-    const version = eventVersion(
-      time,
-      ordering.rank,
-      payloadHash(message as Record<string, unknown>),
-    );
-    return [{ event, index, action: event.action as ActionName, message, version }];
+    const version = versionOf(ordering, message, time);
+    // The entity the event belongs to: a version is unique within its entity only.
+    const { clientId, loginUserId } = message as { clientId?: string; loginUserId?: string };
+    const entity = loginUserId ?? clientId ?? '';
+    return [{ event, index, action: event.action as ActionName, message, version, entity }];
   });
 
 const byVersion = (a: { version: string }, b: { version: string }): number =>
@@ -52,9 +51,9 @@ const byVersion = (a: { version: string }, b: { version: string }): number =>
 export const inVersionOrder = (
   events: readonly ModelEvent[],
 ): { readonly action: ActionName; readonly message: unknown }[] => {
-  // Exact duplicates are one event.
+  // Exact duplicates (one entity, one version) are one event.
   const unique = new Map(
-    versioned(events).map((event) => [`${event.action}@${event.version}`, event]),
+    versioned(events).map((event) => [`${event.entity}#${event.action}@${event.version}`, event]),
   );
   return [...unique.values()].sort(byVersion).map(({ action, message }) => ({ action, message }));
 };

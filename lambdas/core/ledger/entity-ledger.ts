@@ -300,6 +300,8 @@ export class EntityLedger {
           )
         : outcome('success', effect.code, effect.reason);
     }
+    // Calls made: the message did work on the platform (its own, or what its entity still owed).
+    if (wrote !== undefined) return wrote;
     if (facts.stale) {
       return outcome(
         'success',
@@ -307,7 +309,6 @@ export class EntityLedger {
         'newer events of this entity already decided everything this event sets',
       );
     }
-    if (wrote !== undefined) return { ...wrote, attempts: wrote.attempts };
     return outcome(
       'success',
       kind.alreadyCode(facts.op, facts.doubted),

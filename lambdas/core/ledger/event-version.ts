@@ -43,3 +43,16 @@ export const payloadHash = (message: Readonly<Record<string, unknown>>): string 
   const { correlationId: _c, occurredAt: _o, ...payload } = message;
   return createHash('sha256').update(canonical(payload)).digest('hex');
 };
+
+/**
+ * The version of a message's event: its time, its kind's rank, and a hash of what it does to
+ * its entity (the ordering's `op`), so that two messages naming one record differently (by
+ * clientId, or by previewRecordId) are one event, and a tie between them is broken the same way
+ * wherever the order is computed.
+ */
+export const versionOf = (
+  ordering: { readonly rank: EventKind; op(message: never): unknown },
+  message: unknown,
+  occurredAtMs: number,
+): Version =>
+  eventVersion(occurredAtMs, ordering.rank, payloadHash({ op: ordering.op(message as never) }));

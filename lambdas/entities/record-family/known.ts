@@ -96,7 +96,8 @@ export const placeAfterRead = (
     if (before !== undefined && 'gone' in before) return before;
     // It was there (as far as the ledger knew before the call) and is not: removed outside, and
     // nothing older than what put it there brings it back. A call that meant to add it did not.
-    return { gone: recordAt(before)?.at ?? '' };
+    const was = recordAt(before);
+    return was === undefined ? { gone: '' } : { gone: was.at, outside: true };
   }
   const afterRecord = recordAt(after);
   if (afterRecord !== undefined && unsure !== undefined && landed(afterRecord, observed, unsure)) {

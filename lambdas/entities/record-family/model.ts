@@ -40,8 +40,14 @@ export interface RecordState {
   readonly fields: RecordFields;
 }
 
-/** A campaign as the family sees it: its record there, or the version of the event that removed it. */
-export type Place = { readonly record: RecordState } | { readonly gone: Version };
+/**
+ * A campaign as the family sees it: its record there, or the version of the event that removed
+ * it. `outside`: a read found it gone where the ledger knew a record (work on the platform); no
+ * event older than `gone` brings it back.
+ */
+export type Place =
+  | { readonly record: RecordState }
+  | { readonly gone: Version; readonly outside?: true };
 
 /** By campaign name. A campaign the family never touched has no entry. */
 export type FamilyState = Readonly<Record<string, Place>>;

@@ -13,7 +13,10 @@ const recordState = z.object({
   at: z.string(),
   fields: z.partialRecord(z.enum(RECORD_FIELDS), versioned),
 });
-const place = z.union([z.object({ record: recordState }), z.object({ gone: z.string() })]);
+const place = z.union([
+  z.object({ record: recordState }),
+  z.object({ gone: z.string(), outside: z.optional(z.literal(true)) }),
+]);
 
 const dataItem = z.object({
   key: z.string(),

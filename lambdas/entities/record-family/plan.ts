@@ -64,11 +64,19 @@ export type RecordStep =
 const SET_FIELDS = ['state', 'agent', 'skillQueue', 'nextWork', 'timeZone'] as const;
 const ROUTING = ['agent', 'skillQueue', 'nextWork', 'timeZone'] as const;
 
-/** Fields whose desired version is newer than the one applied: the only ones ever sent. */
+/**
+ * Fields whose desired version is newer than the one applied: the only ones ever sent, so that
+ * what work on the platform changed since stays. A value the ledger applied for a newer event
+ * that the replay no longer gives this record (it went to another of the family's records, or
+ * had no effect) is not the record's own: it is set back to what the replay wants.
+ */
 const dueFields = (desired: RecordState, known: RecordState | undefined): RecordField[] =>
   RECORD_FIELDS.filter((name) => {
     const want = desired.fields[name];
-    return want !== undefined && want.v > (known?.fields[name]?.v ?? '');
+    if (want === undefined) return false;
+    const have = known?.fields[name];
+    const applied = have?.v ?? '';
+    return want.v > applied || (want.v < applied && want.value !== (have?.value ?? null));
   });
 
 /**
@@ -261,6 +269,43 @@ const readsFirst = (known: KnownFamily, events: readonly RecordEvent[]): string[
 };
 
 /**
+ * Adding the replay's record at `c` where there is none: one add-or-update with the data of the
+ * event that set it (and the agent and next work time it wants), then what the add cannot set.
+ * Undefined when that data is not kept (no call could add it right).
+ */
+const creation = (
+  c: string,
+  want: RecordState,
+  events: readonly RecordEvent[],
+): RecordStep[] | undefined => {
+  const data = want.fields.data;
+  const event = data === undefined ? undefined : dataEvent(events, data.v);
+  if (data === undefined || event?.op.kind !== 'upsert') return undefined;
+  const added = created(want, event.op.items);
+  const agent = want.fields.agent?.value;
+  const nextWork = want.fields.nextWork?.value;
+  return [
+    {
+      kind: 'upsert',
+      campaign: c,
+      dataOf: data.v,
+      ...(agent === null || agent === undefined ? {} : { agent: agent as string }),
+      ...(typeof nextWork === 'number' ? { nextWork } : {}),
+      place: { record: added },
+    },
+    ...updates(c, want, added, events),
+  ];
+};
+
+/** A due field the API cannot set back (a default) holds another value on the platform. */
+const stuck = (want: RecordState, here: RecordState): boolean =>
+  dueFields(want, here).some(
+    (name) =>
+      unsendable(name, want.fields[name]?.value ?? null) &&
+      (here.fields[name]?.value ?? null) !== null,
+  );
+
+/**
  * The calls that bring the platform from what the ledger knows of the family to `desired`, in
  * order. Records are matched by incarnation (the create that made them): one the replay has in
  * another campaign is moved there, one it no longer has is removed, one it has nowhere on the
@@ -338,7 +383,8 @@ export const planFamily = (
             !unsendable(name, want.fields[name]?.value ?? null),
         );
         const moved = withFields({ ...here, at: want.at }, pick(want, routing));
-        const gone = goneVersion(desired[c], want.at);
+        // Vacated for the replay's record there, if any: nothing keeps that one out (`gone` '').
+        const gone = goneVersion(desired[c], '');
         steps.push({
           kind: 'move',
           from: c,
@@ -367,7 +413,15 @@ export const planFamily = (
   for (const [c, want] of wanted) {
     const here = record(c);
     if (here !== undefined && incarnation(c) === want.born) {
-      steps.push(...updates(c, want, here, events));
+      const updated = updates(c, want, here, events);
+      const adding = stuck(want, here) ? creation(c, want, events) : undefined;
+      if (adding === undefined) {
+        steps.push(...updated);
+        continue;
+      }
+      // A field the API cannot set back holds a value the replay does not give this record (one
+      // of its family's other records had it): only a record added afresh starts without it.
+      steps.push({ kind: 'remove', campaign: c, gone: '' }, ...adding);
       continue;
     }
     if (here !== undefined) {
@@ -375,27 +429,16 @@ export const planFamily = (
       continue;
     }
     if ([...platform.values()].some((p) => recordAt(p)?.born === want.born)) continue;
-    const gone = goneVersion(platform.get(c), '');
-    if (platform.has(c) && gone >= want.at) {
-      // Removed on the platform after the newest event that put it here: not undone.
+    const there = platform.get(c);
+    if (there !== undefined && 'gone' in there && there.outside === true && there.gone >= want.at) {
+      // Removed on the platform, outside the integration, after the newest event that put it
+      // here: not undone.
       continue;
     }
-    const data = want.fields.data;
-    const event = data === undefined ? undefined : dataEvent(events, data.v);
-    if (data === undefined || event?.op.kind !== 'upsert') continue;
-    const added = created(want, event.op.items);
-    const agent = want.fields.agent?.value;
-    const nextWork = want.fields.nextWork?.value;
-    steps.push({
-      kind: 'upsert',
-      campaign: c,
-      dataOf: data.v,
-      ...(agent === null || agent === undefined ? {} : { agent: agent as string }),
-      ...(typeof nextWork === 'number' ? { nextWork } : {}),
-      place: { record: added },
-    });
-    platform.set(c, { record: added });
-    steps.push(...updates(c, want, added, events));
+    const adding = creation(c, want, events);
+    if (adding === undefined) continue;
+    steps.push(...adding);
+    platform.set(c, { record: want });
   }
 
   // A campaign the ledger has never met, named by a delete: the delete is sent, whatever is there

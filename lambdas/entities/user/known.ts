@@ -36,5 +36,7 @@ export const userAfterRead = (place: KnownUserPlace | undefined, exists: boolean
   // It was there before the call (as far as the ledger knew) and is not: removed outside, and
   // nothing older than what put it there brings it back. A call that meant to add it did not.
   const before = unsure ? unsure.before : (place as UserPlace | undefined);
-  return { gone: before !== undefined && 'user' in before ? before.user.at : '' };
+  return before !== undefined && 'user' in before
+    ? { gone: before.user.at, outside: true }
+    : { gone: '' };
 };

@@ -30,7 +30,10 @@ export interface UserRecord {
   readonly at: Version;
 }
 
-export type UserPlace = { readonly user: UserRecord } | { readonly gone: Version };
+/** `outside`: a read found it gone where the ledger knew the user (removed outside the integration). */
+export type UserPlace =
+  | { readonly user: UserRecord }
+  | { readonly gone: Version; readonly outside?: true };
 
 /** `place` is absent while nothing is known (no event, nothing read). */
 export interface UserState {

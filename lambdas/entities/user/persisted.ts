@@ -8,7 +8,7 @@ import type { UserId } from './platform-steps';
 
 const place = z.union([
   z.object({ user: z.object({ born: z.string(), at: z.string() }) }),
-  z.object({ gone: z.string() }),
+  z.object({ gone: z.string(), outside: z.optional(z.literal(true)) }),
 ]);
 
 const op = z.discriminatedUnion('kind', [

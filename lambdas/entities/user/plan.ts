@@ -48,8 +48,14 @@ export const planUser = (
       ? [{ kind: 'add', of: want.user.at, place: { user: want.user }, ours: true }]
       : [];
   }
-  const gone = platform !== undefined && 'gone' in platform ? platform.gone : '';
-  // Removed on the platform after the newest join asked for it: not undone.
-  if (platform !== undefined && gone >= want.user.at) return [];
+  // Removed on the platform, outside the integration, after the newest join asked for it: not undone.
+  if (
+    platform !== undefined &&
+    'gone' in platform &&
+    platform.outside === true &&
+    platform.gone >= want.user.at
+  ) {
+    return [];
+  }
   return [{ kind: 'add', of: want.user.at, place: { user: want.user }, ours: false }];
 };

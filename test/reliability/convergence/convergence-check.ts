@@ -183,7 +183,10 @@ export const divergence = (platforms: Platforms, events: readonly ModelEvent[]):
 
 /** Nothing lost, every dead letter says why, the key never logged. */
 export const expectDeliveredSoundly = (parts: readonly PartReport[], output: CapturedOutput) => {
-  expect(output.writes.length).toBeGreaterThan(0);
+  // Something was delivered: the handlers logged it (a part can be empty by chance).
+  if (parts.some((part) => part.delivered.messages > 0)) {
+    expect(output.writes.length).toBeGreaterThan(0);
+  }
   expect(output.writes.join('')).not.toContain(API_KEY);
   for (const part of parts) {
     expect(part.delivered.failedOnLastReceive).toEqual([]);
