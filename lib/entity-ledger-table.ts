@@ -1,6 +1,7 @@
 /**
- * The entity ledger: one DynamoDB table per deployment, where the handlers keep what they need
- * to apply each entity's events in order (versions, tombstones, leases; no record data).
+ * The entity ledger: one DynamoDB table per deployment, where the handlers keep each entity's
+ * events (with their values: record data, user names), what they know of the platform, and the
+ * leases; encrypted with the AWS-managed key, items expire (`expiresAt`).
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';

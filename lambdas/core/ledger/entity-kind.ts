@@ -104,6 +104,11 @@ export interface EntityKind<
    * treated as never seen, and the platform is read where that matters).
    */
   migrate?(raw: unknown): Known | undefined;
+  /**
+   * What the ledger knows once `op` was refused as a conflict: the platform state that caused
+   * it is read again next time, so a redrive after an operator's fix is decided afresh.
+   */
+  recheck(known: Known, op: Op): Known;
   /** What the ledger knows when a call it cannot see may have landed (a crashed holder's). */
   doubt(known: Known): Known;
   /** Where the replay starts: what the platform held before the ledger's first write, then `snapshot`. */

@@ -265,6 +265,9 @@ export class EntityLedger {
         ),
       op: event.op,
     });
+    if (effect.kind === 'conflict' && decided.code === effect.code) {
+      known = kind.recheck(known, event.op);
+    }
     return {
       doc: {
         ...before,

@@ -41,6 +41,17 @@ const doubt = (known: KnownFamily): KnownFamily => ({
   ),
 });
 
+/** A refused move's destination holds a record made outside: read it again before the next try. */
+const recheck = (known: KnownFamily, op: RecordOp): KnownFamily => {
+  if (op.kind !== 'transfer') return known;
+  const there = known.places[op.to];
+  if (there === undefined || isUnsure(there) || recordAt(there)?.born !== '') return known;
+  return {
+    ...known,
+    places: { ...known.places, [op.to]: { unsure: { before: there, sent: [] } } },
+  };
+};
+
 /** A record family (region + clientId across campaigns) as the ledger orders it. */
 export const recordFamily: EntityKind<
   FamilyId,
@@ -55,6 +66,7 @@ export const recordFamily: EntityKind<
   keyOf: (id) => familyKey(id.region, id.clientId),
   unknown: UNKNOWN_FAMILY,
   doubt,
+  recheck,
   // A record named only by its previewRecordId: one search in the campaign the message names;
   // when it has left that campaign, the ledger's index of the ids it has seen.
   resolve: async (name, { platform, call, store }) => {

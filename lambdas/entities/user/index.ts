@@ -34,6 +34,12 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
   keyOf: (id) => userKey(id.loginUserId),
   unknown: UNKNOWN_USER,
   migrate,
+  // Someone else's user refused a join: looked at again before the next try (an operator may
+  // have removed it).
+  recheck: (known) =>
+    known.place === undefined || isUnsureUser(known.place)
+      ? known
+      : { ...known, place: { unsure: { before: known.place } } },
   doubt: (known) =>
     isUnsureUser(known.place)
       ? known
