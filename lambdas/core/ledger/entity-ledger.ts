@@ -253,6 +253,7 @@ export class EntityLedger {
       failure: done ? undefined : failure,
       wrote,
       doubted,
+      overtaken: events.some((e) => e.v > event.v && withIt.effects.get(e.key)?.kind === 'applied'),
       stale:
         effect.kind === 'applied' &&
         sameValues(
@@ -285,6 +286,8 @@ export class EntityLedger {
       failure: Outcome | undefined;
       wrote: Outcome | undefined;
       doubted: boolean;
+      /** A newer event of the entity took effect. */
+      overtaken: boolean;
       stale: boolean;
       op: unknown;
     },
@@ -301,7 +304,13 @@ export class EntityLedger {
             kind.alreadyCode(facts.op, true),
             'a request of this message went unanswered; reading back showed it done',
           )
-        : outcome('success', effect.code, effect.reason);
+        : facts.overtaken
+          ? outcome(
+              'success',
+              'STALE_SKIPPED',
+              `${effect.reason}; newer events of this entity have decided its state since`,
+            )
+          : outcome('success', effect.code, effect.reason);
     }
     // Calls made: the message did work on the platform (its own, or what its entity still owed).
     if (wrote !== undefined) return wrote;
