@@ -22,7 +22,8 @@ export interface PlanRunInputs {
   readonly decode: ExportDecoder;
   readonly scopes: Readonly<Record<string, ReconcileScope>>;
   readonly campaignRegion: PlatformRegion;
-  readonly reader: PlatformReader;
+  /** The platform's reads for the snapshot's kind (records: realtime, users: provisioning). */
+  readonly reader: (kind: ReconcileScope['kind']) => PlatformReader;
   /** The ledger, seen through the port; told the scope (today's format needs its campaigns). */
   readonly ledger: (scope: ReconcileScope) => LedgerView;
   readonly history: RunHistory;
@@ -122,7 +123,7 @@ export const planSnapshot = async (inputs: PlanRunInputs): Promise<PlanRun> => {
   const warnings: string[] = [];
   const plan = await buildPlan({
     snapshot,
-    reader: inputs.reader,
+    reader: inputs.reader(scope.kind),
     ledger: inputs.ledger(scope),
     previous: previousOf(state, inputs.readPlan, warnings),
     now: inputs.now,
