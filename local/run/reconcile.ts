@@ -36,10 +36,8 @@ import {
   BIG_CAMPAIGN,
   type ExportFile,
   exportsNow,
-  RECORDS_SCOPE,
   seedByHand,
   seedScenario,
-  USERS_SCOPE,
 } from './reconcile-drift';
 import { formatSummary, type Style } from './report';
 import { EXIT } from './run';
