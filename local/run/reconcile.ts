@@ -14,6 +14,7 @@ import { PlatformCaller } from '../../lambdas/core/platform-caller';
 import { checkApplicable, repairsByAction } from '../../lambdas/reconcile/apply-check';
 import { LedgerItemView } from '../../lambdas/reconcile/dynamodb-ledger-view';
 import { InMemoryRunHistory } from '../../lambdas/reconcile/in-memory-run-history';
+import type { LedgerView } from '../../lambdas/reconcile/ledger-view';
 import { CHANGES, hasChanges, type Plan } from '../../lambdas/reconcile/plan';
 import { serializePlan } from '../../lambdas/reconcile/plan-file';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
@@ -53,6 +54,8 @@ export interface LocalPlatform {
   readonly history: RunHistory;
   readonly scopes: Readonly<Record<string, ReconcileScope>>;
   readonly folder: string;
+  /** The ledger as the planner sees it. @default today's item adapter over `ledger` */
+  readonly ledgerView?: (scope: ReconcileScope) => LedgerView;
 }
 
 /** Plans one manifest of `folder` against the simulator, as `reconcile plan` does. */
@@ -80,11 +83,13 @@ export const planLocally = async (local: LocalPlatform, manifestName: string, no
           { getKey: async () => local.apiKey, refreshKey: async () => local.apiKey },
         ),
       ),
-    ledger: (scope) =>
-      new LedgerItemView({
-        reader: local.ledger,
-        campaigns: scope.kind === 'records' ? scope.campaigns : [],
-      }),
+    ledger:
+      local.ledgerView ??
+      ((scope) =>
+        new LedgerItemView({
+          reader: local.ledger,
+          campaigns: scope.kind === 'records' ? scope.campaigns : [],
+        })),
     history: local.history,
     readPlan: (location) => readFile(location, 'utf8'),
     now,

@@ -18,7 +18,6 @@ import { loadConfig } from '../../../lib/config';
 import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
 import { runPipeline } from '../../../local/run/pipeline';
 import {
-  EXPORTED_AT,
   exportsNow,
   SMALL_CAMPAIGN,
   seedByHand,
