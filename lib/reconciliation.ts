@@ -207,7 +207,10 @@ export class Reconciliation extends Construct {
     const bucket = this.logicalId(this.bucket);
     const run = this.logicalId(this.stateMachine);
     const acknowledge = (finding: string, reason: string) =>
-      Validations.of(this).acknowledge({ id: `AwsSolutions::AwsSolutions-IAM5[${finding}]`, reason });
+      Validations.of(this).acknowledge({
+        id: `AwsSolutions::AwsSolutions-IAM5[${finding}]`,
+        reason,
+      });
     for (const prefix of [INCOMING_PREFIX, RUNS_PREFIX]) {
       acknowledge(
         `Resource::<${bucket}.Arn>/${prefix}*`,

@@ -37,14 +37,6 @@ interface UserCase {
   readonly origin: Origin;
   readonly row: 'absent' | 'active' | 'leaver';
 }
-interface RecordCase {
-  readonly origin: Origin;
-  /** What the platform holds before (when it holds it), and what the export says. */
-  readonly before: string;
-  /** An agent worked it (attempt, COMPLETED): platform work the plan must not mistake for drift. */
-  readonly worked: boolean;
-  readonly row: 'absent' | string;
-}
 
 const value = fc.constantFrom('a', 'b', 'c');
 const userCase = fc.record({
