@@ -21,15 +21,30 @@ export interface Answers {
 
 export const emptyAnswers = (): Answers => ({ users: {}, searches: {} });
 
+/** Reads still on their way: their answers are kept too before the invocation hands over. */
+export interface ResumableReader extends PlatformReader {
+  settled(): Promise<void>;
+}
+
 export const resumableReader = (
   inner: PlatformReader,
   answers: Answers,
   hasTime: () => boolean,
-): PlatformReader => {
+): ResumableReader => {
+  const inFlight = new Set<Promise<unknown>>();
+  let spent = false;
   const check = () => {
-    if (!hasTime()) throw new ReadBudgetSpent('the invocation is out of time for platform reads');
+    spent ||= !hasTime();
+    if (spent) throw new ReadBudgetSpent('the invocation is out of time for platform reads');
+  };
+  const track = <T>(read: Promise<T>): Promise<T> => {
+    inFlight.add(read);
+    return read.finally(() => inFlight.delete(read));
   };
   return {
+    settled: async () => {
+      await Promise.allSettled([...inFlight]);
+    },
     get calls() {
       return inner.calls;
     },
@@ -38,7 +53,7 @@ export const resumableReader = (
       const known = answers.searches[key];
       if (known !== undefined) return known;
       check();
-      const found = await inner.search(request);
+      const found = await track(inner.search(request));
       answers.searches[key] = found;
       return found;
     },
@@ -46,7 +61,7 @@ export const resumableReader = (
       const known = answers.users[loginUserId];
       if (known !== undefined) return known;
       check();
-      const found = await inner.userExists(loginUserId);
+      const found = await track(inner.userExists(loginUserId));
       answers.users[loginUserId] = found;
       return found;
     },

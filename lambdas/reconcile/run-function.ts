@@ -20,7 +20,13 @@ import { CHANGES, hasChanges, type Plan } from './plan';
 import { serializePlan } from './plan-file';
 import { planSnapshot } from './planner';
 import { PlatformReadError, type PlatformReader } from './platform-reader';
-import { type Answers, emptyAnswers, ReadBudgetSpent, resumableReader } from './resumable-reader';
+import {
+  type Answers,
+  emptyAnswers,
+  ReadBudgetSpent,
+  type ResumableReader,
+  resumableReader,
+} from './resumable-reader';
 import { reportLines } from './run-report';
 import type { ReconcileScope } from './scope';
 
@@ -123,6 +129,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
   ): Promise<PlanStepOutput> => {
     const answers = await loadAnswers(s3, bucket, input.runName);
     const hasTime = () => context.getRemainingTimeInMillis() > HANDOVER_MS;
+    const readers: ResumableReader[] = [];
     let run: Awaited<ReturnType<typeof planSnapshot>>;
     try {
       const manifestText = Buffer.from(await readObject(s3, input.bucket, input.key)).toString(
@@ -135,7 +142,11 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         decode: decodeJsonLinesOnly,
         scopes: deps.scopes,
         campaignRegion: deps.campaignRegion,
-        reader: (kind) => resumableReader(deps.reader(kind), answers, hasTime),
+        reader: (kind) => {
+          const reader = resumableReader(deps.reader(kind), answers, hasTime);
+          readers.push(reader);
+          return reader;
+        },
         ledger: (scope) =>
           dynamoDbLedgerView({
             tableName: deps.tableName,
@@ -152,6 +163,8 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       });
     } catch (error) {
       if (error instanceof ReadBudgetSpent) {
+        // Reads already on their way still answer: kept, they are not asked again.
+        await Promise.all(readers.map((reader) => reader.settled()));
         await writeObject(s3, bucket, answersKey(input.runName), JSON.stringify(answers.users));
         return { outcome: 'continue', answered: Object.keys(answers.users).length };
       }
