@@ -96,7 +96,9 @@ describe('records sweep', () => {
     // Assess
     expect(sweep.complete).toBe(false);
     expect(looked.complete).toBe(false);
-    expect(sweep.incompleteBecause).toMatch(/lack the split key "CrmId", so others like them may be invisible/);
+    expect(sweep.incompleteBecause).toMatch(
+      /lack the split key "CrmId", so others like them may be invisible/,
+    );
     expect(looked.records).toHaveLength(1500);
   });
 
