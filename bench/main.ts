@@ -17,6 +17,11 @@ import { startFakeDynamoDb } from './fake-dynamodb';
 import { startFakeSecretsManager } from './fake-secrets-manager';
 import { measureOutage } from './outage';
 import { OUT_DIR, PROJECT_ROOT, RESULTS_FILE } from './paths';
+import {
+  measureReconcilePlan,
+  type ReconcilePlanMeasurement,
+  reconcilePlanText,
+} from './reconcile-plan';
 import { describeMachine, textTable } from './report';
 import {
   buildRows,
@@ -40,6 +45,7 @@ const FULL = {
   secretWindowSeconds: 2 * 3600,
   drainMessages: 10_000,
   outageMinutes: 360,
+  reconcileRows: 100_000,
 };
 
 const QUICK: typeof FULL = {
@@ -50,6 +56,7 @@ const QUICK: typeof FULL = {
   coldStartSamples: 3,
   drainMessages: 2_000,
   outageMinutes: 60,
+  reconcileRows: 10_000,
 };
 
 /**
@@ -133,6 +140,7 @@ const main = async (): Promise<void> => {
     secretsRegion: config.apiKey.secretsRegion,
   });
   let measurements: Omit<Measurements, 'totalSeconds'>;
+  let reconcile: ReconcilePlanMeasurement[] = [];
   try {
     const endpoints = {
       simulatorUrl: simulator.baseUrl,
@@ -185,6 +193,8 @@ const main = async (): Promise<void> => {
     const drain = await measureDrain(drainOptions(scenario, simulator, settings.drainMessages));
     progress(`outage: ${settings.outageMinutes} min of HTTP 503 in virtual time…`);
     const outage = await measureOutage(settings.outageMinutes * 60_000);
+    progress(`reconcile: plan time for ${settings.reconcileRows} rows of records and of users…`);
+    reconcile = await measureReconcilePlan(settings.reconcileRows);
     measurements = {
       machine,
       scenario,
@@ -218,6 +228,8 @@ const main = async (): Promise<void> => {
   console.log(coldStartOptionsText(complete));
   console.log('');
   console.log(largestModules(measuredBundle));
+  console.log('');
+  console.log(reconcilePlanText(reconcile));
   const different = synth.assets.filter((a) => !a.identical).map((a) => a.action);
   if (different.length > 0) {
     console.log(
@@ -227,7 +239,10 @@ const main = async (): Promise<void> => {
   if (values.quick) {
     progress('--quick: RESULTS.md not written');
   } else {
-    await writeFile(RESULTS_FILE, resultsMarkdown(complete, rows));
+    await writeFile(
+      RESULTS_FILE,
+      `${resultsMarkdown(complete, rows)}\n## Reconcile plan time\n\n\`\`\`text\n${reconcilePlanText(reconcile)}\n\`\`\`\n`,
+    );
     progress(`wrote ${RESULTS_FILE} (${complete.totalSeconds.toFixed(0)} s)`);
   }
 };
