@@ -129,7 +129,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
   ): Promise<PlanStepOutput> => {
     const answers = await loadAnswers(s3, bucket, input.runName);
     const hasTime = () => context.getRemainingTimeInMillis() > HANDOVER_MS;
-    const readers: ResumableReader[] = [];
+    const readers: (ResumableReader & { readonly kind: ReconcileScope['kind'] })[] = [];
     let run: Awaited<ReturnType<typeof planSnapshot>>;
     try {
       const manifestText = Buffer.from(await readObject(s3, input.bucket, input.key)).toString(
@@ -143,7 +143,9 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         scopes: deps.scopes,
         campaignRegion: deps.campaignRegion,
         reader: (kind) => {
-          const reader = resumableReader(deps.reader(kind), answers, hasTime);
+          const reader = Object.assign(resumableReader(deps.reader(kind), answers, hasTime), {
+            kind,
+          });
           readers.push(reader);
           return reader;
         },
@@ -162,6 +164,17 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         now: now(),
       });
     } catch (error) {
+      if (error instanceof ReadBudgetSpent && readers.some((r) => r.kind === 'records')) {
+        // Searches are not kept between invocations (a million records would be hundreds of
+        // MB): a sweep that does not fit one invocation is refused, not looped on for ever.
+        deps.metrics.publish('unknown', { ReconcileRunsRefused: 1 });
+        return {
+          outcome: 'refused',
+          code: 'SWEEP_TOO_LONG',
+          message:
+            'the records sweep does not fit one invocation (15 min): raise reconcile.platformShare, split the scope by campaign, or plan it with npm run ops -- reconcile plan',
+        };
+      }
       if (error instanceof ReadBudgetSpent) {
         // Reads already on their way still answer: kept, they are not asked again.
         await Promise.all(readers.map((reader) => reader.settled()));
