@@ -30,6 +30,7 @@ export const INCOMING_PREFIX = 'incoming/';
 export const MANIFEST_SUFFIX = '.manifest.json';
 /** Where the runs keep plans, reports, repairs and a long plan's answers. */
 export const RUNS_PREFIX = 'runs/';
+const ACCESS_LOG_PREFIX = 'reconcile-bucket/';
 
 export interface ReconciliationProps {
   /** The configured scopes (`reconcile.scopes`); each gets its alarms. */
@@ -92,8 +93,6 @@ export class Reconciliation extends Construct {
       enforceSSL: true,
       versioned: true,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      serverAccessLogsBucket: this.accessLogs,
-      serverAccessLogsPrefix: 'reconcile-bucket/',
       lifecycleRules: [
         // Exports are copies of HR and CRM data: kept long enough to plan and compare again.
         { prefix: INCOMING_PREFIX, expiration: Duration.days(90) },
@@ -106,6 +105,24 @@ export class Reconciliation extends Construct {
       ],
       removalPolicy,
     });
+    // Server access logs through a bucket policy for the logging service, whatever the CDK
+    // feature flags (without `serverAccessLogsUseBucketPolicy` the L2 would use a legacy ACL).
+    (this.bucket.node.defaultChild as s3.CfnBucket).loggingConfiguration = {
+      destinationBucketName: this.accessLogs.bucketName,
+      logFilePrefix: ACCESS_LOG_PREFIX,
+    };
+    this.accessLogs.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'S3ServerAccessLogs',
+        principals: [new iam.ServicePrincipal('logging.s3.amazonaws.com')],
+        actions: ['s3:PutObject'],
+        resources: [this.accessLogs.arnForObjects(`${ACCESS_LOG_PREFIX}*`)],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': this.bucket.bucketArn },
+          StringEquals: { 'aws:SourceAccount': Stack.of(this).account },
+        },
+      }),
+    );
     // EventBridge notifications as a plain bucket property: `eventBridgeEnabled` would add a
     // custom-resource function (with an AWS managed policy) only to set this one switch.
     (this.bucket.node.defaultChild as s3.CfnBucket).addPropertyOverride(
