@@ -8,15 +8,14 @@
  */
 import { createHash } from 'node:crypto';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
-import { PlatformCaller } from '../lambdas/core/platform-caller';
 import { LedgerItemView } from '../lambdas/reconcile/dynamodb-ledger-view';
 import { InMemoryRunHistory } from '../lambdas/reconcile/in-memory-run-history';
 import type { Plan } from '../lambdas/reconcile/plan';
 import { planSnapshot } from '../lambdas/reconcile/planner';
-import { platformReader } from '../lambdas/reconcile/platform-reader';
 import { parseScopes } from '../lambdas/reconcile/scope';
 import { startSimulator } from '../local/simulator';
 import { decodeExport } from '../ops/reconcile/reconcile-plan';
+import { localPlatformReader } from '../testkit';
 
 export interface ReconcilePlanMeasurement {
   readonly kind: 'records' | 'users';
@@ -90,17 +89,7 @@ export const measureReconcilePlan = async (rows = 100_000): Promise<ReconcilePla
         scopes: scopes.scopes,
         campaignRegion: 'eu-central-1',
         reader: () =>
-          platformReader(
-            new PlatformCaller(
-              {
-                ...TENANT,
-                baseUrl: simulator.baseUrl,
-                campaignRegion: 'eu-central-1',
-                secretsRegion: 'eu-central-1',
-              },
-              { getKey: async () => API_KEY, refreshKey: async () => API_KEY },
-            ),
-          ),
+          localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
         ledger: (scope) =>
           new LedgerItemView({
             reader: ledger,

@@ -3,7 +3,11 @@
  * (`handler-environment.ts`); the runtime checks it at cold start (`lambdas/reconcile/run-env.ts`).
  */
 import type { DeploymentConfig } from './config';
-import { POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from './handler-environment';
+import {
+  POWERTOOLS_METRICS_NAMESPACE,
+  POWERTOOLS_SERVICE_NAME,
+  platformEnvironment,
+} from './handler-environment';
 
 export interface ReconcileResources {
   readonly bucketName: string;
@@ -24,14 +28,7 @@ export const reconcileEnvironment = (
     Object.entries(config.reconcile.scopes).map(([key, { name: _name, ...scope }]) => [key, scope]),
   );
   return {
-    PLATFORM_CODE: config.tenant.platformCode,
-    COMPANY_CODE: config.tenant.companyCode,
-    ENVIRONMENT_NAME: config.tenant.environmentName,
-    API_BASE_URL: config.platform.baseUrl,
-    CAMPAIGN_REGION: config.campaignRegion,
-    API_KEY_SECRET_ID: config.apiKey.secretId,
-    API_KEY_SECRETS_REGION: config.apiKey.secretsRegion,
-    API_KEY_MAX_AGE_SECONDS: String(config.apiKey.maxAgeSeconds),
+    ...platformEnvironment(config),
     LEDGER_TABLE_NAME: resources.ledgerTableName,
     RECONCILE_BUCKET: resources.bucketName,
     RECONCILE_SCOPES: JSON.stringify(scopes),

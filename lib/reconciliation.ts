@@ -22,6 +22,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../lambdas/actions';
 import type { ReconcileScope } from '../lambdas/deployment-contract';
+import { grantApiKeyRead } from './api-key-grant';
 import { HANDLER_RUNTIME, RECONCILE_BUNDLING } from './bundling';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
 
@@ -138,23 +139,11 @@ export class Reconciliation extends Construct {
     logGroup.grantWrite(role);
     const allow = (statement: iam.PolicyStatementProps) =>
       role.addToPolicy(new iam.PolicyStatement(statement));
-    allow({
-      sid: 'ReadApiKey',
-      actions: ['secretsmanager:GetSecretValue'],
-      resources: [props.apiKeySecretArn],
+    grantApiKeyRead(role, {
+      secretArn: props.apiKeySecretArn,
+      kmsKeyArn: props.apiKeyKmsKeyArn,
+      secretsRegion: props.apiKeySecretsRegion,
     });
-    if (props.apiKeyKmsKeyArn !== undefined) {
-      allow({
-        sid: 'DecryptApiKey',
-        actions: ['kms:Decrypt'],
-        resources: [props.apiKeyKmsKeyArn],
-        conditions: {
-          StringEquals: {
-            'kms:ViaService': `secretsmanager.${props.apiKeySecretsRegion}.amazonaws.com`,
-          },
-        },
-      });
-    }
     allow({
       sid: 'ReadExportsAndRuns',
       actions: ['s3:GetObject'],

@@ -112,11 +112,14 @@ const main = async (argv: readonly string[]): Promise<number> => {
   const out = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
-  if (values.reconcile) {
-    if (values.events !== undefined || values.faults || values.chaos || outageMs !== undefined) {
-      return fail(`--reconcile runs its own drift; it takes only --aws-emulator\n\n${USAGE}`);
-    }
-    try {
+  if (
+    values.reconcile &&
+    (values.events !== undefined || values.faults || values.chaos || outageMs !== undefined)
+  ) {
+    return fail(`--reconcile runs its own drift; it takes only --aws-emulator\n\n${USAGE}`);
+  }
+  try {
+    if (values.reconcile) {
       return await executeReconcileRun({
         root: ROOT,
         out,
@@ -124,14 +127,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
         style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,
         ...(values['aws-emulator'] ? { backend: 'aws-emulator' as const } : {}),
       });
-    } catch (error) {
-      if (error instanceof PythonToolsUnavailableError) {
-        return fail(`--aws-emulator cannot run: ${error.message}`);
-      }
-      throw error;
     }
-  }
-  try {
     return await executeRun({
       root: ROOT,
       // npm runs scripts from the package root; INIT_CWD is where the user typed the command.

@@ -3,7 +3,7 @@
  * config; a missing or invalid variable fails the cold start naming it.
  */
 import * as z from 'zod/mini';
-import { PLATFORM_REGIONS } from '../core/regions';
+import { platformEnvShape } from '../core/runtime-env';
 import { formatIssues } from '../messages/parse';
 import '../core/zod-locale';
 
@@ -27,16 +27,7 @@ const rate = z.coerce
   .check(z.positive('must be more than 0'));
 
 const runEnvSchema = z.object({
-  PLATFORM_CODE: nonEmpty,
-  COMPANY_CODE: nonEmpty,
-  ENVIRONMENT_NAME: nonEmpty,
-  API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  CAMPAIGN_REGION: z.enum(PLATFORM_REGIONS, {
-    error: `must be one of ${PLATFORM_REGIONS.join(', ')}`,
-  }),
-  API_KEY_SECRET_ID: nonEmpty,
-  API_KEY_SECRETS_REGION: nonEmpty,
-  API_KEY_MAX_AGE_SECONDS: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(3600)),
+  ...platformEnvShape,
   LEDGER_TABLE_NAME: nonEmpty,
   RECONCILE_BUCKET: nonEmpty,
   /** `reconcile.scopes` of the config, as JSON (parsed again by the scope schema). */

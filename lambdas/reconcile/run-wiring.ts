@@ -12,6 +12,7 @@ import { SecretsManagerApiKeySource } from '../core/aws/secrets-manager-api-key-
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../core/identity';
 import { PlatformCaller } from '../core/platform-caller';
 import { guardFor } from '../core/platform-guard';
+import { platformSettingsOf } from '../core/runtime-env';
 import { platformReader } from './platform-reader';
 import { readRunEnv } from './run-env';
 import { createReconcileRun } from './run-function';
@@ -35,14 +36,7 @@ export const createReconcileFunction = (environment = process.env) => {
   });
   const callerFor = (service: 'realtime' | 'provisioning') =>
     new PlatformCaller(
-      {
-        platformCode: env.PLATFORM_CODE,
-        companyCode: env.COMPANY_CODE,
-        environmentName: env.ENVIRONMENT_NAME,
-        baseUrl: env.API_BASE_URL,
-        campaignRegion: env.CAMPAIGN_REGION,
-        secretsRegion: env.API_KEY_SECRETS_REGION,
-      },
+      platformSettingsOf(env),
       apiKey,
       {},
       {

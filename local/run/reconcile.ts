@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
 import { checkApplicable, repairsByAction } from '../../lambdas/reconcile/apply-check';
 import { LedgerItemView } from '../../lambdas/reconcile/dynamodb-ledger-view';
 import { InMemoryRunHistory } from '../../lambdas/reconcile/in-memory-run-history';
@@ -19,13 +18,13 @@ import { CHANGES, hasChanges, type Plan } from '../../lambdas/reconcile/plan';
 import { serializePlan } from '../../lambdas/reconcile/plan-file';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
 import { planSnapshot } from '../../lambdas/reconcile/planner';
-import { platformReader } from '../../lambdas/reconcile/platform-reader';
 import type { RunHistory } from '../../lambdas/reconcile/run-history';
 import { parseScopes, type ReconcileScope } from '../../lambdas/reconcile/scope';
 import { counted } from '../../ops/counted';
 import { REPAIR_ORDER } from '../../ops/reconcile/reconcile-apply';
 import { decodeExport } from '../../ops/reconcile/reconcile-plan';
 import { sendRepairs } from '../../ops/reconcile/repair-sender';
+import { localPlatformReader } from '../../testkit';
 import type { Backend } from '../backends';
 import { type BackendKind, createBackend, EMULATOR_RETRY_SCHEDULE } from '../backends';
 import { type RunningSimulator, startSimulator } from '../simulator';
@@ -70,19 +69,13 @@ export const planLocally = async (local: LocalPlatform, manifestName: string, no
     scopes: local.scopes,
     campaignRegion: settings.campaignRegion,
     reader: () =>
-      platformReader(
-        new PlatformCaller(
-          {
-            platformCode: settings.tenant.platformCode,
-            companyCode: settings.tenant.companyCode,
-            environmentName: settings.tenant.environmentName,
-            baseUrl: local.simulator.baseUrl,
-            campaignRegion: settings.campaignRegion,
-            secretsRegion: settings.secretsRegion,
-          },
-          { getKey: async () => local.apiKey, refreshKey: async () => local.apiKey },
-        ),
-      ),
+      localPlatformReader({
+        ...settings.tenant,
+        baseUrl: local.simulator.baseUrl,
+        apiKey: local.apiKey,
+        campaignRegion: settings.campaignRegion,
+        secretsRegion: settings.secretsRegion,
+      }),
     ledger:
       local.ledgerView ??
       ((scope) =>

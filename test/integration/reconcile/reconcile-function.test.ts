@@ -13,9 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { DynamoDbRunHistory } from '../../../lambdas/reconcile/dynamodb-run-history';
-import { platformReader } from '../../../lambdas/reconcile/platform-reader';
 import {
   createReconcileRun,
   type PlannedOutput,
@@ -23,6 +21,7 @@ import {
 } from '../../../lambdas/reconcile/run-function';
 import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { localPlatformReader } from '../../../testkit';
 import { motoClientConfig, uniqueName } from '../../support/aws-clients';
 import {
   createLedgerTable,
@@ -56,18 +55,7 @@ const run = () =>
     ledgerClient: motoLedgerClient(),
     scopes: scopes.scopes,
     campaignRegion: 'eu-central-1',
-    reader: () =>
-      platformReader(
-        new PlatformCaller(
-          {
-            ...TENANT,
-            baseUrl: simulator.baseUrl,
-            campaignRegion: 'eu-central-1',
-            secretsRegion: 'eu-central-1',
-          },
-          { getKey: async () => API_KEY, refreshKey: async () => API_KEY },
-        ),
-      ),
+    reader: () => localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
     queueUrls,
     metrics: { publish: (scope, values) => published.push({ scope, values: { ...values } }) },
   });

@@ -5,27 +5,16 @@
  * by a clientId lookup; a small campaign needs no split.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import { platformReader } from '../../../lambdas/reconcile/platform-reader';
 import { lookUpUnseen, sweepCampaign } from '../../../lambdas/reconcile/record-sweep';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { localPlatformReader } from '../../../testkit';
 
 const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'sweep-test-key-00001';
 let simulator: RunningSimulator;
 
 const reader = () =>
-  platformReader(
-    new PlatformCaller(
-      {
-        ...TENANT,
-        baseUrl: simulator.baseUrl,
-        campaignRegion: 'eu-central-1',
-        secretsRegion: 'eu-central-1',
-      },
-      { getKey: async () => API_KEY, refreshKey: async () => API_KEY },
-    ),
-  );
+  localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
 
 const seed = (
   campaignName: string,
