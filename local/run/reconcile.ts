@@ -156,6 +156,8 @@ export const applyLocally = async (
     deliver: async (events) => {
       const action = REPAIR_ORDER.find((a) => a === events[0]?.['detail-type']);
       if (action === undefined) return local.backend.putEvents(events);
+      // The bus names each event (EventBridge assigns its id): the run follows them by it.
+      const ids: string[] = events.map((e) => e.id);
       await sendRepairs({
         action,
         messages: events.map((e) => e.detail as Record<string, unknown>),
@@ -164,13 +166,18 @@ export const applyLocally = async (
         target: {
           name: 'local bus',
           send: async (entries) => {
-            await local.backend.putEvents(entries.flatMap((entry) => events[entry.id] ?? []));
+            const sent = await local.backend.putEvents(
+              entries.flatMap((entry) => events[entry.id] ?? []),
+            );
+            entries.forEach((entry, index) => {
+              ids[entry.id] = sent[index] ?? ids[entry.id] ?? '';
+            });
             return [];
           },
         },
         parallel: 4,
       });
-      return events.map((e) => e.id);
+      return ids;
     },
   });
   if (decision.heldDeletes === 0) {
