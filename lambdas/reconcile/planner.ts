@@ -91,6 +91,37 @@ const refuseOlder = (manifest: Manifest, state: ScopeState): void => {
   }
 };
 
+/** The scope a manifest names, when it can be read at all: a refusal is noted under it. */
+export const scopeNamed = (manifestText: string): string | undefined => {
+  try {
+    const scope = (JSON.parse(manifestText) as { scope?: unknown }).scope;
+    return typeof scope === 'string' && scope !== '' ? scope : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Notes a refused snapshot in the run history (under the scope its manifest names, if any), so
+ * an operator finds the refusal where the runs are.
+ */
+export const noteRefusal = async (
+  history: RunHistory,
+  manifestText: string,
+  refusal: { readonly code: string; readonly message: string },
+  at: string,
+): Promise<string> => {
+  const scope = scopeNamed(manifestText) ?? 'unknown';
+  await history.record({
+    runId: `refused-${at.replace(/[-:.]/g, '')}`,
+    scope,
+    status: 'refused',
+    at,
+    refusal,
+  });
+  return scope;
+};
+
 export const planSnapshot = async (inputs: PlanRunInputs): Promise<PlanRun> => {
   const manifest = parseManifest(inputs.manifestText, inputs.manifestWhere);
   const scope = inputs.scopes[manifest.scope];

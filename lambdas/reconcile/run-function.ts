@@ -18,7 +18,7 @@ import { decodeJsonLinesOnly } from './json-lines';
 import { SnapshotRefused } from './manifest';
 import { CHANGES, hasChanges, type Plan } from './plan';
 import { serializePlan } from './plan-file';
-import { planSnapshot } from './planner';
+import { noteRefusal, planSnapshot, scopeNamed } from './planner';
 import { PlatformReadError, type PlatformReader } from './platform-reader';
 import {
   type Answers,
@@ -131,10 +131,10 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     const hasTime = () => context.getRemainingTimeInMillis() > HANDOVER_MS;
     const readers: (ResumableReader & { readonly kind: ReconcileScope['kind'] })[] = [];
     let run: Awaited<ReturnType<typeof planSnapshot>>;
+    const manifestText = Buffer.from(await readObject(s3, input.bucket, input.key)).toString(
+      'utf8',
+    );
     try {
-      const manifestText = Buffer.from(await readObject(s3, input.bucket, input.key)).toString(
-        'utf8',
-      );
       run = await planSnapshot({
         manifestText,
         manifestWhere: `s3://${input.bucket}/${input.key}`,
@@ -167,7 +167,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       if (error instanceof ReadBudgetSpent && readers.some((r) => r.kind === 'records')) {
         // Searches are not kept between invocations (a million records would be hundreds of
         // MB): a sweep that does not fit one invocation is refused, not looped on for ever.
-        deps.metrics.publish('unknown', { ReconcileRunsRefused: 1 });
+        deps.metrics.publish(scopeNamed(manifestText) ?? 'unknown', { ReconcileRunsRefused: 1 });
         return {
           outcome: 'refused',
           code: 'SWEEP_TOO_LONG',
@@ -183,9 +183,15 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       }
       if (error instanceof SnapshotRefused || error instanceof PlatformReadError) {
         const code = error instanceof SnapshotRefused ? error.code : 'PLATFORM_READ';
-        const scope = /"scope"\s*:\s*"([^"]+)"/.exec(error.message)?.[1];
-        deps.metrics.publish(scope ?? 'unknown', { ReconcileRunsRefused: 1 });
-        return { outcome: 'refused', code, message: error.message };
+        const at = new Date(now()).toISOString();
+        const scope = await noteRefusal(
+          history,
+          manifestText,
+          { code, message: error.message },
+          at,
+        );
+        deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
+        return { outcome: 'refused', code, message: error.message, scope };
       }
       throw error;
     }

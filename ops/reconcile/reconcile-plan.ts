@@ -11,7 +11,7 @@ import { SnapshotRefused } from '../../lambdas/reconcile/manifest';
 import { hasChanges } from '../../lambdas/reconcile/plan';
 import { serializePlan } from '../../lambdas/reconcile/plan-file';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
-import { planSnapshot } from '../../lambdas/reconcile/planner';
+import { noteRefusal, planSnapshot } from '../../lambdas/reconcile/planner';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
 import { reportLines } from '../../lambdas/reconcile/run-report';
 import type { DecodedRow } from '../../lambdas/reconcile/snapshot';
@@ -95,6 +95,7 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
     });
   } catch (error) {
     if (error instanceof SnapshotRefused) {
+      await noteRefusal(history, manifestText, error, new Date(now()).toISOString());
       throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was planned.`);
     }
     if (error instanceof PlatformReadError) {

@@ -184,8 +184,9 @@ describe('the reconcile function (plan and applied steps)', () => {
     const output = await run()(input, plenty);
 
     // Assess
-    expect(output).toMatchObject({ outcome: 'refused', code: 'COUNT_MISMATCH' });
+    expect(output).toMatchObject({ outcome: 'refused', code: 'COUNT_MISMATCH', scope: 'roster' });
     expect((output as { message: string }).message).toContain('holds 1 rows, the manifest says 5');
+    expect(published.at(-1)).toEqual({ scope: 'roster', values: { ReconcileRunsRefused: 1 } });
   });
 
   it('hands a plan over to the next invocation when its time runs out, asking only what is still unknown', async () => {
