@@ -40,6 +40,12 @@ const published: { scope: string; values: Record<string, number> }[] = [];
 const scopes = parseScopes({
   roster: { kind: 'users', apply: 'auto' },
   review: { kind: 'users', apply: 'plan-only' },
+  strict: {
+    kind: 'users',
+    apply: 'auto',
+    deleteUnmanaged: true,
+    deleteGate: { count: 1, percent: 0 },
+  },
 });
 if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
@@ -171,6 +177,33 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(output).toMatchObject({ outcome: 'held', heldBecause: ['the scope is plan-only'] });
     expect(output).not.toHaveProperty('repairsKey');
     expect(published.at(-1)?.values).toMatchObject({ ReconcilePlansHeld: 1 });
+  });
+
+  it('holds an auto-apply plan whose deletes exceed the gate: nothing is sent, the whole delete set waits', async () => {
+    // Prepare: two leavers still provisioned, a gate of one
+    for (const login of ['gone1@example.com', 'gone2@example.com'])
+      simulator.state.addUser(user(login));
+    const leaver = (login: string) => ({ loginUserId: login, status: 'terminated' });
+    const input = await drop('strict-1', 'strict', [
+      leaver('gone1@example.com'),
+      leaver('gone2@example.com'),
+    ]);
+
+    // Act
+    const output = await run()(input, plenty);
+
+    // Assess
+    expect(output).toMatchObject({
+      outcome: 'held',
+      counts: { delete: 2 },
+      heldBecause: ['2 deletes exceed the gate max(1, 0 % of 2) = 1'],
+    });
+    expect(output).not.toHaveProperty('repairsKey');
+    expect(published.at(-1)?.values).toMatchObject({
+      ReconcileDeletesHeld: 2,
+      ReconcilePlansHeld: 1,
+    });
+    expect(simulator.state.findUser('gone1@example.com')).toBeDefined();
   });
 
   it('refuses a truncated export, naming the problem, and counts the refusal', async () => {
