@@ -18,6 +18,11 @@ import { startFakeSecretsManager } from './fake-secrets-manager';
 import { measureOrdering } from './ordering';
 import { measureOutage } from './outage';
 import { OUT_DIR, PROJECT_ROOT, RESULTS_FILE } from './paths';
+import {
+  measureReconcilePlan,
+  type ReconcilePlanMeasurement,
+  reconcilePlanText,
+} from './reconcile-plan';
 import { describeMachine, textTable } from './report';
 import {
   buildRows,
@@ -42,6 +47,7 @@ const FULL = {
   drainMessages: 10_000,
   outageMinutes: 360,
   orderingHistories: 50,
+  reconcileRows: 100_000,
 };
 
 const QUICK: typeof FULL = {
@@ -53,6 +59,7 @@ const QUICK: typeof FULL = {
   drainMessages: 2_000,
   outageMinutes: 60,
   orderingHistories: 10,
+  reconcileRows: 10_000,
 };
 
 /**
@@ -136,6 +143,7 @@ const main = async (): Promise<void> => {
     secretsRegion: config.apiKey.secretsRegion,
   });
   let measurements: Omit<Measurements, 'totalSeconds'>;
+  let reconcile: ReconcilePlanMeasurement[] = [];
   try {
     const endpoints = {
       simulatorUrl: simulator.baseUrl,
@@ -192,6 +200,8 @@ const main = async (): Promise<void> => {
       `ordering: ${settings.orderingHistories} move-chain histories, in order and shuffled…`,
     );
     const ordering = await measureOrdering({ histories: settings.orderingHistories });
+    progress(`reconcile: plan time for ${settings.reconcileRows} rows of records and of users…`);
+    reconcile = await measureReconcilePlan(settings.reconcileRows);
     measurements = {
       machine,
       scenario,
@@ -226,6 +236,8 @@ const main = async (): Promise<void> => {
   console.log(coldStartOptionsText(complete));
   console.log('');
   console.log(largestModules(measuredBundle));
+  console.log('');
+  console.log(reconcilePlanText(reconcile));
   const different = synth.assets.filter((a) => !a.identical).map((a) => a.action);
   if (different.length > 0) {
     console.log(
@@ -235,7 +247,10 @@ const main = async (): Promise<void> => {
   if (values.quick) {
     progress('--quick: RESULTS.md not written');
   } else {
-    await writeFile(RESULTS_FILE, resultsMarkdown(complete, rows));
+    await writeFile(
+      RESULTS_FILE,
+      `${resultsMarkdown(complete, rows)}\n## Reconcile plan time\n\n\`\`\`text\n${reconcilePlanText(reconcile)}\n\`\`\`\n`,
+    );
     progress(`wrote ${RESULTS_FILE} (${complete.totalSeconds.toFixed(0)} s)`);
   }
 };

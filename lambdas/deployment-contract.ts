@@ -21,3 +21,7 @@ export {
   SQS_MAX_RECEIVE_COUNT,
   SQS_MAX_VISIBILITY_SECONDS,
 } from './core/retry-schedule';
+/** Reconciliation: the config's scopes are parsed by the runtime's own schema (one definition). */
+export { DEFAULT_PLAN_MAX_AGE_HOURS } from './reconcile/apply-check';
+export { RUN_HISTORY_KEY_PREFIX } from './reconcile/dynamodb-run-history';
+export { parseScopes, type ReconcileScope, SCOPE_DEFAULTS } from './reconcile/scope';

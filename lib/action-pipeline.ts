@@ -17,6 +17,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ActionName } from '../lambdas/actions';
 import { BREAKER_KEY_PREFIX } from '../lambdas/deployment-contract';
+import { grantApiKeyRead } from './api-key-grant';
 import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
 
@@ -193,23 +194,11 @@ export class ActionPipeline extends Construct {
     this.logGroup.grantWrite(role);
     const allow = (statement: iam.PolicyStatementProps) =>
       role.addToPolicy(new iam.PolicyStatement(statement));
-    allow({
-      sid: 'ReadApiKey',
-      actions: ['secretsmanager:GetSecretValue'],
-      resources: [props.apiKeySecretArn],
+    grantApiKeyRead(role, {
+      secretArn: props.apiKeySecretArn,
+      kmsKeyArn: props.apiKeyKmsKeyArn,
+      secretsRegion: props.apiKeySecretsRegion,
     });
-    if (props.apiKeyKmsKeyArn !== undefined) {
-      allow({
-        sid: 'DecryptApiKey',
-        actions: ['kms:Decrypt'],
-        resources: [props.apiKeyKmsKeyArn],
-        conditions: {
-          StringEquals: {
-            'kms:ViaService': `secretsmanager.${props.apiKeySecretsRegion}.amazonaws.com`,
-          },
-        },
-      });
-    }
     allow({
       sid: 'SendDeadLetters',
       actions: ['sqs:SendMessage'],

@@ -188,6 +188,19 @@ export const HANDLER_BUNDLING: nodejs.BundlingOptions = withSidecars(
   SIDECAR_PACKAGES,
 );
 
+/**
+ * The reconcile function's bundle: the handlers' options, but with the SDK's event streams
+ * (the S3 client builds its event-stream serde when it is made, so the shim would throw) and
+ * without the SQS sidecar (it sends nothing to SQS: the state machine does). It runs a few times
+ * a day, so its cold start is not tuned further.
+ */
+export const RECONCILE_BUNDLING: nodejs.BundlingOptions = {
+  ...BUNDLE_OPTIONS,
+  esbuildArgs: {
+    '--alias': BUNDLE_ALIASES.filter((alias) => alias !== SDK_ALIASES.eventStreams),
+  },
+};
+
 /** The sidecars `bundling` adds to the asset whose main bundle is `target.outfile`. */
 export const sidecarBuildsFor = (
   bundling: nodejs.BundlingOptions,

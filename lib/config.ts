@@ -15,10 +15,12 @@ import {
   RESULT_EVENT_SOURCE,
 } from '../lambdas/actions';
 import {
+  DEFAULT_PLAN_MAX_AGE_HOURS,
   DEFAULT_RETRY_SCHEDULE,
   MAX_API_KEY_MAX_AGE_SECONDS,
   PLATFORM_REGIONS,
   type PlatformRegion,
+  parseScopes,
   platformBaseUrl,
   type RetrySchedule,
   receivesWithinWindow,
@@ -420,6 +422,31 @@ const configSchema = z
          * be stale: at least the retry window (1 day) plus the DLQ retention (14 days).
          */
         tombstoneDays: int(15, 365).default(15),
+      })
+      .prefault({}),
+    /** Reconciliation of snapshot exports with the platform (docs/operations.md#reconcile). */
+    reconcile: z
+      .strictObject({
+        /** `reconcile apply` refuses a plan older than this. */
+        planMaxAgeHours: int(1, 720).default(DEFAULT_PLAN_MAX_AGE_HOURS),
+        /** Repair messages the stack's run sends at once. */
+        applyConcurrency: int(1, 1000).default(10),
+        /** The part of a service's request ceiling a plan's reads may use (live traffic has the rest). */
+        platformShare: z
+          .number('must be a number')
+          .min(0.05, 'must be at least 0.05')
+          .max(1, 'must be at most 1')
+          .default(0.5),
+        scopes: z.record(z.string(), z.unknown()).default({}),
+      })
+      .superRefine((reconcile, ctx) => {
+        const parsed = parseScopes(reconcile.scopes);
+        if (!parsed.success)
+          ctx.addIssue({ code: 'custom', path: ['scopes'], message: parsed.error });
+      })
+      .transform((reconcile) => {
+        const parsed = parseScopes(reconcile.scopes);
+        return { ...reconcile, scopes: parsed.success ? parsed.scopes : {} };
       })
       .prefault({}),
     logRetentionDays: z

@@ -27,11 +27,15 @@ import { EntityLedgerTable } from './entity-ledger-table';
 import { handlerEnvironment } from './handler-environment';
 import { type MonitoredPipeline, OperationsDashboard } from './operations-dashboard';
 import { PlatformAvailabilityAlarms } from './platform-availability-alarms';
+import { reconcileEnvironment } from './reconcile-environment';
+import { Reconciliation } from './reconciliation';
 import {
   actionOutputKeys,
   EVENT_BUS_OUTPUT_KEY,
   LEDGER_TABLE_OUTPUT_KEY,
   pascalCase,
+  RECONCILE_BUCKET_OUTPUT_KEY,
+  RECONCILE_STATE_MACHINE_OUTPUT_KEY,
 } from './stack-outputs';
 
 export interface ContactCenterSyncStackProps extends StackProps {
@@ -51,6 +55,8 @@ export class ContactCenterSyncStack extends Stack {
   readonly dashboard: OperationsDashboard;
   /** One alarm per platform service an enabled action calls: its circuit breaker is open. */
   readonly platformAlarms: PlatformAvailabilityAlarms;
+  /** The bucket, rule and state machine of reconciliation; only with `reconcile.scopes`. */
+  readonly reconciliation?: Reconciliation;
 
   constructor(scope: Construct, id: string, props: ContactCenterSyncStackProps) {
     super(scope, id, props);
@@ -157,6 +163,13 @@ export class ContactCenterSyncStack extends Stack {
       alarmActions,
     });
 
+    if (Object.keys(config.reconcile.scopes).length > 0) {
+      this.reconciliation = this.createReconciliation(config, pipelines, ledger, {
+        apiKeySecretArn,
+        alarmActions,
+      });
+    }
+
     new CfnOutput(this, EVENT_BUS_OUTPUT_KEY, {
       description: 'Put action events here (detail-type = action name)',
       value: this.eventBus.eventBusName,
@@ -171,6 +184,58 @@ export class ContactCenterSyncStack extends Stack {
         value: ledger.table.tableName,
       });
     }
+  }
+
+  /** Needs the repair actions' queues: a scope of a kind whose actions are disabled fails the synth. */
+  private createReconciliation(
+    config: DeploymentConfig,
+    pipelines: ReadonlyMap<ActionName, ActionPipeline>,
+    ledger: EntityLedgerTable,
+    shared: { apiKeySecretArn: string; alarmActions: cloudwatch.IAlarmAction[] },
+  ): Reconciliation {
+    const kinds = new Set(Object.values(config.reconcile.scopes).map((scope) => scope.kind));
+    const needed: ActionName[] = [
+      ...(kinds.has('users') ? (['add-user', 'delete-user'] as const) : []),
+      ...(kinds.has('records')
+        ? (['add-or-update-campaign-record', 'delete-campaign-record'] as const)
+        : []),
+    ];
+    const missing = needed.filter((action) => !pipelines.has(action));
+    if (missing.length > 0) {
+      throw new Error(
+        `reconcile.scopes: repairs are sent to ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} disabled in actions`,
+      );
+    }
+    const repairQueues = new Map(
+      needed.map((action) => [action, (pipelines.get(action) as ActionPipeline).queue] as const),
+    );
+    const reconciliation = new Reconciliation(this, 'Reconciliation', {
+      scopes: config.reconcile.scopes,
+      environment: (bucketName) =>
+        reconcileEnvironment(config, {
+          bucketName,
+          ledgerTableName: ledger.table.tableName,
+          queueUrls: Object.fromEntries([...repairQueues].map(([a, q]) => [a, q.queueUrl])),
+        }),
+      ledger,
+      repairQueues,
+      apiKeySecretArn: shared.apiKeySecretArn,
+      apiKeyKmsKeyArn: config.apiKey.kmsKeyArn,
+      apiKeySecretsRegion: config.apiKey.secretsRegion,
+      applyConcurrency: config.reconcile.applyConcurrency,
+      logRetention: config.logRetentionDays as logs.RetentionDays,
+      alarmActions: shared.alarmActions,
+    });
+    this.dashboard.dashboard.addWidgets(...reconciliation.widgets);
+    new CfnOutput(this, RECONCILE_BUCKET_OUTPUT_KEY, {
+      description: 'Drop an export, then its manifest, under incoming/ to start a reconcile run',
+      value: reconciliation.bucket.bucketName,
+    });
+    new CfnOutput(this, RECONCILE_STATE_MACHINE_OUTPUT_KEY, {
+      description: 'The reconcile runs (one execution per manifest)',
+      value: reconciliation.stateMachine.stateMachineArn,
+    });
+    return reconciliation;
   }
 
   private createOrImportBus(config: DeploymentConfig): events.IEventBus {

@@ -68,6 +68,18 @@ export interface HandlerResources {
   readonly heldQueueUrl?: string | undefined;
 }
 
+/** The platform, the tenant and the API key: every function that calls the platform gets these. */
+export const platformEnvironment = (config: DeploymentConfig) => ({
+  PLATFORM_CODE: config.tenant.platformCode,
+  COMPANY_CODE: config.tenant.companyCode,
+  ENVIRONMENT_NAME: config.tenant.environmentName,
+  API_BASE_URL: config.platform.baseUrl,
+  CAMPAIGN_REGION: config.campaignRegion,
+  API_KEY_SECRET_ID: config.apiKey.secretId,
+  API_KEY_SECRETS_REGION: config.apiKey.secretsRegion,
+  API_KEY_MAX_AGE_SECONDS: String(config.apiKey.maxAgeSeconds),
+});
+
 /** The environment of one action's function. Throws if a read action gets no result bus. */
 export const handlerEnvironment = (
   config: DeploymentConfig,
@@ -75,14 +87,7 @@ export const handlerEnvironment = (
   resources: HandlerResources,
 ): Record<string, string> => {
   const environment: { [name in HandlerEnvironmentVariable]?: string } = {
-    PLATFORM_CODE: config.tenant.platformCode,
-    COMPANY_CODE: config.tenant.companyCode,
-    ENVIRONMENT_NAME: config.tenant.environmentName,
-    API_BASE_URL: config.platform.baseUrl,
-    CAMPAIGN_REGION: config.campaignRegion,
-    API_KEY_SECRET_ID: config.apiKey.secretId,
-    API_KEY_SECRETS_REGION: config.apiKey.secretsRegion,
-    API_KEY_MAX_AGE_SECONDS: String(config.apiKey.maxAgeSeconds),
+    ...platformEnvironment(config),
     DEAD_LETTER_QUEUE_URL: resources.deadLetterQueueUrl,
     MAX_RECEIVE_COUNT: String(config.actions[action].maxReceiveCount),
     SOURCE_QUEUE_URL: resources.sourceQueueUrl,

@@ -11,6 +11,10 @@ export const EVENT_BUS_OUTPUT_KEY = 'EventBusName';
 /** Output holding the name of the entity ledger table (when any write action is enabled). */
 export const LEDGER_TABLE_OUTPUT_KEY = 'EntityLedgerTableName';
 
+/** Outputs of reconciliation (when the config has `reconcile.scopes`). */
+export const RECONCILE_BUCKET_OUTPUT_KEY = 'ReconcileBucketName';
+export const RECONCILE_STATE_MACHINE_OUTPUT_KEY = 'ReconcileStateMachineArn';
+
 export interface ActionOutputKeys {
   /** URL of the action's source queue. */
   readonly queueUrl: string;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PythonToolsUnavailableError } from './backends';
 import { EventInputError } from './run/event-input';
+import { executeReconcileRun } from './run/reconcile';
 import { plainStyle, streamStyle } from './run/report';
 import { EXIT, executeRun } from './run/run';
 import { RunSettingsError } from './run/run-settings';
@@ -31,6 +32,10 @@ Options:
                              probes, closes, and the backlog drains with no dead letters
   --aws-emulator             the same run through moto server (SQS, EventBridge rules,
                              Secrets Manager, DynamoDB); needs Python 3 with venv and pip
+  --reconcile                reconciliation instead of the example day: seeds drift (a leaver
+                             still provisioned, an unmanaged user, a record missing, one
+                             edited, one extra, a campaign of 1200 records), plans, applies
+                             through the real handlers, and plans again (no changes)
   -h, --help                 show this help
 
 Exit codes: 0 every message ended where it should, 1 some did not (listed at the end),
@@ -57,6 +62,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
     chaos?: boolean;
     outage?: string;
     'aws-emulator'?: boolean;
+    reconcile?: boolean;
     help?: boolean;
   };
   let positionals: string[];
@@ -69,6 +75,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
         chaos: { type: 'boolean', default: false },
         outage: { type: 'string' },
         'aws-emulator': { type: 'boolean', default: false },
+        reconcile: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -105,7 +112,22 @@ const main = async (argv: readonly string[]): Promise<number> => {
   const out = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
+  if (
+    values.reconcile &&
+    (values.events !== undefined || values.faults || values.chaos || outageMs !== undefined)
+  ) {
+    return fail(`--reconcile runs its own drift; it takes only --aws-emulator\n\n${USAGE}`);
+  }
   try {
+    if (values.reconcile) {
+      return await executeReconcileRun({
+        root: ROOT,
+        out,
+        progressOut: process.stderr,
+        style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,
+        ...(values['aws-emulator'] ? { backend: 'aws-emulator' as const } : {}),
+      });
+    }
     return await executeRun({
       root: ROOT,
       // npm runs scripts from the package root; INIT_CWD is where the user typed the command.

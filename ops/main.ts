@@ -18,6 +18,8 @@ import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
 import { openDeployment } from './deployment';
 import { describeError, OpsError, UsageError } from './errors';
 import { type OpsIo, writeLine } from './io';
+import { runReconcileApply } from './reconcile/reconcile-apply';
+import { PLAN_EXIT, runReconcilePlan } from './reconcile/reconcile-plan';
 import { runRedrive } from './redrive';
 import { runSend } from './send';
 import { runTrace } from './trace';
@@ -43,6 +45,9 @@ const OPTIONS = {
   checkpoint: { type: 'string' },
   parallel: { type: 'string' },
   'exported-at': { type: 'string' },
+  out: { type: 'string' },
+  'platform-url': { type: 'string' },
+  'allow-deletes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -58,7 +63,9 @@ export type CommandName =
   | 'trace'
   | 'brake status'
   | 'brake release'
-  | 'brake discard';
+  | 'brake discard'
+  | 'reconcile plan'
+  | 'reconcile apply';
 
 export interface CommandSpec {
   readonly usage: string;
@@ -67,6 +74,8 @@ export interface CommandSpec {
   readonly arguments: readonly string[];
   /** The action may be left out (the command then covers every action it applies to). */
   readonly actionOptional?: boolean;
+  /** The command takes no action: its positionals are files. */
+  readonly noAction?: boolean;
   readonly options: readonly OptionName[];
   readonly help: string;
 }
@@ -219,6 +228,43 @@ Options:
   --keep-tripped    leave the brake tripped (the source is still sending wrong deletes): new
                     destructive messages keep being held`,
   },
+  'reconcile plan': {
+    usage: 'reconcile plan <manifest> [--out <plan>] [--platform-url <url>]',
+    summary: 'compare a snapshot export with the platform and write the plan (changes nothing)',
+    arguments: ['manifest'],
+    noAction: true,
+    options: ['out', 'platform-url'],
+    help: `Reads the manifest (a local file or s3://bucket/key) and the export beside it, checks them
+(exportedAt, row count, SHA-256, no empty file, no duplicate keys, no rows outside the scope),
+reads what the platform holds within the scope (criteria searches per campaign, split until no
+slice is full; query-existence for each user candidate), and writes the plan: create, update (with
+the fields), delete, unmanaged, conflict, skipped (a newer live event decided it), in sync. Deletes
+beyond max(N, p %) of the scope, or after the export shrank beyond the guard, are held whole.
+Writes a JSON Lines report without data values beside the plan. Exit 0: no changes; 2: changes;
+1: refused or failed. Scopes and gates: reconcile.scopes in the config (docs/operations.md).
+
+Options:
+  --out <plan>           where to write the plan (default: <manifest>.plan.jsonl beside it)
+  --platform-url <url>   the platform's base URL instead of the config's (a proxy, a simulator)`,
+  },
+  'reconcile apply': {
+    usage: 'reconcile apply <plan> [--allow-deletes <count>] [--parallel N]',
+    summary: "send exactly a plan's repairs to the action queues",
+    arguments: ['plan'],
+    noAction: true,
+    options: ['allow-deletes', 'parallel'],
+    help: `Sends the plan's repair messages (stamped occurredAt = the export's time, correlation ids
+from the snapshot and row) through the bulk sender to the action queues, creates before deletes,
+each action's messages checkpointed beside the plan: a second apply sends nothing. The handlers
+order them against live events (a newer event wins; tombstones keep deleted entities away) and
+the mass-delete brake still applies. Refuses a plan older than reconcile.planMaxAgeHours, and one
+whose scope has planned or applied a newer snapshot since. Held deletes are sent only when
+--allow-deletes names their exact count; the rest of the plan goes either way.
+
+Options:
+  --allow-deletes <count>  send the plan's held deletes: the count the plan shows, no other
+  --parallel N             batches in flight at once, 1 to ${MAX_PARALLEL} (default ${DEFAULT_PARALLEL})`,
+  },
   'dlq export': {
     usage: 'dlq export <action> <file|-> [--force]',
     summary: 'save dead letters as JSON lines, without consuming them',
@@ -287,7 +333,7 @@ const findCommand = (
   const [first, second, ...tail] = positionals;
   if (first === 'send') return { name: 'send', rest: positionals.slice(1) };
   if (first === 'trace') return { name: 'trace', rest: positionals.slice(1) };
-  if ((first === 'dlq' || first === 'brake') && second !== undefined) {
+  if ((first === 'dlq' || first === 'brake' || first === 'reconcile') && second !== undefined) {
     const name = `${first} ${second}`;
     if (name in COMMANDS) return { name: name as CommandName, rest: tail };
   }
@@ -345,6 +391,61 @@ const stringOption = (values: ParsedValues, name: OptionName): string | undefine
   return typeof value === 'string' ? value : undefined;
 };
 
+const parseAllowDeletes = (value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value)) {
+    throw new UsageError(
+      `--allow-deletes must be the number of deletes the plan holds, got "${value}"`,
+    );
+  }
+  return Number(value);
+};
+
+const deploymentOf = (values: ParsedValues, io: OpsIo) =>
+  openDeployment(
+    {
+      configName: stringOption(values, 'config') ?? 'example',
+      stackName: stringOption(values, 'stack'),
+      outputsFile: stringOption(values, 'outputs-file'),
+      region: stringOption(values, 'region'),
+    },
+    io.clients,
+  );
+
+const runReconcile = async (
+  name: CommandName,
+  file: string,
+  values: ParsedValues,
+  io: OpsIo,
+): Promise<number> => {
+  if (name === 'reconcile plan') {
+    try {
+      return await runReconcilePlan(
+        deploymentOf(values, io),
+        {
+          manifest: file,
+          out: stringOption(values, 'out'),
+          platformUrl: stringOption(values, 'platform-url'),
+        },
+        io,
+      );
+    } catch (error) {
+      // Exit 2 means "changes" here: every failure is 1, as with a detailed Terraform plan.
+      writeLine(io.stderr, `Error: ${describeError(error)}`);
+      return PLAN_EXIT.error;
+    }
+  }
+  return runReconcileApply(
+    deploymentOf(values, io),
+    {
+      plan: file,
+      allowDeletes: parseAllowDeletes(stringOption(values, 'allow-deletes')),
+      parallel: parseParallel(stringOption(values, 'parallel')),
+    },
+    io,
+  );
+};
+
 const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
   let parsed: { values: ParsedValues; positionals: string[] };
   try {
@@ -384,6 +485,12 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
         `--${name} does not apply to ${command.name} (see \`npm run ops -- ${command.name} --help\`)`,
       );
     }
+  }
+  if (spec.noAction === true) {
+    if (command.rest.length !== spec.arguments.length) {
+      throw new UsageError(`Usage: npm run ops -- ${spec.usage}`);
+    }
+    return runReconcile(command.name, command.rest[0] ?? '', values, io);
   }
   const [actionArgument, ...extra] = command.rest;
   if (actionArgument === undefined && spec.actionOptional !== true) {
@@ -484,6 +591,9 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
         },
         io,
       );
+    case 'reconcile plan':
+    case 'reconcile apply':
+      return runReconcile(command.name, file, values, io);
   }
 };
 

@@ -1,9 +1,11 @@
 /**
  * What a handler needs to run outside Lambda, built as AWS builds it: the invocation context,
- * SQS and EventBridge events, and an in-memory API key source over an in-memory secret. One kit
+ * SQS and EventBridge events, an in-memory API key source over an in-memory secret, and
+ * reconciliation's platform reads against a local platform. One kit
  * for the tests, the bench and the local run (`npm start`).
  */
 export * from './api-key-source';
 export * from './eventbridge-events';
 export * from './lambda-context';
+export * from './platform-reader';
 export * from './sqs-events';

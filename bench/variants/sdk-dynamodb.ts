@@ -3,16 +3,19 @@ import {
   DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
+  ScanCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { addOrUpdateCampaignRecord } from '../../lambdas/actions/add-or-update-campaign-record';
 import { DynamoDbError, type ItemClient } from '../../lambdas/core/aws/dynamodb-json-client';
 import { createLambdaHandler } from '../../lambdas/core/wiring';
+import { recordFamily } from '../../lambdas/entities/record-family';
 
 const COMMANDS = {
   GetItem: GetItemCommand,
   PutItem: PutItemCommand,
   UpdateItem: UpdateItemCommand,
+  Scan: ScanCommand,
 };
 
 /**
@@ -20,6 +23,7 @@ const COMMANDS = {
  * SDK's DynamoDB client, as every write function did before the table's own JSON client.
  */
 export const handler = createLambdaHandler(addOrUpdateCampaignRecord, {
+  entity: recordFamily,
   tableClient: (clientConfig): ItemClient => {
     const client = new DynamoDBClient({ ...clientConfig });
     return {

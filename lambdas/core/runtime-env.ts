@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { PlatformSettings } from './platform-settings';
 import { MAX_API_KEY_MAX_AGE_SECONDS } from './ports';
 import { PLATFORM_REGIONS } from './regions';
 import { DEFAULT_RETRY_SCHEDULE, SQS_MAX_VISIBILITY_SECONDS } from './retry-schedule';
@@ -20,7 +21,8 @@ const seconds = (min: number, max: number) =>
       z.maximum(max, `must be at most ${max}`),
     );
 
-export const runtimeEnvSchema = z.object({
+/** The platform and its API key: what every function that calls the platform is told. */
+export const platformEnvShape = {
   PLATFORM_CODE: nonEmpty,
   COMPANY_CODE: nonEmpty,
   ENVIRONMENT_NAME: nonEmpty,
@@ -40,6 +42,27 @@ export const runtimeEnvSchema = z.object({
         `must be at most ${MAX_API_KEY_MAX_AGE_SECONDS} (the specs forbid caching the key longer than one hour)`,
       ),
     ),
+};
+
+/** The caller's settings from those variables. */
+export const platformSettingsOf = (env: {
+  readonly PLATFORM_CODE: string;
+  readonly COMPANY_CODE: string;
+  readonly ENVIRONMENT_NAME: string;
+  readonly API_BASE_URL: string;
+  readonly CAMPAIGN_REGION: PlatformSettings['campaignRegion'];
+  readonly API_KEY_SECRETS_REGION: string;
+}): PlatformSettings => ({
+  platformCode: env.PLATFORM_CODE,
+  companyCode: env.COMPANY_CODE,
+  environmentName: env.ENVIRONMENT_NAME,
+  baseUrl: env.API_BASE_URL,
+  campaignRegion: env.CAMPAIGN_REGION,
+  secretsRegion: env.API_KEY_SECRETS_REGION,
+});
+
+export const runtimeEnvSchema = z.object({
+  ...platformEnvShape,
   DEAD_LETTER_QUEUE_URL: z.url({ error: 'must be the dead-letter queue URL' }),
   MAX_RECEIVE_COUNT: z.coerce
     .number({ error: 'must be a number' })

@@ -24,7 +24,7 @@ import {
 import { PlatformCaller } from './platform-caller';
 import { guardFor } from './platform-guard';
 import type { ResultPublisher } from './ports';
-import { readRuntimeEnv } from './runtime-env';
+import { platformSettingsOf, readRuntimeEnv } from './runtime-env';
 import { createActionHandler } from './sqs-entry';
 
 /**
@@ -116,14 +116,7 @@ export const createLambdaHandler = (
     events: breakerLog(logger),
   });
   const platform = new PlatformCaller(
-    {
-      platformCode: env.PLATFORM_CODE,
-      companyCode: env.COMPANY_CODE,
-      environmentName: env.ENVIRONMENT_NAME,
-      baseUrl: env.API_BASE_URL,
-      campaignRegion: env.CAMPAIGN_REGION,
-      secretsRegion: env.API_KEY_SECRETS_REGION,
-    },
+    platformSettingsOf(env),
     apiKey,
     {},
     { observer: requestObserver(logger, metrics), ...(guard ? { guard } : {}) },

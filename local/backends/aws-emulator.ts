@@ -44,6 +44,13 @@ import type {
   ResultPublisher,
 } from '../../lambdas/core/ports';
 import type { RetrySchedule } from '../../lambdas/core/retry-schedule';
+import { dynamoDbLedgerItems } from '../../lambdas/reconcile/dynamodb-ledger-items';
+import type { LedgerItems } from '../../lambdas/reconcile/ledger-item-view';
+import {
+  actionOutputKeys,
+  EVENT_BUS_OUTPUT_KEY,
+  LEDGER_TABLE_OUTPUT_KEY,
+} from '../../lib/stack-outputs';
 import { counted } from '../../ops/counted';
 import {
   type DeadLetterView,
@@ -183,11 +190,14 @@ const createLedger = async (tableName: string): Promise<LedgerStore> => {
 export class EmulatorBackend implements Backend {
   readonly description: string;
   readonly ledger: LedgerStore;
+  readonly ledgerItems: LedgerItems;
   readonly #sqs: SQSClient;
   readonly #events: EventBridgeClient;
   readonly #secrets: SecretsManagerClient;
   readonly #resources: ReadonlyMap<ActionName, ActionResources>;
   readonly #busName: string;
+  /** The run's ledger table (also where reconciliation keeps its run history). */
+  readonly ledgerTableName: string;
   readonly #secretId: string;
   readonly #reads: () => number;
   readonly #onClose: (() => Promise<void>) | undefined;
@@ -203,9 +213,15 @@ export class EmulatorBackend implements Backend {
     reads: () => number;
     onClose: (() => Promise<void>) | undefined;
     ledger: LedgerStore;
+    ledgerTableName: string;
   }) {
+    this.ledgerTableName = parts.ledgerTableName;
     this.description = `moto server ${parts.endpoint}: SQS queues + DLQs, EventBridge rules, Secrets Manager, DynamoDB entity ledger (visibility timeout shortened to ${EMULATOR_VISIBILITY_TIMEOUT_SECONDS} s)`;
     this.ledger = parts.ledger;
+    this.ledgerItems = dynamoDbLedgerItems({
+      tableName: parts.ledgerTableName,
+      client: new DynamoDbJsonClient(),
+    });
     this.#sqs = parts.sqs;
     this.#events = parts.events;
     this.#secrets = parts.secrets;
@@ -251,7 +267,8 @@ export class EmulatorBackend implements Backend {
 
     await secrets.send(new CreateSecretCommand({ Name: secretId, SecretString: options.apiKey }));
     await events.send(new CreateEventBusCommand({ Name: busName }));
-    const ledger = await createLedger(`${prefix}-ledger`);
+    const ledgerTableName = `${prefix}-ledger`;
+    const ledger = await createLedger(ledgerTableName);
 
     // One client for every key source, counting GetSecretValue calls (configured from the env).
     const keyClient = new SecretsManagerClient({});
@@ -329,7 +346,22 @@ export class EmulatorBackend implements Backend {
       reads,
       onClose: options.onClose,
       ledger,
+      ledgerTableName,
     });
+  }
+
+  /** What the stack's outputs would name (`reconcile` tests point the ops CLI at them). */
+  get outputs(): Readonly<Record<string, string>> {
+    return {
+      [EVENT_BUS_OUTPUT_KEY]: this.#busName,
+      [LEDGER_TABLE_OUTPUT_KEY]: this.ledgerTableName,
+      ...Object.fromEntries(
+        [...this.#resources].flatMap(([action, r]) => [
+          [actionOutputKeys(action).queueUrl, r.queueUrl],
+          [actionOutputKeys(action).deadLetterQueueUrl, r.dlqUrl],
+        ]),
+      ),
+    };
   }
 
   #of(action: ActionName): ActionResources {

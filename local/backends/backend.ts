@@ -8,6 +8,7 @@ import type {
   Rescheduler,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import type { LedgerItems } from '../../lambdas/reconcile/ledger-item-view';
 import type { EventBridgeEvent } from '../../testkit';
 import type { RuleSettings } from '../in-memory/event-rules';
 
@@ -41,6 +42,8 @@ export interface Backend {
   readonly description: string;
   /** The entity ledger all write actions share, as the deployment's one table. */
   readonly ledger: LedgerStore;
+  /** The same ledger's items, as reconciliation reads them (one by key, every user's). */
+  readonly ledgerItems: LedgerItems;
   /**
    * Puts events on the bus (the rules route them to the action queues). Returns the id each
    * event carries when delivered (EventBridge assigns it on AWS), in input order.

@@ -7,6 +7,7 @@ import type {
   Rescheduler,
   ResultPublisher,
 } from '../../lambdas/core/ports';
+import { inMemoryLedgerItems } from '../../lambdas/reconcile/ledger-item-view';
 import { type EventBridgeEvent, InMemoryApiKeySource, InMemorySecretStore } from '../../testkit';
 import { InMemoryDeadLetterQueue } from '../in-memory/dead-letter-queue';
 import { routeEvent } from '../in-memory/event-rules';
@@ -28,6 +29,7 @@ interface ActionResources {
 export class InMemoryBackend implements Backend {
   readonly description = 'in-memory SQS queues + EventBridge rules + entity ledger (virtual clock)';
   readonly ledger = new InMemoryLedgerStore();
+  readonly ledgerItems = inMemoryLedgerItems(this.ledger);
   readonly clock: VirtualClock;
   readonly secretStore: InMemorySecretStore;
   readonly resultBus = new InMemoryResultBus();

@@ -27,7 +27,7 @@ import { createActionHandler } from '../../lambdas/core/sqs-entry';
 import { orderedWith } from '../../lambdas/entities';
 import { DELETE_BRAKE_DEFAULTS } from '../../lib/config';
 import { counted } from '../../ops/counted';
-import { lambdaContext } from '../../testkit';
+import { type EventBridgeEvent, lambdaContext } from '../../testkit';
 import type { Backend } from '../backends';
 import { type RouteDecision, routeEvent } from '../in-memory/event-rules';
 import type { FaultSettings, RunningSimulator } from '../simulator';
@@ -123,6 +123,11 @@ export interface PipelineOptions {
    * fails (HTTP 503) until it is over. @default none
    */
   readonly outageMs?: number;
+  /**
+   * How a phase's events reach the bus; resolves to their ids, in order. `--reconcile` sends a
+   * plan's repairs through the bulk sender's checkpointed delivery. @default backend.putEvents
+   */
+  readonly deliver?: (events: readonly EventBridgeEvent[]) => Promise<string[]>;
 }
 
 /** The simulator's faults while the platform is down. */
@@ -589,7 +594,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
       events: phase.events.length,
       routed: decisions.filter((d) => d.routed).length,
     });
-    const ids = await backend.putEvents(delivered);
+    const ids = await (options.deliver ?? ((events) => backend.putEvents(events)))(delivered);
     const phaseItems = phase.events.map((input, i): Tracked => {
       const decision = decisions[i] ?? { routed: false, reason: 'not routed' };
       const eventId = ids[i] ?? delivered[i]?.id ?? '';

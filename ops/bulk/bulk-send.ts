@@ -14,15 +14,9 @@ import { writeLine } from '../io';
 import { createProgress } from '../progress';
 import { chooseSource } from '../send';
 import { eventBusName } from '../stack-outputs';
-import {
-  type BatchEntry,
-  busBatchSender,
-  intoBatches,
-  queueBatchSender,
-  type SendBatch,
-} from './batch-target';
+import { busBatchSender, queueBatchSender, type SendBatch } from './batch-target';
 import { Checkpoint, checkIdentity, type LoadIdentity, readCheckpoint } from './checkpoint';
-import { deliverBatches, exponentialBackoff } from './deliver';
+import { deliverWithCheckpoint } from './checkpointed-delivery';
 import { decodeInput, formatOf, type InputFormat, positionLabel } from './input-format';
 import { loadStamp, stampMessage } from './stamp';
 
@@ -30,8 +24,6 @@ export const DEFAULT_PARALLEL = 8;
 export const MAX_PARALLEL = 64;
 /** Options that only a bulk load takes: each implies --bulk. */
 export const BULK_OPTIONS = ['skip-invalid', 'checkpoint', 'parallel', 'exported-at'] as const;
-/** Tries per entry before it is reported as failed. */
-const MAX_ATTEMPTS = 6;
 
 export interface BulkSendOptions {
   readonly action: ActionName;
@@ -171,10 +163,7 @@ export const runBulkSend: OpsCommand<BulkSendOptions> = async (deployment, optio
   const checkpoint = new Checkpoint(checkpointFile, input, identity, previous?.sent);
   await checkpoint.save();
 
-  const entries: BatchEntry[] = valid
-    .map((message, index) => ({ id: index, body: message.body }))
-    .filter((entry) => !checkpoint.has(entry.id));
-  const alreadySent = valid.length - entries.length;
+  const alreadySent = valid.filter((_, index) => checkpoint.has(index)).length;
   if (alreadySent > 0) {
     writeLine(
       io.stderr,
@@ -186,31 +175,18 @@ export const runBulkSend: OpsCommand<BulkSendOptions> = async (deployment, optio
     rate: true,
     plainEvery: Math.max(10, Math.ceil(valid.length / 20 / 10) * 10),
   });
-  let sent = alreadySent;
-  let failedCount = 0;
   const started = Date.now();
-  const result = await deliverBatches(
-    intoBatches(entries),
-    target.send,
-    {
-      parallel: options.parallel,
-      maxAttempts: MAX_ATTEMPTS,
-      backoffMs: options.backoffMs ?? exponentialBackoff(200, 5000),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-      shouldStop: () => checkpoint.failed,
-    },
-    {
-      acknowledged(ids) {
-        sent += ids.length;
-        progress.update({ moved: sent, failed: failedCount, total: valid.length });
-        // The next batch waits for this one to be on disk: a crash can resend only batches in flight.
-        return checkpoint.record(ids);
-      },
-    },
-  );
-  failedCount = result.failed.length;
+  const result = await deliverWithCheckpoint({
+    bodies: valid.map((message) => message.body),
+    send: target.send,
+    checkpoint,
+    parallel: options.parallel,
+    backoffMs: options.backoffMs,
+    signal: io.signal,
+    progress: (count) => progress.update({ moved: count, failed: 0, total: valid.length }),
+  });
+  const { sent } = result;
   progress.finish();
-  await checkpoint.flush();
   const seconds = (Date.now() - started) / 1000;
 
   for (const failure of result.failed) {

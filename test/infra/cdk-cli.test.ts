@@ -81,7 +81,8 @@ describe('cdk synth through the CLI', () => {
     const functions = Object.values(template.Resources).filter(
       (r) => r.Type === 'AWS::Lambda::Function',
     );
-    expect(functions).toHaveLength(ACTION_NAMES.length);
+    // One per action, and the reconcile run (the example config has reconcile scopes).
+    expect(functions).toHaveLength(ACTION_NAMES.length + 1);
   });
 
   it('bundles every handler as one minified ESM file with a source map, the AWS SDK inside (SQS beside it)', () => {
@@ -89,10 +90,22 @@ describe('cdk synth through the CLI', () => {
     const assets = readdirSync(join(work, 'good')).filter((entry) => entry.startsWith('asset.'));
 
     // Act
-    const bundles = assets.map((asset) => join(work, 'good', asset));
+    const all = assets.map((asset) => join(work, 'good', asset));
+    const isReconcile = (bundle: string) =>
+      readFileSync(join(bundle, 'index.mjs'), 'utf8').includes('SWEEP_TOO_LONG');
+    const bundles = all.filter((bundle) => !isReconcile(bundle));
+    const reconcile = all.filter(isReconcile);
 
     // Assess
     expect(bundles).toHaveLength(ACTION_NAMES.length);
+    // The reconcile run: the same build, S3 inside, no sidecar (it sends nothing to SQS).
+    expect(reconcile).toHaveLength(1);
+    for (const bundle of reconcile) {
+      const code = readFileSync(join(bundle, 'index.mjs'), 'utf8');
+      expect(existsSync(join(bundle, 'index.mjs.map'))).toBe(true);
+      expect(code.match(/(?:from\s*|import\(\s*)"(?!node:)[@a-z][^"]*"/g) ?? []).toEqual([]);
+      expect(existsSync(join(bundle, 'node_modules'))).toBe(false);
+    }
     for (const bundle of bundles) {
       const code = readFileSync(join(bundle, 'index.mjs'), 'utf8');
       expect(existsSync(join(bundle, 'index.mjs.map'))).toBe(true);

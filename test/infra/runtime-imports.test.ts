@@ -31,3 +31,18 @@ describe('what the infrastructure imports from the runtime', () => {
     expect(beyond).toEqual([]);
   });
 });
+
+describe('what the runtime imports', () => {
+  it('is nothing from lib/, bin/, local/ or ops/ (reconciliation shares its code with ops from lambdas/)', () => {
+    // Act
+    const outward = relativeImportsOf('lambdas').filter((i) =>
+      ['lib/', 'bin/', 'local/', 'ops/'].some((folder) => i.target.startsWith(folder)),
+    );
+
+    // Assess
+    expect(relativeImportsOf('lambdas').map((i) => i.file)).toEqual(
+      expect.arrayContaining(['lambdas/reconcile/planner.ts']),
+    );
+    expect(outward).toEqual([]);
+  });
+});

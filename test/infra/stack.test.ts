@@ -34,6 +34,7 @@ import {
   ref,
   resourcesOfType,
   synth,
+  withoutReconciliation,
 } from './synth';
 
 let config: DeploymentConfig;
@@ -41,7 +42,7 @@ let stack: ContactCenterSyncStack;
 let template: Template;
 
 beforeAll(() => {
-  config = loadConfig('example');
+  config = withoutReconciliation(loadConfig('example'));
   ({ stack, template } = synth(config, { bundle: true }));
 });
 

@@ -28,6 +28,15 @@ export const minimalConfigInput = (): DeploymentConfigInput => ({
 export const configWith = (overrides: Partial<DeploymentConfigInput> = {}): DeploymentConfig =>
   parseConfig({ ...minimalConfigInput(), ...overrides }, 'test config');
 
+/**
+ * A config without its reconcile scopes: the files about the action pipelines count their
+ * functions, rules and policies; reconciliation has its own (reconciliation.test.ts).
+ */
+export const withoutReconciliation = (config: DeploymentConfig): DeploymentConfig => ({
+  ...config,
+  reconcile: { ...config.reconcile, scopes: {} },
+});
+
 export interface Synthesized {
   readonly stack: ReturnType<typeof createApp>['stack'];
   readonly app: ReturnType<typeof createApp>['app'];

@@ -11,6 +11,8 @@ import type {
   GetItemCommandOutput,
   PutItemCommandInput,
   PutItemCommandOutput,
+  ScanCommandInput,
+  ScanCommandOutput,
   UpdateItemCommandInput,
   UpdateItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
@@ -27,6 +29,8 @@ export interface Operations {
   GetItem: [GetItemCommandInput, Omit<GetItemCommandOutput, '$metadata'>];
   PutItem: [PutItemCommandInput, Omit<PutItemCommandOutput, '$metadata'>];
   UpdateItem: [UpdateItemCommandInput, Omit<UpdateItemCommandOutput, '$metadata'>];
+  /** Only the reconcile run and the ops CLI scan (the users the ledger created). */
+  Scan: [ScanCommandInput, Omit<ScanCommandOutput, '$metadata'>];
 }
 export type DynamoDbOperation = keyof Operations;
 

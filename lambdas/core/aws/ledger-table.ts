@@ -59,6 +59,24 @@ export class LedgerTable {
     return refusedIsAnAnswer(this.#client.send('UpdateItem', update));
   }
 
+  /**
+   * Every item whose key starts with `prefix`, page by page (a Scan: only the reconcile run and
+   * the ops CLI may, IAM; the functions never list).
+   */
+  async *scan(prefix: string): AsyncIterable<LedgerItem> {
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const page = await this.#client.send('Scan', {
+        TableName: this.#name,
+        FilterExpression: 'begins_with(pk, :prefix)',
+        ExpressionAttributeValues: { ':prefix': { S: prefix } },
+        ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+      });
+      yield* page.Items ?? [];
+      start = page.LastEvaluatedKey;
+    } while (start !== undefined);
+  }
+
   /** PutItem of a whole item; a refused condition answers `done: false`. */
   put(item: LedgerItem, input: Omit<PutItemCommandInput, 'TableName' | 'Item'>) {
     const put = { TableName: this.#name, Item: item, ...input };

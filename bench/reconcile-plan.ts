@@ -1,0 +1,132 @@
+/**
+ * Plan time for 100 000 rows against the simulator: a records scope (one campaign of 100 000
+ * records; the sweep splits until no slice is full; 1 % of them edited, some missing, some
+ * extra) and a users scope (a roster of 100 000, each checked with query-existence), planned
+ * with the same planner as `npm run ops -- reconcile plan`, unpaced (the ceiling's part is on
+ * paper: docs/decisions.md). The simulator runs in this process, seeded directly; its CPU
+ * counts in the time, so the numbers are an upper bound of the planner's own.
+ */
+import { createHash } from 'node:crypto';
+import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
+import { InMemoryRunHistory } from '../lambdas/reconcile/in-memory-run-history';
+import { inMemoryLedgerItems, LedgerItemView } from '../lambdas/reconcile/ledger-item-view';
+import type { Plan } from '../lambdas/reconcile/plan';
+import { planSnapshot } from '../lambdas/reconcile/planner';
+import { parseScopes } from '../lambdas/reconcile/scope';
+import { startSimulator } from '../local/simulator';
+import { decodeExport } from '../ops/reconcile/reconcile-plan';
+import { localPlatformReader } from '../testkit';
+
+export interface ReconcilePlanMeasurement {
+  readonly kind: 'records' | 'users';
+  readonly rows: number;
+  readonly seconds: number;
+  readonly platformReads: number;
+  readonly counts: Plan['counts'];
+  readonly sweep?: string;
+}
+
+const TENANT = { platformCode: 'BENCH', companyCode: 'bench', environmentName: 'bench' };
+const API_KEY = 'reconcile-bench-key-0001';
+const CAMPAIGN = 'Bench-Campaign';
+const EXPORTED_AT = '2026-11-25T06:00:00.000Z';
+
+const id = (n: number) => `C-${String(n).padStart(6, '0')}`;
+
+export const measureReconcilePlan = async (rows = 100_000): Promise<ReconcilePlanMeasurement[]> => {
+  const simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+  try {
+    const drift = Math.max(1, Math.floor(rows / 100));
+    // Records: every row on the platform but the last `drift`, 1 % edited, `drift` extra.
+    for (let n = 0; n < rows + drift; n += 1) {
+      if (n >= rows - drift && n < rows) continue;
+      simulator.state.putRecord({
+        campaignName: CAMPAIGN,
+        clientId: id(n),
+        previewRecordData: [
+          { key: 'CrmId', value: id(n) },
+          { key: 'Name', value: n % 100 === 7 ? 'edited by hand' : `Lead ${n}` },
+        ],
+      });
+    }
+    const recordCsv = `campaignName,clientId,data.CrmId,data.Name\n${Array.from({ length: rows }, (_, n) => `${CAMPAIGN},${id(n)},${id(n)},Lead ${n}`).join('\n')}\n`;
+    // Users: all but `drift` of the roster exist.
+    for (let n = drift; n < rows; n += 1) {
+      simulator.state.addUser({
+        loginUserId: `u${n}@example.com`,
+        firstName: 'F',
+        lastName: 'L',
+        userTemplateName: 'T',
+      });
+    }
+    const userCsv = `loginUserId,firstName,lastName,userTemplateName\n${Array.from({ length: rows }, (_, n) => `u${n}@example.com,F,L,T`).join('\n')}\n`;
+    const scopes = parseScopes({
+      records: { kind: 'records', campaigns: [CAMPAIGN], splitKeys: ['CrmId'] },
+      users: { kind: 'users' },
+    });
+    if (!scopes.success) throw new Error(scopes.error);
+    const ledger = new InMemoryLedgerStore();
+    const results: ReconcilePlanMeasurement[] = [];
+    for (const [kind, csv] of [
+      ['records', recordCsv],
+      ['users', userCsv],
+    ] as const) {
+      const bytes = Buffer.from(csv);
+      const manifest = {
+        kind,
+        scope: kind,
+        file: `${kind}.csv`,
+        exportedAt: EXPORTED_AT,
+        rowCount: rows,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      };
+      const started = performance.now();
+      const run = await planSnapshot({
+        manifestText: JSON.stringify(manifest),
+        manifestWhere: `${kind}.manifest.json`,
+        readExport: async () => bytes,
+        decode: decodeExport,
+        scopes: scopes.scopes,
+        campaignRegion: 'eu-central-1',
+        reader: () =>
+          localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+        ledger: () => new LedgerItemView({ items: inMemoryLedgerItems(ledger) }),
+        history: new InMemoryRunHistory(),
+        readPlan: async () => '',
+        now: Date.now(),
+        concurrency: 8,
+      });
+      const seconds = (performance.now() - started) / 1000;
+      const sweep = run.plan.sweeps?.[0];
+      results.push({
+        kind,
+        rows,
+        seconds,
+        platformReads: run.plan.platformReads,
+        counts: run.plan.counts,
+        ...(sweep === undefined
+          ? {}
+          : {
+              sweep: `${sweep.records} records in ${sweep.searches} searches, ${sweep.complete ? 'complete' : 'not complete'}`,
+            }),
+      });
+    }
+    return results;
+  } finally {
+    await simulator.close();
+  }
+};
+
+export const reconcilePlanText = (results: readonly ReconcilePlanMeasurement[]): string =>
+  [
+    'Reconcile plan time against the simulator (same process, unpaced):',
+    ...results.map(
+      (r) =>
+        `  ${r.kind.padEnd(8)} ${r.rows} rows: ${r.seconds.toFixed(1)} s, ${r.platformReads} platform reads${r.sweep ? ` (${r.sweep})` : ''}; create ${r.counts.create}, update ${r.counts.update}, delete ${r.counts.delete}, unmanaged ${r.counts.unmanaged}, conflict ${r.counts.conflict}, in sync ${r.counts['in-sync']}`,
+    ),
+  ].join('\n');
+
+if (import.meta.main) {
+  const rows = Number(process.argv[2] ?? 100_000);
+  console.log(reconcilePlanText(await measureReconcilePlan(rows)));
+}

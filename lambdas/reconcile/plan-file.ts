@@ -1,0 +1,89 @@
+/**
+ * A plan as a file: JSON Lines, the plan's header first (with its entry count) and one entry a
+ * line, so a plan of a million records streams. Read back, it is checked: its version, that it
+ * is whole, and every repair message again against its action's schema, so an edited plan
+ * cannot send what the plan never showed.
+ */
+import * as z from 'zod/mini';
+import { parseMessage } from '../actions';
+import { CATEGORIES, type Plan, type PlanEntry } from './plan';
+
+export const PLAN_FILE_VERSION = 1;
+
+const header = z.looseObject({
+  version: z.literal(PLAN_FILE_VERSION, `must be ${PLAN_FILE_VERSION}`),
+  planId: z.string(),
+  createdAt: z.iso.datetime(),
+  scope: z.string(),
+  kind: z.enum(['users', 'records']),
+  snapshot: z.looseObject({ id: z.string(), exportedAt: z.iso.datetime(), sha256: z.string() }),
+  counts: z.record(z.enum(CATEGORIES), z.int()),
+  deletes: z.looseObject({ count: z.int(), held: z.boolean() }),
+  entryCount: z.int(),
+});
+
+const entry = z.looseObject({
+  entity: z.string(),
+  category: z.enum(CATEGORIES),
+  repair: z.optional(
+    z.strictObject({
+      action: z.enum([
+        'add-or-update-campaign-record',
+        'delete-campaign-record',
+        'add-user',
+        'delete-user',
+      ]),
+      message: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+
+/** The plan file cannot be used; the message says why. */
+export class PlanFileError extends Error {
+  override readonly name = 'PlanFileError';
+}
+
+export const serializePlan = (plan: Plan): string => {
+  const { entries, ...rest } = plan;
+  const lines = [
+    JSON.stringify({ ...rest, entryCount: entries.length }),
+    ...entries.map((e) => JSON.stringify(e)),
+  ];
+  return `${lines.join('\n')}\n`;
+};
+
+export const parsePlan = (text: string, where = 'plan'): Plan => {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const [first, ...rest] = lines;
+  const decode = (line: string, n: number): unknown => {
+    try {
+      return JSON.parse(line);
+    } catch {
+      throw new PlanFileError(`${where}: line ${n} is not JSON: not a plan file, or a damaged one`);
+    }
+  };
+  const head = z.safeParse(header, first === undefined ? undefined : decode(first, 1));
+  if (!head.success)
+    throw new PlanFileError(`${where}: not a plan file of version ${PLAN_FILE_VERSION}`);
+  if (head.data.entryCount !== rest.length) {
+    throw new PlanFileError(
+      `${where}: holds ${rest.length} entries, its header says ${head.data.entryCount}: the file is incomplete`,
+    );
+  }
+  const entries = rest.map((line, index): PlanEntry => {
+    const parsed = z.safeParse(entry, decode(line, index + 2));
+    if (!parsed.success) throw new PlanFileError(`${where}: line ${index + 2} is not a plan entry`);
+    const repair = parsed.data.repair;
+    if (repair !== undefined) {
+      const message = parseMessage(repair.action, repair.message);
+      if (!message.success) {
+        throw new PlanFileError(
+          `${where}: line ${index + 2}: not a valid ${repair.action} message: ${message.error}`,
+        );
+      }
+    }
+    return parsed.data as unknown as PlanEntry;
+  });
+  const { entryCount: _n, ...plan } = head.data;
+  return { ...(plan as unknown as Omit<Plan, 'entries'>), entries };
+};

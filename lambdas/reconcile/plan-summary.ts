@@ -1,0 +1,60 @@
+/**
+ * A plan as a person reads it before anything changes: each category with its count and the
+ * first entities in it, the delete gates, and what the plan could not see.
+ */
+import { CATEGORIES, type Category, hasChanges, type Plan } from './plan';
+
+const LABEL: Record<Category, string> = {
+  create: 'create',
+  update: 'update',
+  delete: 'delete',
+  unmanaged: 'unmanaged',
+  conflict: 'conflict',
+  skipped: 'skipped',
+  'in-sync': 'in sync',
+};
+const SHOWN = 8;
+
+export const summarizePlan = (plan: Plan): string[] => {
+  const lines = [
+    `Plan ${plan.planId}: scope ${plan.scope} (${plan.kind}), snapshot ${plan.snapshot.file} exported ${plan.snapshot.exportedAt}, ${plan.snapshot.rowCount} rows`,
+  ];
+  for (const category of CATEGORIES) {
+    const entries = plan.entries.filter((e) => e.category === category);
+    lines.push(`  ${LABEL[category].padEnd(10)} ${String(entries.length).padStart(6)}`);
+    if (category === 'in-sync') continue;
+    for (const entry of entries.slice(0, SHOWN)) {
+      const detail = [
+        entry.fields?.join(', '),
+        entry.reason,
+        entry.line === undefined ? undefined : `line ${entry.line}`,
+      ].filter((d) => d !== undefined);
+      lines.push(`      ${entry.entity}${detail.length > 0 ? `  (${detail.join('; ')})` : ''}`);
+    }
+    if (entries.length > SHOWN)
+      lines.push(`      … and ${entries.length - SHOWN} more (see the report)`);
+  }
+  for (const sweep of plan.sweeps ?? []) {
+    lines.push(
+      `  sweep ${sweep.campaignName}: ${sweep.records} records in ${sweep.searches} searches${sweep.splitOn.length > 0 ? `, split on ${sweep.splitOn.join(', ')}` : ''}, ${sweep.complete ? 'complete' : `NOT shown complete: ${sweep.incompleteBecause}`}`,
+    );
+  }
+  if (plan.candidates !== undefined) {
+    lines.push(
+      `  candidates checked with query-existence: ${plan.candidates.checked}; ${plan.candidates.outOfReach}`,
+    );
+  }
+  const { deletes } = plan;
+  lines.push(
+    deletes.held
+      ? `  deletes HELD: ${deletes.heldBecause.join('; ')}. Apply with --allow-deletes ${deletes.count} to send them.`
+      : `  deletes: ${deletes.count}, within the gate (${deletes.gate})`,
+  );
+  const { create, update, delete: remove } = plan.counts;
+  lines.push(
+    hasChanges(plan)
+      ? `Plan: ${create} to create, ${update} to update, ${remove} to delete.`
+      : 'No changes: the platform matches the export within the scope.',
+  );
+  return lines;
+};

@@ -1,0 +1,522 @@
+/**
+ * The plan: every entity of the scope in one category, with the repair message of each change,
+ * and the delete gates applied. Built from a verified snapshot, what the platform holds, and
+ * what the ledger knows; nothing here changes anything.
+ */
+import { createHash } from 'node:crypto';
+import type { ActionName } from '../actions';
+import type { CampaignRecord } from '../core/platform-responses';
+import { DEFAULT_CLIENT_ID_FIELD_NAME } from '../messages/rules';
+import type { LedgerView } from './ledger-view';
+import type { PlatformReader } from './platform-reader';
+import { type CampaignSweep, lookUpUnseen, sweepCampaign } from './record-sweep';
+import type { RecordRow, Snapshot, UserRow } from './snapshot';
+
+export const CATEGORIES = [
+  'create',
+  'update',
+  'delete',
+  'unmanaged',
+  'conflict',
+  'skipped',
+  'in-sync',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+/** The categories that change the platform. */
+export const CHANGES: readonly Category[] = ['create', 'update', 'delete'];
+
+export type RepairAction = Extract<
+  ActionName,
+  'add-or-update-campaign-record' | 'delete-campaign-record' | 'add-user' | 'delete-user'
+>;
+
+export interface PlanEntry {
+  /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */
+  readonly entity: string;
+  readonly category: Category;
+  /** Why, for every category but create and in-sync: a code such as USER_EXISTS_NOT_OURS. */
+  readonly reason?: string;
+  /** An update: the fields that differ (`data.<key>`). */
+  readonly fields?: readonly string[];
+  /** The export line the entity came from. */
+  readonly line?: number;
+  /** A change: the message that repairs it, stamped `occurredAt = exportedAt`. */
+  readonly repair?: { readonly action: RepairAction; readonly message: Record<string, unknown> };
+}
+
+/** A campaign's sweep without its records: how many, how it was read, whether it is complete. */
+export type SweepSummary = Omit<CampaignSweep, 'records'> & { readonly records: number };
+
+export interface SnapshotFacts {
+  readonly id: string;
+  readonly file: string;
+  readonly exportedAt: string;
+  readonly rowCount: number;
+  readonly sha256: string;
+}
+
+export interface Plan {
+  readonly version: 1;
+  readonly planId: string;
+  readonly createdAt: string;
+  readonly scope: string;
+  readonly kind: 'users' | 'records';
+  readonly snapshot: SnapshotFacts;
+  /** The scope's latest snapshot before this one (shrink guard, user candidates). */
+  readonly previous?: Omit<SnapshotFacts, 'id' | 'file'>;
+  readonly counts: Readonly<Record<Category, number>>;
+  readonly deletes: {
+    readonly count: number;
+    /** max(N, p % of the scope's size). */
+    readonly gate: number;
+    readonly scopeSize: number;
+    /** The whole delete set waits for `--allow-deletes <count>`. */
+    readonly held: boolean;
+    readonly heldBecause: readonly string[];
+  };
+  /** Records: each campaign's sweep. */
+  readonly sweeps?: readonly SweepSummary[];
+  /** Users: candidates checked with query-existence, and what the plan cannot see. */
+  readonly candidates?: { readonly checked: number; readonly outOfReach: string };
+  /** Platform reads the plan made. */
+  readonly platformReads: number;
+  readonly entries: readonly PlanEntry[];
+}
+
+/** The scope's snapshot before this one, as the run history keeps it. */
+export interface PreviousSnapshot {
+  readonly exportedAt: string;
+  readonly rowCount: number;
+  readonly sha256: string;
+  /** Users: the loginUserIds it held (candidates); undefined when no longer available. */
+  readonly keys?: () => AsyncIterable<string>;
+}
+
+export interface PlanInputs {
+  readonly snapshot: Snapshot;
+  readonly reader: PlatformReader;
+  readonly ledger: LedgerView;
+  readonly previous?: PreviousSnapshot | undefined;
+  readonly now: number;
+  /** Reads in flight at once. @default 4 */
+  readonly concurrency?: number;
+}
+
+const sha8 = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 8);
+
+/** Correlation ids: the snapshot and its row (or, for what the export lacks, the entity). */
+const rowCorrelation = (snapshot: Snapshot, line: number) => `reconcile@${snapshot.id}#${line}`;
+const entityCorrelation = (snapshot: Snapshot, entity: string) =>
+  `reconcile@${snapshot.id}#x${sha8(entity)}`;
+
+const recordEntity = (campaign: string, clientId: string) => `record:${campaign}:${clientId}`;
+const userEntity = (loginUserId: string) => `user:${loginUserId}`;
+
+/** Runs `work` over `items`, `concurrency` at a time, keeping the order of the results. */
+const mapLimit = async <T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> => {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker),
+  );
+  return results;
+};
+
+/**
+ * The data fields a record differs in from its row: the data items by key (value, and
+ * displayOrder where the row gives one), leaving out the clientId item the platform adds on
+ * add. preferredAgent and the next work time are the platform's to change (an agent's work, the
+ * 30-minute preference), so they are not compared and an update does not send them.
+ */
+export const differingFields = (record: CampaignRecord, row: RecordRow): string[] => {
+  const idKey = row.message.clientIdFieldName ?? DEFAULT_CLIENT_ID_FIELD_NAME;
+  const stored = new Map(
+    record.previewRecordData
+      .filter((item) => !(item.key === idKey && item.value === row.clientId))
+      .map((item) => [item.key, item]),
+  );
+  const wanted = new Map(row.message.previewRecordData.map((item) => [item.key, item]));
+  const fields = new Set<string>();
+  for (const [key, item] of wanted) {
+    const found = stored.get(key);
+    if (
+      found === undefined ||
+      found.value !== item.value ||
+      (item.displayOrder !== undefined && found.displayOrder !== item.displayOrder)
+    ) {
+      fields.add(`data.${key}`);
+    }
+  }
+  for (const key of stored.keys()) if (!wanted.has(key)) fields.add(`data.${key}`);
+  return [...fields].sort();
+};
+
+interface Candidate {
+  readonly entry: PlanEntry;
+  /** For the newer-event check: the entity as the ledger names it. */
+  readonly ref: Parameters<LedgerView['newestEventAt']>[0];
+}
+
+const planRecords = async (
+  snapshot: Extract<Snapshot, { kind: 'records' }>,
+  inputs: PlanInputs,
+): Promise<{ candidates: Candidate[]; sweeps: CampaignSweep[]; scopeSize: number }> => {
+  const { scope, rows, manifest } = snapshot;
+  const region = rows[0]?.region ?? scope.region;
+  if (region === undefined) throw new Error('a records snapshot has rows, and rows have a region');
+  const concurrency = inputs.concurrency ?? 4;
+  const exportedAt = manifest.exportedAt;
+  const candidates: Candidate[] = [];
+  const sweeps: CampaignSweep[] = [];
+  for (const campaign of scope.campaigns) {
+    const own = rows.filter((row) => row.campaignName === campaign);
+    const options = { reader: inputs.reader, region, splitKeys: scope.splitKeys, concurrency };
+    const sweep = await lookUpUnseen(
+      await sweepCampaign(campaign, options),
+      own.map((row) => row.clientId),
+      options,
+    );
+    sweeps.push(sweep);
+    const byClientId = new Map<string, CampaignRecord[]>();
+    for (const record of sweep.records) {
+      byClientId.set(record.clientId, [...(byClientId.get(record.clientId) ?? []), record]);
+    }
+    const exported = new Set(own.map((row) => row.clientId));
+    for (const row of own) {
+      const entity = recordEntity(campaign, row.clientId);
+      const ref = { kind: 'record', region, clientId: row.clientId } as const;
+      const found = byClientId.get(row.clientId) ?? [];
+      const line = row.line;
+      if (found.length > 1) {
+        candidates.push({
+          ref,
+          entry: { entity, line, category: 'conflict', reason: 'DUPLICATE_CLIENT_ID' },
+        });
+      } else if (found[0] === undefined) {
+        candidates.push({
+          ref,
+          entry: {
+            entity,
+            line,
+            category: 'create',
+            repair: {
+              action: 'add-or-update-campaign-record',
+              message: {
+                ...row.message,
+                correlationId: rowCorrelation(snapshot, line),
+                occurredAt: exportedAt,
+              },
+            },
+          },
+        });
+      } else {
+        const fields = differingFields(found[0], row);
+        if (fields.length === 0) {
+          candidates.push({ ref, entry: { entity, line, category: 'in-sync' } });
+        } else {
+          const { preferredAgent: _a, nextEarliestWorkTimeUTC: _n, ...data } = row.message;
+          candidates.push({
+            ref,
+            entry: {
+              entity,
+              line,
+              category: 'update',
+              fields,
+              repair: {
+                action: 'add-or-update-campaign-record',
+                message: {
+                  ...data,
+                  correlationId: rowCorrelation(snapshot, line),
+                  occurredAt: exportedAt,
+                },
+              },
+            },
+          });
+        }
+      }
+    }
+    const extras = [...byClientId.entries()].filter(([clientId]) => !exported.has(clientId));
+    const owned = await mapLimit(extras, concurrency, ([clientId]) =>
+      inputs.ledger.createdByUs({ kind: 'record', region, clientId }),
+    );
+    extras.forEach(([clientId, found], index) => {
+      const entity = recordEntity(campaign, clientId);
+      const ref = { kind: 'record', region, clientId } as const;
+      if (found.length > 1) {
+        candidates.push({
+          ref,
+          entry: { entity, category: 'conflict', reason: 'DUPLICATE_CLIENT_ID' },
+        });
+      } else if (!owned[index] && !scope.deleteUnmanaged) {
+        candidates.push({
+          ref,
+          entry: { entity, category: 'unmanaged', reason: 'NOT_CREATED_BY_US' },
+        });
+      } else if (!sweep.complete) {
+        candidates.push({
+          ref,
+          entry: { entity, category: 'skipped', reason: 'SWEEP_INCOMPLETE' },
+        });
+      } else {
+        candidates.push({
+          ref,
+          entry: {
+            entity,
+            category: 'delete',
+            ...(owned[index] ? {} : { reason: 'UNMANAGED_DELETE_ALLOWED' }),
+            repair: {
+              action: 'delete-campaign-record',
+              message: {
+                campaignName: campaign,
+                region,
+                clientId,
+                correlationId: entityCorrelation(snapshot, entity),
+                occurredAt: exportedAt,
+              },
+            },
+          },
+        });
+      }
+    });
+  }
+  const scopeSize = sweeps.reduce((n, s) => n + s.records.length, 0);
+  return { candidates, sweeps, scopeSize: Math.max(scopeSize, rows.length) };
+};
+
+const planUsers = async (
+  snapshot: Extract<Snapshot, { kind: 'users' }>,
+  inputs: PlanInputs,
+): Promise<{ candidates: Candidate[]; checked: number; scopeSize: number }> => {
+  const { scope, rows, manifest } = snapshot;
+  const exportedAt = manifest.exportedAt;
+  const byId = new Map<string, UserRow>(rows.map((row) => [row.loginUserId, row]));
+  const ids = new Set(byId.keys());
+  if (inputs.previous?.keys) for await (const id of inputs.previous.keys()) ids.add(id);
+  for await (const id of inputs.ledger.createdUsers()) ids.add(id);
+  const all = [...ids];
+  const concurrency = inputs.concurrency ?? 4;
+  const found = await mapLimit(all, concurrency, async (id) => {
+    const existence = await inputs.reader.userExists(id);
+    const ours = existence.exists
+      ? await inputs.ledger.createdByUs({ kind: 'user', loginUserId: id })
+      : false;
+    return { existence, ours };
+  });
+  const candidates: Candidate[] = [];
+  all.forEach((id, index) => {
+    const { existence, ours } = found[index] ?? { existence: { exists: false }, ours: false };
+    const row = byId.get(id);
+    const entity = userEntity(id);
+    const ref = { kind: 'user', loginUserId: id } as const;
+    const line = row?.line;
+    const at = line === undefined ? {} : { line };
+    const remove = (reason?: string): Candidate => ({
+      ref,
+      entry: {
+        entity,
+        ...at,
+        category: 'delete',
+        ...(reason === undefined ? {} : { reason }),
+        repair: {
+          action: 'delete-user',
+          message: {
+            loginUserId: id,
+            correlationId:
+              line === undefined
+                ? entityCorrelation(snapshot, entity)
+                : rowCorrelation(snapshot, line),
+            occurredAt: exportedAt,
+          },
+        },
+      },
+    });
+    if (row !== undefined && !row.leaver && row.message !== undefined) {
+      if (!existence.exists) {
+        candidates.push({
+          ref,
+          entry: {
+            entity,
+            ...at,
+            category: 'create',
+            repair: {
+              action: 'add-user',
+              message: {
+                ...row.message,
+                correlationId: rowCorrelation(snapshot, row.line),
+                occurredAt: exportedAt,
+              },
+            },
+          },
+        });
+      } else if (!ours) {
+        candidates.push({
+          ref,
+          entry: { entity, ...at, category: 'conflict', reason: 'USER_EXISTS_NOT_OURS' },
+        });
+      } else if (
+        row.message.createInCloudConnect === true &&
+        'cloudConnectStatus' in existence &&
+        existence.cloudConnectStatus !== 'EXISTS'
+      ) {
+        candidates.push({
+          ref,
+          entry: { entity, ...at, category: 'conflict', reason: 'NOT_IN_CONTACT_CENTER_INSTANCE' },
+        });
+      } else {
+        candidates.push({ ref, entry: { entity, ...at, category: 'in-sync' } });
+      }
+      return;
+    }
+    if (!existence.exists) {
+      // A leaver already gone, or an old candidate that is gone: nothing to do.
+      if (row !== undefined)
+        candidates.push({ ref, entry: { entity, ...at, category: 'in-sync' } });
+      return;
+    }
+    const leaves = row !== undefined || scope.absentMeansLeave;
+    if (!leaves) {
+      candidates.push({
+        ref,
+        entry: ours
+          ? { entity, category: 'skipped', reason: 'ABSENT_NOT_LEAVE' }
+          : { entity, category: 'unmanaged', reason: 'NOT_IN_EXPORT' },
+      });
+    } else if (ours) {
+      candidates.push(remove());
+    } else if (scope.deleteUnmanaged) {
+      candidates.push(remove('UNMANAGED_DELETE_ALLOWED'));
+    } else {
+      candidates.push({
+        ref,
+        entry: {
+          entity,
+          ...at,
+          category: 'unmanaged',
+          reason: row?.leaver ? 'LEAVER_NOT_CREATED_BY_US' : 'NOT_CREATED_BY_US',
+        },
+      });
+    }
+  });
+  const existing = found.filter((f) => f.existence.exists).length;
+  return { candidates, checked: all.length, scopeSize: Math.max(rows.length, existing) };
+};
+
+/** A live event newer than the export already decided the entity: the export does not repair it. */
+const skipNewer = async (
+  candidates: readonly Candidate[],
+  inputs: PlanInputs,
+  exportedAt: number,
+): Promise<PlanEntry[]> =>
+  mapLimit(candidates, inputs.concurrency ?? 4, async ({ entry, ref }) => {
+    if (!CHANGES.includes(entry.category)) return entry;
+    const newest = await inputs.ledger.newestEventAt(ref);
+    if (newest === undefined || newest <= exportedAt) return entry;
+    const { repair: _r, fields: _f, ...rest } = entry;
+    return { ...rest, category: 'skipped', reason: 'NEWER_EVENT' };
+  });
+
+/** Whether the deletes may go with the rest, or wait whole for a person to name their count. */
+export const deleteGate = (
+  snapshot: Snapshot,
+  count: number,
+  scopeSize: number,
+  previous: PreviousSnapshot | undefined,
+): Plan['deletes'] => {
+  const { deleteGate: gate, shrinkGuardPercent } = snapshot.scope;
+  const limit = Math.max(gate.count, Math.floor((gate.percent / 100) * scopeSize));
+  const heldBecause: string[] = [];
+  if (count > limit) {
+    heldBecause.push(
+      `${count} deletes exceed the gate max(${gate.count}, ${gate.percent} % of ${scopeSize}) = ${limit}`,
+    );
+  }
+  const rows = snapshot.manifest.rowCount;
+  if (previous !== undefined && rows < previous.rowCount * (1 - shrinkGuardPercent / 100)) {
+    heldBecause.push(
+      `the export has ${rows} rows, the previous snapshot ${previous.rowCount}: it shrank by more than ${shrinkGuardPercent} %`,
+    );
+  }
+  return {
+    count,
+    gate: limit,
+    scopeSize,
+    held: count > 0 && heldBecause.length > 0,
+    heldBecause: count > 0 ? heldBecause : [],
+  };
+};
+
+const ORDER = new Map(CATEGORIES.map((c, i) => [c, i]));
+
+export const buildPlan = async (inputs: PlanInputs): Promise<Plan> => {
+  const { snapshot } = inputs;
+  const exportedAt = Date.parse(snapshot.manifest.exportedAt);
+  const built =
+    snapshot.kind === 'records'
+      ? await planRecords(snapshot, inputs)
+      : await planUsers(snapshot, inputs);
+  const entries = (await skipNewer(built.candidates, inputs, exportedAt)).sort(
+    (a, b) =>
+      (ORDER.get(a.category) ?? 0) - (ORDER.get(b.category) ?? 0) ||
+      (a.entity < b.entity ? -1 : a.entity > b.entity ? 1 : 0),
+  );
+  const counts = Object.fromEntries(
+    CATEGORIES.map((c) => [c, entries.filter((e) => e.category === c).length]),
+  ) as Record<Category, number>;
+  const createdAt = new Date(inputs.now).toISOString();
+  const { manifest } = snapshot;
+  return {
+    version: 1,
+    planId: `${snapshot.scope.name}-${snapshot.id}-${createdAt.replace(/[-:.]/g, '')}`,
+    createdAt,
+    scope: snapshot.scope.name,
+    kind: snapshot.kind,
+    snapshot: {
+      id: snapshot.id,
+      file: manifest.file,
+      exportedAt: manifest.exportedAt,
+      rowCount: manifest.rowCount,
+      sha256: manifest.sha256,
+    },
+    ...(inputs.previous === undefined
+      ? {}
+      : {
+          previous: {
+            exportedAt: inputs.previous.exportedAt,
+            rowCount: inputs.previous.rowCount,
+            sha256: inputs.previous.sha256,
+          },
+        }),
+    counts,
+    deletes: deleteGate(snapshot, counts.delete, built.scopeSize, inputs.previous),
+    ...('sweeps' in built
+      ? {
+          sweeps: built.sweeps.map(({ records: _r, ...sweep }) => ({
+            ...sweep,
+            records: _r.length,
+          })),
+        }
+      : {
+          candidates: {
+            checked: built.checked,
+            outOfReach:
+              'users this integration never knew (not in this export, the previous snapshot or the ledger) cannot be found: the platform has no list call',
+          },
+        }),
+    platformReads: inputs.reader.calls,
+    entries,
+  };
+};
+
+/** True when applying the plan would change the platform. */
+export const hasChanges = (plan: Pick<Plan, 'counts'>): boolean =>
+  CHANGES.some((category) => plan.counts[category] > 0);

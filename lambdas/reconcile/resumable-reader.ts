@@ -1,0 +1,69 @@
+/**
+ * A platform reader that remembers its answers and stops before the function's time is up, so
+ * a plan too long for one invocation is made in several: the run keeps the answers between
+ * invocations, and the next one asks the platform only what is still unknown. A user scope of
+ * 100 000 candidates at the reconcile share of the provisioning ceiling takes hours; each
+ * invocation gets as far as its time allows (docs/decisions.md, "Reconciliation").
+ */
+import type { UserExistenceResult } from '../actions';
+import type { CampaignRecord } from '../core/platform-responses';
+import type { PlatformReader } from './platform-reader';
+
+/** The invocation's time is nearly up: keep the answers and go on in the next one. */
+export class ReadBudgetSpent extends Error {
+  override readonly name = 'ReadBudgetSpent';
+}
+
+export interface Answers {
+  readonly users: Record<string, UserExistenceResult>;
+  readonly searches: Record<string, readonly CampaignRecord[]>;
+}
+
+export const emptyAnswers = (): Answers => ({ users: {}, searches: {} });
+
+/** Reads still on their way: their answers are kept too before the invocation hands over. */
+export interface ResumableReader extends PlatformReader {
+  settled(): Promise<void>;
+}
+
+export const resumableReader = (
+  inner: PlatformReader,
+  answers: Answers,
+  hasTime: () => boolean,
+): ResumableReader => {
+  const inFlight = new Set<Promise<unknown>>();
+  let spent = false;
+  const check = () => {
+    spent ||= !hasTime();
+    if (spent) throw new ReadBudgetSpent('the invocation is out of time for platform reads');
+  };
+  const track = <T>(read: Promise<T>): Promise<T> => {
+    inFlight.add(read);
+    return read.finally(() => inFlight.delete(read));
+  };
+  return {
+    settled: async () => {
+      await Promise.allSettled([...inFlight]);
+    },
+    get calls() {
+      return inner.calls;
+    },
+    async search(request) {
+      const key = JSON.stringify(request);
+      const known = answers.searches[key];
+      if (known !== undefined) return known;
+      check();
+      const found = await track(inner.search(request));
+      answers.searches[key] = found;
+      return found;
+    },
+    async userExists(loginUserId) {
+      const known = answers.users[loginUserId];
+      if (known !== undefined) return known;
+      check();
+      const found = await track(inner.userExists(loginUserId));
+      answers.users[loginUserId] = found;
+      return found;
+    },
+  };
+};

@@ -1,0 +1,291 @@
+/**
+ * The stack's reconcile run, one Lambda function the state machine calls in two steps:
+ *
+ * - `plan`: a manifest arrived (S3 → EventBridge → Step Functions). Verify, read the platform
+ *   and the ledger, write the plan and its report beside the run, note the run, publish the
+ *   metrics, and say what comes next: `apply` (the scope auto-applies and the plan is within the
+ *   gates: its repairs are written as JSON Lines the state machine's Distributed Map sends to
+ *   the queues), `held` (plan only, or deletes held: an alarm fires), `no-changes`, `refused`,
+ *   or `continue` (out of time: the answers so far are kept and the next invocation goes on).
+ * - `applied`: the Distributed Map sent every repair: the scope notes the snapshot as applied.
+ */
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { Context } from 'aws-lambda';
+import type { ItemClient } from '../core/aws/dynamodb-json-client';
+import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
+import { DynamoDbRunHistory } from './dynamodb-run-history';
+import { decodeJsonLinesOnly } from './json-lines';
+import { LedgerItemView } from './ledger-item-view';
+import { SnapshotRefused } from './manifest';
+import { CHANGES, hasChanges, type Plan } from './plan';
+import { serializePlan } from './plan-file';
+import { noteRefusal, planSnapshot, scopeNamed } from './planner';
+import { PlatformReadError, type PlatformReader } from './platform-reader';
+import {
+  type Answers,
+  emptyAnswers,
+  ReadBudgetSpent,
+  type ResumableReader,
+  resumableReader,
+} from './resumable-reader';
+import { reportLines } from './run-report';
+import type { ReconcileScope } from './scope';
+
+/** Time left when an invocation stops reading and hands over to the next. */
+const HANDOVER_MS = 90_000;
+
+export type PlanStepInput = {
+  readonly step: 'plan';
+  readonly bucket: string;
+  readonly key: string;
+  /** The execution's name: keeps a long plan's answers between invocations. */
+  readonly runName: string;
+};
+
+export type PlanStepOutput =
+  | { readonly outcome: 'continue'; readonly answered: number }
+  | {
+      readonly outcome: 'refused';
+      readonly code: string;
+      readonly message: string;
+      readonly scope?: string;
+    }
+  | PlannedOutput;
+
+/** A plan was made: what comes next, and where the run keeps its files. */
+export type PlannedOutput = {
+  readonly outcome: 'apply' | 'held' | 'no-changes';
+  readonly scope: string;
+  readonly runId: string;
+  readonly planKey: string;
+  readonly reportKey: string;
+  readonly repairsKey?: string;
+  readonly repairs: number;
+  readonly counts: Plan['counts'];
+  readonly snapshot: {
+    readonly exportedAt: string;
+    readonly rowCount: number;
+    readonly sha256: string;
+  };
+  readonly heldBecause: readonly string[];
+};
+
+export type AppliedStepInput = {
+  readonly step: 'applied';
+  readonly plan: PlannedOutput;
+};
+
+export interface RunMetrics {
+  /** Count metrics with the scope as their dimension. */
+  publish(scope: string, values: Readonly<Record<string, number>>): void;
+}
+
+export interface ReconcileRunDeps {
+  readonly s3: S3Client;
+  readonly bucket: string;
+  readonly tableName: string;
+  readonly ledgerClient: ItemClient;
+  readonly scopes: Readonly<Record<string, ReconcileScope>>;
+  readonly campaignRegion: Parameters<typeof planSnapshot>[0]['campaignRegion'];
+  readonly reader: (kind: ReconcileScope['kind']) => PlatformReader;
+  readonly queueUrls: Readonly<Record<string, string>>;
+  readonly metrics: RunMetrics;
+  readonly now?: () => number;
+}
+
+const readObject = async (s3: S3Client, bucket: string, key: string): Promise<Uint8Array> => {
+  const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  if (answer.Body === undefined) throw new Error(`s3://${bucket}/${key} has no body`);
+  return answer.Body.transformToByteArray();
+};
+
+const writeObject = (s3: S3Client, bucket: string, key: string, body: string) =>
+  s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+
+const sibling = (key: string, file: string): string =>
+  `${key.includes('/') ? key.slice(0, key.lastIndexOf('/') + 1) : ''}${file}`;
+
+const answersKey = (runName: string) => `runs/answers/${runName}.json`;
+
+const loadAnswers = async (s3: S3Client, bucket: string, runName: string): Promise<Answers> => {
+  try {
+    const users = JSON.parse(
+      Buffer.from(await readObject(s3, bucket, answersKey(runName))).toString('utf8'),
+    );
+    return { ...emptyAnswers(), users };
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return emptyAnswers();
+    throw error;
+  }
+};
+
+export const createReconcileRun = (deps: ReconcileRunDeps) => {
+  const now = deps.now ?? Date.now;
+  const history = new DynamoDbRunHistory({ tableName: deps.tableName, client: deps.ledgerClient });
+  const { s3, bucket } = deps;
+
+  const plan = async (
+    input: PlanStepInput,
+    context: Pick<Context, 'getRemainingTimeInMillis'>,
+  ): Promise<PlanStepOutput> => {
+    const answers = await loadAnswers(s3, bucket, input.runName);
+    const hasTime = () => context.getRemainingTimeInMillis() > HANDOVER_MS;
+    const readers: (ResumableReader & { readonly kind: ReconcileScope['kind'] })[] = [];
+    let run: Awaited<ReturnType<typeof planSnapshot>>;
+    const manifestText = Buffer.from(await readObject(s3, input.bucket, input.key)).toString(
+      'utf8',
+    );
+    try {
+      run = await planSnapshot({
+        manifestText,
+        manifestWhere: `s3://${input.bucket}/${input.key}`,
+        readExport: (file) => readObject(s3, input.bucket, sibling(input.key, file)),
+        decode: decodeJsonLinesOnly,
+        scopes: deps.scopes,
+        campaignRegion: deps.campaignRegion,
+        reader: (kind) => {
+          const reader = Object.assign(resumableReader(deps.reader(kind), answers, hasTime), {
+            kind,
+          });
+          readers.push(reader);
+          return reader;
+        },
+        ledger: () =>
+          new LedgerItemView({
+            items: dynamoDbLedgerItems({ tableName: deps.tableName, client: deps.ledgerClient }),
+          }),
+        history,
+        readPlan: async (location) => {
+          const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(location);
+          if (match === null) throw new Error(`not an s3:// location: ${location}`);
+          return Buffer.from(await readObject(s3, match[1] ?? '', match[2] ?? '')).toString('utf8');
+        },
+        now: now(),
+      });
+    } catch (error) {
+      if (error instanceof ReadBudgetSpent && readers.some((r) => r.kind === 'records')) {
+        // Searches are not kept between invocations (a million records would be hundreds of
+        // MB): a sweep that does not fit one invocation is refused, not looped on for ever.
+        deps.metrics.publish(scopeNamed(manifestText) ?? 'unknown', { ReconcileRunsRefused: 1 });
+        return {
+          outcome: 'refused',
+          code: 'SWEEP_TOO_LONG',
+          message:
+            'the records sweep does not fit one invocation (15 min): raise reconcile.platformShare, split the scope by campaign, or plan it with npm run ops -- reconcile plan',
+        };
+      }
+      if (error instanceof ReadBudgetSpent) {
+        // Reads already on their way still answer: kept, they are not asked again.
+        await Promise.all(readers.map((reader) => reader.settled()));
+        await writeObject(s3, bucket, answersKey(input.runName), JSON.stringify(answers.users));
+        return { outcome: 'continue', answered: Object.keys(answers.users).length };
+      }
+      if (error instanceof SnapshotRefused || error instanceof PlatformReadError) {
+        const code = error instanceof SnapshotRefused ? error.code : 'PLATFORM_READ';
+        const at = new Date(now()).toISOString();
+        const scope = await noteRefusal(
+          history,
+          manifestText,
+          { code, message: error.message },
+          at,
+        );
+        deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
+        return { outcome: 'refused', code, message: error.message, scope };
+      }
+      throw error;
+    }
+    const result = run.plan;
+    const scope = deps.scopes[result.scope];
+    const base = `runs/${result.scope}/${result.planId}`;
+    const planKey = `${base}/plan.jsonl`;
+    const reportKey = `${base}/report.jsonl`;
+    const changes = hasChanges(result);
+    const auto = scope?.apply === 'auto' && !result.deletes.held;
+    const outcome = !changes ? 'no-changes' : auto ? 'apply' : 'held';
+    await writeObject(s3, bucket, planKey, serializePlan(result));
+    await writeObject(s3, bucket, reportKey, `${reportLines(result, { outcome }).join('\n')}\n`);
+    const repairs = result.entries.flatMap((entry) => {
+      if (entry.repair === undefined) return [];
+      const queueUrl = deps.queueUrls[entry.repair.action];
+      if (queueUrl === undefined)
+        throw new Error(`no queue for ${entry.repair.action}: is the action enabled?`);
+      return [JSON.stringify({ queueUrl, body: JSON.stringify(entry.repair.message) })];
+    });
+    const repairsKey = `${base}/repairs.jsonl`;
+    if (outcome === 'apply') await writeObject(s3, bucket, repairsKey, `${repairs.join('\n')}\n`);
+    const snapshot = {
+      exportedAt: result.snapshot.exportedAt,
+      rowCount: result.snapshot.rowCount,
+      sha256: result.snapshot.sha256,
+    };
+    await history.notePlanned(result.scope, {
+      ...snapshot,
+      planLocation: `s3://${bucket}/${planKey}`,
+    });
+    await history.record({
+      runId: result.planId,
+      scope: result.scope,
+      status: outcome === 'no-changes' ? 'no-changes' : outcome === 'held' ? 'held' : 'planned',
+      at: result.createdAt,
+      counts: result.counts,
+      ...(result.deletes.held ? { deletesHeld: result.deletes.count } : {}),
+      planLocation: `s3://${bucket}/${planKey}`,
+      reportLocation: `s3://${bucket}/${reportKey}`,
+    });
+    if (outcome === 'no-changes') await history.noteSuccess(result.scope, result.createdAt);
+    deps.metrics.publish(result.scope, {
+      ReconcileDriftFound: CHANGES.reduce((n, c) => n + result.counts[c], 0),
+      ReconcileDeletesHeld: result.deletes.held ? result.deletes.count : 0,
+      ReconcilePlansHeld: outcome === 'held' ? 1 : 0,
+      ReconcileUnmanaged: result.counts.unmanaged,
+      ReconcileConflicts: result.counts.conflict,
+      ReconcileRunSucceeded: outcome === 'no-changes' ? 1 : 0,
+    });
+    return {
+      outcome,
+      scope: result.scope,
+      runId: result.planId,
+      planKey,
+      reportKey,
+      ...(outcome === 'apply' ? { repairsKey } : {}),
+      repairs: repairs.length,
+      counts: result.counts,
+      snapshot,
+      heldBecause:
+        outcome === 'held' && !result.deletes.held
+          ? ['the scope is plan-only']
+          : result.deletes.heldBecause,
+    };
+  };
+
+  const applied = async (input: AppliedStepInput): Promise<{ readonly outcome: 'applied' }> => {
+    const at = new Date(now()).toISOString();
+    const { plan: step } = input;
+    await history.noteApplied(
+      step.scope,
+      { ...step.snapshot, planLocation: `s3://${bucket}/${step.planKey}` },
+      { at, approvedBy: 'auto-apply' },
+    );
+    await history.record({
+      runId: step.runId,
+      scope: step.scope,
+      status: 'applied',
+      at,
+      counts: step.counts,
+      approvedBy: 'auto-apply',
+      planLocation: `s3://${bucket}/${step.planKey}`,
+      reportLocation: `s3://${bucket}/${step.reportKey}`,
+    });
+    deps.metrics.publish(step.scope, {
+      ReconcileDriftRepaired: step.repairs,
+      ReconcileRunSucceeded: 1,
+    });
+    return { outcome: 'applied' };
+  };
+
+  return async (
+    event: PlanStepInput | AppliedStepInput,
+    context: Pick<Context, 'getRemainingTimeInMillis'>,
+  ): Promise<PlanStepOutput | { readonly outcome: 'applied' }> =>
+    event.step === 'plan' ? plan(event, context) : applied(event);
+};

@@ -1,0 +1,57 @@
+/**
+ * Where reconciliation remembers its runs: per scope, the newest snapshot planned and the last
+ * one applied (the previous snapshot of the next run, the superseded-plan check, the shrink
+ * guard), and one item per run with its counts, who approved it and where its plan is.
+ * DynamoDB (the deployment's table) in the stack, memory in the local run and tests.
+ */
+
+export interface SnapshotMark {
+  readonly exportedAt: string;
+  readonly rowCount: number;
+  readonly sha256: string;
+  /** Where its plan is (a file path or an s3:// URI): the previous snapshot's users are read from it. */
+  readonly planLocation?: string;
+}
+
+export interface ScopeState {
+  /** The newest snapshot any plan of the scope was made from. */
+  readonly newest?: SnapshotMark;
+  /** The last snapshot whose plan was applied. */
+  readonly applied?: SnapshotMark & { readonly appliedAt: string; readonly approvedBy: string };
+  /** When a run last ended well (planned with nothing held, or applied). */
+  readonly lastSuccessAt?: string;
+}
+
+export type RunStatus = 'refused' | 'no-changes' | 'planned' | 'held' | 'applied';
+
+export interface RunRecord {
+  readonly runId: string;
+  readonly scope: string;
+  readonly status: RunStatus;
+  readonly at: string;
+  readonly counts?: Readonly<Record<string, number>>;
+  readonly deletesHeld?: number;
+  readonly approvedBy?: string;
+  readonly planLocation?: string;
+  readonly reportLocation?: string;
+  readonly refusal?: { readonly code: string; readonly message: string };
+}
+
+export interface RunHistory {
+  scope(name: string): Promise<ScopeState>;
+  /** Notes a plan's snapshot as the newest of its scope when it is newer than the one noted. */
+  notePlanned(name: string, snapshot: SnapshotMark): Promise<void>;
+  noteApplied(
+    name: string,
+    snapshot: SnapshotMark,
+    by: { readonly at: string; readonly approvedBy: string },
+  ): Promise<void>;
+  noteSuccess(name: string, at: string): Promise<void>;
+  record(run: RunRecord): Promise<void>;
+}
+
+/** `a` was exported after `b` (ties broken by the hash, so two different files never tie). */
+export const isNewerSnapshot = (a: SnapshotMark, b: SnapshotMark | undefined): boolean =>
+  b === undefined ||
+  a.exportedAt > b.exportedAt ||
+  (a.exportedAt === b.exportedAt && a.sha256 > b.sha256);

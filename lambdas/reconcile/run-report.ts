@@ -1,0 +1,26 @@
+/**
+ * A run's report as JSON Lines, for a person or a log tool: the plan's header (counts, gates,
+ * sweeps) and one line per entity that is not in sync, with its category, reason and the names
+ * of the fields that differ. Never a data value: repair messages stay in the plan.
+ */
+import type { Plan } from './plan';
+
+export const reportLines = (plan: Plan, extra: Record<string, unknown> = {}): string[] => {
+  const { entries, ...header } = plan;
+  return [
+    JSON.stringify({ type: 'run', ...header, ...extra }),
+    ...entries
+      .filter((entry) => entry.category !== 'in-sync')
+      .map((entry) =>
+        JSON.stringify({
+          type: 'entity',
+          entity: entry.entity,
+          category: entry.category,
+          ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+          ...(entry.fields === undefined ? {} : { fields: entry.fields }),
+          ...(entry.line === undefined ? {} : { line: entry.line }),
+          ...(entry.repair === undefined ? {} : { action: entry.repair.action }),
+        }),
+      ),
+  ];
+};

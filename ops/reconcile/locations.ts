@@ -1,0 +1,66 @@
+/**
+ * Where `reconcile` reads and writes: a local path, or an `s3://bucket/key` URI (the stack's run
+ * keeps manifests, exports and plans in its bucket). A sibling is a file in the same folder or
+ * under the same key prefix, as a manifest's `file` is.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { OpsError } from '../errors';
+
+export interface Location {
+  /** As the operator wrote it (messages, the run history). */
+  readonly name: string;
+  read(): Promise<Uint8Array>;
+  /** Files are written with mode 0600: plans hold repair messages, which hold personal data. */
+  write(text: string): Promise<void>;
+  sibling(file: string): Location;
+}
+
+const S3_URI = /^s3:\/\/([^/]+)\/(.+)$/;
+
+const fileLocation = (file: string): Location => ({
+  name: file,
+  read: () => readFile(file),
+  write: (text) => writeFile(file, text, { mode: 0o600 }),
+  sibling: (name) => fileLocation(path.join(path.dirname(file), name)),
+});
+
+const s3Location = (s3: () => S3Client, bucket: string, key: string): Location => ({
+  name: `s3://${bucket}/${key}`,
+  read: async () => {
+    const answer = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    if (answer.Body === undefined) throw new OpsError(`s3://${bucket}/${key} has no body`);
+    return answer.Body.transformToByteArray();
+  },
+  write: async (text) => {
+    await s3().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: text }));
+  },
+  sibling: (name) => {
+    const prefix = key.includes('/') ? key.slice(0, key.lastIndexOf('/') + 1) : '';
+    return s3Location(s3, bucket, `${prefix}${name}`);
+  },
+});
+
+export const locate = (text: string, s3: () => S3Client): Location => {
+  const match = S3_URI.exec(text);
+  return match ? s3Location(s3, match[1] ?? '', match[2] ?? '') : fileLocation(text);
+};
+
+export const readText = async (location: Location, what: string): Promise<string> => {
+  try {
+    return Buffer.from(await location.read()).toString('utf8');
+  } catch (error) {
+    if (error instanceof OpsError) throw error;
+    throw new OpsError(`Cannot read the ${what} ${location.name}: ${(error as Error).message}`);
+  }
+};
+
+/** One S3 client for a command, made on first use (most runs read local files only). */
+export const lazyS3 = (region: string | undefined): (() => S3Client) => {
+  let client: S3Client | undefined;
+  return () => {
+    client ??= new S3Client(region === undefined ? {} : { region });
+    return client;
+  };
+};

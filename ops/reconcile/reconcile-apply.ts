@@ -1,0 +1,143 @@
+/**
+ * `reconcile apply <plan>`: sends exactly the plan's repairs, through the bulk sender, to the
+ * action queues, where the handlers order them against live events (`occurredAt` is the
+ * export's time). Refuses a stale or superseded plan; held deletes go only when
+ * `--allow-deletes` names their count.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { checkApplicable, PlanRefused, repairsByAction } from '../../lambdas/reconcile/apply-check';
+import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
+import type { RepairAction } from '../../lambdas/reconcile/plan';
+import { PlanFileError, parsePlan } from '../../lambdas/reconcile/plan-file';
+import { queueBatchSender } from '../bulk/batch-target';
+import { counted } from '../counted';
+import type { OpsCommand } from '../deployment';
+import { OpsError } from '../errors';
+import { writeLine } from '../io';
+import { lazyS3, locate, readText } from './locations';
+import { ledgerTableOf } from './reconcile-plan';
+import { sendRepairs } from './repair-sender';
+
+/** Creates before deletes: a repair set is applied in this order, each action's file whole. */
+export const REPAIR_ORDER: readonly RepairAction[] = [
+  'add-user',
+  'add-or-update-campaign-record',
+  'delete-campaign-record',
+  'delete-user',
+];
+
+export interface ReconcileApplyOptions {
+  readonly plan: string;
+  readonly allowDeletes?: number | undefined;
+  readonly parallel: number;
+  readonly now?: () => number;
+  readonly backoffMs?: (retry: number) => number;
+}
+
+export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
+  deployment,
+  options,
+  io,
+) => {
+  const now = options.now ?? Date.now;
+  const s3 = lazyS3(deployment.config.deployment?.region);
+  const location = locate(options.plan, s3);
+  let plan: ReturnType<typeof parsePlan>;
+  try {
+    plan = parsePlan(await readText(location, 'plan'), location.name);
+  } catch (error) {
+    if (error instanceof PlanFileError) throw new OpsError(error.message);
+    throw error;
+  }
+  const tableName = await ledgerTableOf(deployment);
+  const history = new DynamoDbRunHistory({ tableName, client: deployment.dynamoDb() });
+  const state = await history.scope(plan.scope);
+  let decision: ReturnType<typeof checkApplicable>;
+  try {
+    decision = checkApplicable(plan, {
+      now: now(),
+      maxAgeHours: deployment.config.reconcile.planMaxAgeHours,
+      state,
+      allowDeletes: options.allowDeletes,
+    });
+  } catch (error) {
+    if (error instanceof PlanRefused)
+      throw new OpsError(`Refused (${error.code}): ${error.message}`);
+    throw error;
+  }
+  const repairs = repairsByAction(plan, decision);
+  // Repair files and their checkpoints live beside a local plan, else in the current folder.
+  const base = options.plan.startsWith('s3://')
+    ? path.resolve(`${plan.planId}.plan.jsonl`)
+    : path.resolve(options.plan);
+  let failed = 0;
+  let sent = 0;
+  let before = 0;
+  for (const action of REPAIR_ORDER) {
+    const messages = repairs.get(action);
+    if (messages === undefined || messages.length === 0) continue;
+    const { queueUrl } = await deployment.queues(action);
+    const result = await sendRepairs({
+      action,
+      messages,
+      file: `${base}.${action}.jsonl`,
+      exportedAt: plan.snapshot.exportedAt,
+      target: { name: `${action} queue`, send: queueBatchSender(deployment.sqs(), queueUrl) },
+      parallel: options.parallel,
+      signal: io.signal,
+      backoffMs: options.backoffMs,
+    });
+    sent += result.sent;
+    before += result.sentBefore;
+    failed += result.failed;
+    writeLine(
+      io.stdout,
+      `  ${action.padEnd(30)} ${counted(result.messages, 'repair')}: sent ${result.sent}${result.sentBefore > 0 ? `, ${result.sentBefore} sent before (checkpoint)` : ''}${result.failed > 0 ? `, FAILED ${result.failed}` : ''}`,
+    );
+    if (result.stoppedBy !== undefined) writeLine(io.stderr, `Stopped: ${result.stoppedBy}`);
+  }
+  const approvedBy = `ops:${os.userInfo().username}`;
+  const at = new Date(now()).toISOString();
+  const complete = failed === 0 && decision.heldDeletes === 0;
+  await history.record({
+    runId: plan.planId,
+    scope: plan.scope,
+    status: complete ? 'applied' : 'held',
+    at,
+    counts: plan.counts,
+    approvedBy,
+    planLocation: location.name,
+    ...(decision.heldDeletes > 0 ? { deletesHeld: decision.heldDeletes } : {}),
+  });
+  if (complete) {
+    await history.noteApplied(
+      plan.scope,
+      {
+        exportedAt: plan.snapshot.exportedAt,
+        rowCount: plan.snapshot.rowCount,
+        sha256: plan.snapshot.sha256,
+        planLocation: location.name,
+      },
+      { at, approvedBy },
+    );
+  }
+  writeLine(
+    io.stdout,
+    `Applied plan ${plan.planId}: ${counted(sent, 'repair')} sent now${before > 0 ? `, ${before} by an earlier apply` : ''}, stamped occurredAt ${plan.snapshot.exportedAt}; the handlers order them against live events.`,
+  );
+  if (decision.heldDeletes > 0) {
+    writeLine(
+      io.stdout,
+      `${counted(decision.heldDeletes, 'delete')} HELD (${plan.deletes.heldBecause.join('; ')}): check them in the plan, then rerun with --allow-deletes ${decision.heldDeletes}.`,
+    );
+  }
+  if (failed > 0) {
+    writeLine(
+      io.stderr,
+      `${counted(failed, 'repair')} could not be sent: rerun the same command to send them.`,
+    );
+    return 1;
+  }
+  return 0;
+};

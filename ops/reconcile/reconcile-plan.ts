@@ -1,0 +1,134 @@
+/**
+ * `reconcile plan <manifest>`: compares a snapshot export with what the platform holds within
+ * its scope and writes the plan (and a report without data values) without changing anything.
+ * Exit codes as Terraform's detailed ones: 0 no changes, 2 changes, 1 error or refusal.
+ */
+import path from 'node:path';
+import type { ApiKeySource } from '../../lambdas/core/ports';
+import { dynamoDbLedgerItems } from '../../lambdas/reconcile/dynamodb-ledger-items';
+import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
+import { LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
+import { SnapshotRefused } from '../../lambdas/reconcile/manifest';
+import { hasChanges } from '../../lambdas/reconcile/plan';
+import { serializePlan } from '../../lambdas/reconcile/plan-file';
+import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
+import { noteRefusal, planSnapshot } from '../../lambdas/reconcile/planner';
+import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
+import { reportLines } from '../../lambdas/reconcile/run-report';
+import type { DecodedRow } from '../../lambdas/reconcile/snapshot';
+import { LEDGER_TABLE_OUTPUT_KEY } from '../../lib/stack-outputs';
+import { decodeInput } from '../bulk/input-format';
+import type { Deployment, OpsCommand } from '../deployment';
+import { OpsError } from '../errors';
+import { writeLine } from '../io';
+import { requireOutput } from '../stack-outputs';
+import { lazyS3, locate, readText } from './locations';
+import { platformReaderFor } from './platform-access';
+
+export const PLAN_EXIT = { noChanges: 0, error: 1, changes: 2 } as const;
+
+export interface ReconcilePlanOptions {
+  readonly manifest: string;
+  /** Where to write the plan. @default beside a local manifest, else the current folder */
+  readonly out?: string | undefined;
+  readonly platformUrl?: string | undefined;
+  /** Instead of the config's secret (tests). */
+  readonly apiKey?: ApiKeySource | undefined;
+  readonly now?: () => number;
+}
+
+/** The bulk loader's reading API; a header it refuses becomes a refusal of the snapshot. */
+export const decodeExport = (text: string, format: 'csv' | 'jsonl'): readonly DecodedRow[] => {
+  try {
+    return decodeInput(text, format);
+  } catch (error) {
+    throw new SnapshotRefused('INVALID_ROWS', (error as Error).message);
+  }
+};
+
+export const ledgerTableOf = async (deployment: Deployment): Promise<string> =>
+  requireOutput(
+    await deployment.outputs(),
+    LEDGER_TABLE_OUTPUT_KEY,
+    'Reconciliation keeps its run history in the ledger table: is a write action enabled?',
+  );
+
+/** `<manifest>.plan.jsonl` beside a local manifest; for an s3:// one, in the current folder. */
+const defaultPlanPath = (manifest: string): string => {
+  const base = manifest.startsWith('s3://') ? path.basename(manifest) : manifest;
+  return `${base.replace(/\.manifest\.json$|\.json$/, '')}.plan.jsonl`;
+};
+
+export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
+  deployment,
+  options,
+  io,
+) => {
+  const now = options.now ?? Date.now;
+  const s3 = lazyS3(deployment.config.deployment?.region);
+  const manifest = locate(options.manifest, s3);
+  const manifestText = await readText(manifest, 'manifest');
+  const tableName = await ledgerTableOf(deployment);
+  const history = new DynamoDbRunHistory({ tableName, client: deployment.dynamoDb() });
+  let run: Awaited<ReturnType<typeof planSnapshot>>;
+  try {
+    run = await planSnapshot({
+      manifestText,
+      manifestWhere: manifest.name,
+      readExport: (file) => manifest.sibling(file).read(),
+      decode: decodeExport,
+      scopes: deployment.config.reconcile.scopes,
+      campaignRegion: deployment.config.campaignRegion,
+      reader: (kind) =>
+        platformReaderFor(deployment.config, kind, {
+          platformUrl: options.platformUrl,
+          apiKey: options.apiKey,
+        }),
+      ledger: () =>
+        new LedgerItemView({
+          items: dynamoDbLedgerItems({ tableName, client: deployment.dynamoDb() }),
+        }),
+      history,
+      readPlan: (location) => readText(locate(location, s3), 'previous plan'),
+      now: now(),
+    });
+  } catch (error) {
+    if (error instanceof SnapshotRefused) {
+      await noteRefusal(history, manifestText, error, new Date(now()).toISOString());
+      throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was planned.`);
+    }
+    if (error instanceof PlatformReadError) {
+      throw new OpsError(`The platform could not be read: ${error.message}. Nothing was planned.`);
+    }
+    throw error;
+  }
+  const { plan } = run;
+  const planPath = path.resolve(options.out ?? defaultPlanPath(options.manifest));
+  const reportPath = `${planPath.replace(/\.plan\.jsonl$|\.jsonl$/, '')}.report.jsonl`;
+  const plans = locate(planPath, s3);
+  await plans.write(serializePlan(plan));
+  await locate(reportPath, s3).write(`${reportLines(plan).join('\n')}\n`);
+  await history.notePlanned(plan.scope, {
+    exportedAt: plan.snapshot.exportedAt,
+    rowCount: plan.snapshot.rowCount,
+    sha256: plan.snapshot.sha256,
+    planLocation: planPath,
+  });
+  const changes = hasChanges(plan);
+  await history.record({
+    runId: plan.planId,
+    scope: plan.scope,
+    status: !changes ? 'no-changes' : plan.deletes.held ? 'held' : 'planned',
+    at: plan.createdAt,
+    counts: plan.counts,
+    ...(plan.deletes.held ? { deletesHeld: plan.deletes.count } : {}),
+    planLocation: planPath,
+    reportLocation: reportPath,
+  });
+  if (!changes) await history.noteSuccess(plan.scope, plan.createdAt);
+  for (const line of summarizePlan(plan)) writeLine(io.stdout, line);
+  for (const warning of run.warnings) writeLine(io.stderr, `Warning: ${warning}`);
+  writeLine(io.stdout, `Plan written to ${planPath}; report ${reportPath}.`);
+  if (changes) writeLine(io.stdout, `Apply it: npm run ops -- reconcile apply ${planPath}`);
+  return changes ? PLAN_EXIT.changes : PLAN_EXIT.noChanges;
+};

@@ -1,0 +1,389 @@
+/**
+ * `npm run ops -- reconcile plan / apply` end to end: the ops CLI against moto (queues, bus,
+ * ledger table, secret) and the platform simulator over its socket, the repairs drained by the
+ * real handlers with the ledger on moto's DynamoDB. One drift, planned, refused where it must
+ * be, applied, drained and planned again; each `it` builds on the one before.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  CreateSecretCommand,
+  PutSecretValueCommand,
+  ResourceExistsException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../lib/config';
+import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
+import { runPipeline } from '../../../local/run/pipeline';
+import {
+  exportsNow,
+  SMALL_CAMPAIGN,
+  seedByHand,
+  seedScenario,
+} from '../../../local/run/reconcile-drift';
+import { fileLogSink, type LogSink } from '../../../local/run/run-logger';
+import { loadRunSettings, withRetrySchedule } from '../../../local/run/run-settings';
+import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { motoEndpoint, TEST_CREDENTIALS, uniqueName } from '../../support/aws-clients';
+import { runOpsCaptured } from '../../support/ops-run';
+import { REPO_ROOT } from '../../support/repo-paths';
+
+const settings = withRetrySchedule(
+  loadRunSettings(path.join(REPO_ROOT, 'config', 'example.json')),
+  EMULATOR_RETRY_SCHEDULE,
+);
+const config = loadConfig('example');
+const API_KEY = 'reconcile-cli-test-key-0001';
+const LATER = '2026-11-26T09:00:00.000Z';
+
+let simulator: RunningSimulator;
+let backend: EmulatorBackend;
+let logSink: LogSink;
+let folder = '';
+let args: string[] = [];
+
+const drain = () =>
+  runPipeline({
+    scenario: {
+      origin: 'drain',
+      phases: [{ file: 'drain', events: [] }],
+      seed: { users: [] },
+      expectations: undefined,
+    },
+    settings,
+    backend,
+    simulator,
+    logSink,
+    faults: false,
+  });
+
+const ops = (...argv: string[]) => runOpsCaptured([...argv, ...args]);
+const manifest = (name: string) => path.join(folder, `${name}.manifest.json`);
+const planOf = (name: string) => path.join(folder, `${name}.plan.jsonl`);
+
+/** An export and its manifest; `manifestChange` edits the manifest after it is made. */
+const writeExport = async (
+  name: string,
+  text: string,
+  scope: string,
+  kind: string,
+  change: Record<string, unknown> = {},
+) => {
+  const { createHash } = await import('node:crypto');
+  await writeFile(path.join(folder, name), text);
+  const rows = text.split('\n').filter((l) => l.trim() !== '').length - 1;
+  await writeFile(
+    manifest(name),
+    JSON.stringify({
+      kind,
+      scope,
+      file: name,
+      // Newer than the snapshot the drift tests apply, which an older one could not follow.
+      exportedAt: '2026-11-26T12:00:00.000Z',
+      rowCount: rows,
+      sha256: createHash('sha256').update(text).digest('hex'),
+      ...change,
+    }),
+  );
+  return manifest(name);
+};
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'reconcile-cli-'));
+  logSink = fileLogSink(path.join(folder, 'handlers.log'));
+  simulator = await startSimulator({
+    ...settings.tenant,
+    apiKey: API_KEY,
+    secretsRegion: settings.secretsRegion,
+  });
+  backend = await EmulatorBackend.create({ endpoint: motoEndpoint(), settings, apiKey: API_KEY });
+  // The CLI reads the API key from the config's secret, as an operator's machine would.
+  const secrets = new SecretsManagerClient({
+    endpoint: motoEndpoint(),
+    region: config.apiKey.secretsRegion,
+    credentials: { ...TEST_CREDENTIALS },
+  });
+  try {
+    await secrets.send(
+      new CreateSecretCommand({ Name: config.apiKey.secretId, SecretString: API_KEY }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceExistsException)) throw error;
+    await secrets.send(
+      new PutSecretValueCommand({ SecretId: config.apiKey.secretId, SecretString: API_KEY }),
+    );
+  }
+  const stack = uniqueName('reconcile-stack');
+  const outputsFile = path.join(folder, 'outputs.json');
+  await writeFile(outputsFile, JSON.stringify({ [stack]: backend.outputs }));
+  args = ['--config', 'example', '--stack', stack, '--outputs-file', outputsFile];
+
+  await runPipeline({
+    scenario: seedScenario(),
+    settings,
+    backend,
+    simulator,
+    logSink,
+    faults: false,
+  });
+  seedByHand(simulator);
+  for (const file of exportsNow()) {
+    await writeFile(path.join(folder, file.name), file.text);
+    await writeFile(path.join(folder, file.manifestName), file.manifest);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  logSink?.close();
+  await backend?.close();
+  await simulator?.close();
+});
+
+const record = (clientId: string) => simulator.state.findByClientId(SMALL_CAMPAIGN, clientId);
+const nameOf = (clientId: string) =>
+  record(clientId)?.previewRecordData.find((i) => i.key === 'Name')?.value;
+
+describe('reconcile plan / apply against moto and the simulator', () => {
+  it('plans each drift case and exits 2 (changes), writing a plan and a report without data values', async () => {
+    // Act
+    const users = await ops(
+      'reconcile',
+      'plan',
+      manifest('hr-roster.csv'),
+      '--platform-url',
+      simulator.baseUrl,
+    );
+    const records = await ops(
+      'reconcile',
+      'plan',
+      manifest('crm-renewals.csv'),
+      '--platform-url',
+      simulator.baseUrl,
+    );
+
+    // Assess
+    expect(users.code, users.stderr).toBe(2);
+    expect(records.code, records.stderr).toBe(2);
+    expect(users.stdout).toMatch(/create +1\n +user:nina\.new@example\.com/);
+    expect(users.stdout).toMatch(/delete +1\n +user:leo\.leaver@example\.com/);
+    expect(users.stdout).toMatch(
+      /unmanaged +1\n +user:ursula\.unmanaged@example\.com +\(LEAVER_NOT_CREATED_BY_US/,
+    );
+    expect(users.stdout).toMatch(
+      /conflict +1\n +user:sam\.supervisor@example\.com +\(USER_EXISTS_NOT_OURS/,
+    );
+    expect(records.stdout).toMatch(/create +1\n +record:Spring-Renewals:C-2004/);
+    expect(records.stdout).toContain('record:Spring-Renewals:C-2001  (data.Name; line 2)');
+    expect(records.stdout).toMatch(/delete +1\n +record:Spring-Renewals:C-2002/);
+    expect(records.stdout).toMatch(/unmanaged +1\n +record:Spring-Renewals:C-2900/);
+    expect(records.stdout).toContain('record:Spring-Renewals:C-2005  (NEWER_EVENT; line 5)');
+    expect(records.stdout).toMatch(
+      /sweep Bulk-Intake: 1200 records in \d+ searches, split on CrmId, complete/,
+    );
+    const report = await readFile(path.join(folder, 'crm-renewals.csv.report.jsonl'), 'utf8');
+    expect(report).toContain('"category":"update"');
+    expect(report).not.toContain('Ada');
+    expect(report).not.toContain('+1202555');
+  });
+
+  it('refuses a plan older than reconcile.planMaxAgeHours', async () => {
+    // Prepare
+    const [head = '', ...rest] = (await readFile(planOf('hr-roster.csv'), 'utf8')).split('\n');
+    const old = { ...JSON.parse(head), createdAt: '2026-01-01T00:00:00.000Z' };
+    const stale = path.join(folder, 'stale.plan.jsonl');
+    await writeFile(stale, [JSON.stringify(old), ...rest].join('\n'));
+
+    // Act
+    const run = await ops('reconcile', 'apply', stale);
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Refused \(STALE_PLAN\): plan .* was made .* h ago, more than 24 h/);
+  });
+
+  it('applies both plans; a live event newer than the export wins over its repair', async () => {
+    // Prepare: after the plan, the CRM changes C-2001 again (the plan still holds its repair).
+    await runPipeline({
+      scenario: {
+        origin: 'live',
+        phases: [
+          {
+            file: 'live',
+            events: [
+              {
+                file: 'live',
+                index: 0,
+                format: 'eventbridge',
+                source: 'com.examplecorp.crm',
+                detailType: 'add-or-update-campaign-record',
+                detail: {
+                  occurredAt: LATER,
+                  campaignName: SMALL_CAMPAIGN,
+                  clientId: 'C-2001',
+                  previewRecordData: [
+                    { key: 'CrmId', value: 'C-2001' },
+                    { key: 'Name', value: 'Ada Live' },
+                  ],
+                },
+                envelope: {},
+              },
+            ],
+          },
+        ],
+        seed: { users: [] },
+        expectations: undefined,
+      },
+      settings,
+      backend,
+      simulator,
+      logSink,
+      faults: false,
+    });
+
+    // Act
+    const users = await ops('reconcile', 'apply', planOf('hr-roster.csv'));
+    const records = await ops('reconcile', 'apply', planOf('crm-renewals.csv'));
+    const drained = await drain();
+
+    // Assess
+    expect(users.code, users.stderr).toBe(0);
+    expect(records.code, records.stderr).toBe(0);
+    expect(records.stdout).toMatch(/add-or-update-campaign-record +3 repairs: sent 3/);
+    const codes = drained.fates.map((f) => f.code).sort();
+    expect(codes).toContain('STALE_SKIPPED');
+    expect(drained.fates.every((f) => f.kind === 'applied')).toBe(true);
+    expect(simulator.state.findUser('nina.new@example.com')).toBeDefined();
+    expect(simulator.state.findUser('leo.leaver@example.com')).toBeUndefined();
+    expect(simulator.state.findUser('ursula.unmanaged@example.com')).toBeDefined();
+    expect(record('C-2004')).toBeDefined();
+    expect(record('C-2002')).toBeUndefined();
+    expect(record('C-2900')).toBeDefined();
+    expect(nameOf('C-2001')).toBe('Ada Live');
+    expect(nameOf('C-2005')).toBe('Di Live');
+  });
+
+  it('a second apply sends nothing, and a second plan finds no changes (exit 0)', async () => {
+    // Act
+    const again = await ops('reconcile', 'apply', planOf('crm-renewals.csv'));
+    const users = await ops(
+      'reconcile',
+      'plan',
+      manifest('hr-roster.csv'),
+      '--platform-url',
+      simulator.baseUrl,
+    );
+    const records = await ops(
+      'reconcile',
+      'plan',
+      manifest('crm-renewals.csv'),
+      '--platform-url',
+      simulator.baseUrl,
+    );
+
+    // Assess
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/Applied plan .*: 0 repairs sent now, 4 by an earlier apply/);
+    expect(users.code, users.stdout).toBe(0);
+    expect(records.code, records.stdout).toBe(0);
+    expect(records.stdout).toContain('No changes');
+    expect(records.stdout).toContain('record:Spring-Renewals:C-2001  (NEWER_EVENT; line 2)');
+  });
+
+  it('holds deletes beyond the gate whole until --allow-deletes names their count', async () => {
+    // Prepare: a plan whose one delete is held (as a gate would hold it)
+    const lines = (await readFile(planOf('hr-roster.csv'), 'utf8')).split('\n');
+    const head = JSON.parse(lines[0] ?? '{}');
+    const entries = [
+      JSON.stringify({
+        entity: 'user:una.stays@example.com',
+        category: 'delete',
+        repair: {
+          action: 'delete-user',
+          message: {
+            loginUserId: 'una.stays@example.com',
+            correlationId: 'gate-test',
+            occurredAt: '2026-11-26T10:00:00.000Z',
+          },
+        },
+      }),
+    ];
+    const held = path.join(folder, 'held.plan.jsonl');
+    await writeFile(
+      held,
+      `${[JSON.stringify({ ...head, createdAt: new Date().toISOString(), counts: { ...head.counts, delete: 1 }, deletes: { ...head.deletes, count: 1, held: true, heldBecause: ['test'] }, entryCount: 1 }), ...entries].join('\n')}\n`,
+    );
+
+    // Act
+    const without = await ops('reconcile', 'apply', held);
+    const wrong = await ops('reconcile', 'apply', held, '--allow-deletes', '2');
+    await drain();
+    const stillThere = simulator.state.findUser('una.stays@example.com');
+    const named = await ops('reconcile', 'apply', held, '--allow-deletes', '1');
+    await drain();
+
+    // Assess
+    expect(without.code).toBe(0);
+    expect(without.stdout).toContain('1 delete HELD');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('Refused (DELETE_COUNT)');
+    expect(stillThere).toBeDefined();
+    expect(named.code, named.stderr).toBe(0);
+    expect(simulator.state.findUser('una.stays@example.com')).toBeUndefined();
+  });
+
+  it.each([
+    ['a truncated export (row count)', { rowCount: 99 }, 'COUNT_MISMATCH'],
+    ['a changed export (hash)', { sha256: '0'.repeat(64) }, 'HASH_MISMATCH'],
+    ['a manifest without exportedAt', { exportedAt: undefined }, 'MANIFEST'],
+    ['an unknown scope', { scope: 'nope' }, 'UNKNOWN_SCOPE'],
+  ])('refuses %s and plans nothing (exit 1)', async (_name, change, code) => {
+    // Prepare
+    const text =
+      'loginUserId,firstName,lastName,userTemplateName,status\nx@example.com,X,Y,Agent-Standard,active\n';
+    const file = await writeExport(`refused-${code}.csv`, text, 'hr-agents', 'users', change);
+
+    // Act
+    const run = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Refused (${code})`);
+    expect(run.stderr).toContain('Nothing was planned');
+  });
+
+  it.each([
+    [
+      'an empty export',
+      'loginUserId,firstName,lastName,userTemplateName,status\n',
+      'users',
+      'hr-agents',
+      'EMPTY',
+    ],
+    [
+      'duplicate keys',
+      'loginUserId,firstName,lastName,userTemplateName\nd@example.com,D,E,Agent-Standard\nd@example.com,D,F,Agent-Standard\n',
+      'users',
+      'hr-agents',
+      'DUPLICATE_KEYS',
+    ],
+    [
+      'rows outside the scope',
+      'campaignName,clientId,data.Name\nOther-Campaign,Z-1,Zed\n',
+      'records',
+      'crm-renewals',
+      'OUT_OF_SCOPE',
+    ],
+  ])('refuses %s (exit 1)', async (_name, text, kind, scope, code) => {
+    // Prepare
+    const file = await writeExport(`refused-${code}.csv`, text, scope, kind);
+
+    // Act
+    const run = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`Refused (${code})`);
+  });
+});

@@ -1,0 +1,247 @@
+/**
+ * The stack's reconcile function in-process (Lambda and Step Functions run poorly on moto):
+ * against moto's S3 and DynamoDB and the simulator over its socket, each step the state machine
+ * takes: a plan that auto-applies (its repairs file is what the Distributed Map sends), one held
+ * for a person, a refusal, a plan that runs out of time and goes on in the next invocation, and
+ * the applied step that records the run.
+ */
+import { createHash } from 'node:crypto';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbRunHistory } from '../../../lambdas/reconcile/dynamodb-run-history';
+import {
+  createReconcileRun,
+  type PlannedOutput,
+  type PlanStepOutput,
+} from '../../../lambdas/reconcile/run-function';
+import { parseScopes } from '../../../lambdas/reconcile/scope';
+import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { localPlatformReader } from '../../../testkit';
+import { motoClientConfig, uniqueName } from '../../support/aws-clients';
+import {
+  createLedgerTable,
+  motoDynamoDbClient,
+  motoLedgerClient,
+} from '../../support/ledger-table';
+
+const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
+const API_KEY = 'reconcile-function-key-01';
+const s3 = new S3Client({ ...motoClientConfig(), forcePathStyle: true });
+const bucket = uniqueName('reconcile').toLowerCase();
+let tableName = '';
+let simulator: RunningSimulator;
+const published: { scope: string; values: Record<string, number> }[] = [];
+
+const scopes = parseScopes({
+  roster: { kind: 'users', apply: 'auto' },
+  review: { kind: 'users', apply: 'plan-only' },
+  strict: {
+    kind: 'users',
+    apply: 'auto',
+    deleteUnmanaged: true,
+    deleteGate: { count: 1, percent: 0 },
+  },
+});
+if (!scopes.success) throw new Error(scopes.error);
+const queueUrls = {
+  'add-user': 'https://sqs.test/add-user',
+  'delete-user': 'https://sqs.test/delete-user',
+};
+
+const run = () =>
+  createReconcileRun({
+    s3,
+    bucket,
+    tableName,
+    ledgerClient: motoLedgerClient(),
+    scopes: scopes.scopes,
+    campaignRegion: 'eu-central-1',
+    reader: () => localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+    queueUrls,
+    metrics: { publish: (scope, values) => published.push({ scope, values: { ...values } }) },
+  });
+const plenty = { getRemainingTimeInMillis: () => 600_000 };
+
+/** Drops an export and its manifest under incoming/, as a producer does. */
+const drop = async (name: string, scope: string, lines: readonly object[], change: object = {}) => {
+  const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+  const manifest = {
+    kind: 'users',
+    scope,
+    file: `${name}.jsonl`,
+    exportedAt: '2026-11-25T06:00:00.000Z',
+    rowCount: lines.length,
+    sha256: createHash('sha256').update(text).digest('hex'),
+    ...change,
+  };
+  await s3.send(
+    new PutObjectCommand({ Bucket: bucket, Key: `incoming/${name}.jsonl`, Body: text }),
+  );
+  const key = `incoming/${name}.manifest.json`;
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: JSON.stringify(manifest) }));
+  return { step: 'plan' as const, bucket, key, runName: uniqueName(name) };
+};
+
+const text = async (key: string) => {
+  const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return (await answer.Body?.transformToString()) ?? '';
+};
+
+const user = (login: string) => ({
+  loginUserId: login,
+  firstName: 'F',
+  lastName: 'L',
+  userTemplateName: 'Agent',
+});
+
+beforeAll(async () => {
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  tableName = await createLedgerTable(motoDynamoDbClient());
+  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+});
+afterAll(async () => {
+  await simulator?.close();
+});
+
+describe('the reconcile function (plan and applied steps)', () => {
+  it('auto-applies a plan within the gates: writes the plan, a report and the repairs for the Distributed Map', async () => {
+    // Prepare
+    const input = await drop('roster-1', 'roster', [user('new.one@example.com')]);
+
+    // Act
+    const output = (await run()(input, plenty)) as PlanStepOutput;
+
+    // Assess
+    expect(output).toMatchObject({
+      outcome: 'apply',
+      scope: 'roster',
+      repairs: 1,
+      counts: { create: 1 },
+    });
+    const planned = output as PlannedOutput;
+    const repairs = (await text(planned.repairsKey ?? ''))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(repairs).toEqual([
+      {
+        queueUrl: queueUrls['add-user'],
+        body: expect.stringContaining('"occurredAt":"2026-11-25T06:00:00.000Z"'),
+      },
+    ]);
+    expect(await text(planned.planKey)).toContain('"category":"create"');
+    expect(await text(planned.reportKey)).not.toContain('"firstName"');
+    expect(published.at(-1)).toEqual({
+      scope: 'roster',
+      values: expect.objectContaining({ ReconcileDriftFound: 1, ReconcilePlansHeld: 0 }),
+    });
+  });
+
+  it('records the applied step in the run history, with who approved it', async () => {
+    // Prepare
+    const input = await drop('roster-2', 'roster', [user('second@example.com')], {
+      exportedAt: '2026-11-25T07:00:00.000Z',
+    });
+    const planned = (await run()(input, plenty)) as PlannedOutput;
+
+    // Act
+    await run()({ step: 'applied', plan: planned }, plenty);
+
+    // Assess
+    const state = await new DynamoDbRunHistory({ tableName, client: motoLedgerClient() }).scope(
+      'roster',
+    );
+    expect(state.applied).toMatchObject({
+      exportedAt: '2026-11-25T07:00:00.000Z',
+      approvedBy: 'auto-apply',
+    });
+    expect(published.at(-1)?.values).toMatchObject({
+      ReconcileDriftRepaired: 1,
+      ReconcileRunSucceeded: 1,
+    });
+  });
+
+  it('holds the plan of a plan-only scope for a person, and says so in a metric', async () => {
+    // Prepare
+    const input = await drop('review-1', 'review', [user('held@example.com')]);
+
+    // Act
+    const output = await run()(input, plenty);
+
+    // Assess
+    expect(output).toMatchObject({ outcome: 'held', heldBecause: ['the scope is plan-only'] });
+    expect(output).not.toHaveProperty('repairsKey');
+    expect(published.at(-1)?.values).toMatchObject({ ReconcilePlansHeld: 1 });
+  });
+
+  it('holds an auto-apply plan whose deletes exceed the gate: nothing is sent, the whole delete set waits', async () => {
+    // Prepare: two leavers still provisioned, a gate of one
+    for (const login of ['gone1@example.com', 'gone2@example.com'])
+      simulator.state.addUser(user(login));
+    const leaver = (login: string) => ({ loginUserId: login, status: 'terminated' });
+    const input = await drop('strict-1', 'strict', [
+      leaver('gone1@example.com'),
+      leaver('gone2@example.com'),
+    ]);
+
+    // Act
+    const output = await run()(input, plenty);
+
+    // Assess
+    expect(output).toMatchObject({
+      outcome: 'held',
+      counts: { delete: 2 },
+      heldBecause: ['2 deletes exceed the gate max(1, 0 % of 2) = 1'],
+    });
+    expect(output).not.toHaveProperty('repairsKey');
+    expect(published.at(-1)?.values).toMatchObject({
+      ReconcileDeletesHeld: 2,
+      ReconcilePlansHeld: 1,
+    });
+    expect(simulator.state.findUser('gone1@example.com')).toBeDefined();
+  });
+
+  it('refuses a truncated export, naming the problem, and counts the refusal', async () => {
+    // Prepare
+    const input = await drop('roster-bad', 'roster', [user('x@example.com')], {
+      rowCount: 5,
+      exportedAt: '2026-11-26T00:00:00.000Z',
+    });
+
+    // Act
+    const output = await run()(input, plenty);
+
+    // Assess
+    expect(output).toMatchObject({ outcome: 'refused', code: 'COUNT_MISMATCH', scope: 'roster' });
+    expect((output as { message: string }).message).toContain('holds 1 rows, the manifest says 5');
+    expect(published.at(-1)).toEqual({ scope: 'roster', values: { ReconcileRunsRefused: 1 } });
+  });
+
+  it('hands a plan over to the next invocation when its time runs out, asking only what is still unknown', async () => {
+    // Prepare
+    const logins = Array.from({ length: 6 }, (_, i) => `many${i}@example.com`);
+    const input = await drop('roster-long', 'review', logins.map(user), {
+      exportedAt: '2026-11-26T01:00:00.000Z',
+    });
+    let reads = 0;
+    const budget = { getRemainingTimeInMillis: () => (reads++ < 3 ? 600_000 : 0) };
+    const before = simulator.stats.snapshot();
+
+    // Act
+    const first = await run()(input, budget);
+    const second = await run()(input, plenty);
+
+    // Assess
+    expect(first).toMatchObject({ outcome: 'continue' });
+    expect((first as { answered: number }).answered).toBeGreaterThanOrEqual(3);
+    expect(second).toMatchObject({ outcome: 'held', counts: { create: 6 } });
+    const queries = (stats: typeof before) => stats.endpoints['query-existence']?.requests ?? 0;
+    // Six candidates, each asked once across the two invocations.
+    expect(queries(simulator.stats.snapshot()) - queries(before)).toBe(6);
+  });
+});

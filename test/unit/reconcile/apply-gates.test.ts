@@ -1,0 +1,160 @@
+/**
+ * The safety rules of a plan, table-driven: the delete gate max(N, p % of the scope) holds the
+ * whole delete set; the shrink guard holds it when the export shrank too much; `apply` refuses
+ * a stale or superseded plan and sends held deletes only when --allow-deletes names their count.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkApplicable, repairsByAction } from '../../../lambdas/reconcile/apply-check';
+import { deleteGate, type Plan } from '../../../lambdas/reconcile/plan';
+import { parseScopes, type UsersScope } from '../../../lambdas/reconcile/scope';
+import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
+
+const scopeOf = (policy: object): UsersScope => {
+  const parsed = parseScopes({ s: { kind: 'users', ...policy } });
+  if (!parsed.success) throw new Error(parsed.error);
+  return parsed.scopes.s as UsersScope;
+};
+const snapshotOf = (rowCount: number, policy: object = {}): Snapshot => ({
+  kind: 'users',
+  id: 'abc',
+  scope: scopeOf(policy),
+  rows: [],
+  manifest: {
+    kind: 'users',
+    scope: 's',
+    file: 'f.csv',
+    format: 'csv',
+    exportedAt: '2026-11-25T06:00:00.000Z',
+    rowCount,
+    sha256: 'a'.repeat(64),
+  },
+});
+
+describe('delete gate and shrink guard', () => {
+  it.each([
+    ['within max(N, p %)', { deleteGate: { count: 5, percent: 10 } }, 1000, 100, undefined, false],
+    [
+      'over p % of the scope',
+      { deleteGate: { count: 5, percent: 10 } },
+      1000,
+      101,
+      undefined,
+      true,
+    ],
+    ['over N for a small scope', { deleteGate: { count: 5, percent: 10 } }, 20, 6, undefined, true],
+    ['an export shrunk past the guard', { shrinkGuardPercent: 10 }, 890, 1, 1000, true],
+    ['an export shrunk within the guard', { shrinkGuardPercent: 10 }, 900, 1, 1000, false],
+    ['no deletes at all, however shrunk', { shrinkGuardPercent: 10 }, 10, 0, 1000, false],
+  ])('%s', (_name, policy, size, deletes, previousRows, held) => {
+    // Act
+    const gate = deleteGate(
+      snapshotOf(size, policy),
+      deletes,
+      size,
+      previousRows === undefined
+        ? undefined
+        : { exportedAt: '2026-11-24T06:00:00.000Z', rowCount: previousRows, sha256: 'b' },
+    );
+
+    // Assess
+    expect(gate.held).toBe(held);
+    expect(gate.heldBecause.length > 0).toBe(held);
+  });
+});
+
+const plan = (overrides: Partial<Plan> = {}): Plan => ({
+  version: 1,
+  planId: 'p1',
+  createdAt: '2026-11-25T08:00:00.000Z',
+  scope: 's',
+  kind: 'users',
+  snapshot: {
+    id: 'abc',
+    file: 'f.csv',
+    exportedAt: '2026-11-25T06:00:00.000Z',
+    rowCount: 3,
+    sha256: 'a'.repeat(64),
+  },
+  counts: { create: 1, update: 0, delete: 2, unmanaged: 0, conflict: 0, skipped: 0, 'in-sync': 0 },
+  deletes: {
+    count: 2,
+    gate: 1,
+    scopeSize: 3,
+    held: true,
+    heldBecause: ['2 deletes exceed the gate'],
+  },
+  platformReads: 3,
+  entries: [
+    {
+      entity: 'user:a',
+      category: 'create',
+      repair: { action: 'add-user', message: { loginUserId: 'a' } },
+    },
+    {
+      entity: 'user:b',
+      category: 'delete',
+      repair: { action: 'delete-user', message: { loginUserId: 'b' } },
+    },
+    {
+      entity: 'user:c',
+      category: 'delete',
+      repair: { action: 'delete-user', message: { loginUserId: 'c' } },
+    },
+  ],
+  ...overrides,
+});
+const now = Date.parse('2026-11-25T09:00:00.000Z');
+const mark = (exportedAt: string, sha = 'a'.repeat(64)) => ({
+  exportedAt,
+  rowCount: 3,
+  sha256: sha,
+});
+
+describe('apply checks', () => {
+  it.each([
+    ['a plan older than the configured age', { maxAgeHours: 0.5 }, {}, 'STALE_PLAN'],
+    [
+      'a plan whose scope planned a newer snapshot',
+      {},
+      { newest: mark('2026-11-25T07:00:00.000Z') },
+      'SUPERSEDED',
+    ],
+    [
+      'a plan whose scope applied a newer snapshot',
+      {},
+      { applied: { ...mark('2026-11-26T00:00:00.000Z'), appliedAt: 'x', approvedBy: 'y' } },
+      'SUPERSEDED',
+    ],
+    ['--allow-deletes naming another count', { allowDeletes: 1 }, {}, 'DELETE_COUNT'],
+  ])('refuses %s', (_name, options, state, code) => {
+    // Act
+    const attempt = () => checkApplicable(plan(), { now, maxAgeHours: 24, state, ...options });
+
+    // Assess
+    expect(attempt).toThrow(expect.objectContaining({ code }));
+  });
+
+  it.each([
+    [
+      'held deletes without --allow-deletes: the rest goes, the deletes wait whole',
+      undefined,
+      ['add-user'],
+      2,
+    ],
+    ['held deletes named by count: all go', 2, ['add-user', 'delete-user'], 0],
+  ])('%s', (_name, allowDeletes, actions, heldDeletes) => {
+    // Act
+    const decision = checkApplicable(plan(), {
+      now,
+      maxAgeHours: 24,
+      state: { newest: mark('2026-11-25T06:00:00.000Z') },
+      allowDeletes,
+    });
+    const repairs = repairsByAction(plan(), decision);
+
+    // Assess
+    expect([...repairs.keys()]).toEqual(actions);
+    expect(decision.heldDeletes).toBe(heldDeletes);
+    expect(repairs.get('delete-user')?.length ?? 0).toBe(heldDeletes === 0 ? 2 : 0);
+  });
+});

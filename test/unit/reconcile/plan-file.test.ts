@@ -1,0 +1,124 @@
+/**
+ * A plan file reads back as written, and a plan that is incomplete, of another version or
+ * edited into an invalid repair is refused before anything is sent.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseManifest } from '../../../lambdas/reconcile/manifest';
+import type { Plan } from '../../../lambdas/reconcile/plan';
+import { parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
+
+const plan: Plan = {
+  version: 1,
+  planId: 'p1',
+  createdAt: '2026-11-25T08:00:00.000Z',
+  scope: 's',
+  kind: 'users',
+  snapshot: {
+    id: 'abc',
+    file: 'f.csv',
+    exportedAt: '2026-11-25T06:00:00.000Z',
+    rowCount: 1,
+    sha256: 'a'.repeat(64),
+  },
+  counts: { create: 1, update: 0, delete: 0, unmanaged: 0, conflict: 0, skipped: 0, 'in-sync': 0 },
+  deletes: { count: 0, gate: 25, scopeSize: 1, held: false, heldBecause: [] },
+  platformReads: 1,
+  entries: [
+    {
+      entity: 'user:a@example.com',
+      category: 'create',
+      line: 2,
+      repair: {
+        action: 'add-user',
+        message: {
+          loginUserId: 'a@example.com',
+          firstName: 'A',
+          lastName: 'B',
+          userTemplateName: 'T',
+        },
+      },
+    },
+  ],
+};
+
+describe('plan file', () => {
+  it('reads back the plan it wrote', () => {
+    // Act
+    const read = parsePlan(serializePlan(plan));
+
+    // Assess
+    expect(read).toEqual(plan);
+  });
+
+  it.each([
+    [
+      'an incomplete file',
+      (text: string) => text.split('\n')[0] ?? '',
+      /holds 0 entries, its header says 1/,
+    ],
+    [
+      'another version',
+      (text: string) => text.replace('"version":1', '"version":2'),
+      /not a plan file of version 1/,
+    ],
+    [
+      'an edited repair',
+      (text: string) => text.replace('"firstName":"A",', ''),
+      /line 2: not a valid add-user message: firstName: is required/,
+    ],
+  ])('refuses %s', (_name, damage, message) => {
+    // Act
+    const attempt = () => parsePlan(damage(serializePlan(plan)));
+
+    // Assess
+    expect(attempt).toThrow(message);
+  });
+});
+
+describe('manifest', () => {
+  it.each([
+    [
+      {},
+      /kind: .*scope: .*file: .*exportedAt: is required.*rowCount: is required.*sha256: is required/,
+    ],
+    [
+      {
+        kind: 'users',
+        scope: 's',
+        file: 'x.txt',
+        exportedAt: '2026-11-25T06:00:00Z',
+        rowCount: 1,
+        sha256: 'a'.repeat(64),
+      },
+      /format: is required/,
+    ],
+    [
+      {
+        kind: 'users',
+        scope: 's',
+        file: '../x.csv',
+        exportedAt: '2026-11-25T06:00:00Z',
+        rowCount: 1,
+        sha256: 'a'.repeat(64),
+      },
+      /file: must be a file beside the manifest/,
+    ],
+    [
+      {
+        kind: 'users',
+        scope: 's',
+        file: 'x.csv',
+        exportedAt: 'yesterday',
+        rowCount: 1,
+        sha256: 'a'.repeat(64),
+      },
+      /exportedAt: must be an RFC 3339 UTC time/,
+    ],
+  ])('names every bad field (%#)', (input, message) => {
+    // Act
+    const attempt = () => parseManifest(JSON.stringify(input));
+
+    // Assess
+    expect(attempt).toThrow(message);
+  });
+});
