@@ -3,7 +3,7 @@ import { type AwsClientConfig, lambdaClientConfig } from './aws/client-config';
 import { DynamoDbBrakeStore } from './aws/dynamodb-brake-store';
 import { DynamoDbBreakerStore } from './aws/dynamodb-breaker-store';
 import { DynamoDbCensusStore } from './aws/dynamodb-census-store';
-import { DynamoDbJsonClient, type ItemClient } from './aws/dynamodb-json-client';
+import { ledgerTableClient } from './aws/ledger-table';
 import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source';
 import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
 import { SqsHeldQueue } from './aws/sqs-held-queue';
@@ -62,11 +62,6 @@ export const createLambdaHandler = (
      * credential chain. @default lambdaClientConfig(): region and credentials from the environment
      */
     readonly clientConfig?: AwsClientConfig;
-    /**
-     * The ledger table's DynamoDB client. The bench passes the SDK's, to measure what it costs.
-     * @default DynamoDbJsonClient with `clientConfig`
-     */
-    readonly tableClient?: (clientConfig: AwsClientConfig) => ItemClient;
   } = {},
 ) => {
   const isRead = action.kind === 'read';
@@ -87,9 +82,7 @@ export const createLambdaHandler = (
   const ledgerTable = withLedger ? env.LEDGER_TABLE_NAME : undefined;
   const table = env.BREAKER_TABLE_NAME;
   const dynamoDb =
-    table === undefined && ledgerTable === undefined
-      ? undefined
-      : (options.tableClient?.(clientConfig) ?? new DynamoDbJsonClient(clientConfig));
+    table === undefined && ledgerTable === undefined ? undefined : ledgerTableClient(clientConfig);
   const guard = guardFor(action.service, {
     store:
       table === undefined

@@ -33,7 +33,7 @@ import {
   SqsDeadLetterSink,
   SqsVisibilityRescheduler,
 } from '../../lambdas/core/aws';
-import { DynamoDbJsonClient } from '../../lambdas/core/aws/dynamodb-json-client';
+import { ledgerTableClient } from '../../lambdas/core/aws/ledger-table';
 import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type {
@@ -171,7 +171,7 @@ const toRecord = (message: Message, queueArn: string): SQSRecord => {
 /** The deployment's ledger table in the emulator. */
 const createLedger = async (tableName: string): Promise<LedgerStore> => {
   await createLedgerTable(new DynamoDBClient({}), tableName);
-  return new DynamoDbLedgerStore({ tableName, client: new DynamoDbJsonClient() });
+  return new DynamoDbLedgerStore({ tableName, client: ledgerTableClient() });
 };
 
 /**
