@@ -1,3 +1,4 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { AnyAction } from './action';
 import { type AwsClientConfig, lambdaClientConfig } from './aws/client-config';
 import { DynamoDbBrakeStore } from './aws/dynamodb-brake-store';
@@ -42,7 +43,8 @@ export type ResultPublisherFactory = (options: {
  * fails here, at cold start, naming the variable) and wires the AWS SDK adapters. Everything
  * is created once per container; SDK clients take the function's region and credentials from
  * the environment Lambda sets (`lambdaClientConfig`) and their endpoints from the standard
- * configuration (`AWS_ENDPOINT_URL_*`). One DynamoDB client serves the breaker and the ledger.
+ * configuration (`AWS_ENDPOINT_URL_*`). One DynamoDB client serves the breaker and the ledger,
+ * one SQS client the dead letters, rescheduling and the held queue.
  */
 export const createLambdaHandler = (
   action: AnyAction,
@@ -119,6 +121,8 @@ export const createLambdaHandler = (
           store: new DynamoDbLedgerStore({ tableName: ledgerTable, client: dynamoDb }),
           tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
         });
+  // One SQS client for dead letters, rescheduling and the held queue, as DynamoDB's above.
+  const sqs = new SQSClient(clientConfig);
   const brake =
     env.HELD_QUEUE_URL === undefined ||
     env.LEDGER_TABLE_NAME === undefined ||
@@ -133,14 +137,14 @@ export const createLambdaHandler = (
             { limit: env.DELETE_BRAKE_LIMIT, windowMs: env.DELETE_BRAKE_WINDOW_SECONDS * 1000 },
             { events: brakeLog(logger) },
           ),
-          held: new SqsHeldQueue({ queueUrl: env.HELD_QUEUE_URL, clientConfig }),
+          held: new SqsHeldQueue({ queueUrl: env.HELD_QUEUE_URL, client: sqs }),
         };
   return createActionHandler(action, {
     platform,
     ...(ledger ? { ledger } : {}),
     ...(brake ? { brake } : {}),
     campaignRegion: env.CAMPAIGN_REGION,
-    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL, clientConfig }),
+    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL, client: sqs }),
     ...(env.RESULT_EVENT_BUS_NAME === undefined || options.results === undefined
       ? {}
       : { results: options.results({ eventBusName: env.RESULT_EVENT_BUS_NAME, clientConfig }) }),
@@ -153,7 +157,7 @@ export const createLambdaHandler = (
       : {
           rescheduler: new SqsVisibilityRescheduler({
             queueUrl: env.SOURCE_QUEUE_URL,
-            clientConfig,
+            client: sqs,
           }),
           retrySchedule: {
             windowSeconds: env.RETRY_WINDOW_SECONDS,

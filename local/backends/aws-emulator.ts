@@ -151,7 +151,7 @@ const reasonOf = (action: ActionName, { reason }: DeadLetterView): DeadLetterRea
       };
 
 /** A received message as the record Lambda's SQS poller hands the handler. */
-const toRecord = (message: Message, queueArn: string): SQSRecord => {
+export const toRecord = (message: Message, queueArn: string): SQSRecord => {
   const attributes = message.Attributes ?? {};
   const epochMs = (value: string | undefined): number | undefined =>
     value === undefined ? undefined : Number(value);

@@ -10,6 +10,13 @@ export interface AwsClientConfig {
   readonly credentials?: CredentialsOption;
 }
 
+/** Where an adapter's SDK client comes from: one handed in (shared, or a test's), or one it builds. */
+export interface AwsClientSource<Client> {
+  readonly client?: Client;
+  /** Settings of the client built when none is given. @default the SDK's defaults */
+  readonly clientConfig?: AwsClientConfig;
+}
+
 /**
  * The client settings of a Lambda function: its region, and the credentials Lambda puts in its
  * environment, read by the SDK's own `fromEnv`. The SDK's default chain would find the same ones
