@@ -2,6 +2,7 @@
  * Just enough of Secrets Manager on loopback for the SDK: AWS JSON 1.1 `POST /` with
  * `X-Amz-Target: secretsmanager.GetSecretValue`. Counts the calls; nothing is signed-checked.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startAwsJsonServer } from './aws-json-server';
 
 export interface FakeSecretsManagerOptions {
@@ -9,6 +10,8 @@ export interface FakeSecretsManagerOptions {
   readonly secretId: string;
   readonly secretString: string;
   readonly region: string;
+  /** Every answer waits this long first: the network and Secrets Manager's own time. @default 0 */
+  readonly latencyMs?: number;
 }
 
 export interface FakeSecretsManager {
@@ -31,7 +34,8 @@ export const startFakeSecretsManager = async (
     : `arn:aws:secretsmanager:${options.region}:123456789012:secret:${name}-BeNcH1`;
   let calls = 0;
 
-  const server = await startAwsJsonServer('application/x-amz-json-1.1', (target, body) => {
+  const server = await startAwsJsonServer('application/x-amz-json-1.1', async (target, body) => {
+    if (options.latencyMs) await sleep(options.latencyMs);
     if (target !== 'secretsmanager.GetSecretValue') {
       return [400, { __type: 'UnknownOperationException', message: 'GetSecretValue only' }];
     }
