@@ -97,7 +97,7 @@ export interface CostInputs {
 }
 
 const count = (n: number): string =>
-  n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(n >= 10 ? 1 : 2);
+  Number.isInteger(n) || n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2);
 
 export const estimateCost = (inputs: CostInputs): CostEstimate => {
   const { scenario, billed, logBytes } = inputs;
@@ -108,8 +108,8 @@ export const estimateCost = (inputs: CostInputs): CostEstimate => {
     sideMedian(billed, 'ledger', measure);
   const warmBilledMs = ledger((run) => median(warm(run).map(billedMs)));
   const cpuPerInvocation = ledger((run) => median(warm(run).map((i) => i.cpuMs)));
-  const lambdaBilledMs = ledger((run) =>
-    median(warm(run).map((i) => stretchedBilledMs(i, memoryMiB))),
+  const lambdaBilledMs = Math.ceil(
+    ledger((run) => median(warm(run).map((i) => stretchedBilledMs(i, memoryMiB)))),
   );
   // The import is nearly all CPU; the first invocation's extra (the key read) is left out.
   const lambdaInitMs = Math.ceil(ledger((run) => run.result.importMs) * cpuFactor);

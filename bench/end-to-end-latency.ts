@@ -24,6 +24,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { Duration } from 'aws-cdk-lib';
 import { visibilityTimeoutFor } from '../lib/action-pipeline';
+import { rateSharePerInstance } from '../lib/config';
 import { handlerEnvironment } from '../lib/handler-environment';
 import { createLedgerTable } from '../local/aws-emulator/ledger-table';
 import { startMotoServer } from '../local/aws-emulator/moto-server';
@@ -212,10 +213,13 @@ export const measureEndToEnd = async (options: EndToEndOptions): Promise<EndToEn
     };
 
     // The cold start is not part of a steady stream, nor the pacing it begins with: until its
-    // first census check-in answers, an instance sends at the static share of the ceiling.
+    // first census check-in answers, an instance reserves its slots at the static share of the
+    // ceiling, and the last slot so reserved ends one static interval after the warm-up's last
+    // request.
     progress(`  warm-up: ${WARMUP_MESSAGES} messages through a cold container…`);
     for (let n = 0; n < WARMUP_MESSAGES; n += 1) await send(`e2e-warmup-${n}`, n);
     while (!(await settled())) await sleep(50);
+    await sleep(1000 / rateSharePerInstance(config, action));
 
     progress(`  ${options.messages} messages at ${options.perSecond}/s…`);
     const measured: string[] = [];

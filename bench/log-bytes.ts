@@ -17,8 +17,10 @@ export interface LogBytes {
   readonly emfPerMessage: number;
   readonly logLinesPerMessage: number;
   readonly emfLinesPerInvocation: number;
-  /** What the cold invocation wrote beyond a warm one of the same size, bytes. */
-  readonly coldExtraBytes: number;
+  /** What a container's import and first (cold) invocation wrote, bytes. */
+  readonly coldBytes: number;
+  /** What a warm invocation wrote, bytes. */
+  readonly warmBytes: number;
   /** Distinct metrics the EMF documents define (each billed as a custom metric). */
   readonly metrics: readonly string[];
 }
@@ -30,21 +32,15 @@ const perRun = (run: ContainerRun) => {
     invocations.reduce((total, i) => total + pick(i.output), 0);
   const log = sum((o) => o.logBytes);
   const emf = sum((o) => o.emfBytes);
+  const written = (o: (typeof invocations)[number]['output']) => o.logBytes + o.emfBytes;
   const first = run.result.invocations[0];
-  const warmPerInvocation = (log + emf) / invocations.length;
   return {
     log: log / messages,
     emf: emf / messages,
     logLines: sum((o) => o.logLines) / messages,
     emfLines: sum((o) => o.emfLines) / invocations.length,
-    coldExtra:
-      first === undefined
-        ? 0
-        : first.output.logBytes +
-          first.output.emfBytes +
-          run.result.importOutput.logBytes +
-          run.result.importOutput.emfBytes -
-          warmPerInvocation,
+    cold: written(run.result.importOutput) + (first === undefined ? 0 : written(first.output)),
+    warm: (log + emf) / invocations.length,
   };
 };
 
@@ -57,7 +53,8 @@ export const logBytesOf = (billed: BilledDurationResult): LogBytes => {
     emfPerMessage: of((r) => r.emf),
     logLinesPerMessage: of((r) => r.logLines),
     emfLinesPerInvocation: of((r) => r.emfLines),
-    coldExtraBytes: of((r) => r.coldExtra),
+    coldBytes: of((r) => r.cold),
+    warmBytes: of((r) => r.warm),
     metrics: billed.rounds[0]?.runs.ledger.result.metrics ?? [],
   };
 };
@@ -76,7 +73,7 @@ export const logBytesRows = (bytes: LogBytes): Row[] => [
 export const logBytesMarkdown = (bytes: LogBytes): string[] => [
   '### Log bytes',
   '',
-  `What the deployed function wrote at its default level per successful message, in the warm invocations of the billed-duration containers (median of the rounds): ${bytes.logLinesPerMessage.toFixed(2)} log lines per message (${bytes.logPerMessage.toFixed(0)} B) and ${bytes.emfLinesPerInvocation.toFixed(2)} EMF documents per invocation (${bytes.emfPerMessage.toFixed(0)} B per message). A container's cold invocation wrote ${bytes.coldExtraBytes.toFixed(0)} B more than a warm one. Lambda's own START, END and REPORT lines come on top (see the cost).`,
+  `What the deployed function wrote at its default level per successful message, in the warm invocations of the billed-duration containers (median of the rounds): ${bytes.logLinesPerMessage.toFixed(2)} log lines per message (${bytes.logPerMessage.toFixed(0)} B) and ${bytes.emfLinesPerInvocation.toFixed(2)} EMF documents per invocation (${bytes.emfPerMessage.toFixed(0)} B per message). A container's import and cold invocation wrote ${bytes.coldBytes.toFixed(0)} B, a warm invocation ${bytes.warmBytes.toFixed(0)} B. Lambda's own START, END and REPORT lines come on top (see the cost).`,
   '',
   markdownTable(
     ['metric defined by the EMF documents (each a custom metric)'],

@@ -37,8 +37,8 @@ import { measureSynth } from './synth';
 
 const FULL = {
   billedRounds: 5,
-  // Enough for the JIT to settle: a container's first invocations cost it twice the CPU.
-  billedInvocations: 61,
+  // A warm container: the JIT takes ~100 batches to settle (the first cost twice the CPU).
+  billedInvocations: 121,
   endToEndMessages: 300,
   coldStartSamples: 21,
   secretInvocations: 100,
