@@ -4,6 +4,9 @@ import {
   type BilledDurationResult,
   billedDurationMarkdown,
   billedDurationRows,
+  sideMedian,
+  warm,
+  warmBilledMs,
 } from './billed-duration';
 import type { HandlerBundle } from './build';
 import { type ColdStartSamples, median } from './cold-start';
@@ -239,8 +242,12 @@ const missNotes = (m: Measurements, rows: readonly Row[]): string[] => {
     );
   }
   if (missed('billed duration')) {
+    const cpu = (side: 'ledger' | 'noLedger') =>
+      sideMedian(m.billed, side, (run) => median(warm(run).map((i) => i.cpuMs)));
+    const without = sideMedian(m.billed, 'noLedger', warmBilledMs);
+    const waits = 2 * m.billed.latency.dynamoDbMs;
     notes.push(
-      `Billed duration: the ledger's claim and commit wait ${2 * m.billed.latency.dynamoDbMs} ms per record and add their CPU (the SDK's DynamoDB client, the ledger's own work) to every batch; RESULTS.md "Billed duration" has each round's CPU time per invocation.`,
+      `Billed duration: besides the ${waits} ms of modelled DynamoDB waits per record (the claim and the commit; with no CPU at all they alone would make ${ratio((without + waits) / without)}), a warm batch with the ledger spent ${ms(cpu('ledger'))} of CPU against ${ms(cpu('noLedger'))} without (medians): the SDK's DynamoDB client for 20 requests, the HTTP exchanges and the ledger's own work, run one record after another on the one thread. RESULTS.md "Billed duration" has each round.`,
     );
   }
   if (missed('cold start')) {
