@@ -2,15 +2,14 @@
  * Just enough of DynamoDB on loopback for the entity ledger's requests (AWS JSON 1.0,
  * `X-Amz-Target: DynamoDB_20120810.<Operation>`): the claim and release `UpdateItem`s, the
  * commit `PutItem` and `GetItem`, with the store's condition expressions evaluated for what they
- * say (lease free or expired; lease token matches). Every answer waits `latencyMs` first, a
- * stand-in for the network and DynamoDB's own time. It counts requests, the stored items' sizes
+ * say (lease free or expired; lease token matches). Every answer leaves `latencyMs` after its
+ * request arrived, a stand-in for the network and DynamoDB's own time. It counts requests, the stored items' sizes
  * and the capacity units on-demand DynamoDB would bill for them, for the requests-per-message
  * and cost figures; requests for the circuit breaker's items (same table) are counted apart, as
  * they come per instance and cache period, not per message.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BREAKER_KEY_PREFIX } from '../lambdas/core/aws/dynamodb-breaker-store';
-import { startAwsJsonServer } from './aws-json-server';
+import { answerAfter, startAwsJsonServer } from './aws-json-server';
 
 type AttributeValue = { S?: string; N?: string; M?: Record<string, AttributeValue> };
 type Item = Record<string, AttributeValue>;
@@ -124,21 +123,27 @@ export const startFakeDynamoDb = async (options: {
     }
   };
 
-  const server = await startAwsJsonServer('application/x-amz-json-1.0', async (target, body) => {
-    const operation = target.replace('DynamoDB_20120810.', '');
-    const request = JSON.parse(body || '{}') as Request;
-    const key = request.Key?.pk?.S ?? request.Item?.pk?.S ?? '';
-    const before = itemBytes(items.get(key) ?? {});
-    const reply = answer(operation, request);
-    if (key.startsWith(BREAKER_KEY_PREFIX)) breakerRequests += 1;
-    else {
-      requests[operation] = (requests[operation] ?? 0) + 1;
-      const units = billed(operation, request, before, itemBytes(items.get(key) ?? {}));
-      ledgerUnits = { read: ledgerUnits.read + units.read, write: ledgerUnits.write + units.write };
-    }
-    if (options.latencyMs > 0) await sleep(options.latencyMs);
-    return reply;
-  });
+  const server = await startAwsJsonServer(
+    'application/x-amz-json-1.0',
+    async (target, body, receivedAt) => {
+      const operation = target.replace('DynamoDB_20120810.', '');
+      const request = JSON.parse(body || '{}') as Request;
+      const key = request.Key?.pk?.S ?? request.Item?.pk?.S ?? '';
+      const before = itemBytes(items.get(key) ?? {});
+      const reply = answer(operation, request);
+      if (key.startsWith(BREAKER_KEY_PREFIX)) breakerRequests += 1;
+      else {
+        requests[operation] = (requests[operation] ?? 0) + 1;
+        const units = billed(operation, request, before, itemBytes(items.get(key) ?? {}));
+        ledgerUnits = {
+          read: ledgerUnits.read + units.read,
+          write: ledgerUnits.write + units.write,
+        };
+      }
+      await answerAfter(receivedAt, options.latencyMs);
+      return reply;
+    },
+  );
   return {
     url: server.url,
     latencyMs: options.latencyMs,

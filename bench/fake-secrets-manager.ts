@@ -2,8 +2,7 @@
  * Just enough of Secrets Manager on loopback for the SDK: AWS JSON 1.1 `POST /` with
  * `X-Amz-Target: secretsmanager.GetSecretValue`. Counts the calls; nothing is signed-checked.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startAwsJsonServer } from './aws-json-server';
+import { answerAfter, startAwsJsonServer } from './aws-json-server';
 
 export interface FakeSecretsManagerOptions {
   /** The one secret it holds: its name (or ARN) and value. */
@@ -34,34 +33,37 @@ export const startFakeSecretsManager = async (
     : `arn:aws:secretsmanager:${options.region}:123456789012:secret:${name}-BeNcH1`;
   let calls = 0;
 
-  const server = await startAwsJsonServer('application/x-amz-json-1.1', async (target, body) => {
-    if (options.latencyMs) await sleep(options.latencyMs);
-    if (target !== 'secretsmanager.GetSecretValue') {
-      return [400, { __type: 'UnknownOperationException', message: 'GetSecretValue only' }];
-    }
-    calls += 1;
-    const secretId = (JSON.parse(body || '{}') as { SecretId?: unknown }).SecretId;
-    if (secretId !== options.secretId && secretId !== name && secretId !== arn) {
+  const server = await startAwsJsonServer(
+    'application/x-amz-json-1.1',
+    async (target, body, at) => {
+      await answerAfter(at, options.latencyMs ?? 0);
+      if (target !== 'secretsmanager.GetSecretValue') {
+        return [400, { __type: 'UnknownOperationException', message: 'GetSecretValue only' }];
+      }
+      calls += 1;
+      const secretId = (JSON.parse(body || '{}') as { SecretId?: unknown }).SecretId;
+      if (secretId !== options.secretId && secretId !== name && secretId !== arn) {
+        return [
+          400,
+          {
+            __type: 'ResourceNotFoundException',
+            message: "Secrets Manager can't find the specified secret.",
+          },
+        ];
+      }
       return [
-        400,
+        200,
         {
-          __type: 'ResourceNotFoundException',
-          message: "Secrets Manager can't find the specified secret.",
+          ARN: arn,
+          Name: name,
+          SecretString: options.secretString,
+          VersionId: 'bench-version-0000-0000-000000000001',
+          VersionStages: ['AWSCURRENT'],
+          CreatedDate: 1_700_000_000,
         },
       ];
-    }
-    return [
-      200,
-      {
-        ARN: arn,
-        Name: name,
-        SecretString: options.secretString,
-        VersionId: 'bench-version-0000-0000-000000000001',
-        VersionStages: ['AWSCURRENT'],
-        CreatedDate: 1_700_000_000,
-      },
-    ];
-  });
+    },
+  );
   return {
     url: server.url,
     get calls() {
