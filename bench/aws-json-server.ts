@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface AwsJsonServer {
   /** `http://127.0.0.1:<port>`, for `AWS_ENDPOINT_URL_<SERVICE>`. */
@@ -14,7 +15,19 @@ export interface AwsJsonServer {
 export type AwsJsonHandler = (
   target: string,
   body: string,
+  /** `performance.now()` when the request's headers arrived. */
+  receivedAt: number,
 ) => Promise<readonly [status: number, reply: unknown]> | readonly [status: number, reply: unknown];
+
+/**
+ * Waits until `latencyMs` after `receivedAt`: a modelled service answers that long after a
+ * request reaches it, however long this process took to read and answer it (the real service
+ * serves its requests side by side; this one event loop serves them one after another).
+ */
+export const answerAfter = async (receivedAt: number, latencyMs: number): Promise<void> => {
+  const left = receivedAt + latencyMs - performance.now();
+  if (left > 0) await sleep(left);
+};
 
 const readBody = async (req: IncomingMessage): Promise<string> => {
   const chunks: Buffer[] = [];
@@ -34,9 +47,10 @@ export const startAwsJsonServer = async (
   handle: AwsJsonHandler,
 ): Promise<AwsJsonServer> => {
   const server = createServer((req, res) => {
+    const receivedAt = performance.now();
     const target = String(req.headers['x-amz-target'] ?? '');
     readBody(req)
-      .then((body) => handle(req.method === 'POST' ? target : '', body))
+      .then((body) => handle(req.method === 'POST' ? target : '', body, receivedAt))
       .then(([status, reply]) => send(res, contentType, status, reply))
       .catch(() => send(res, contentType, 500, { __type: 'InternalServerError' }));
   });

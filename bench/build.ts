@@ -1,16 +1,11 @@
 /** Bundles the handlers exactly as the stack does, and the bench's own worker scripts. */
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as esbuild from 'esbuild';
 import type { ActionName } from '../lambdas/actions';
 import { handlerEntry } from '../lib/action-pipeline';
-import {
-  type EsbuildTarget,
-  esbuildOptionsFor,
-  HANDLER_BUNDLING,
-  sidecarBuildsFor,
-} from '../lib/bundling';
+import { esbuildOptionsFor, HANDLER_BUNDLING } from '../lib/bundling';
 import { OUT_DIR, PROJECT_ROOT } from './paths';
 
 export interface ModuleShare {
@@ -31,17 +26,6 @@ export interface HandlerBundle {
   readonly files: readonly ModuleShare[];
   /** Packages the bundle imports statically but leaves external (AWS SDK clients), in import order. */
   readonly externalPackages: readonly string[];
-  /** The asset's second files (`node_modules/<package>/`), built as the stack's hook builds them. */
-  readonly sidecars: readonly SidecarFile[];
-}
-
-/** A sidecar of the asset: its `index.mjs` and `package.json`. */
-export interface SidecarFile {
-  readonly packageName: string;
-  /** Absolute path of its `index.mjs`. */
-  readonly file: string;
-  readonly packageJsonFile: string;
-  readonly bytes: number;
 }
 
 const packageOf = (input: string): string => {
@@ -64,29 +48,6 @@ export interface BundleVariant {
   readonly bundling?: nodejs.BundlingOptions;
 }
 
-/**
- * A function's asset as `cdk synth` stages it: the bundle (with a metafile) at `target.outfile`,
- * then what the stack's afterBundling hook runs, from the same options: its sidecars beside it.
- */
-export const buildAsset = async (
-  bundling: nodejs.BundlingOptions,
-  target: EsbuildTarget,
-): Promise<{ readonly metafile: esbuild.Metafile; readonly sidecars: readonly SidecarFile[] }> => {
-  const result = await esbuild.build({ ...esbuildOptionsFor(bundling, target), metafile: true });
-  const sidecars: SidecarFile[] = [];
-  for (const sidecar of sidecarBuildsFor(bundling, target)) {
-    await esbuild.build(sidecar.options);
-    await writeFile(sidecar.packageJsonFile, sidecar.packageJson);
-    sidecars.push({
-      packageName: sidecar.packageName,
-      file: sidecar.outfile,
-      packageJsonFile: sidecar.packageJsonFile,
-      bytes: (await stat(sidecar.outfile)).size,
-    });
-  }
-  return { metafile: result.metafile, sidecars };
-};
-
 /** One handler with the stack's options (plus a metafile) into `<OUT_DIR>/bundles/<name>/`. */
 export const bundleHandler = async (
   action: ActionName,
@@ -95,10 +56,13 @@ export const bundleHandler = async (
   const file = join(OUT_DIR, 'bundles', variant?.name ?? action, 'index.mjs');
   const bundling = variant?.bundling ?? HANDLER_BUNDLING;
   const started = performance.now();
-  const { metafile, sidecars } = await buildAsset(bundling, {
-    entry: variant?.entry ?? handlerEntry(action),
-    outfile: file,
-    projectRoot: PROJECT_ROOT,
+  const { metafile } = await esbuild.build({
+    ...esbuildOptionsFor(bundling, {
+      entry: variant?.entry ?? handlerEntry(action),
+      outfile: file,
+      projectRoot: PROJECT_ROOT,
+    }),
+    metafile: true,
   });
   const buildMs = performance.now() - started;
 
@@ -127,14 +91,12 @@ export const bundleHandler = async (
     packages: largestFirst(byPackage),
     files: largestFirst(byFile),
     externalPackages,
-    sidecars,
   };
 };
 
 const WORKERS = {
-  handlerLoad: 'handler-load',
-  fetchLoad: 'fetch-load',
-  httpLoad: 'http-load',
+  container: 'container',
+  eventSource: 'event-source',
   coldStartHandler: 'cold-start-handler',
   coldStartSdk: 'cold-start-sdk',
   coldStartImports: 'cold-start-imports',
@@ -165,9 +127,8 @@ export const buildWorkers = async (): Promise<WorkerScripts> => {
   });
   const path = (name: string): string => join(outdir, `${name}.mjs`);
   return {
-    handlerLoad: path(WORKERS.handlerLoad),
-    fetchLoad: path(WORKERS.fetchLoad),
-    httpLoad: path(WORKERS.httpLoad),
+    container: path(WORKERS.container),
+    eventSource: path(WORKERS.eventSource),
     coldStartHandler: path(WORKERS.coldStartHandler),
     coldStartSdk: path(WORKERS.coldStartSdk),
     coldStartImports: path(WORKERS.coldStartImports),

@@ -1,19 +1,13 @@
 /**
- * The cold-start options issue 14 asks to measure side by side with the deployed bundle, each
- * in the same run, each differing from the deployed function in one choice (the last in two).
- * They are built with the stack's bundling options changed where the option is a bundling
- * choice, or from a bench entry point where it is a wiring choice.
+ * The cold-start options measured side by side with the deployed bundle, each in the same run,
+ * each differing from the deployed function in one choice: what each kept
+ * part saves, and what each part given back for a standard one (issue 25) cost. They are built
+ * with the stack's bundling options changed where the option is a bundling choice, or from a
+ * bench entry point where it is a wiring choice.
  */
 import { join } from 'node:path';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
-import {
-  BUILTIN_ALIASES,
-  BUNDLE_ALIASES,
-  BUNDLE_OPTIONS,
-  SDK_ALIASES,
-  SIDECAR_PACKAGES,
-  withSidecars,
-} from '../lib/bundling';
+import { BUILTIN_ALIASES, BUNDLE_ALIASES, HANDLER_BUNDLING, SDK_ALIASES } from '../lib/bundling';
 import type { BundleVariant } from './build';
 import { PROJECT_ROOT } from './paths';
 
@@ -24,9 +18,7 @@ export interface ColdStartOption extends BundleVariant {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** The stack's bundling with `changes`, its sidecars built with the same changes. */
-const changed = (changes: nodejs.BundlingOptions) =>
-  withSidecars({ ...BUNDLE_OPTIONS, ...changes }, SIDECAR_PACKAGES);
+const changed = (changes: nodejs.BundlingOptions) => ({ ...HANDLER_BUNDLING, ...changes });
 const withAliases = (aliases: readonly string[]) =>
   changed({ esbuildArgs: { '--alias': [...aliases] } });
 const without = (alias: string) => withAliases(BUNDLE_ALIASES.filter((a) => a !== alias));
@@ -38,11 +30,10 @@ export const COLD_START_OPTIONS: readonly ColdStartOption[] = [
     name: 'option-sdk-from-runtime',
     differs:
       'the AWS SDK left to the runtime (`@aws-sdk/*` external; here it resolves to the same version in node_modules)',
-    bundling: {
-      ...BUNDLE_OPTIONS,
+    bundling: changed({
       esbuildArgs: { '--alias': [...BUILTIN_ALIASES] },
       externalModules: ['@aws-sdk/*'],
-    },
+    }),
   },
   {
     name: 'option-no-builtin-shims',
@@ -65,18 +56,6 @@ export const COLD_START_OPTIONS: readonly ColdStartOption[] = [
     name: 'option-event-bridge',
     differs: 'the EventBridge client in the write bundle too (as every bundle had it)',
     entry: variantEntry('write-with-event-bridge.ts'),
-  },
-  {
-    name: 'option-sdk-dynamodb',
-    differs:
-      'the ledger table reached through the SDK’s DynamoDB client, not its own JSON client (as every write function had it)',
-    entry: variantEntry('sdk-dynamodb.ts'),
-  },
-  {
-    name: 'option-sqs-inlined',
-    differs:
-      'the SQS client (dead letters, rescheduling: failure paths only) inside the bundle, not in its sidecar `node_modules/@aws-sdk/client-sqs/` (as every bundle had it)',
-    bundling: BUNDLE_OPTIONS,
   },
   {
     name: 'option-source-maps',

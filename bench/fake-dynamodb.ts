@@ -2,15 +2,14 @@
  * Just enough of DynamoDB on loopback for the entity ledger's requests (AWS JSON 1.0,
  * `X-Amz-Target: DynamoDB_20120810.<Operation>`): the claim and release `UpdateItem`s, the
  * commit `PutItem` and `GetItem`, with the store's condition expressions evaluated for what they
- * say (lease free or expired; lease token matches). Every answer waits `latencyMs` first, a
- * stand-in for the network and DynamoDB's own time. It counts requests and the stored items'
- * sizes, for the requests-per-message and cost figures; requests for the circuit breaker's
- * items (same table) are counted apart, as they come per instance and cache period, not per
- * message.
+ * say (lease free or expired; lease token matches). Every answer leaves `latencyMs` after its
+ * request arrived, a stand-in for the network and DynamoDB's own time. It counts requests, the stored items' sizes
+ * and the capacity units on-demand DynamoDB would bill for them, for the requests-per-message
+ * and cost figures; requests for the circuit breaker's items (same table) are counted apart, as
+ * they come per instance and cache period, not per message.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BREAKER_KEY_PREFIX } from '../lambdas/core/aws/dynamodb-breaker-store';
-import { startAwsJsonServer } from './aws-json-server';
+import { answerAfter, startAwsJsonServer } from './aws-json-server';
 
 type AttributeValue = { S?: string; N?: string; M?: Record<string, AttributeValue> };
 type Item = Record<string, AttributeValue>;
@@ -25,9 +24,29 @@ export interface FakeDynamoDb {
   readonly breakerRequests: number;
   /** Largest item stored, in DynamoDB's item-size measure (names + values, UTF-8 bytes). */
   readonly largestItemBytes: number;
+  /** Capacity units billed for the ledger's requests (breaker requests left out). */
+  readonly ledgerUnits: CapacityUnits;
   reset(): void;
   close(): Promise<void>;
 }
+
+export interface CapacityUnits {
+  readonly read: number;
+  readonly write: number;
+}
+
+/**
+ * On-demand units: a write is 1 per started KB of the larger of the item before and after (a
+ * refused condition is billed too), a read 1 per started 4 KB, half of it when eventually
+ * consistent, and never less than one unit (or half) even for an absent item.
+ */
+const billed = (operation: string, request: Request, before: number, after: number) => {
+  if (operation === 'GetItem') {
+    const units = Math.max(1, Math.ceil(before / 4096));
+    return { read: request.ConsistentRead ? units : units / 2, write: 0 };
+  }
+  return { read: 0, write: Math.max(1, Math.ceil(Math.max(before, after) / 1024)) };
+};
 
 const CONDITION_FAILED = 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException';
 
@@ -50,6 +69,7 @@ interface Request {
   readonly Item?: Item;
   readonly UpdateExpression?: string;
   readonly ExpressionAttributeValues?: Item;
+  readonly ConsistentRead?: boolean;
 }
 
 const leaseToken = (item: Item | undefined): string | undefined => item?.lease?.M?.token?.S;
@@ -61,6 +81,7 @@ export const startFakeDynamoDb = async (options: {
   let requests: Record<string, number> = {};
   let breakerRequests = 0;
   let largestItemBytes = 0;
+  let ledgerUnits: CapacityUnits = { read: 0, write: 0 };
 
   const answer = (operation: string, request: Request): [number, unknown] => {
     const key = request.Key?.pk?.S ?? request.Item?.pk?.S ?? '';
@@ -102,15 +123,27 @@ export const startFakeDynamoDb = async (options: {
     }
   };
 
-  const server = await startAwsJsonServer('application/x-amz-json-1.0', async (target, body) => {
-    const operation = target.replace('DynamoDB_20120810.', '');
-    const request = JSON.parse(body || '{}') as Request;
-    if ((request.Key?.pk?.S ?? '').startsWith(BREAKER_KEY_PREFIX)) breakerRequests += 1;
-    else requests[operation] = (requests[operation] ?? 0) + 1;
-    const reply = answer(operation, request);
-    if (options.latencyMs > 0) await sleep(options.latencyMs);
-    return reply;
-  });
+  const server = await startAwsJsonServer(
+    'application/x-amz-json-1.0',
+    async (target, body, receivedAt) => {
+      const operation = target.replace('DynamoDB_20120810.', '');
+      const request = JSON.parse(body || '{}') as Request;
+      const key = request.Key?.pk?.S ?? request.Item?.pk?.S ?? '';
+      const before = itemBytes(items.get(key) ?? {});
+      const reply = answer(operation, request);
+      if (key.startsWith(BREAKER_KEY_PREFIX)) breakerRequests += 1;
+      else {
+        requests[operation] = (requests[operation] ?? 0) + 1;
+        const units = billed(operation, request, before, itemBytes(items.get(key) ?? {}));
+        ledgerUnits = {
+          read: ledgerUnits.read + units.read,
+          write: ledgerUnits.write + units.write,
+        };
+      }
+      await answerAfter(receivedAt, options.latencyMs);
+      return reply;
+    },
+  );
   return {
     url: server.url,
     latencyMs: options.latencyMs,
@@ -123,11 +156,15 @@ export const startFakeDynamoDb = async (options: {
     get largestItemBytes() {
       return largestItemBytes;
     },
+    get ledgerUnits() {
+      return ledgerUnits;
+    },
     reset() {
       items.clear();
       requests = {};
       breakerRequests = 0;
       largestItemBytes = 0;
+      ledgerUnits = { read: 0, write: 0 };
     },
     close: () => server.close(),
   };

@@ -3,19 +3,6 @@
  * JSON document written to file descriptor 3; stdout is free for the handler's log lines).
  */
 
-/** One platform request as the handler sends it, replayed by the bare fetch and node:http loops. */
-export interface RecordedRequest {
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
-
-/** Message bodies of one throughput run: an untimed warm-up, then the measured messages. */
-export interface MessagePhases<T> {
-  readonly warmup: readonly T[];
-  readonly measured: readonly T[];
-}
-
 export interface LambdaShape {
   readonly functionName: string;
   readonly timeoutMs: number;
@@ -23,23 +10,66 @@ export interface LambdaShape {
   readonly region: string;
 }
 
-export interface HandlerLoadJob {
+/** One container: the bundled handler, invoked with one batch at a time, as Lambda does. */
+export interface ContainerJob {
   /** Absolute path of the bundled handler (`index.mjs`). */
   readonly bundle: string;
-  /** JSON file holding `MessagePhases<string>` (SQS bodies). */
-  readonly messagesFile: string;
-  readonly batchSize: number;
-  /** Batches handled at once (the event source mapping's maximum concurrency). */
-  readonly batchesInFlight: number;
+  /** JSON file holding `string[][]`: the SQS bodies of each invocation's batch, in order. */
+  readonly batchesFile: string;
   readonly lambda: LambdaShape;
 }
 
-/** A bare request loop (fetch or node:http) replaying the recorded requests. */
-export interface RequestLoadJob {
-  /** JSON file holding `MessagePhases<RecordedRequest>`. */
-  readonly requestsFile: string;
-  /** Requests in flight at once. */
-  readonly concurrency: number;
+/** What the handler wrote to stdout and stderr, split as CloudWatch Logs would receive it. */
+export interface OutputCount {
+  /** Log lines (Powertools logger), bytes including the newline. */
+  readonly logBytes: number;
+  readonly logLines: number;
+  /** Embedded metric format documents (Powertools metrics), bytes including the newline. */
+  readonly emfBytes: number;
+  readonly emfLines: number;
+}
+
+export interface InvocationResult {
+  /** From the call of the handler to its answer, ms: what Lambda bills, before rounding up. */
+  readonly ms: number;
+  /** CPU time (user + system) the process spent during the invocation, ms. */
+  readonly cpuMs: number;
+  readonly records: number;
+  /** Records the handler reported as failed. */
+  readonly failures: number;
+  readonly output: OutputCount;
+}
+
+export interface ContainerResult {
+  /** `import()` of the bundle, ms (Lambda's init phase, without the runtime's own start). */
+  readonly importMs: number;
+  readonly importOutput: OutputCount;
+  readonly invocations: readonly InvocationResult[];
+  /** The metrics the EMF documents define, each as namespace/name{dimension values}. */
+  readonly metrics: readonly string[];
+  /** Peak resident set size of the process, KiB (`process.resourceUsage().maxRSS`). */
+  readonly maxRssKiB: number;
+}
+
+/** Lambda's SQS event source mapping in front of the bundled handler, on moto. */
+export interface EventSourceJob {
+  readonly bundle: string;
+  readonly queueUrl: string;
+  readonly queueArn: string;
+  readonly batchSize: number;
+  /** The mapping's `MaximumBatchingWindowInSeconds` (0: invoke as soon as a receive answers). */
+  readonly batchingWindowSeconds: number;
+  /** Batches in flight at once. */
+  readonly pollers: number;
+  /** Messages to delete before stopping. */
+  readonly expected: number;
+  readonly lambda: LambdaShape;
+}
+
+export interface EventSourceResult {
+  readonly deleted: number;
+  /** Records of each invocation, in order. */
+  readonly batchSizes: readonly number[];
 }
 
 export interface ColdStartJob {
@@ -55,25 +85,6 @@ export interface ColdStartJob {
 /** A cold-start process that only imports packages (`import()` of each, in order). */
 export interface ColdStartImportJob {
   readonly modules: readonly string[];
-}
-
-/** A timed phase of a load worker. */
-export interface PhaseResult {
-  readonly items: number;
-  readonly elapsedMs: number;
-  /** Records the handler reported as failed, or requests not answered 200. */
-  readonly failures: number;
-  /** CPU time (user + system) the worker process spent during the phase, ms. */
-  readonly cpuMs: number;
-}
-
-export interface LoadResult {
-  readonly warmup: PhaseResult;
-  readonly measured: PhaseResult;
-  /** Peak resident set size of the worker process, KiB (`process.resourceUsage().maxRSS`). */
-  readonly maxRssKiB: number;
-  /** Connections the worker opened over both phases, where it can count them (node:http loop). */
-  readonly socketsOpened?: number;
 }
 
 /** One HTTP exchange of a first invocation, ms after the invocation started. */

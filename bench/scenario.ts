@@ -5,15 +5,12 @@
  */
 import { join } from 'node:path';
 import type { ActionName } from '../lambdas/actions';
-import { actionDefinition, isReadAction, parseMessage } from '../lambdas/actions';
-import type { HttpTransport } from '../lambdas/core/http';
-import { PlatformCaller } from '../lambdas/core/platform-caller';
+import { isReadAction } from '../lambdas/actions';
 import type { PlatformSettings } from '../lambdas/core/platform-settings';
 import { type DeploymentConfig, loadConfig } from '../lib/config';
 import { handlerEnvironment } from '../lib/handler-environment';
-import { InMemoryApiKeySource } from '../testkit';
 import { OUT_DIR } from './paths';
-import type { LambdaShape, RecordedRequest } from './protocol';
+import type { LambdaShape } from './protocol';
 
 export const CONFIG_NAME = 'example';
 export const ACTION = 'add-or-update-campaign-record' satisfies ActionName;
@@ -28,6 +25,8 @@ export interface Scenario {
   readonly config: DeploymentConfig;
   readonly action: ActionName;
   readonly batchSize: number;
+  /** The event source mapping's `MaximumBatchingWindowInSeconds`. */
+  readonly batchingWindowSeconds: number;
   /** The event source mapping's maximum concurrency: batches in flight at once. */
   readonly maxConcurrency: number;
   /** Records of one batch processed at once (the handler's MAX_RECORD_CONCURRENCY default). */
@@ -45,6 +44,7 @@ export const loadScenario = (): Scenario => {
     config,
     action: ACTION,
     batchSize: settings.batchSize,
+    batchingWindowSeconds: settings.maxBatchingWindowSeconds,
     maxConcurrency: settings.maxConcurrency,
     recordConcurrency: DEFAULT_RECORD_CONCURRENCY,
     lambda: {
@@ -69,12 +69,13 @@ export const BENCH_LEDGER_TABLE = 'bench-entity-ledger';
 /**
  * The function's environment: what the stack sets (`handlerEnvironment`, incl. the log level
  * and NODE_OPTIONS), the platform pointed at the simulator, and what Lambda itself provides
- * (region, credentials, function name). Metrics are switched off so EMF does not flood the
- * output; log lines are still built and written (to /dev/null).
+ * (region, credentials, function name). Log lines are built and written (to /dev/null); EMF
+ * metrics only with `metrics`, as deployed (the cold start has always been measured without).
  */
 export const lambdaEnvironment = (
   scenario: Scenario,
   endpoints: Endpoints,
+  options: { readonly metrics?: boolean } = {},
 ): Record<string, string> => {
   const { config, action, lambda } = scenario;
   // Without the deployment's request ceiling: it would measure the configured pacing (1.7/s
@@ -97,7 +98,7 @@ export const lambdaEnvironment = (
     TZ: ':UTC',
     ...stackEnvironment,
     API_BASE_URL: endpoints.simulatorUrl,
-    POWERTOOLS_METRICS_DISABLED: 'true',
+    ...(options.metrics ? {} : { POWERTOOLS_METRICS_DISABLED: 'true' }),
     AWS_REGION: lambda.region,
     AWS_DEFAULT_REGION: lambda.region,
     AWS_ACCESS_KEY_ID: 'AKIABENCHFAKEKEY0000',
@@ -144,39 +145,3 @@ export const platformSettings = (scenario: Scenario, baseUrl: string): PlatformS
   campaignRegion: scenario.config.campaignRegion,
   secretsRegion: scenario.config.apiKey.secretsRegion,
 });
-
-/**
- * The exact request the handler's client sends for each body (URL, headers, JSON body), taken
- * from the real `PlatformCaller` with a recording transport, for the bare fetch baseline.
- */
-export const recordRequests = async (
-  scenario: Scenario,
-  baseUrl: string,
-  bodies: readonly string[],
-): Promise<RecordedRequest[]> => {
-  const recorded: RecordedRequest[] = [];
-  const recordingTransport: HttpTransport = async (request) => {
-    recorded.push({ url: request.url, headers: { ...request.headers }, body: request.body });
-    return {
-      kind: 'response',
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      bodyText: '{}',
-      json: {},
-    };
-  };
-  const platform = new PlatformCaller(
-    platformSettings(scenario, baseUrl),
-    new InMemoryApiKeySource(BENCH_API_KEY),
-    { maxAttempts: 1 },
-    { transport: recordingTransport },
-  );
-  for (const body of bodies) {
-    const parsed = parseMessage(ACTION, JSON.parse(body));
-    if (!parsed.success) throw new Error(`bench message is invalid: ${parsed.error}`);
-    const before = recorded.length;
-    await platform.send(actionDefinition(ACTION), parsed.message);
-    if (recorded.length !== before + 1) throw new Error('expected one request per message');
-  }
-  return recorded;
-};

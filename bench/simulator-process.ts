@@ -1,10 +1,9 @@
 /**
  * The platform simulator in its own Node process, so its event loop and CPU time are not
- * shared with the side being measured (the handler or the bare fetch loop). Both throughput
- * runs talk to this same process over loopback.
+ * shared with the function being measured. Every measurement talks to this same process over
+ * loopback.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FaultSettings, StatsSnapshot } from '../local/simulator';
 import { PROJECT_ROOT } from './paths';
@@ -24,27 +23,8 @@ export interface SimulatorProcess {
   stats(): Promise<StatsSnapshot>;
   /** Replaces all fault settings (omitted ones switch off). */
   setFaults(faults: FaultSettings): Promise<void>;
-  /** CPU time (user + system) the simulator has used so far, ms; undefined without /proc. */
-  cpuMs(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
-
-/** /proc reports CPU times in clock ticks of USER_HZ, which Linux fixes at 100 per second. */
-const MS_PER_TICK = 10;
-
-const processCpuMs = async (pid: number | undefined): Promise<number | undefined> => {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return Number.isFinite(utime + stime) ? (utime + stime) * MS_PER_TICK : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 const STARTUP_TIMEOUT_MS = 30_000;
 
@@ -133,7 +113,6 @@ export const startSimulatorProcess = async (tenant: SimulatorTenant): Promise<Si
     setFaults: async (faults) => {
       await admin(baseUrl, 'POST', 'faults', faults);
     },
-    cpuMs: () => processCpuMs(child.pid),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

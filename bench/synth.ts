@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { stackNameFor } from '../lib/config';
 import type { HandlerBundle } from './build';
 import { PROJECT_ROOT } from './paths';
@@ -14,10 +14,7 @@ import { CONFIG_NAME, type Scenario } from './scenario';
 export interface SynthAsset {
   readonly action: string;
   readonly bytes: number;
-  /**
-   * The asset's `index.mjs` and each sidecar's `index.mjs` and `package.json` equal the bench's
-   * byte for byte, and the asset carries no other sidecar.
-   */
+  /** The asset holds one JavaScript file, `index.mjs`, equal to the bench's byte for byte. */
   readonly identical: boolean;
 }
 
@@ -64,20 +61,9 @@ const comparedFiles = async (folder: string): Promise<string[]> =>
     .sort();
 
 const sameAsset = async (assetDir: string, bundle: HandlerBundle): Promise<boolean> => {
-  const bundleDir = join(bundle.file, '..');
-  const ours = [bundle.file, ...bundle.sidecars.flatMap((s) => [s.file, s.packageJsonFile])]
-    .map((file) => relative(bundleDir, file))
-    .sort();
-  const theirs = await comparedFiles(assetDir);
-  if (ours.join('\n') !== theirs.join('\n')) return false;
-  for (const name of ours) {
-    const [a, b] = await Promise.all([
-      readFile(join(assetDir, name)),
-      readFile(join(bundleDir, name)),
-    ]);
-    if (!a.equals(b)) return false;
-  }
-  return true;
+  if ((await comparedFiles(assetDir)).join('\n') !== 'index.mjs') return false;
+  const [a, b] = await Promise.all([readFile(join(assetDir, 'index.mjs')), readFile(bundle.file)]);
+  return a.equals(b);
 };
 
 export const measureSynth = async (

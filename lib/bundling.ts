@@ -1,16 +1,13 @@
 /**
  * How every handler is bundled. `ActionPipeline` hands `HANDLER_BUNDLING` to NodejsFunction;
  * `esbuildOptionsFor` turns the same object into the esbuild options NodejsFunction's local
- * bundling passes, and `sidecarBuildsFor` into those of the asset's second files (its command
- * hook), so the bench (`npm run bench`) measures exactly what gets deployed.
+ * bundling passes, so the bench (`npm run bench`) measures exactly what gets deployed.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { relative } from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 // Type only: synth never loads esbuild through this file (NodejsFunction runs its CLI).
 import type { BuildOptions, Loader } from 'esbuild';
-import { esbuildCommandLine, writeFileCommandLine } from './esbuild-command';
 
 /** Runtime of every handler; also gives esbuild its default target. */
 export const HANDLER_RUNTIME = lambda.Runtime.NODEJS_24_X;
@@ -45,11 +42,8 @@ export const BUNDLE_ALIASES: readonly string[] = [
   ...Object.values(SDK_ALIASES),
 ];
 
-/**
- * The esbuild choices of every handler bundle and of its sidecars (`HANDLER_BUNDLING` is this
- * plus the sidecars).
- */
-export const BUNDLE_OPTIONS: nodejs.BundlingOptions = {
+/** NodejsFunction `bundling` of every handler: one file, the AWS SDK inside. */
+export const HANDLER_BUNDLING: nodejs.BundlingOptions = {
   minify: true,
   sourceMap: true,
   // Stack traces only need the mappings; leaving the sources out keeps the zip small.
@@ -70,152 +64,13 @@ export const BUNDLE_OPTIONS: nodejs.BundlingOptions = {
 };
 
 /**
- * Packages the handler bundle leaves out and its asset carries as a second file, a sidecar:
- * `node_modules/<package>/index.mjs`, bundled from the version in node_modules (the
- * package.json pin) with `BUNDLE_OPTIONS`, so `import('<package>')` from `/var/task/index.mjs`
- * finds it before the runtime's copy. The SQS client serves failure paths only (dead letters,
- * rescheduling, the held queue) and is loaded on first use; inside the bundle it was parsed at
- * every cold start all the same. EventBridge stays inside: the reads publish on every success.
- */
-export const SIDECAR_PACKAGES: readonly string[] = ['@aws-sdk/client-sqs'];
-
-/** One sidecar of an asset: its esbuild options and its package.json. */
-export interface SidecarBuild {
-  readonly packageName: string;
-  /** Absolute path of its `index.mjs`. */
-  readonly outfile: string;
-  /** The bundle's own esbuild options, with the package as the entry point. */
-  readonly options: BuildOptions;
-  /** Absolute path of its package.json. */
-  readonly packageJsonFile: string;
-  /** Its package.json: name, the version bundled, and the entry. */
-  readonly packageJson: string;
-}
-
-/** Where a sidecar is built: the main bundle's folder, in the project's node_modules. */
-export interface SidecarTarget {
-  /** Absolute path of the main bundle (`<asset>/index.mjs`). */
-  readonly outfile: string;
-  /** The folder esbuild runs in, whose node_modules holds the package. */
-  readonly projectRoot: string;
-}
-
-/** The version in the project's node_modules, the copy esbuild bundles from the project root. */
-const installedVersion = (packageName: string): string => {
-  const file = new URL(`../node_modules/${packageName}/package.json`, import.meta.url);
-  const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
-  if (typeof version !== 'string') throw new Error(`${packageName} in node_modules has no version`);
-  return version;
-};
-
-/**
- * The NodejsFunction command hook that builds the sidecars after the main bundle: one esbuild
- * command per package (`esbuildCommandLine` of `builds()`, the very options the bench passes to
- * esbuild) and one that writes its package.json. Local bundling runs each with `bash -c` in the
- * project root; NodejsFunction also renders them for Docker, which this stack never uses.
- */
-export class SidecarHooks implements nodejs.ICommandHooks {
-  readonly #versions: ReadonlyMap<string, string>;
-
-  constructor(
-    /** The bundling options of the sidecars (those of the main bundle, without its sidecars). */
-    readonly bundling: nodejs.BundlingOptions,
-    readonly packages: readonly string[],
-  ) {
-    if (bundling.target === undefined) {
-      // A hook is not told the runtime the main bundle's target comes from.
-      throw new Error('sidecars need bundling.target');
-    }
-    if (bundling.commandHooks !== undefined) throw new Error('sidecars cannot have command hooks');
-    this.#versions = new Map(packages.map((name) => [name, installedVersion(name)]));
-  }
-
-  beforeBundling(): string[] {
-    return [];
-  }
-
-  beforeInstall(): string[] {
-    return [];
-  }
-
-  afterBundling(inputDir: string, outputDir: string): string[] {
-    return this.builds({ outfile: join(outputDir, 'index.mjs'), projectRoot: inputDir }).flatMap(
-      (build) => [
-        esbuildCommandLine(build.options),
-        writeFileCommandLine(build.packageJsonFile, build.packageJson),
-      ],
-    );
-  }
-
-  /** The sidecars of the asset whose main bundle is `target.outfile`. */
-  builds(target: SidecarTarget): SidecarBuild[] {
-    return this.packages.map((packageName) => {
-      const folder = join(dirname(target.outfile), 'node_modules', packageName);
-      const outfile = join(folder, 'index.mjs');
-      const packageJson = {
-        name: packageName,
-        version: this.#versions.get(packageName),
-        exports: './index.mjs',
-      };
-      return {
-        packageName,
-        outfile,
-        options: esbuildOptionsFor(this.bundling, {
-          entry: packageName,
-          outfile,
-          projectRoot: target.projectRoot,
-        }),
-        packageJsonFile: join(folder, 'package.json'),
-        packageJson: JSON.stringify(packageJson),
-      };
-    });
-  }
-}
-
-/** `bundling` with `packages` left external and built as sidecars of each asset. */
-export const withSidecars = (
-  bundling: nodejs.BundlingOptions,
-  packages: readonly string[],
-): nodejs.BundlingOptions => ({
-  ...bundling,
-  externalModules: [...(bundling.externalModules ?? []), ...packages],
-  commandHooks: new SidecarHooks(bundling, packages),
-});
-
-/** NodejsFunction `bundling` of every handler. */
-export const HANDLER_BUNDLING: nodejs.BundlingOptions = withSidecars(
-  BUNDLE_OPTIONS,
-  SIDECAR_PACKAGES,
-);
-
-/**
- * The reconcile function's bundle: the handlers' options, but with the SDK's event streams
- * (the S3 client builds its event-stream serde when it is made, so the shim would throw) and
- * without the SQS sidecar (it sends nothing to SQS: the state machine does). It runs a few times
- * a day, so its cold start is not tuned further.
- */
-export const RECONCILE_BUNDLING: nodejs.BundlingOptions = {
-  ...BUNDLE_OPTIONS,
-  esbuildArgs: {
-    '--alias': BUNDLE_ALIASES.filter((alias) => alias !== SDK_ALIASES.eventStreams),
-  },
-};
-
-/** The sidecars `bundling` adds to the asset whose main bundle is `target.outfile`. */
-export const sidecarBuildsFor = (
-  bundling: nodejs.BundlingOptions,
-  target: SidecarTarget,
-): SidecarBuild[] =>
-  bundling.commandHooks instanceof SidecarHooks ? bundling.commandHooks.builds(target) : [];
-
-/**
  * Options whose effect `esbuildOptionsFor` does not reproduce (extra files, extra CLI
  * arguments, a tsc step, Docker bundling with another esbuild). Using one makes it throw rather
- * than let the bench measure something other than the deployment. Command hooks are reproduced
- * only when they are `SidecarHooks` (`sidecarBuildsFor`).
+ * than let the bench measure something other than the deployment.
  */
 const NOT_REPRODUCED = [
   'nodeModules',
+  'commandHooks',
   'preCompilation',
   'charset',
   'esbuildVersion',
@@ -243,7 +98,7 @@ const LOG_LEVELS: Record<nodejs.LogLevel, NonNullable<BuildOptions['logLevel']>>
 };
 
 export interface EsbuildTarget {
-  /** Absolute path of the handler entry file, or a package name (a sidecar's entry). */
+  /** Absolute path of the handler entry file. */
   readonly entry: string;
   /** Absolute path of the bundle (NodejsFunction writes `index.mjs` for ESM, `index.js` for CJS). */
   readonly outfile: string;
@@ -266,8 +121,6 @@ export const esbuildOptionsFor = (
 ): BuildOptions => {
   const unsupported: string[] = NOT_REPRODUCED.filter((option) => bundling[option] !== undefined);
   if (bundling.forceDockerBundling) unsupported.push('forceDockerBundling');
-  const hooks = bundling.commandHooks;
-  if (hooks !== undefined && !(hooks instanceof SidecarHooks)) unsupported.push('commandHooks');
   const { '--alias': aliasArg, ...otherArgs } = bundling.esbuildArgs ?? {};
   unsupported.push(...Object.keys(otherArgs).map((arg) => `esbuildArgs['${arg}']`));
   if (unsupported.length > 0) {
@@ -275,11 +128,6 @@ export const esbuildOptionsFor = (
   }
   if (bundling.externalModules === undefined) {
     throw new Error('esbuildOptionsFor needs bundling.externalModules to be explicit');
-  }
-  const sidecars = hooks instanceof SidecarHooks ? hooks.packages : [];
-  const inlined = sidecars.filter((name) => !bundling.externalModules?.includes(name));
-  if (inlined.length > 0) {
-    throw new Error(`sidecar ${inlined.join(', ')} must be in bundling.externalModules too`);
   }
   const runtime = target.runtime ?? HANDLER_RUNTIME;
   const runtimeVersion = /nodejs(\d+)/.exec(runtime.name)?.[1];
@@ -295,9 +143,7 @@ export const esbuildOptionsFor = (
   return {
     absWorkingDir: target.projectRoot,
     // As NodejsFunction passes it: relative to the project root it runs esbuild in.
-    entryPoints: [
-      isAbsolute(target.entry) ? relative(target.projectRoot, target.entry) : target.entry,
-    ],
+    entryPoints: [relative(target.projectRoot, target.entry)],
     bundle: true,
     outfile: target.outfile,
     platform: 'node',
@@ -337,4 +183,16 @@ const aliasesOf = (
       return [item.slice(0, equals), item.slice(equals + 1)];
     }),
   );
+};
+
+/**
+ * The reconcile function's bundle: the handlers' options, but with the SDK's event streams
+ * (the S3 client builds its event-stream serde when it is made, so the shim would throw). It
+ * runs a few times a day, so its cold start is not tuned further.
+ */
+export const RECONCILE_BUNDLING: nodejs.BundlingOptions = {
+  ...HANDLER_BUNDLING,
+  esbuildArgs: {
+    '--alias': BUNDLE_ALIASES.filter((alias) => alias !== SDK_ALIASES.eventStreams),
+  },
 };

@@ -7,10 +7,11 @@
  * `deployment.region`, because that is where the stack lives.
  */
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { ActionName } from '../lambdas/actions';
-import { DynamoDbJsonClient } from '../lambdas/core/aws/dynamodb-json-client';
+import { ledgerTableClient } from '../lambdas/core/aws/ledger-table';
 import { ConfigError, type DeploymentConfig, loadConfig, stackNameFor } from '../lib/config';
 import { OpsError } from './errors';
 import type { OpsClients, OpsIo } from './io';
@@ -39,7 +40,7 @@ export interface Deployment {
   sqs(): SQSClient;
   eventBridge(): EventBridgeClient;
   /** For the entity ledger (trace). */
-  dynamoDb(): DynamoDbJsonClient;
+  dynamoDb(): DynamoDBClient;
   outputs(): Promise<StackOutputs>;
   /** The action's source queue and DLQ URLs; a clear error when the stack has no such outputs. */
   queues(action: ActionName): Promise<ActionQueues>;
@@ -93,12 +94,8 @@ export const openDeployment = (
     stackName,
     sqs: once(() => clients.sqs ?? new SQSClient(clientConfig)),
     eventBridge: once(() => clients.eventBridge ?? new EventBridgeClient(clientConfig)),
-    // The stores' own client, as in the functions; the region as the SDK resolves it (profiles).
-    dynamoDb: once(
-      () =>
-        clients.dynamoDb ??
-        new DynamoDbJsonClient({ region: region ?? (() => cloudFormation().config.region()) }),
-    ),
+    // Set up as the functions' stores set theirs up.
+    dynamoDb: once(() => clients.dynamoDb ?? ledgerTableClient(clientConfig)),
     outputs,
     queues: async (action) => actionQueues(await outputs(), action, options.configName),
   };

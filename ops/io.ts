@@ -3,9 +3,9 @@
  * process's own; tests pass in-memory writers and, for fault injection, wrapped clients.
  */
 import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDbJsonClient } from '../lambdas/core/aws/dynamodb-json-client';
 
 /** A text sink; `process.stdout` / `process.stderr` fit. */
 export interface OpsWriter {
@@ -21,7 +21,7 @@ export interface OpsClients {
   readonly sqs?: SQSClient;
   readonly eventBridge?: EventBridgeClient;
   readonly cloudFormation?: CloudFormationClient;
-  readonly dynamoDb?: DynamoDbJsonClient;
+  readonly dynamoDb?: DynamoDBClient;
 }
 
 export interface OpsIo {

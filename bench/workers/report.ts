@@ -1,6 +1,5 @@
 import { writeSync } from 'node:fs';
-import { forEachConcurrently } from '../batching';
-import type { ColdStartResult, LoadResult, PhaseResult } from '../protocol';
+import type { ColdStartResult } from '../protocol';
 
 /** File descriptor the bench reads the worker's result from (stdout carries log lines). */
 const RESULT_FD = 3;
@@ -27,32 +26,6 @@ export const handlerOf = (module: unknown): LambdaEntry => {
   return handler as LambdaEntry;
 };
 
-/** CPU time (user + system) this process spent since `before`, ms. */
-const cpuMs = (before: NodeJS.CpuUsage): number => {
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
-};
-
-/**
- * One timed phase of a load worker, measured the same way for the handler and its baselines:
- * `work` runs over `units` with `concurrency` in flight and returns how many of its items
- * failed; `items` is what the phase counts (messages or requests).
- */
-export const timePhase = async <T>(
-  units: readonly T[],
-  concurrency: number,
-  items: number,
-  work: (unit: T) => Promise<number>,
-): Promise<PhaseResult> => {
-  let failures = 0;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  await forEachConcurrently(units, concurrency, async (unit) => {
-    failures += await work(unit);
-  });
-  return { items, elapsedMs: performance.now() - started, failures, cpuMs: cpuMs(cpuBefore) };
-};
-
 /** Reports an import-only cold start (the baselines): `load` timed in this fresh process. */
 export const reportImport = async (load: () => Promise<unknown>): Promise<never> => {
   const started = performance.now();
@@ -65,20 +38,4 @@ export const reportImport = async (load: () => Promise<unknown>): Promise<never>
     invokeMs: 0,
     failures: 0,
   } satisfies ColdStartResult);
-};
-
-/** Runs a load worker's warm-up then its measured phase, and reports both with peak memory. */
-export const reportLoad = async <T>(
-  run: (units: T) => Promise<PhaseResult>,
-  phases: { readonly warmup: T; readonly measured: T },
-  extra: Partial<LoadResult> = {},
-): Promise<never> => {
-  const warmup = await run(phases.warmup);
-  const measured = await run(phases.measured);
-  return report({
-    warmup,
-    measured,
-    maxRssKiB: process.resourceUsage().maxRSS,
-    ...extra,
-  } satisfies LoadResult);
 };

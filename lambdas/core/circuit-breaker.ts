@@ -188,12 +188,14 @@ export class CircuitBreaker {
     const probeFailed = permit.kind === 'call' && permit.probe;
     if (!probeFailed && (this.#failures < this.#settings.failureThreshold || this.isOpen)) return;
     const openUntil = now + this.#settings.coolDownMs;
-    await this.#write(() => this.#store.open(this.#service, openUntil, now));
+    // Open here before the shared write: a failure that ends while it is in flight must not
+    // open the breaker a second time.
     this.#cached = {
       state: { openUntil, openedAt: this.#cached?.state?.openedAt ?? now },
       readAt: now,
     };
     this.#events.changed?.(this.#service, 'open', now);
+    await this.#write(() => this.#store.open(this.#service, openUntil, now));
   }
 
   async #write(write: () => Promise<void>): Promise<void> {

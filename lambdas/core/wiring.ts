@@ -1,9 +1,10 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { AnyAction } from './action';
 import { type AwsClientConfig, lambdaClientConfig } from './aws/client-config';
 import { DynamoDbBrakeStore } from './aws/dynamodb-brake-store';
 import { DynamoDbBreakerStore } from './aws/dynamodb-breaker-store';
 import { DynamoDbCensusStore } from './aws/dynamodb-census-store';
-import { DynamoDbJsonClient, type ItemClient } from './aws/dynamodb-json-client';
+import { ledgerTableClient } from './aws/ledger-table';
 import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source';
 import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
 import { SqsHeldQueue } from './aws/sqs-held-queue';
@@ -43,7 +44,8 @@ export type ResultPublisherFactory = (options: {
  * fails here, at cold start, naming the variable) and wires the AWS SDK adapters. Everything
  * is created once per container; SDK clients take the function's region and credentials from
  * the environment Lambda sets (`lambdaClientConfig`) and their endpoints from the standard
- * configuration (`AWS_ENDPOINT_URL_*`). One DynamoDB client serves the breaker and the ledger.
+ * configuration (`AWS_ENDPOINT_URL_*`). One DynamoDB client serves the breaker and the ledger,
+ * one SQS client the dead letters, rescheduling and the held queue.
  */
 export const createLambdaHandler = (
   action: AnyAction,
@@ -68,11 +70,6 @@ export const createLambdaHandler = (
      * credential chain. @default lambdaClientConfig(): region and credentials from the environment
      */
     readonly clientConfig?: AwsClientConfig;
-    /**
-     * The ledger table's DynamoDB client. The bench passes the SDK's, to measure what it costs.
-     * @default DynamoDbJsonClient with `clientConfig`
-     */
-    readonly tableClient?: (clientConfig: AwsClientConfig) => ItemClient;
   } = {},
 ) => {
   const isRead = action.kind === 'read';
@@ -96,9 +93,7 @@ export const createLambdaHandler = (
   const ledgerTable = withLedger ? env.LEDGER_TABLE_NAME : undefined;
   const table = env.BREAKER_TABLE_NAME;
   const dynamoDb =
-    table === undefined && ledgerTable === undefined
-      ? undefined
-      : (options.tableClient?.(clientConfig) ?? new DynamoDbJsonClient(clientConfig));
+    table === undefined && ledgerTable === undefined ? undefined : ledgerTableClient(clientConfig);
   const guard = guardFor(action.service, {
     store:
       table === undefined
@@ -131,6 +126,8 @@ export const createLambdaHandler = (
           }),
           entity: options.entity,
         };
+  // One SQS client for dead letters, rescheduling and the held queue, as DynamoDB's above.
+  const sqs = new SQSClient(clientConfig);
   const brake =
     env.HELD_QUEUE_URL === undefined ||
     env.LEDGER_TABLE_NAME === undefined ||
@@ -145,14 +142,14 @@ export const createLambdaHandler = (
             { limit: env.DELETE_BRAKE_LIMIT, windowMs: env.DELETE_BRAKE_WINDOW_SECONDS * 1000 },
             { events: brakeLog(logger) },
           ),
-          held: new SqsHeldQueue({ queueUrl: env.HELD_QUEUE_URL, clientConfig }),
+          held: new SqsHeldQueue({ queueUrl: env.HELD_QUEUE_URL, client: sqs }),
         };
   return createActionHandler(action, {
     platform,
     ...(ledger ? { ledger } : {}),
     ...(brake ? { brake } : {}),
     campaignRegion: env.CAMPAIGN_REGION,
-    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL, clientConfig }),
+    deadLetters: new SqsDeadLetterSink({ queueUrl: env.DEAD_LETTER_QUEUE_URL, client: sqs }),
     ...(env.RESULT_EVENT_BUS_NAME === undefined || options.results === undefined
       ? {}
       : { results: options.results({ eventBusName: env.RESULT_EVENT_BUS_NAME, clientConfig }) }),
@@ -165,7 +162,7 @@ export const createLambdaHandler = (
       : {
           rescheduler: new SqsVisibilityRescheduler({
             queueUrl: env.SOURCE_QUEUE_URL,
-            clientConfig,
+            client: sqs,
           }),
           retrySchedule: {
             windowSeconds: env.RETRY_WINDOW_SECONDS,

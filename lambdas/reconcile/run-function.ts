@@ -9,9 +9,10 @@
  *   or `continue` (out of time: the answers so far are kept and the next invocation goes on).
  * - `applied`: the Distributed Map sent every repair: the scope notes the snapshot as applied.
  */
+
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
-import type { ItemClient } from '../core/aws/dynamodb-json-client';
 import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
 import { decodeJsonLinesOnly } from './json-lines';
@@ -84,7 +85,7 @@ export interface ReconcileRunDeps {
   readonly s3: S3Client;
   readonly bucket: string;
   readonly tableName: string;
-  readonly ledgerClient: ItemClient;
+  readonly ledgerClient: DynamoDBClient;
   readonly scopes: Readonly<Record<string, ReconcileScope>>;
   readonly campaignRegion: Parameters<typeof planSnapshot>[0]['campaignRegion'];
   readonly reader: (kind: ReconcileScope['kind']) => PlatformReader;

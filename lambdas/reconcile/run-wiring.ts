@@ -7,7 +7,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { S3Client } from '@aws-sdk/client-s3';
 import { lambdaClientConfig } from '../core/aws/client-config';
 import { DynamoDbBreakerStore } from '../core/aws/dynamodb-breaker-store';
-import { DynamoDbJsonClient } from '../core/aws/dynamodb-json-client';
+import { ledgerTableClient } from '../core/aws/ledger-table';
 import { SecretsManagerApiKeySource } from '../core/aws/secrets-manager-api-key-source';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../core/identity';
 import { PlatformCaller } from '../core/platform-caller';
@@ -23,7 +23,7 @@ export const createReconcileFunction = (environment = process.env) => {
   const scopes = parseScopes(env.RECONCILE_SCOPES);
   if (!scopes.success) throw new Error(`RECONCILE_SCOPES: ${scopes.error}`);
   const clientConfig = lambdaClientConfig(environment);
-  const ledgerClient = new DynamoDbJsonClient(clientConfig);
+  const ledgerClient = ledgerTableClient(clientConfig);
   const apiKey = new SecretsManagerApiKeySource({
     secretId: env.API_KEY_SECRET_ID,
     secretsRegion: env.API_KEY_SECRETS_REGION,

@@ -33,7 +33,7 @@ import {
   SqsDeadLetterSink,
   SqsVisibilityRescheduler,
 } from '../../lambdas/core/aws';
-import { DynamoDbJsonClient } from '../../lambdas/core/aws/dynamodb-json-client';
+import { ledgerTableClient } from '../../lambdas/core/aws/ledger-table';
 import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type {
@@ -158,7 +158,7 @@ const reasonOf = (action: ActionName, { reason }: DeadLetterView): DeadLetterRea
       };
 
 /** A received message as the record Lambda's SQS poller hands the handler. */
-const toRecord = (message: Message, queueArn: string): SQSRecord => {
+export const toRecord = (message: Message, queueArn: string): SQSRecord => {
   const attributes = message.Attributes ?? {};
   const epochMs = (value: string | undefined): number | undefined =>
     value === undefined ? undefined : Number(value);
@@ -178,7 +178,7 @@ const toRecord = (message: Message, queueArn: string): SQSRecord => {
 /** The deployment's ledger table in the emulator. */
 const createLedger = async (tableName: string): Promise<LedgerStore> => {
   await createLedgerTable(new DynamoDBClient({}), tableName);
-  return new DynamoDbLedgerStore({ tableName, client: new DynamoDbJsonClient() });
+  return new DynamoDbLedgerStore({ tableName, client: ledgerTableClient() });
 };
 
 /**
@@ -220,7 +220,7 @@ export class EmulatorBackend implements Backend {
     this.ledger = parts.ledger;
     this.ledgerItems = dynamoDbLedgerItems({
       tableName: parts.ledgerTableName,
-      client: new DynamoDbJsonClient(),
+      client: ledgerTableClient(),
     });
     this.#sqs = parts.sqs;
     this.#events = parts.events;

@@ -67,9 +67,8 @@ describe('esbuildOptionsFor', () => {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      // The SDK is bundled; only the SQS client is left out of index.mjs, as the asset's
-      // second file (the sidecar), never to the runtime's copy.
-      external: ['@aws-sdk/client-sqs'],
+      // The SDK is bundled, every client of it, never left to the runtime's copy.
+      external: [],
       banner: { js: HANDLER_BUNDLING.banner },
     });
     // NodejsFunction adds no define / keepNames of its own.
@@ -120,6 +119,17 @@ describe('esbuildOptionsFor', () => {
 
   it.each([
     [{ externalModules: [], nodeModules: ['zod'] }, /does not reproduce bundling\.nodeModules/],
+    [
+      {
+        externalModules: [],
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: () => [],
+        },
+      },
+      /does not reproduce bundling\.commandHooks/,
+    ],
     [{}, /externalModules to be explicit/],
     [{ externalModules: [], esbuildArgs: { '--splitting': true } }, /esbuildArgs\['--splitting'\]/],
     [{ externalModules: [], esbuildArgs: { '--alias': 'a=b' } }, /must be a list of from=to/],

@@ -1,5 +1,5 @@
 import { BatchWriteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDbJsonClient } from '../../lambdas/core/aws/dynamodb-json-client';
+import { ledgerTableClient } from '../../lambdas/core/aws/ledger-table';
 import { createLedgerTable as createTable } from '../../local/aws-emulator/ledger-table';
 import { motoClientConfig, uniqueName } from './aws-clients';
 
@@ -7,9 +7,9 @@ import { motoClientConfig, uniqueName } from './aws-clients';
 export const motoDynamoDbClient = (endpoint?: string): DynamoDBClient =>
   new DynamoDBClient(motoClientConfig(endpoint));
 
-/** The client the stores use in the functions, pointed at moto. */
-export const motoLedgerClient = (endpoint?: string): DynamoDbJsonClient =>
-  new DynamoDbJsonClient(motoClientConfig(endpoint));
+/** The client the stores use in the functions, set up as they set it up, pointed at moto. */
+export const motoLedgerClient = (endpoint?: string): DynamoDBClient =>
+  ledgerTableClient(motoClientConfig(endpoint));
 
 /** A fresh ledger table in moto, shaped as the stack creates it. */
 export const createLedgerTable = async (client: DynamoDBClient): Promise<string> => {
@@ -42,7 +42,7 @@ export const clearLedgerTable = async (
 /** Where a store keeps its items: a table and the client that reaches it. */
 export interface LedgerTableAccess {
   readonly tableName: string;
-  readonly client: DynamoDbJsonClient;
+  readonly client: DynamoDBClient;
 }
 
 /**

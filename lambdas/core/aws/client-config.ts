@@ -1,4 +1,5 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { fromEnv } from '@aws-sdk/credential-provider-env';
 
 type CredentialsOption = NonNullable<DynamoDBClientConfig['credentials']>;
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -9,42 +10,25 @@ export interface AwsClientConfig {
   readonly credentials?: CredentialsOption;
 }
 
-/**
- * The credentials Lambda puts in every function's environment, read as the SDK's `fromEnv`
- * reads them (the same variables, optional fields included), each time the SDK asks.
- */
-export const environmentCredentials =
-  (env: Environment = process.env): Extract<CredentialsOption, (...args: never[]) => unknown> =>
-  async () => {
-    const accessKeyId = env.AWS_ACCESS_KEY_ID;
-    const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-    if (!accessKeyId || !secretAccessKey) {
-      throw new Error('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set');
-    }
-    const { AWS_SESSION_TOKEN, AWS_CREDENTIAL_EXPIRATION, AWS_CREDENTIAL_SCOPE, AWS_ACCOUNT_ID } =
-      env;
-    return {
-      accessKeyId,
-      secretAccessKey,
-      ...(AWS_SESSION_TOKEN ? { sessionToken: AWS_SESSION_TOKEN } : {}),
-      ...(AWS_CREDENTIAL_EXPIRATION ? { expiration: new Date(AWS_CREDENTIAL_EXPIRATION) } : {}),
-      ...(AWS_CREDENTIAL_SCOPE ? { credentialScope: AWS_CREDENTIAL_SCOPE } : {}),
-      ...(AWS_ACCOUNT_ID ? { accountId: AWS_ACCOUNT_ID } : {}),
-    };
-  };
+/** Where an adapter's SDK client comes from: one handed in (shared, or a test's), or one it builds. */
+export interface AwsClientSource<Client> {
+  readonly client?: Client;
+  /** Settings of the client built when none is given. @default the SDK's defaults */
+  readonly clientConfig?: AwsClientConfig;
+}
 
 /**
- * The client settings of a Lambda function: its region, and the credentials from the
- * environment. The SDK's default chain would find the same ones first (it tries the environment
- * before anything else, unless AWS_PROFILE is set); handing them over directly spares each
- * client's first request the walk down that chain, a few ms of every cold start
- * (bench/README.md). Without keys in the environment the chain is left to the SDK.
+ * The client settings of a Lambda function: its region, and the credentials Lambda puts in its
+ * environment, read by the SDK's own `fromEnv`. The SDK's default chain would find the same ones
+ * first (it tries the environment before anything else, unless AWS_PROFILE is set); handing that
+ * link over directly spares each client's first request the walk down the chain, a few ms of
+ * every cold start (bench/README.md). Without keys in the environment the chain is left to the SDK.
  */
 export const lambdaClientConfig = (env: Environment = process.env): AwsClientConfig => {
   const fromEnvironment =
     Boolean(env.AWS_ACCESS_KEY_ID) && Boolean(env.AWS_SECRET_ACCESS_KEY) && !env.AWS_PROFILE;
   return {
     ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}),
-    ...(fromEnvironment ? { credentials: environmentCredentials(env) } : {}),
+    ...(fromEnvironment ? { credentials: fromEnv() } : {}),
   };
 };

@@ -1,7 +1,7 @@
-import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { RESULT_EVENT_SOURCE, resultDetailType } from '../identity';
 import type { ResultEvent, ResultPublisher } from '../ports';
-import { type AwsClientSource, lazyClient } from './load-once';
+import type { AwsClientSource } from './client-config';
 import { resultEventDetail } from './result-event-detail';
 
 /** PutEvents accepted the call but rejected the entry (it answers HTTP 200 for that). */
@@ -23,21 +23,16 @@ export interface EventBridgeResultPublisherOptions extends AwsClientSource<Event
 /** Publishes read results as `<action>.result` events from source `contact-center-sync`. */
 export class EventBridgeResultPublisher implements ResultPublisher {
   readonly #eventBusName: string;
-  readonly #eventBridge;
+  readonly #client: EventBridgeClient;
 
   constructor(options: EventBridgeResultPublisherOptions) {
     this.#eventBusName = options.eventBusName;
-    this.#eventBridge = lazyClient(
-      () => import('@aws-sdk/client-eventbridge'),
-      (sdk, config) => new sdk.EventBridgeClient(config),
-      options,
-    );
+    this.#client = options.client ?? new EventBridgeClient({ ...options.clientConfig });
   }
 
   async publish(event: ResultEvent): Promise<void> {
-    const { sdk, client } = await this.#eventBridge();
-    const response = await client.send(
-      new sdk.PutEventsCommand({
+    const response = await this.#client.send(
+      new PutEventsCommand({
         Entries: [
           {
             EventBusName: this.#eventBusName,

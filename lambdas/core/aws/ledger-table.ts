@@ -1,18 +1,42 @@
-import type {
-  AttributeValue,
-  PutItemCommandInput,
-  UpdateItemCommandInput,
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  GetItemCommand,
+  PutItemCommand,
+  type PutItemCommandInput,
+  ScanCommand,
+  UpdateItemCommand,
+  type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDbError, DynamoDbJsonClient, type ItemClient } from './dynamodb-json-client';
 
 export type LedgerItem = Record<string, AttributeValue>;
 
 export interface LedgerTableOptions {
   /** The ledger table (partition key `pk`, TTL attribute `expiresAt`). */
   readonly tableName: string;
-  /** Shared by the stores of one function. @default a client from the standard AWS configuration */
-  readonly client?: ItemClient;
+  /** Shared by the stores of one function. @default `ledgerTableClient()` */
+  readonly client?: DynamoDBClient;
 }
+
+/**
+ * Each attempt's time limit. The SDK sets none (a silent socket is given up after 5 minutes),
+ * and one hung request would hold its record, and the batch, until the function's timeout; a
+ * timed-out attempt is retried as the SDK retries any transient error.
+ */
+export const LEDGER_REQUEST_TIMEOUT_MS = 5_000;
+
+/**
+ * The SDK's DynamoDB client as the functions use it: the SDK's own endpoints (the standard
+ * `AWS_ENDPOINT_URL_DYNAMODB`, FIPS and dual-stack settings), retries and credentials, with an
+ * attempt time limit.
+ */
+export const ledgerTableClient = (config: DynamoDBClientConfig = {}): DynamoDBClient =>
+  new DynamoDBClient({
+    requestHandler: { requestTimeout: LEDGER_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
+    ...config,
+  });
 
 /**
  * A conditional write's answer. A refused condition is an answer, not an error: `item` is then
@@ -31,23 +55,26 @@ export const expiresAfter = (nowMs: number, seconds: number): AttributeValue =>
 
 /**
  * The one table every shared item lives in: entity ledger, breakers, census, brakes. The
- * functions may only get, put and update items (IAM), so this offers nothing else.
+ * functions may only get, put and update items (IAM); the reconcile run and the ops CLI may
+ * also scan.
  */
 export class LedgerTable {
   readonly #name: string;
-  readonly #client: ItemClient;
+  readonly #client: DynamoDBClient;
 
   constructor(options: LedgerTableOptions) {
     this.#name = options.tableName;
-    this.#client = options.client ?? new DynamoDbJsonClient();
+    this.#client = options.client ?? ledgerTableClient();
   }
 
   async get(pk: string, consistent = false): Promise<LedgerItem | undefined> {
-    const answer = await this.#client.send('GetItem', {
-      TableName: this.#name,
-      Key: { pk: { S: pk } },
-      ConsistentRead: consistent,
-    });
+    const answer = await this.#client.send(
+      new GetItemCommand({
+        TableName: this.#name,
+        Key: { pk: { S: pk } },
+        ConsistentRead: consistent,
+      }),
+    );
     return answer.Item;
   }
 
@@ -56,7 +83,7 @@ export class LedgerTable {
     input: Omit<UpdateItemCommandInput, 'TableName' | 'Key'>,
   ): Promise<TableWrite> {
     const update = { TableName: this.#name, Key: { pk: { S: pk } }, ...input };
-    return refusedIsAnAnswer(this.#client.send('UpdateItem', update));
+    return refusedIsAnAnswer(this.#client.send(new UpdateItemCommand(update)));
   }
 
   /**
@@ -66,12 +93,14 @@ export class LedgerTable {
   async *scan(prefix: string): AsyncIterable<LedgerItem> {
     let start: Record<string, AttributeValue> | undefined;
     do {
-      const page = await this.#client.send('Scan', {
-        TableName: this.#name,
-        FilterExpression: 'begins_with(pk, :prefix)',
-        ExpressionAttributeValues: { ':prefix': { S: prefix } },
-        ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-      });
+      const page = await this.#client.send(
+        new ScanCommand({
+          TableName: this.#name,
+          FilterExpression: 'begins_with(pk, :prefix)',
+          ExpressionAttributeValues: { ':prefix': { S: prefix } },
+          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        }),
+      );
       yield* page.Items ?? [];
       start = page.LastEvaluatedKey;
     } while (start !== undefined);
@@ -80,7 +109,7 @@ export class LedgerTable {
   /** PutItem of a whole item; a refused condition answers `done: false`. */
   put(item: LedgerItem, input: Omit<PutItemCommandInput, 'TableName' | 'Item'>) {
     const put = { TableName: this.#name, Item: item, ...input };
-    return refusedIsAnAnswer(this.#client.send('PutItem', put));
+    return refusedIsAnAnswer(this.#client.send(new PutItemCommand(put)));
   }
 }
 
@@ -90,9 +119,7 @@ const refusedIsAnAnswer = async (
   try {
     return { done: true, item: (await write).Attributes };
   } catch (error) {
-    if (error instanceof DynamoDbError && error.name === 'ConditionalCheckFailedException') {
-      return { done: false, item: error.item };
-    }
+    if (error instanceof ConditionalCheckFailedException) return { done: false, item: error.Item };
     throw error;
   }
 };

@@ -1,41 +1,48 @@
-import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
-import { type AwsClientSource, lazyClient } from './load-once';
+import {
+  ChangeMessageVisibilityCommand,
+  type MessageAttributeValue,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { AwsClientSource } from './client-config';
 
 export interface SqsQueueOptions extends AwsClientSource<SQSClient> {
   /** The queue's URL. */
   readonly queueUrl: string;
 }
 
-/** One SQS queue, as the handler's adapters use it: send a message, delay a received one. */
+/**
+ * One SQS queue, as the handler's adapters use it: send a message, delay a received one. The
+ * client is imported statically although only failure paths use it: a dynamic `import()`
+ * inside the one-file bundle makes esbuild wrap every module the client shares with the others
+ * in a lazy initializer, which cost a cold start more than the client itself (bench/README.md).
+ */
 export class SqsQueue {
   readonly #queueUrl: string;
-  readonly #sqs: ReturnType<typeof lazySqs>;
+  readonly #client: SQSClient;
 
   constructor(options: SqsQueueOptions) {
     this.#queueUrl = options.queueUrl;
-    this.#sqs = lazySqs(options);
+    this.#client = options.client ?? new SQSClient({ ...options.clientConfig });
   }
 
   async send(body: string, attributes: Record<string, MessageAttributeValue>): Promise<void> {
-    const { sdk, client } = await this.#sqs();
-    const message = { QueueUrl: this.#queueUrl, MessageBody: body, MessageAttributes: attributes };
-    await client.send(new sdk.SendMessageCommand(message));
+    await this.#client.send(
+      new SendMessageCommand({
+        QueueUrl: this.#queueUrl,
+        MessageBody: body,
+        MessageAttributes: attributes,
+      }),
+    );
   }
 
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
-    const { sdk, client } = await this.#sqs();
-    const delay = {
-      QueueUrl: this.#queueUrl,
-      ReceiptHandle: receiptHandle,
-      VisibilityTimeout: seconds,
-    };
-    await client.send(new sdk.ChangeMessageVisibilityCommand(delay));
+    await this.#client.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: this.#queueUrl,
+        ReceiptHandle: receiptHandle,
+        VisibilityTimeout: seconds,
+      }),
+    );
   }
 }
-
-const lazySqs = (source: AwsClientSource<SQSClient>) =>
-  lazyClient(
-    () => import('@aws-sdk/client-sqs'),
-    (sdk, config) => new sdk.SQSClient(config),
-    source,
-  );

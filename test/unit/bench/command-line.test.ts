@@ -31,4 +31,14 @@ describe('bench command line', () => {
     expect(run.stderr).toContain('Usage: npm run bench');
     expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 30_000);
+
+  it('refuses a modelled latency that is not a number of milliseconds, before measuring anything', async () => {
+    // Act
+    const run = await runBench(['--platform-ms', 'slow']);
+
+    // Assess
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--platform-ms must be a number of milliseconds, got "slow"');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 30_000);
 });

@@ -95,6 +95,37 @@ describe('CircuitBreaker', () => {
     expect(breaker.isOpen).toBe(true);
   });
 
+  it('opens once when another failure ends while the shared open is being written', async () => {
+    // Prepare: a store whose writes answer only when told to.
+    const inner = new InMemoryBreakerStore();
+    let finishWrites = (): void => {};
+    const written = new Promise<void>((resolve) => {
+      finishWrites = resolve;
+    });
+    const slowStore: BreakerStore = {
+      read: (service) => inner.read(service),
+      claimProbe: (service, now, until) => inner.claimProbe(service, now, until),
+      close: (service) => inner.close(service),
+      open: async (service, until, now) => {
+        await written;
+        await inner.open(service, until, now);
+      },
+    };
+    const { breakers, changes } = fleet(1, slowStore);
+    const [breaker] = breakers as [CircuitBreaker];
+    const permits = await Promise.all(
+      Array.from({ length: DEFAULT_BREAKER_SETTINGS.failureThreshold + 1 }, () => breaker.permit()),
+    );
+
+    // Act: the threshold's failure starts the write; one more ends before it is done.
+    const records = permits.map((permit) => breaker.record(down, permit));
+    finishWrites();
+    await Promise.all(records);
+
+    // Assess
+    expect(changes).toEqual(['open']);
+  });
+
   it('does not open on failures interrupted by an answer, nor on throttling', async () => {
     // Prepare
     const { breakers, changes } = fleet(1);

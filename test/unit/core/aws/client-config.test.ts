@@ -1,8 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  environmentCredentials,
-  lambdaClientConfig,
-} from '../../../../lambdas/core/aws/client-config';
+import { lambdaClientConfig } from '../../../../lambdas/core/aws/client-config';
 import {
   credentialsTreatedAsExpired,
   defaultProvider,
@@ -15,71 +12,46 @@ const LAMBDA_ENV = {
   AWS_SESSION_TOKEN: 'token',
 };
 
-describe('environmentCredentials', () => {
-  it.each([
-    ['the keys and session token Lambda sets', LAMBDA_ENV, {}],
-    [
-      'the optional fields the SDK reads too',
-      {
-        ...LAMBDA_ENV,
-        AWS_CREDENTIAL_EXPIRATION: '2030-01-01T00:00:00Z',
-        AWS_CREDENTIAL_SCOPE: 'eu-central-1',
-        AWS_ACCOUNT_ID: '123456789012',
-      },
-      {
-        expiration: new Date('2030-01-01T00:00:00Z'),
-        credentialScope: 'eu-central-1',
-        accountId: '123456789012',
-      },
-    ],
-  ])('reads %s, as the SDK fromEnv does', async (_case, env, extra) => {
-    // Act
-    const credentials = await environmentCredentials(env)();
+const stubEnvironment = (env: Readonly<Record<string, string>>): void => {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+};
 
-    // Assess
-    expect(credentials).toEqual({
-      accessKeyId: 'ASIAEXAMPLE',
-      secretAccessKey: 'secret',
-      sessionToken: 'token',
-      ...extra,
-    });
-  });
-
-  it('reads the environment each time it is asked, not once', async () => {
-    // Prepare
-    const env: Record<string, string> = { ...LAMBDA_ENV };
-    const provider = environmentCredentials(env);
-    await provider();
-    env.AWS_SESSION_TOKEN = 'rotated';
-
-    // Act
-    const credentials = await provider();
-
-    // Assess
-    expect(credentials.sessionToken).toBe('rotated');
-  });
-
-  it('fails naming the variables when the keys are missing', async () => {
-    // Act
-    const reading = environmentCredentials({ AWS_REGION: 'eu-central-1' })();
-
-    // Assess
-    await expect(reading).rejects.toThrow(
-      'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set',
-    );
-  });
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
 
 describe('lambdaClientConfig', () => {
   it('hands the region and the environment credentials to every client', async () => {
+    // Prepare
+    stubEnvironment(LAMBDA_ENV);
+
     // Act
-    const config = lambdaClientConfig(LAMBDA_ENV);
+    const config = lambdaClientConfig();
 
     // Assess
     expect(config.region).toBe('eu-central-1');
     expect(typeof config.credentials).toBe('function');
     if (typeof config.credentials !== 'function') return;
-    expect(await config.credentials()).toMatchObject({ accessKeyId: 'ASIAEXAMPLE' });
+    expect(await config.credentials()).toMatchObject({
+      accessKeyId: 'ASIAEXAMPLE',
+      secretAccessKey: 'secret',
+      sessionToken: 'token',
+    });
+  });
+
+  it('reads the environment each time the SDK asks, so a rotated token is seen', async () => {
+    // Prepare
+    stubEnvironment(LAMBDA_ENV);
+    const { credentials } = lambdaClientConfig();
+    if (typeof credentials !== 'function') throw new Error('expected a credential provider');
+    await credentials();
+    vi.stubEnv('AWS_SESSION_TOKEN', 'rotated');
+
+    // Act
+    const fresh = await credentials();
+
+    // Assess
+    expect(fresh.sessionToken).toBe('rotated');
   });
 
   it.each([
@@ -98,19 +70,30 @@ describe('lambdaClientConfig', () => {
 });
 
 describe('the bundle’s credential chain (lambdas/shims/aws-credential-provider-node)', () => {
-  afterEach(() => {
-    vi.unstubAllEnvs();
-  });
-
   it('is the environment, what the SDK chain finds first in Lambda', async () => {
     // Prepare
-    for (const [name, value] of Object.entries(LAMBDA_ENV)) vi.stubEnv(name, value);
+    stubEnvironment(LAMBDA_ENV);
 
     // Act
     const credentials = await defaultProvider({})();
 
     // Assess
     expect(credentials).toMatchObject({ accessKeyId: 'ASIAEXAMPLE', sessionToken: 'token' });
+  });
+
+  it('fails as the SDK does when the environment holds no keys', async () => {
+    // Prepare
+    vi.stubEnv('AWS_ACCESS_KEY_ID', undefined);
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', undefined);
+
+    // Act
+    const reading = defaultProvider({})();
+
+    // Assess
+    await expect(reading).rejects.toMatchObject({
+      name: 'CredentialsProviderError',
+      message: 'Unable to find environment variable credentials.',
+    });
   });
 
   it.each([

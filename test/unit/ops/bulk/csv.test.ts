@@ -71,6 +71,43 @@ describe('parseCsv', () => {
     expect(records[2]).toEqual({ line: 3, fields: ['ok'] });
   });
 
+  it('reports every bad record on the line it starts on, never with its values', () => {
+    // Prepare: a quoted CRLF before them, blank lines between them.
+    const text = 'h\r\n"a\r\nb"\r\nsecret"x\r\n\r\n"v"w\r\nok\r\n';
+
+    // Act
+    const records = parseCsv(text);
+
+    // Assess
+    expect(records).toEqual([
+      { line: 1, fields: ['h'] },
+      { line: 2, fields: ['a\r\nb'] },
+      { line: 4, error: expect.stringContaining('a quote inside an unquoted field') },
+      { line: 6, error: 'field 1: text after its closing quote' },
+      { line: 7, fields: ['ok'] },
+    ]);
+    expect(JSON.stringify(records.filter((r) => 'error' in r))).not.toMatch(/secret|"v/);
+  });
+
+  it('reads on after the line of the fault when a bad record spans lines', () => {
+    // Act
+    const records = parseCsv('h\n"a\nb"c\nok\n');
+
+    // Assess
+    expect(records.slice(1)).toEqual([
+      { line: 2, error: 'field 1: text after its closing quote' },
+      { line: 4, fields: ['ok'] },
+    ]);
+  });
+
+  it('keeps a lone CR inside a quoted field as data', () => {
+    // Act
+    const records = parseCsv('h,i\n"x\ry",2\n');
+
+    // Assess
+    expect(records[1]).toEqual({ line: 2, fields: ['x\ry', '2'] });
+  });
+
   it('reports a quoted field that is never closed', () => {
     // Act
     const records = parseCsv('h\n"abc\n');
