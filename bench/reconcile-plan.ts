@@ -8,13 +8,13 @@
  */
 import { createHash } from 'node:crypto';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
+import { decodeExport } from '../lambdas/reconcile/export-decoder';
 import { InMemoryRunHistory } from '../lambdas/reconcile/in-memory-run-history';
 import { inMemoryLedgerItems, LedgerItemView } from '../lambdas/reconcile/ledger-item-view';
 import type { Plan } from '../lambdas/reconcile/plan';
 import { planSnapshot } from '../lambdas/reconcile/planner';
 import { parseScopes } from '../lambdas/reconcile/scope';
 import { startSimulator } from '../local/simulator';
-import { decodeExport } from '../ops/reconcile/reconcile-plan';
 import { localPlatformReader } from '../testkit';
 
 export interface ReconcilePlanMeasurement {

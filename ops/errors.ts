@@ -1,3 +1,5 @@
+import { InputRefused } from '../lambdas/input/input-refused';
+
 /**
  * Errors the operator commands report as one clear message (no stack trace), and the
  * translation of AWS SDK errors into what the operator has to do about them.
@@ -9,10 +11,15 @@ export class OpsError extends Error {
   readonly exitCode: number = 1;
 }
 
-/** Wrong command line: unknown command, option or action. Exit code 2. */
+export const USAGE_EXIT = 2;
+
+/**
+ * Wrong command line: unknown command, option or action. Exit code 2, as for an input file that
+ * cannot be read (`InputRefused`).
+ */
 export class UsageError extends OpsError {
   override readonly name = 'UsageError';
-  override readonly exitCode = 2;
+  override readonly exitCode = USAGE_EXIT;
 }
 
 const CREDENTIAL_HELP =
@@ -76,7 +83,7 @@ export const isQueueLevelError = (error: unknown): boolean => {
  * resources, never message bodies, so they are safe to show.
  */
 export const describeError = (error: unknown): string => {
-  if (error instanceof OpsError) return error.message;
+  if (error instanceof OpsError || error instanceof InputRefused) return error.message;
   const name = errorName(error);
   const message = error instanceof Error ? error.message : String(error);
   if (MISSING_CREDENTIALS.has(name)) {

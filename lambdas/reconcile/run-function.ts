@@ -15,7 +15,7 @@ import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@a
 import type { Context } from 'aws-lambda';
 import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
-import { decodeJsonLinesOnly } from './json-lines';
+import { decodeExport } from './export-decoder';
 import { LedgerItemView } from './ledger-item-view';
 import { SnapshotRefused } from './manifest';
 import { CHANGES, hasChanges, type Plan } from './plan';
@@ -141,7 +141,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         manifestText,
         manifestWhere: `s3://${input.bucket}/${input.key}`,
         readExport: (file) => readObject(s3, input.bucket, sibling(input.key, file)),
-        decode: decodeJsonLinesOnly,
+        decode: decodeExport,
         scopes: deps.scopes,
         campaignRegion: deps.campaignRegion,
         reader: (kind) => {

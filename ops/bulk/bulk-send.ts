@@ -7,6 +7,12 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { type ActionName, parseMessage } from '../../lambdas/actions';
+import {
+  decodeInput,
+  formatOf,
+  type InputFormat,
+  positionLabel,
+} from '../../lambdas/input/input-format';
 import { counted } from '../counted';
 import type { Deployment, OpsCommand } from '../deployment';
 import { OpsError, UsageError } from '../errors';
@@ -17,7 +23,6 @@ import { eventBusName } from '../stack-outputs';
 import { busBatchSender, queueBatchSender, type SendBatch } from './batch-target';
 import { Checkpoint, checkIdentity, type LoadIdentity, readCheckpoint } from './checkpoint';
 import { deliverWithCheckpoint } from './checkpointed-delivery';
-import { decodeInput, formatOf, type InputFormat, positionLabel } from './input-format';
 import { loadStamp, stampMessage } from './stamp';
 
 export const DEFAULT_PARALLEL = 8;

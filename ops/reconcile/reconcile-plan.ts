@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ApiKeySource } from '../../lambdas/core/ports';
 import { dynamoDbLedgerItems } from '../../lambdas/reconcile/dynamodb-ledger-items';
 import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
+import { decodeExport } from '../../lambdas/reconcile/export-decoder';
 import { LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
 import { SnapshotRefused } from '../../lambdas/reconcile/manifest';
 import { hasChanges } from '../../lambdas/reconcile/plan';
@@ -15,9 +16,7 @@ import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
 import { noteRefusal, planSnapshot } from '../../lambdas/reconcile/planner';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
 import { reportLines } from '../../lambdas/reconcile/run-report';
-import type { DecodedRow } from '../../lambdas/reconcile/snapshot';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../lib/stack-outputs';
-import { decodeInput } from '../bulk/input-format';
 import type { Deployment, OpsCommand } from '../deployment';
 import { OpsError } from '../errors';
 import { writeLine } from '../io';
@@ -36,15 +35,6 @@ export interface ReconcilePlanOptions {
   readonly apiKey?: ApiKeySource | undefined;
   readonly now?: () => number;
 }
-
-/** The bulk loader's reading API; a header it refuses becomes a refusal of the snapshot. */
-export const decodeExport = (text: string, format: 'csv' | 'jsonl'): readonly DecodedRow[] => {
-  try {
-    return decodeInput(text, format);
-  } catch (error) {
-    throw new SnapshotRefused('INVALID_ROWS', (error as Error).message);
-  }
-};
 
 export const ledgerTableOf = async (deployment: Deployment): Promise<string> =>
   requireOutput(

@@ -2,7 +2,7 @@
  * The stack's reconcile function in-process (Lambda and Step Functions run poorly on moto):
  * against moto's S3 and DynamoDB and the simulator over its socket, each step the state machine
  * takes: a plan that auto-applies (its repairs file is what the Distributed Map sends), one held
- * for a person, a refusal, a plan that runs out of time and goes on in the next invocation, and
+ * for a person, a refusal, a CSV export, a plan that runs out of time and goes on in the next invocation, and
  * the applied step that records the run.
  */
 import { createHash } from 'node:crypto';
@@ -67,25 +67,38 @@ const run = () =>
   });
 const plenty = { getRemainingTimeInMillis: () => 600_000 };
 
-/** Drops an export and its manifest under incoming/, as a producer does. */
-const drop = async (name: string, scope: string, lines: readonly object[], change: object = {}) => {
-  const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+/** Drops an export file and its manifest under incoming/, as a producer does. */
+const dropFile = async (
+  file: string,
+  scope: string,
+  text: string,
+  rowCount: number,
+  change: object = {},
+) => {
   const manifest = {
     kind: 'users',
     scope,
-    file: `${name}.jsonl`,
+    file,
     exportedAt: '2026-11-25T06:00:00.000Z',
-    rowCount: lines.length,
+    rowCount,
     sha256: createHash('sha256').update(text).digest('hex'),
     ...change,
   };
-  await s3.send(
-    new PutObjectCommand({ Bucket: bucket, Key: `incoming/${name}.jsonl`, Body: text }),
-  );
-  const key = `incoming/${name}.manifest.json`;
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `incoming/${file}`, Body: text }));
+  const key = `incoming/${file.replace(/\.[a-z]+$/, '')}.manifest.json`;
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: JSON.stringify(manifest) }));
-  return { step: 'plan' as const, bucket, key, runName: uniqueName(name) };
+  return { step: 'plan' as const, bucket, key, runName: uniqueName(file.replace(/\./g, '-')) };
 };
+
+/** Drops a JSON Lines export of `lines`. */
+const drop = (name: string, scope: string, lines: readonly object[], change: object = {}) =>
+  dropFile(
+    `${name}.jsonl`,
+    scope,
+    `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`,
+    lines.length,
+    change,
+  );
 
 const text = async (key: string) => {
   const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -220,6 +233,40 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(output).toMatchObject({ outcome: 'refused', code: 'COUNT_MISMATCH', scope: 'roster' });
     expect((output as { message: string }).message).toContain('holds 1 rows, the manifest says 5');
     expect(published.at(-1)).toEqual({ scope: 'roster', values: { ReconcileRunsRefused: 1 } });
+  });
+
+  it("plans a CSV export read with the bulk loader's column mappings", async () => {
+    // Prepare
+    const csv = [
+      'loginUserId,firstName,lastName,userTemplateName',
+      'csv.one@example.com,F,L,Agent',
+      '"csv.two@example.com","F ""Two""",L,Agent',
+      '',
+    ].join('\r\n');
+    const input = await dropFile('roster-csv.csv', 'roster', csv, 2, {
+      exportedAt: '2026-11-26T01:00:00.000Z',
+    });
+
+    // Act
+    const output = await run()(input, plenty);
+
+    // Assess
+    expect(output).toMatchObject({ outcome: 'apply', scope: 'roster', counts: { create: 2 } });
+  });
+
+  it('refuses a CSV export whose header it cannot map, naming the column', async () => {
+    // Prepare
+    const csv = 'loginUserId,first.Name\nx@example.com,F\n';
+    const input = await dropFile('roster-badcsv.csv', 'roster', csv, 1, {
+      exportedAt: '2026-11-26T02:00:00.000Z',
+    });
+
+    // Act
+    const output = await run()(input, plenty);
+
+    // Assess
+    expect(output).toMatchObject({ outcome: 'refused', code: 'INVALID_ROWS', scope: 'roster' });
+    expect((output as { message: string }).message).toContain('CSV column 2 "first.Name"');
   });
 
   it('hands a plan over to the next invocation when its time runs out, asking only what is still unknown', async () => {

@@ -1,4 +1,7 @@
 /** Command-line handling that fails (or helps) before any AWS call or config is needed. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../../lambdas/actions';
 import { runOpsCaptured } from '../../support/ops-run';
@@ -53,6 +56,21 @@ describe('ops command line', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stdout).toBe('');
+  });
+
+  it('rejects a bulk CSV whose header it cannot map with exit 2, naming the column', async () => {
+    // Prepare
+    const folder = await mkdtemp(join(tmpdir(), 'ops-csv-'));
+    const file = join(folder, 'users.csv');
+    await writeFile(file, 'loginUserId,first.Name\nx@example.com,F\n');
+
+    // Act
+    const run = await runOpsCaptured(['send', 'add-user', file, '--bulk']);
+
+    // Assess
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('CSV column 2 "first.Name" is neither a message field');
+    await rm(folder, { recursive: true });
   });
 
   it('names every problem of an unknown config', async () => {

@@ -4,7 +4,7 @@
  * `data.<key>` becomes a `previewRecordData` item, `data.<key>:<n>` one with displayOrder n.
  * An empty cell leaves its field or item out.
  */
-import { UsageError } from '../errors';
+import { InputRefused } from './input-refused';
 
 export type CsvColumn =
   | { readonly kind: 'field'; readonly name: string; readonly json: boolean }
@@ -15,22 +15,22 @@ const DATA_PREFIX = 'data.';
 const planColumn = (heading: string, index: number): CsvColumn => {
   const name = heading.trim();
   const where = `CSV column ${index + 1}`;
-  if (name === '') throw new UsageError(`${where} has no heading`);
+  if (name === '') throw new InputRefused(`${where} has no heading`);
   if (name.startsWith(DATA_PREFIX)) {
     const match = /^(.+?)(?::(\d{1,10}))?$/.exec(name.slice(DATA_PREFIX.length));
     const key = match?.[1];
-    if (key === undefined) throw new UsageError(`${where} "${name}" names no data key`);
+    if (key === undefined) throw new InputRefused(`${where} "${name}" names no data key`);
     const order = match?.[2];
     if (order === undefined) return { kind: 'data', key };
     const displayOrder = Number(order);
     if (displayOrder < 1 || displayOrder > 2_147_483_647) {
-      throw new UsageError(`${where} "${name}": displayOrder must be from 1 to 2147483647`);
+      throw new InputRefused(`${where} "${name}": displayOrder must be from 1 to 2147483647`);
     }
     return { kind: 'data', key, displayOrder };
   }
   if (name.endsWith(':json')) return { kind: 'field', name: name.slice(0, -5), json: true };
   if (name.includes(':') || name.includes('.')) {
-    throw new UsageError(
+    throw new InputRefused(
       `${where} "${name}" is neither a message field, <field>:json, data.<key> nor data.<key>:<displayOrder>`,
     );
   }
@@ -46,12 +46,12 @@ export const planColumns = (header: readonly string[]): CsvColumn[] => {
   const seen = new Set<string>();
   for (const column of columns) {
     const id = columnId(column);
-    if (seen.has(id)) throw new UsageError(`CSV header names ${id} twice`);
+    if (seen.has(id)) throw new InputRefused(`CSV header names ${id} twice`);
     seen.add(id);
   }
   if (columns.some((c) => c.kind === 'field' && c.name === 'previewRecordData')) {
     if (columns.some((c) => c.kind === 'data')) {
-      throw new UsageError('CSV header has both previewRecordData and data.<key> columns');
+      throw new InputRefused('CSV header has both previewRecordData and data.<key> columns');
     }
   }
   return columns;

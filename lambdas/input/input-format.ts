@@ -1,12 +1,13 @@
 /**
- * The formats a bulk load reads, and how a file's text becomes numbered candidate messages:
- * a JSON document (one message or an array; numbered by position), JSON Lines and CSV
- * (numbered by the line a message starts on). Nothing here knows an action's schema.
+ * The formats the bulk loader and reconciliation read, and how a file's text becomes numbered
+ * candidate messages: a JSON document (one message or an array; numbered by position), JSON
+ * Lines and CSV (numbered by the line a message starts on). Nothing here knows an action's
+ * schema. A file that cannot be read as a whole throws `InputRefused`.
  */
 import path from 'node:path';
-import { UsageError } from '../errors';
 import { parseCsv } from './csv';
 import { mapRecord, planColumns } from './csv-mapping';
+import { InputRefused } from './input-refused';
 
 export const INPUT_FORMATS = ['json', 'jsonl', 'csv'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -37,7 +38,7 @@ const decodeJsonDocument = (text: string): InputItem[] => {
     decoded = JSON.parse(text);
   } catch {
     // The engine's message quotes the text around the error, which may be personal data.
-    throw new UsageError('The input is not a valid JSON document (one message or an array)');
+    throw new InputRefused('The input is not a valid JSON document (one message or an array)');
   }
   const values = Array.isArray(decoded) ? decoded : [decoded];
   return values.map((value, index) => ({ position: index + 1, value }));
@@ -58,7 +59,7 @@ const decodeCsv = (text: string): InputItem[] => {
   const [header, ...records] = parseCsv(text);
   if (header === undefined) return [];
   if ('error' in header)
-    throw new UsageError(`The CSV header (line ${header.line}): ${header.error}`);
+    throw new InputRefused(`The CSV header (line ${header.line}): ${header.error}`);
   const columns = planColumns(header.fields);
   return records.map((record): InputItem => {
     if ('error' in record) return { position: record.line, error: record.error };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../../ops/bulk/csv';
-import { mapRecord, planColumns } from '../../../../ops/bulk/csv-mapping';
+import { parseCsv } from '../../../lambdas/input/csv';
+import { mapRecord, planColumns } from '../../../lambdas/input/csv-mapping';
 
 /** A field as a careful writer quotes it: always quoted, quotes doubled. */
 const quote = (field: string): string => `"${field.replaceAll('"', '""')}"`;
