@@ -1,7 +1,9 @@
 /**
  * Plan time for 100 000 rows against the simulator: a records scope (one campaign of 100 000
  * records; the sweep splits until no slice is full; 1 % of them edited, some missing, some
- * extra) and a users scope (a roster of 100 000, each checked with query-existence), planned
+ * extra) and a users scope (a roster of 100 000, each checked with query-existence; all but 1 %
+ * exist, made by someone else as far as an empty ledger knows: a first run over an existing
+ * platform, so they come out as conflicts), planned
  * with the same planner as `npm run ops -- reconcile plan`, unpaced (the ceiling's part is on
  * paper: docs/decisions.md). The simulator runs in this process, seeded directly; its CPU
  * counts in the time, so the numbers are an upper bound of the planner's own.
@@ -122,7 +124,7 @@ export const reconcilePlanText = (results: readonly ReconcilePlanMeasurement[]):
     'Reconcile plan time against the simulator (same process, unpaced):',
     ...results.map(
       (r) =>
-        `  ${r.kind.padEnd(8)} ${r.rows} rows: ${r.seconds.toFixed(1)} s, ${r.platformReads} platform reads${r.sweep ? ` (${r.sweep})` : ''}; create ${r.counts.create}, update ${r.counts.update}, delete ${r.counts.delete}, unmanaged ${r.counts.unmanaged}, conflict ${r.counts.conflict}, in sync ${r.counts['in-sync']}`,
+        `  ${r.kind.padEnd(8)} ${r.rows} rows: ${r.seconds.toFixed(1)} s, ${r.platformReads} platform reads${r.sweep ? ` (${r.sweep})` : ''}${r.kind === 'users' ? ' (an empty ledger: the users found are not ours)' : ''}; create ${r.counts.create}, update ${r.counts.update}, delete ${r.counts.delete}, unmanaged ${r.counts.unmanaged}, conflict ${r.counts.conflict}, in sync ${r.counts['in-sync']}`,
     ),
   ].join('\n');
 

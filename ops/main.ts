@@ -173,15 +173,16 @@ Options:
     summary: 'why a record or user is as it is: ledger, dead letters, waiting, log query',
     arguments: ['action', 'clientId|loginUserId'],
     options: ['campaign', 'campaign-region', 'show-body'],
-    help: `Shows what the integration knows of one record (campaign + clientId; any record action
-names the kind) or user (loginUserId; add-user or delete-user): the entity ledger's entry (on
-the platform or not, created / deleted / moved at, when each field was last set, the events seen
-in time order, unanswered calls), its dead letters in the DLQ of every write action of its kind
-with their reasons (left in place), whether the source queues still hold messages, and a Logs
-Insights query for its log lines. Bodies are redacted unless --show-body.
+    help: `Shows what the integration knows of one record family (clientId in every campaign; any
+record action names the kind) or user (loginUserId; add-user or delete-user): from the entity
+ledger, its events in version order with each one's outcome, the state they replay to, and the
+platform state the ledger knows (confirmed, or in doubt after an unanswered call); its dead
+letters in the DLQ of every write action of its kind with their reasons (left in place), whether
+the source queues still hold messages, and a Logs Insights query for its log lines. Bodies are
+redacted unless --show-body.
 
 Options:
-  --campaign <name>          the record's campaign (required for a record)
+  --campaign <name>          only the dead letters of this campaign (the ledger shows them all)
   --campaign-region <region> the record's region (default: the config's campaignRegion)
   --show-body                print dead-letter bodies whole`,
   },
