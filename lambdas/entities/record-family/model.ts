@@ -113,10 +113,21 @@ export const dataHash = (items: readonly Pick<DataItem, 'key' | 'value'>[]): str
 const itemValue = (items: readonly DataItem[], key: string): string | undefined =>
   items.find((item) => item.key === key)?.value;
 
+/** Each op's fields, once: a message replays its entity several times, hashing the data each time. */
+const setsOf = new WeakMap<object, Readonly<Record<string, FieldValue>>>();
+
 /** The fields an add-or-update sets on a record that is there (absent optional ones keep theirs). */
 export const upsertSets = (
   op: Extract<RecordOp, { kind: 'upsert' }>,
-): Record<string, FieldValue> => {
+): Readonly<Record<string, FieldValue>> => {
+  const known = setsOf.get(op);
+  if (known !== undefined) return known;
+  const sets = upsertSetsOf(op);
+  setsOf.set(op, sets);
+  return sets;
+};
+
+const upsertSetsOf = (op: Extract<RecordOp, { kind: 'upsert' }>): Record<string, FieldValue> => {
   const skillQueue = itemValue(op.items, SKILL_QUEUE_KEY);
   const timeZone = itemValue(op.items, ITEM_TIME_ZONE_KEY);
   return {
