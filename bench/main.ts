@@ -190,7 +190,6 @@ const main = async (): Promise<void> => {
       scenario,
       workers,
       bundle: measuredBundle.file,
-      bundleExternals: measuredBundle.externalPackages,
       endpoints: coldEndpoints,
       lambdaEnv: lambdaEnvironment(scenario, coldEndpoints),
       samples: settings.coldStartSamples,
