@@ -6,14 +6,13 @@
  */
 import {
   type BilledDurationResult,
-  billedMs,
   cpuStretch,
   messagesOf,
   sideMedian,
-  stretchedBilledMs,
-  warm,
+  warmBilledMs as warmBilledMsOf,
+  warmCpuMs,
+  warmStretchedMs,
 } from './billed-duration';
-import { median } from './cold-start';
 import type { LogBytes } from './log-bytes';
 import { markdownTable, type Row, ratio } from './report';
 import type { Scenario } from './scenario';
@@ -106,11 +105,9 @@ export const estimateCost = (inputs: CostInputs): CostEstimate => {
   const cpuFactor = cpuStretch(memoryMiB);
   const ledger = (measure: Parameters<typeof sideMedian>[2]) =>
     sideMedian(billed, 'ledger', measure);
-  const warmBilledMs = ledger((run) => median(warm(run).map(billedMs)));
-  const cpuPerInvocation = ledger((run) => median(warm(run).map((i) => i.cpuMs)));
-  const lambdaBilledMs = Math.ceil(
-    ledger((run) => median(warm(run).map((i) => stretchedBilledMs(i, memoryMiB)))),
-  );
+  const warmBilledMs = ledger(warmBilledMsOf);
+  const cpuPerInvocation = ledger(warmCpuMs);
+  const lambdaBilledMs = Math.ceil(ledger((run) => warmStretchedMs(run, memoryMiB)));
   // The import is nearly all CPU; the first invocation's extra (the key read) is left out.
   const lambdaInitMs = Math.ceil(ledger((run) => run.result.importMs) * cpuFactor);
   const writeUnits = ledger((run) => run.ledgerUnits.write / messagesOf(run));

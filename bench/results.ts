@@ -5,8 +5,8 @@ import {
   billedDurationMarkdown,
   billedDurationRows,
   sideMedian,
-  warm,
   warmBilledMs,
+  warmCpuMs,
 } from './billed-duration';
 import type { HandlerBundle } from './build';
 import { type ColdStartSamples, median } from './cold-start';
@@ -245,8 +245,7 @@ const missNotes = (m: Measurements, rows: readonly Row[]): string[] => {
     );
   }
   if (missed('billed duration')) {
-    const cpu = (side: 'ledger' | 'noLedger') =>
-      sideMedian(m.billed, side, (run) => median(warm(run).map((i) => i.cpuMs)));
+    const cpu = (side: 'ledger' | 'noLedger') => sideMedian(m.billed, side, warmCpuMs);
     const without = sideMedian(m.billed, 'noLedger', warmBilledMs);
     const waits = 2 * m.billed.latency.dynamoDbMs;
     notes.push(
