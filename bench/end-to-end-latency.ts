@@ -32,7 +32,7 @@ import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
 import type { ModelledLatency } from './modelled-latency';
 import type { EventSourceJob, EventSourceResult } from './protocol';
-import { markdownTable, ms, type Row } from './report';
+import { markdownTable, ms, percentile, type Row } from './report';
 import { BENCH_API_KEY, benchMessage, type Scenario } from './scenario';
 import type { SimulatorProcess } from './simulator-process';
 
@@ -63,13 +63,6 @@ export interface EndToEndResult {
 const INITIAL_POLLERS = 5;
 const WARMUP_MESSAGES = 10;
 const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
-
-/** The `p`-th percentile (0–100) of sorted values, nearest rank. */
-export const percentile = (sorted: readonly number[], p: number): number => {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
-};
 
 const readBody = async (req: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
