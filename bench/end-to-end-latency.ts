@@ -11,8 +11,9 @@
  * stream). moto and the simulator answer on loopback; the simulator waits the modelled
  * platform latency before it answers, which paces the batches but not the measured span.
  */
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -64,21 +65,16 @@ const INITIAL_POLLERS = 5;
 const WARMUP_MESSAGES = 10;
 const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
 
-const readBody = async (req: IncomingMessage): Promise<Buffer> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-};
-
 /** In front of the simulator: stamps each request's arrival by the record it names, forwards it. */
 const startRecordingProxy = async (target: string) => {
   const arrivals = new Map<string, number>();
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     const arrived = performance.now();
-    readBody(req)
+    // The handler's platform requests are JSON, so the text is the very bytes it sent.
+    text(req)
       .then((body) => {
-        const clientId = (JSON.parse(body.toString() || '{}') as { clientId?: unknown }).clientId;
+        const clientId = (JSON.parse(body || '{}') as { clientId?: unknown }).clientId;
         if (typeof clientId === 'string' && !arrivals.has(clientId)) {
           arrivals.set(clientId, arrived);
         }
