@@ -18,10 +18,11 @@ import { markdownTable, type Row, ratio } from './report';
 import type { Scenario } from './scenario';
 
 /**
- * us-east-1 list prices from the AWS pricing pages, as last read in June 2025 (not re-read in
- * this run: the bench has no network). Free tiers are left out.
+ * us-east-1 list prices from the AWS pricing pages, as last read in August 2025 (the Lambda
+ * init billing below is from then) and not re-checked since; a run cannot re-read them (the
+ * bench has no network). Free tiers are left out.
  */
-export const PRICES_AS_OF = '2025-06';
+export const PRICES_AS_OF = '2025-08';
 export const PRICES = {
   /** Lambda, per request. */
   lambdaRequest: 0.2 / 1e6,
@@ -232,7 +233,7 @@ export const costRows = (estimate: CostEstimate): Row[] => [
 export const costMarkdown = (estimate: CostEstimate): string[] => [
   '### Cost per million messages',
   '',
-  `us-east-1 list prices as of ${PRICES_AS_OF} (\`PRICES\` in bench/cost.ts; free tiers left out), the quantities from this run where it can see them and modelled where it cannot (\`TRAFFIC\`): ${TRAFFIC.messagesPerDay.toLocaleString('en-US')} messages a day in full batches, ${TRAFFIC.containers} warm containers each replaced every ${TRAFFIC.containerHours} h, ${100 * TRAFFIC.retryShare} % of messages retried once, one SendMessage per message. Lambda duration uses the warm batch's billed time with its CPU time stretched to the CPU share Lambda gives ${estimate.memoryMiB} MiB (×${estimate.cpuFactor.toFixed(1)}: ${estimate.warmBilledMs.toFixed(0)} ms measured here → ${estimate.lambdaBilledMs} ms), the init likewise (${estimate.lambdaInitMs} ms); this machine's core stands in for a Graviton vCPU.`,
+  `us-east-1 list prices as of ${PRICES_AS_OF}, not re-checked since (\`PRICES\` in bench/cost.ts; free tiers left out), the quantities from this run where it can see them and modelled where it cannot (\`TRAFFIC\`): ${TRAFFIC.messagesPerDay.toLocaleString('en-US')} messages a day in full batches, ${TRAFFIC.containers} warm containers each replaced every ${TRAFFIC.containerHours} h, ${100 * TRAFFIC.retryShare} % of messages retried once, one SendMessage per message. Lambda duration uses the warm batch's billed time with its CPU time stretched to the CPU share Lambda gives ${estimate.memoryMiB} MiB (×${estimate.cpuFactor.toFixed(1)}: ${estimate.warmBilledMs.toFixed(0)} ms measured here → ${estimate.lambdaBilledMs} ms), the init likewise (${estimate.lambdaInitMs} ms); this machine's core stands in for a Graviton vCPU.`,
   '',
   markdownTable(
     ['this integration', 'quantity per million messages', 'USD'],
