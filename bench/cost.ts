@@ -62,6 +62,9 @@ export const TRAFFIC = {
   sendsPerMessage: 1,
 } as const;
 
+/** TRAFFIC's steady rate, messages a second (one decimal): the end-to-end run sends at it. */
+export const MESSAGES_PER_SECOND = Number((TRAFFIC.messagesPerDay / 86_400).toFixed(1));
+
 const GIB = 1024 ** 3;
 const DAYS_PER_MONTH = 30;
 /** The share of a month's fixed costs that a million messages carry. */
@@ -85,7 +88,14 @@ export interface CostEstimate {
   readonly cpuFactor: number;
   readonly memoryMiB: number;
   /** The same traffic when the mapping invokes with `meanBatch` messages (end-to-end run). */
-  readonly smallBatches?: { readonly meanBatch: number; readonly usd: number };
+  readonly smallBatches?: {
+    readonly meanBatch: number;
+    readonly usd: number;
+    /** The configured batching window the end-to-end run had, s. */
+    readonly batchingWindowSeconds: number;
+    /** The shortest whole-second window in which MESSAGES_PER_SECOND fills a batch. */
+    readonly fillingWindowSeconds: number;
+  };
 }
 
 export interface CostInputs {
@@ -213,7 +223,14 @@ export const estimateCost = (inputs: CostInputs): CostEstimate => {
     memoryMiB: scenario.lambda.memoryMiB,
     ...(meanBatch === undefined || meanBatch >= scenario.batchSize
       ? {}
-      : { smallBatches: { meanBatch, usd: total(lines(meanBatch, smallBilledMs(meanBatch))) } }),
+      : {
+          smallBatches: {
+            meanBatch,
+            usd: total(lines(meanBatch, smallBilledMs(meanBatch))),
+            batchingWindowSeconds: scenario.batchingWindowSeconds,
+            fillingWindowSeconds: Math.ceil(scenario.batchSize / MESSAGES_PER_SECOND),
+          },
+        }),
   };
 };
 
@@ -252,7 +269,7 @@ export const costMarkdown = (estimate: CostEstimate): string[] => [
   ...(estimate.smallBatches === undefined
     ? []
     : [
-        `With the example's batching window (0 s) a steady 11.6 messages a second reached the function ${estimate.smallBatches.meanBatch.toFixed(2)} at a time in the end-to-end run; at that fill this integration costs ${usd(estimate.smallBatches.usd)} per million (more invocations, receives and deletes). A batching window of 1 s would fill the batches at this rate.`,
+        `With the example's batching window (${estimate.smallBatches.batchingWindowSeconds} s) a steady ${MESSAGES_PER_SECOND} messages a second reached the function ${estimate.smallBatches.meanBatch.toFixed(2)} at a time in the end-to-end run; at that fill this integration costs ${usd(estimate.smallBatches.usd)} per million (more invocations, receives and deletes). A batching window of ${estimate.smallBatches.fillingWindowSeconds} s would fill the batches at this rate.`,
         '',
       ]),
   'Left out, the same for both or not per message: data transfer to the platform, alarms and the dashboard (per month), DynamoDB storage and backups (per entity, ~0.6 KB each), idle polling of the queues (Lambda long-polls an empty queue, ~0.3 $ per queue and month).',
