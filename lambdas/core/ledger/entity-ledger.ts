@@ -266,9 +266,9 @@ export class EntityLedger {
         ),
       op: event.op,
     });
-    if (effect.kind === 'conflict' && decided.code === effect.code) {
-      known = kind.recheck(known, event.op);
-    }
+    // Refused as a conflict, whether the replay foresaw it or a step found it on the platform
+    // (a user made outside since the ledger looked): a redrive after an operator's fix reads again.
+    if (isConflict(decided)) known = kind.recheck(known, event.op);
     return {
       doc: {
         ...before,
@@ -386,7 +386,7 @@ const noted = (
   got: Outcome,
   lastReceive: boolean,
 ): StoredEvent<unknown>[] => {
-  const conflict = (CONFLICT_CODES as readonly string[]).includes(got.code);
+  const conflict = isConflict(got);
   const deadLettered =
     got.category === 'permanent' || (got.category === 'retryable' && lastReceive);
   if (deadLettered && !conflict) return events.filter((e) => e.key !== key);
@@ -397,6 +397,9 @@ const noted = (
     return conflict ? { ...e, ...first } : { ...e, ...first, settled: true as const };
   });
 };
+
+const isConflict = (got: Outcome): boolean =>
+  (CONFLICT_CODES as readonly string[]).includes(got.code);
 
 const sameValues = (kind: AnyEntityKind, a: unknown, b: unknown): boolean =>
   JSON.stringify(kind.values(a)) === JSON.stringify(kind.values(b));
