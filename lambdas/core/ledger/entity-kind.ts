@@ -20,7 +20,10 @@ export interface StoredEvent<Op> {
   readonly action: string;
   /** What the event does, in the entity model's terms, with the values it sets. */
   readonly op: Op;
-  /** When the ledger first recorded it (epoch ms): it is folded into the snapshot after the horizon. */
+  /**
+   * When the ledger recorded it, or last received it while it was not settled (epoch ms): past
+   * the tombstone horizon it is folded into the snapshot, or dropped if it never settled.
+   */
   readonly received?: number;
   /** Its message got a final outcome: another copy of it is a duplicate. */
   readonly settled?: true;

@@ -183,10 +183,13 @@ export class EntityLedger {
         ),
       };
     }
+    // An event not settled yet (a conflict redriven, a redelivery) is received again: its
+    // message is alive once more, so the horizon that may drop it counts from now.
+    const received = this.#now();
     const events =
       existing === undefined
-        ? [...before.events, { ...event, received: this.#now() }].sort(byVersion)
-        : before.events;
+        ? [...before.events, { ...event, received }].sort(byVersion)
+        : before.events.map((e) => (e.key === event.key ? { ...e, received } : e));
     const archive = before.snapshot?.keep ?? [];
     const all = [...archive, ...events].sort(byVersion);
     let known = before.known;
@@ -331,15 +334,22 @@ export class EntityLedger {
   /**
    * Folds the oldest settled events into the snapshot the replay starts from, once the ledger
    * has held them past the tombstone horizon (no copy of their messages can come back then: the
-   * retry window and the DLQ's retention are shorter), or while the item is too large.
+   * retry window and the DLQ's retention are shorter), or while the item is too large. An event
+   * never settled (a conflict no one redrove, a message whose last receive crashed) is dropped
+   * past the horizon, as a dead letter's event is: it must not hold back the folding behind it.
    */
   #compact(kind: AnyEntityKind, doc: Doc): Doc {
     const horizon = this.#now() - this.#tombstoneSeconds * 1000;
     let folded = doc;
     for (;;) {
       const oldest = folded.events[0];
-      if (oldest === undefined || oldest.settled !== true) return folded;
+      if (oldest === undefined) return folded;
       const tooOld = (oldest.received ?? 0) < horizon;
+      if (oldest.settled !== true) {
+        if (!tooOld) return folded;
+        folded = { ...folded, events: folded.events.slice(1) };
+        continue;
+      }
       if (!tooOld && JSON.stringify(folded).length <= this.#maxItemBytes) return folded;
       const start = kind.start(folded.known, folded.snapshot?.state);
       const state = kind.replay(start, [oldest]).state;

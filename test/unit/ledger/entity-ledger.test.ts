@@ -3,9 +3,11 @@
  * ordering properties reach only by chance: a refusal found on the platform and then fixed by an
  * operator. The user kind runs its real platform steps against the simulator.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EntityLedger, type NewEvent } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
 import { user } from '../../../lambdas/entities/user';
 import type { UserOp } from '../../../lambdas/entities/user/model';
 import { clientAgainstTestSimulator } from '../core/client-fixtures';
@@ -23,22 +25,42 @@ const userEvent = (n: number, op: UserOp): NewEvent => {
 const join = (n: number) => userEvent(n, { kind: 'join', user: ADA });
 const leave = (n: number) => userEvent(n, { kind: 'leave' });
 
-describe('the ledger on a user someone else made', () => {
-  const { sim, platform } = clientAgainstTestSimulator({}, { maxAttempts: 1 });
+const { sim, platform } = clientAgainstTestSimulator({}, { maxAttempts: 1 });
 
-  const ledgerFor = () => {
-    const ledger = new EntityLedger({ store: new InMemoryLedgerStore(), sleep: async () => {} });
-    const apply = (event: NewEvent) =>
-      ledger.apply(user, {
-        id: { loginUserId: LOGIN },
-        event,
-        platform,
-        call: { deadline: Date.now() + 30_000 },
-        deadline: Date.now() + 30_000,
-      });
-    return { apply };
+const DAY_MS = 86_400_000;
+const TOMBSTONE_DAYS = 15;
+
+/** A ledger of one user, on a clock the test moves (`clock.now`). */
+const ledgerFor = () => {
+  const store = new InMemoryLedgerStore();
+  const clock = { now: Date.UTC(2026, 10, 24, 8) };
+  const ledger = new EntityLedger({
+    store,
+    tombstoneDays: TOMBSTONE_DAYS,
+    now: () => clock.now,
+    sleep: async () => {},
+  });
+  const apply = (event: NewEvent) =>
+    ledger.apply(user, {
+      id: { loginUserId: LOGIN },
+      event,
+      platform,
+      call: { deadline: Date.now() + 30_000 },
+      deadline: Date.now() + 30_000,
+    });
+  const item = async () => {
+    const doc = parseLedgerDoc(
+      await store.read(user.keyOf({ loginUserId: LOGIN })),
+      'user',
+      user.parts,
+    );
+    if (doc === undefined) throw new Error('no ledger item');
+    return doc;
   };
+  return { apply, clock, item };
+};
 
+describe('the ledger on a user someone else made', () => {
   it('applies a redriven join once the operator removed the other user', async () => {
     // Prepare: the ledger made and removed the user; someone then made one with the same login,
     // so the next join was refused on the platform (not foreseen by the replay).
@@ -72,5 +94,92 @@ describe('the ledger on a user someone else made', () => {
     // Assess
     expect(redriven).toMatchObject({ category: 'permanent', code: 'USER_EXISTS_NOT_OURS' });
     expect(sim.state.findUser(LOGIN)?.firstName).toBe('Someone');
+  });
+});
+
+describe('compaction past the tombstone horizon', () => {
+  /** A join refused (someone else's user), never redriven, with the user's other events. */
+  const refusedJoinBetween = async ({ apply, clock }: ReturnType<typeof ledgerFor>) => {
+    await apply(join(1));
+    await apply(leave(2));
+    sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
+    const refused = await apply(join(3));
+    clock.now += DAY_MS;
+    await apply(leave(4));
+    return refused;
+  };
+
+  it('drops a refused event no one redrove, and folds the events behind it', async () => {
+    // Prepare
+    const ledger = ledgerFor();
+    const refused = await refusedJoinBetween(ledger);
+    ledger.clock.now += (TOMBSTONE_DAYS + 1) * DAY_MS;
+
+    // Act
+    const outcome = await ledger.apply(join(5));
+
+    // Assess
+    const item = await ledger.item();
+    expect(refused.code).toBe('USER_EXISTS_NOT_OURS');
+    expect(outcome.code).toBe('SUCCESS');
+    expect(item.events.map((e) => e.key)).toEqual([join(5).key]);
+    expect(item.snapshot?.v).toBe(leave(4).v);
+    expect(sim.state.findUser(LOGIN)?.firstName).toBe('Ada');
+  });
+
+  it('keeps a refused event whose redrive came within the horizon', async () => {
+    // Prepare: the redrive is refused again, so its dead letter may be redriven once more.
+    const { apply, clock, item } = ledgerFor();
+    await apply(join(1));
+    await apply(leave(2));
+    sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
+    await apply(join(3));
+    clock.now += (TOMBSTONE_DAYS - 5) * DAY_MS;
+    const redriven = await apply(join(3));
+    clock.now += 6 * DAY_MS;
+
+    // Act
+    await apply(leave(4));
+
+    // Assess: the events before the refused one are folded; it and the one after it wait.
+    expect(redriven.code).toBe('USER_EXISTS_NOT_OURS');
+    expect((await item()).events.map((e) => e.key)).toEqual([join(3).key, leave(4).key]);
+    expect((await item()).snapshot?.v).toBe(leave(2).v);
+  });
+
+  it('leaves no event older than the horizon, whatever the history and its refusals', async () => {
+    /** Each step: an event of the user, or someone else making or removing a user of that login. */
+    const stepArb = fc.record({
+      what: fc.constantFrom('join', 'leave', 'outsider-joins', 'outsider-leaves'),
+      days: fc.nat(4),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 8 }), async (steps) => {
+        // Prepare
+        sim.reset();
+        const ledger = ledgerFor();
+        let n = 0;
+        for (const step of steps) {
+          ledger.clock.now += step.days * DAY_MS;
+          if (step.what === 'outsider-joins' && sim.state.findUser(LOGIN) === undefined) {
+            sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
+          } else if (step.what === 'outsider-leaves') {
+            sim.state.deleteUser(LOGIN);
+          } else if (step.what === 'join' || step.what === 'leave') {
+            n += 1;
+            await ledger.apply(step.what === 'join' ? join(n) : leave(n));
+          }
+        }
+        ledger.clock.now += (TOMBSTONE_DAYS + 1) * DAY_MS;
+
+        // Act
+        await ledger.apply(leave(n + 1));
+
+        // Assess
+        const item = await ledger.item();
+        expect(item.events.map((e) => e.key)).toEqual([leave(n + 1).key]);
+      }),
+      { numRuns: 60, seed: 20261124 },
+    );
   });
 });
