@@ -114,9 +114,20 @@ export class EntityLedger {
     try {
       result = await this.#settle(kind, doc, request);
     } catch (error) {
-      // A step threw (a bug, or the key source down): nothing learnt from it is kept, and the
-      // calls it may have made are in doubt for the next holder, as after a crash.
-      await this.#store.release(key, token);
+      // A step threw (a bug, or the key source down) after calls that may have landed: nothing
+      // learnt is kept, and what the ledger knows goes into doubt, so the next holder reads
+      // first, as after a crash.
+      try {
+        const doubted = { ...doc, known: kind.doubt(doc.known) };
+        await this.#store.commit(
+          key,
+          token,
+          doubted,
+          this.#expiry(this.#keepSeconds(kind, doubted)),
+        );
+      } catch {
+        // The lease then expires, and the next holder takes over in doubt all the same.
+      }
       throw error;
     }
     if (request.alias !== undefined && !(result.doc.aliases ?? []).includes(request.alias)) {
@@ -131,15 +142,19 @@ export class EntityLedger {
       };
     }
     const committed = this.#compact(kind, result.doc);
-    const replayed = kind.replay(
-      kind.start(committed.known, committed.snapshot?.state),
-      committed.events,
+    await this.#store.commit(
+      key,
+      token,
+      committed,
+      this.#expiry(this.#keepSeconds(kind, committed)),
     );
-    const keep = kind.isGone(replayed.state, committed.known)
-      ? this.#tombstoneSeconds
-      : this.#historySeconds;
-    await this.#store.commit(key, token, committed, this.#expiry(keep));
     return result.outcome;
+  }
+
+  /** How long an item is kept: to the tombstone horizon once nothing of its entity is left. */
+  #keepSeconds(kind: AnyEntityKind, doc: Doc): number {
+    const replayed = kind.replay(kind.start(doc.known, doc.snapshot?.state), doc.events);
+    return kind.isGone(replayed.state, doc.known) ? this.#tombstoneSeconds : this.#historySeconds;
   }
 
   /** The entity's item as this version reads it; a new one when it has none (or an older schema). */

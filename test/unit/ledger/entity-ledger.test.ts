@@ -5,11 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { AnyEntityKind } from '../../../lambdas/core/ledger/entity-kind';
 import { EntityLedger, type NewEvent } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
 import { user } from '../../../lambdas/entities/user';
 import type { UserOp } from '../../../lambdas/entities/user/model';
+import type { UserStep } from '../../../lambdas/entities/user/plan';
 import { clientAgainstTestSimulator } from '../core/client-fixtures';
 
 const LOGIN = 'ada@example.com';
@@ -31,8 +33,7 @@ const DAY_MS = 86_400_000;
 const TOMBSTONE_DAYS = 15;
 
 /** A ledger of one user, on a clock the test moves (`clock.now`). */
-const ledgerFor = () => {
-  const store = new InMemoryLedgerStore();
+const ledgerFor = (store = new InMemoryLedgerStore()) => {
   const clock = { now: Date.UTC(2026, 10, 24, 8) };
   const ledger = new EntityLedger({
     store,
@@ -40,8 +41,8 @@ const ledgerFor = () => {
     now: () => clock.now,
     sleep: async () => {},
   });
-  const apply = (event: NewEvent) =>
-    ledger.apply(user, {
+  const apply = (event: NewEvent, kind: AnyEntityKind = user) =>
+    ledger.apply(kind, {
       id: { loginUserId: LOGIN },
       event,
       platform,
@@ -181,5 +182,61 @@ describe('compaction past the tombstone horizon', () => {
       }),
       { numRuns: 60, seed: 20261124 },
     );
+  });
+});
+
+describe('a step that throws', () => {
+  /** The user kind, its steps recorded; `throwAfter` throws once that step's call has been made. */
+  const recorded = (throwAfter?: UserStep['kind']) => {
+    const steps: string[] = [];
+    const kind: AnyEntityKind = {
+      ...user,
+      run: async (step: UserStep, context: Parameters<typeof user.run>[1]) => {
+        steps.push(step.kind);
+        const answer = await user.run(step, context);
+        if (step.kind === throwAfter) throw new TypeError('a bug after the call');
+        return answer;
+      },
+    };
+    return { kind, steps };
+  };
+
+  it('leaves the entity in doubt: the next message reads the platform first', async () => {
+    // Prepare: the user is there; a leave's delete lands, then its step throws.
+    const { apply } = ledgerFor();
+    await apply(join(1));
+    const throwing = recorded('remove');
+    const thrown = apply(leave(2), throwing.kind);
+    await expect(thrown).rejects.toThrow(TypeError);
+    const next = recorded();
+
+    // Act: the leave comes back.
+    const outcome = await apply(leave(2), next.kind);
+
+    // Assess
+    expect(throwing.steps).toEqual(['remove']);
+    expect(next.steps[0]).toBe('read');
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_ABSENT' });
+    expect(sim.state.findUser(LOGIN)).toBeUndefined();
+  });
+
+  it('throws its own error when the ledger cannot write the doubt either', async () => {
+    // Prepare
+    const store = new (class extends InMemoryLedgerStore {
+      failCommits = false;
+      override async commit(...args: Parameters<InMemoryLedgerStore['commit']>) {
+        if (this.failCommits) throw new Error('the table is unreachable');
+        return super.commit(...args);
+      }
+    })();
+    const { apply } = ledgerFor(store);
+    await apply(join(1));
+    store.failCommits = true;
+
+    // Act
+    const thrown = apply(leave(2), recorded('remove').kind);
+
+    // Assess
+    await expect(thrown).rejects.toThrow('a bug after the call');
   });
 });
