@@ -37,7 +37,7 @@ export interface ProcessorDependencies extends SettleDependencies {
 
 /** One inbound message, whatever carried it. */
 export interface InboundMessage extends Received {
-  /** The body already decoded (EventBridge target, direct invocation); skips JSON parsing. */
+  /** The body already decoded (EventBridge target, direct invocation, an SQS batch's reading); skips JSON parsing. */
   readonly decoded?: unknown;
   /** SQS `SentTimestamp`: orders the event when it carries no `occurredAt`. */
   readonly sentTimestamp?: string;
