@@ -156,10 +156,11 @@ export const processMessage = async (
             },
             now(),
           ).ms;
-          const v = versionOf(ordering, message, occurred);
+          const op = ordering.op(message);
+          const v = versionOf(ordering.rank, op, occurred);
           outcome = await ledger.apply(kind, {
             id: named.id,
-            event: { key: `${action.name}@${v}`, v, action: action.name, op: ordering.op(message) },
+            event: { key: `${action.name}@${v}`, v, action: action.name, op },
             platform: deps.platform,
             call,
             deadline: inbound.deadline,
