@@ -272,7 +272,8 @@ export class EntityLedger {
       wrote,
       doubted,
       overtaken: events.some((e) => e.v > event.v && withIt.effects.get(e.key)?.kind === 'applied'),
-      stale:
+      // A second replay, so only when the outcome turns on it.
+      stale: () =>
         effect.kind === 'applied' &&
         sameValues(
           kind,
@@ -306,7 +307,8 @@ export class EntityLedger {
       doubted: boolean;
       /** A newer event of the entity took effect. */
       overtaken: boolean;
-      stale: boolean;
+      /** Without this event, the entity would hold the same values. */
+      stale: () => boolean;
       op: unknown;
     },
   ): Outcome {
@@ -332,7 +334,7 @@ export class EntityLedger {
     }
     // Calls made: the message did work on the platform (its own, or what its entity still owed).
     if (wrote !== undefined) return wrote;
-    if (facts.stale) {
+    if (facts.stale()) {
       return outcome(
         'success',
         'STALE_SKIPPED',
