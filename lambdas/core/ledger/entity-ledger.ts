@@ -358,24 +358,33 @@ export class EntityLedger {
   #compact(kind: AnyEntityKind, doc: Doc): Doc {
     const horizon = this.#now() - this.#tombstoneSeconds * 1000;
     let folded = doc;
+    // The item's JSON length, stringified whole once and then kept by what each step takes out
+    // and puts in: stringifying it again per folded event was quadratic in its events.
+    let size: number | undefined;
+    /** The length the item loses with its oldest event (and the comma before the next). */
+    const withoutOldest = (oldest: StoredEvent<unknown>) =>
+      jsonLength(oldest) + (folded.events.length > 1 ? 1 : 0);
     for (;;) {
       const oldest = folded.events[0];
       if (oldest === undefined) return folded;
       const tooOld = (oldest.received ?? 0) < horizon;
       if (oldest.settled !== true) {
         if (!tooOld) return folded;
+        if (size !== undefined) size -= withoutOldest(oldest);
         folded = { ...folded, events: folded.events.slice(1) };
         continue;
       }
-      if (!tooOld && JSON.stringify(folded).length <= this.#maxItemBytes) return folded;
+      size ??= jsonLength(folded);
+      if (!tooOld && size <= this.#maxItemBytes) return folded;
       const start = kind.start(folded.known, folded.snapshot?.state);
       const state = kind.replay(start, [oldest]).state;
       const archive = [...(folded.snapshot?.keep ?? []), oldest];
-      folded = {
-        ...folded,
-        events: folded.events.slice(1),
-        snapshot: { v: oldest.v, state, keep: kind.keep(state, archive) },
-      };
+      const snapshot = { v: oldest.v, state, keep: kind.keep(state, archive) };
+      size +=
+        jsonLength(snapshot) -
+        (folded.snapshot === undefined ? -SNAPSHOT_KEY_LENGTH : jsonLength(folded.snapshot)) -
+        withoutOldest(oldest);
+      folded = { ...folded, events: folded.events.slice(1), snapshot };
     }
   }
 
@@ -427,6 +436,11 @@ const noted = (
 
 const isConflict = (got: Outcome): boolean =>
   (CONFLICT_CODES as readonly string[]).includes(got.code);
+
+const jsonLength = (value: unknown): number => JSON.stringify(value)?.length ?? 0;
+
+/** `,"snapshot":`, which an item without one gains with its first. */
+const SNAPSHOT_KEY_LENGTH = ',"snapshot":'.length;
 
 const sameValues = (kind: AnyEntityKind, a: unknown, b: unknown): boolean =>
   JSON.stringify(kind.values(a)) === JSON.stringify(kind.values(b));

@@ -33,11 +33,12 @@ const DAY_MS = 86_400_000;
 const TOMBSTONE_DAYS = 15;
 
 /** A ledger of one user, on a clock the test moves (`clock.now`). */
-const ledgerFor = (store = new InMemoryLedgerStore()) => {
+const ledgerFor = (store = new InMemoryLedgerStore(), maxItemBytes?: number) => {
   const clock = { now: Date.UTC(2026, 10, 24, 8) };
   const ledger = new EntityLedger({
     store,
     tombstoneDays: TOMBSTONE_DAYS,
+    ...(maxItemBytes === undefined ? {} : { maxItemBytes }),
     now: () => clock.now,
     sleep: async () => {},
   });
@@ -182,6 +183,34 @@ describe('compaction past the tombstone horizon', () => {
       }),
       { numRuns: 60, seed: 20261124 },
     );
+  });
+});
+
+describe('compaction by size', () => {
+  const LIMIT = 1_000;
+
+  it('folds the oldest events while the item is over its limit, and keeps the newest', async () => {
+    // Prepare
+    sim.reset();
+    const { apply, item } = ledgerFor(new InMemoryLedgerStore(), LIMIT);
+    const sizes: number[] = [];
+    const kept: number[] = [];
+
+    // Act: a history no horizon folds (all on one day), much larger than the limit.
+    for (let n = 1; n <= 24; n += 1) {
+      await apply(n % 2 === 1 ? join(n) : leave(n));
+      const doc = await item();
+      sizes.push(JSON.stringify(doc).length);
+      kept.push(doc.events.length);
+    }
+
+    // Assess
+    const last = await item();
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);
+    expect(Math.min(...kept.slice(-8))).toBeGreaterThan(1);
+    expect(last.events.at(-1)?.key).toBe(leave(24).key);
+    expect(last.snapshot?.v).toBe(String(24 - last.events.length).padStart(3, '0'));
+    expect(sim.state.findUser(LOGIN)).toBeUndefined();
   });
 });
 
