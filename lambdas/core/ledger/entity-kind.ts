@@ -1,4 +1,4 @@
-import type { Outcome, OutcomeCode } from '../outcome';
+import { callMayHaveBeenApplied, type Outcome, type OutcomeCode } from '../outcome';
 import type { CallOptions, PlatformCaller } from '../platform-caller';
 import type { Version } from './event-version';
 import type { DocParts } from './ledger-doc';
@@ -62,6 +62,14 @@ export interface StepAnswer {
    */
   readonly status: 'done' | 'uncertain' | 'failed';
 }
+
+/** A call's status as the ledger learns from it: a failure that may have landed is in doubt. */
+export const stepStatus = (outcome: Outcome): StepAnswer['status'] =>
+  outcome.category === 'success'
+    ? 'done'
+    : callMayHaveBeenApplied(outcome)
+      ? 'uncertain'
+      : 'failed';
 
 /** The context a step runs in. */
 export interface StepContext<Id, Op> {
