@@ -49,8 +49,9 @@ export interface InboundMessage extends Received {
   readonly brakeReleased?: boolean;
 }
 
-const describeError = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** What kind of error it was, never its text (that may quote the body or the platform). */
+const errorKind = (error: unknown): string =>
+  error instanceof Error ? error.name : `thrown ${typeof error}`;
 
 const invalid = (code: OutcomeCode, message: string): Outcome => ({
   category: 'permanent',
@@ -178,11 +179,17 @@ export const processMessage = async (
     if (error instanceof EnvelopeError) {
       outcome = invalid(error.code, error.message);
     } else {
-      // An unexpected fault (key source down, a bug): not the message's fault, so retry it.
+      // An unexpected fault (key source down, a bug): not the message's fault, so retry it. Its
+      // text may quote personal data, so the reason (dead letters keep it) names only its kind.
+      deps.logger.error('unexpected error', {
+        correlationId,
+        messageId: inbound.sourceMessageId,
+        error,
+      });
       outcome = {
         category: 'retryable',
         code: 'UNEXPECTED_ERROR',
-        message: describeError(error),
+        message: `unexpected ${errorKind(error)}; the function's log has it in full (search for the correlationId)`,
         attempts: 0,
       };
     }

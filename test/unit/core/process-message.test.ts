@@ -48,6 +48,7 @@ const setup = () => {
     observations,
     warnings: () => loggedMessages(warn),
     errors: () => loggedMessages(error),
+    errorCalls: () => error.mock.calls,
   };
 };
 
@@ -131,5 +132,42 @@ describe('processMessage with a message the contract rejects', () => {
     await expect(processing).rejects.toThrow('SQS unavailable');
     expect(run.errors()).toEqual(['message not dead-lettered']);
     expect(run.observations.map((o) => o.kind)).toEqual(['retry']);
+  });
+});
+
+describe('processMessage when something other than the message fails', () => {
+  it('dead-letters an unexpected error naming only its kind, and logs it whole', async () => {
+    // Prepare: a fault whose text quotes personal data, on the message's last receive.
+    const run = setup();
+    const fault = new TypeError('cannot read ada.lovelace@example.com');
+    const throwing = {
+      ...queryUserExistence,
+      execute: async () => {
+        throw fault;
+      },
+    };
+    const body = JSON.stringify({ loginUserId: 'ada.lovelace@example.com' });
+
+    // Act
+    const disposition = await processMessage(
+      throwing,
+      inbound(body, { isLastReceive: true }),
+      run.deps,
+    );
+
+    // Assess
+    const reason = run.deadLetters.sent[0]?.reason;
+    expect(disposition).toMatchObject({
+      kind: 'dead-lettered',
+      outcome: { category: 'retryable', code: 'UNEXPECTED_ERROR' },
+    });
+    expect(reason?.errorCode).toBe('UNEXPECTED_ERROR');
+    expect(reason?.errorMessage).toContain('TypeError');
+    expect(reason?.errorMessage).not.toContain('ada.lovelace');
+    expect(disposition.outcome.message).not.toContain('ada.lovelace');
+    expect(run.errorCalls()).toContainEqual([
+      'unexpected error',
+      expect.objectContaining({ correlationId: 'm-1', error: fault }),
+    ]);
   });
 });
