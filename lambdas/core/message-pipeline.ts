@@ -6,6 +6,7 @@ import type { AnyEntityKind } from './ledger/entity-kind';
 import type { EntityLedger } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
 import { versionOf } from './ledger/event-version';
+import { LedgerDocError } from './ledger/ledger-doc';
 import { HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
 import type { Outcome, OutcomeCode } from './outcome';
 import type { CallOptions, PlatformCaller } from './platform-caller';
@@ -178,6 +179,11 @@ export const processMessage = async (
   } catch (error) {
     if (error instanceof EnvelopeError) {
       outcome = invalid(error.code, error.message);
+    } else if (error instanceof LedgerDocError) {
+      outcome = invalid(
+        'LEDGER_ITEM_INVALID',
+        `the ledger item of this entity does not parse (${error.message}); delete it (its key is the log line's entity; the next message then reads the platform first) or repair it, then redrive`,
+      );
     } else {
       // An unexpected fault (key source down, a bug): not the message's fault, so retry it. Its
       // text may quote personal data, so the reason (dead letters keep it) names only its kind.

@@ -9,9 +9,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
 import type { Disposition } from '../../../lambdas/core/disposition';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { type InboundMessage, processMessage } from '../../../lambdas/core/message-pipeline';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/ports';
+import { user } from '../../../lambdas/entities/user';
 import { InMemoryApiKeySource } from '../../../testkit';
 import { settingsFor, TEST_KEY } from './client-fixtures';
 
@@ -169,5 +173,40 @@ describe('processMessage when something other than the message fails', () => {
       'unexpected error',
       expect.objectContaining({ correlationId: 'm-1', error: fault }),
     ]);
+  });
+
+  it('dead-letters a message whose entity has a ledger item that does not parse, at once', async () => {
+    // Prepare: the user's item is of this schema version, but its events are not a list.
+    const run = setup();
+    const store = new InMemoryLedgerStore();
+    const key = user.keyOf({ loginUserId: 'ada@example.com' });
+    await store.claim(key, { token: 't', until: 0, eventKey: 'seed' }, 0);
+    await store.commit(key, 't', {
+      schema: LEDGER_SCHEMA_VERSION,
+      kind: 'user',
+      id: { loginUserId: 'ada@example.com' },
+      events: 'not a list',
+      known: {},
+    });
+    const deps = { ...run.deps, ledger: { ledger: new EntityLedger({ store }), entity: user } };
+
+    // Act: its first receive.
+    const disposition = await processMessage(
+      deleteUser,
+      inbound(JSON.stringify({ loginUserId: 'ada@example.com' })),
+      deps,
+    );
+
+    // Assess
+    expect(disposition).toMatchObject({
+      kind: 'dead-lettered',
+      outcome: { category: 'permanent', code: 'LEDGER_ITEM_INVALID' },
+    });
+    expect(run.deadLetters.sent[0]?.reason).toMatchObject({
+      errorCategory: 'permanent',
+      errorCode: 'LEDGER_ITEM_INVALID',
+    });
+    expect(run.deadLetters.sent[0]?.reason.errorMessage).toContain('item.events');
+    expect(store.requests.release).toBe(1);
   });
 });
