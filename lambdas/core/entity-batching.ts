@@ -13,27 +13,35 @@ interface Addressed extends EntityAddress {
   readonly occurredAt?: unknown;
 }
 
-const messageOf = (body: string): Addressed | undefined => {
+/** What the batch reads of one record's raw body, once: the pipeline and the ordering share it. */
+export interface RecordReading {
+  /** The body decoded; undefined when it is not JSON (the pipeline refuses it then). */
+  readonly decoded: unknown;
+  /** The ledger key of the entity it names (the one the ledger uses). */
+  readonly entity: string | undefined;
+  /** When its event happened, with the fallbacks the ledger uses (see event-time.ts). */
+  readonly time: number;
+}
+
+const decode = (body: string): unknown => {
   try {
-    const decoded = JSON.parse(body) as Record<string, unknown> | null;
-    if (typeof decoded !== 'object' || decoded === null) return undefined;
-    const inner = 'detail-type' in decoded ? decoded.detail : decoded;
-    return typeof inner === 'object' && inner !== null ? (inner as Addressed) : undefined;
+    return JSON.parse(body);
   } catch {
     return undefined;
   }
 };
 
-/** The ledger key of the entity a body names (the one the ledger uses), from the raw body. */
-export const entityOf = (body: string, campaignRegion: string): string | undefined => {
-  const message = messageOf(body);
-  return message === undefined ? undefined : entityKeyOf(message, campaignRegion);
+const messageOf = (decoded: unknown): Addressed | undefined => {
+  if (typeof decoded !== 'object' || decoded === null) return undefined;
+  const inner = 'detail-type' in decoded ? (decoded as { detail?: unknown }).detail : decoded;
+  return typeof inner === 'object' && inner !== null ? (inner as Addressed) : undefined;
 };
 
-/** When the record's event happened, with the fallbacks the ledger uses (see event-time.ts). */
-const timeOf = (record: SQSRecord): number => {
-  const message = messageOf(record.body);
-  return eventTime(
+/** Reads one record's body: parsed here once, whatever else needs it. */
+export const readRecord = (record: SQSRecord, campaignRegion: string): RecordReading => {
+  const decoded = decode(record.body);
+  const message = messageOf(decoded);
+  const time = eventTime(
     {
       ...(typeof message?.occurredAt === 'string' ? { occurredAt: message.occurredAt } : {}),
       ...(record.attributes.SentTimestamp === undefined
@@ -42,24 +50,39 @@ const timeOf = (record: SQSRecord): number => {
     },
     0,
   ).ms;
+  return {
+    decoded,
+    entity: message === undefined ? undefined : entityKeyOf(message, campaignRegion),
+    time,
+  };
 };
 
-/** The batch with each entity's records in `occurredAt` order, in the places they held. */
-export const inEventOrder = (event: SQSEvent, campaignRegion: string): SQSEvent => {
-  const byEntity = new Map<string, SQSEvent['Records']>();
-  for (const record of event.Records) {
-    const key = entityOf(record.body, campaignRegion);
-    if (key !== undefined) byEntity.set(key, [...(byEntity.get(key) ?? []), record]);
+/**
+ * The batch with each entity's records in `occurredAt` order, in the places they held, and what
+ * was read of each record's body (keyed by the record).
+ */
+export const inEventOrder = (
+  event: SQSEvent,
+  campaignRegion: string,
+): { readonly event: SQSEvent; readonly readings: ReadonlyMap<SQSRecord, RecordReading> } => {
+  const readings = new Map(event.Records.map((r) => [r, readRecord(r, campaignRegion)] as const));
+  const timeOf = (record: SQSRecord) => readings.get(record)?.time ?? 0;
+  const byEntity = new Map<string, SQSRecord[]>();
+  for (const [record, { entity }] of readings) {
+    if (entity !== undefined) byEntity.set(entity, [...(byEntity.get(entity) ?? []), record]);
   }
   for (const records of byEntity.values()) {
     records.sort((a, b) => timeOf(a) - timeOf(b));
   }
   return {
-    ...event,
-    Records: event.Records.map((record) => {
-      const key = entityOf(record.body, campaignRegion);
-      return (key === undefined ? undefined : byEntity.get(key)?.shift()) ?? record;
-    }),
+    event: {
+      ...event,
+      Records: event.Records.map((record) => {
+        const entity = readings.get(record)?.entity;
+        return (entity === undefined ? undefined : byEntity.get(entity)?.shift()) ?? record;
+      }),
+    },
+    readings,
   };
 };
 

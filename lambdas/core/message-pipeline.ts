@@ -6,6 +6,7 @@ import type { AnyEntityKind } from './ledger/entity-kind';
 import type { EntityLedger } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
 import { versionOf } from './ledger/event-version';
+import { LedgerDocError } from './ledger/ledger-doc';
 import { HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
 import type { Outcome, OutcomeCode } from './outcome';
 import type { CallOptions, PlatformCaller } from './platform-caller';
@@ -37,7 +38,7 @@ export interface ProcessorDependencies extends SettleDependencies {
 
 /** One inbound message, whatever carried it. */
 export interface InboundMessage extends Received {
-  /** The body already decoded (EventBridge target, direct invocation); skips JSON parsing. */
+  /** The body already decoded (EventBridge target, direct invocation, an SQS batch's reading); skips JSON parsing. */
   readonly decoded?: unknown;
   /** SQS `SentTimestamp`: orders the event when it carries no `occurredAt`. */
   readonly sentTimestamp?: string;
@@ -49,8 +50,9 @@ export interface InboundMessage extends Received {
   readonly brakeReleased?: boolean;
 }
 
-const describeError = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+/** What kind of error it was, never its text (that may quote the body or the platform). */
+const errorKind = (error: unknown): string =>
+  error instanceof Error ? error.name : `thrown ${typeof error}`;
 
 const invalid = (code: OutcomeCode, message: string): Outcome => ({
   category: 'permanent',
@@ -156,10 +158,11 @@ export const processMessage = async (
             },
             now(),
           ).ms;
-          const v = versionOf(ordering, message, occurred);
+          const op = ordering.op(message);
+          const v = versionOf(ordering.rank, op, occurred);
           outcome = await ledger.apply(kind, {
             id: named.id,
-            event: { key: `${action.name}@${v}`, v, action: action.name, op: ordering.op(message) },
+            event: { key: `${action.name}@${v}`, v, action: action.name, op },
             platform: deps.platform,
             call,
             deadline: inbound.deadline,
@@ -176,12 +179,23 @@ export const processMessage = async (
   } catch (error) {
     if (error instanceof EnvelopeError) {
       outcome = invalid(error.code, error.message);
+    } else if (error instanceof LedgerDocError) {
+      outcome = invalid(
+        'LEDGER_ITEM_INVALID',
+        `the ledger item of this entity does not parse (${error.message}); delete it (its key is the log line's entity; the next message then reads the platform first) or repair it, then redrive`,
+      );
     } else {
-      // An unexpected fault (key source down, a bug): not the message's fault, so retry it.
+      // An unexpected fault (key source down, a bug): not the message's fault, so retry it. Its
+      // text may quote personal data, so the reason (dead letters keep it) names only its kind.
+      deps.logger.error('unexpected error', {
+        correlationId,
+        messageId: inbound.sourceMessageId,
+        error,
+      });
       outcome = {
         category: 'retryable',
         code: 'UNEXPECTED_ERROR',
-        message: describeError(error),
+        message: `unexpected ${errorKind(error)}; the function's log has it in full (search for the correlationId)`,
         attempts: 0,
       };
     }

@@ -69,6 +69,8 @@ export const OWN_CODES = {
   INVALID_JSON: {},
   WRONG_DETAIL_TYPE: {},
   UNSUPPORTED_EVENT: {},
+  // The entity's ledger item does not parse: no redelivery can change that, an operator must.
+  LEDGER_ITEM_INVALID: {},
   // Dead-letter reasons the harness and the operator CLI write.
   RETRY_WINDOW_SPENT: {},
   DISCARDED_BY_OPERATOR: {},

@@ -3,7 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { AnyAction } from './action';
 import { createLimiter } from './concurrency';
 import { type Disposition, loggableMessage } from './disposition';
-import { entityOf, inEventOrder, oneEntityAtATime } from './entity-batching';
+import { inEventOrder, oneEntityAtATime, readRecord } from './entity-batching';
 import { isEventBridgeEvent } from './envelope';
 import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
 import { type ProcessorDependencies, processMessage } from './message-pipeline';
@@ -127,48 +127,48 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
     const deadline = deadlineOf(context);
     const processor = new BatchProcessor(EventType.SQS);
     const inTurn = oneEntityAtATime();
+    const campaignRegion = deps.campaignRegion ?? deps.platform.campaignRegion;
+    // Records of one entity go in the order their events happened; each body is read once here.
+    const batch = isRead ? undefined : inEventOrder(event, campaignRegion);
     // Inside the limiter: slots go in batch order, so a record only ever waits for an earlier one.
-    const recordHandler = (record: SQSRecord): Promise<Disposition> =>
-      limit(() =>
-        inTurn(
-          isRead
-            ? undefined
-            : entityOf(record.body, deps.campaignRegion ?? deps.platform.campaignRegion),
-          async () => {
-            const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
-            const windowSpent = retryWindowSpent(record, receiveCount);
-            const disposition = await processMessage(
-              action,
-              {
-                body: record.body,
-                sourceMessageId: record.messageId,
-                receiveCount,
-                sentTimestamp: record.attributes.SentTimestamp,
-                isLastReceive: receiveCount >= deps.maxReceiveCount || windowSpent !== undefined,
-                ...(windowSpent === undefined ? {} : { windowSpent }),
-                deadline,
-                answersCaller: false,
-                attributes: record.messageAttributes,
-                brakeReleased: record.messageAttributes?.[BRAKE_RELEASED_ATTRIBUTE] !== undefined,
-              },
-              deps,
-            );
-            if (disposition.kind === 'retry') {
-              await reschedule(record, receiveCount, disposition);
-              // Throwing fails this record only: SQS redelivers it.
-              throw new RetryableFailure(disposition.outcome);
-            }
-            return disposition;
-          },
-        ),
+    const recordHandler = (record: SQSRecord): Promise<Disposition> => {
+      const reading =
+        batch === undefined
+          ? undefined
+          : (batch.readings.get(record) ?? readRecord(record, campaignRegion));
+      return limit(() =>
+        inTurn(reading?.entity, async () => {
+          const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
+          const windowSpent = retryWindowSpent(record, receiveCount);
+          const disposition = await processMessage(
+            action,
+            {
+              body: record.body,
+              ...(reading?.decoded === undefined ? {} : { decoded: reading.decoded }),
+              sourceMessageId: record.messageId,
+              receiveCount,
+              sentTimestamp: record.attributes.SentTimestamp,
+              isLastReceive: receiveCount >= deps.maxReceiveCount || windowSpent !== undefined,
+              ...(windowSpent === undefined ? {} : { windowSpent }),
+              deadline,
+              answersCaller: false,
+              attributes: record.messageAttributes,
+              brakeReleased: record.messageAttributes?.[BRAKE_RELEASED_ATTRIBUTE] !== undefined,
+            },
+            deps,
+          );
+          if (disposition.kind === 'retry') {
+            await reschedule(record, receiveCount, disposition);
+            // Throwing fails this record only: SQS redelivers it.
+            throw new RetryableFailure(disposition.outcome);
+          }
+          return disposition;
+        }),
       );
+    };
     // Every record that fails is reported, never the whole batch thrown: the ones that
     // succeeded stay deleted and the function's Errors alarm keeps meaning "crashed".
-    // Records of one entity go in the order their events happened.
-    const ordered = isRead
-      ? event
-      : inEventOrder(event, deps.campaignRegion ?? deps.platform.campaignRegion);
-    return processPartialResponse(ordered, recordHandler, processor, {
+    return processPartialResponse(batch?.event ?? event, recordHandler, processor, {
       context,
       throwOnFullBatchFailure: false,
     });

@@ -37,7 +37,7 @@ const versioned = <E extends ModelEvent>(events: readonly E[]) =>
     if (!parsed.success) return [];
     const message = parsed.message;
     const time = eventTime({ occurredAt: (message as { occurredAt?: string }).occurredAt }, 0).ms;
-    const version = versionOf(ordering, message, time);
+    const version = versionOf(ordering.rank, ordering.op(message as never), time);
     // The entity the event belongs to: a version is unique within its entity only.
     const { clientId, loginUserId } = message as { clientId?: string; loginUserId?: string };
     const entity = loginUserId ?? clientId ?? '';

@@ -10,6 +10,7 @@ import {
   UpdateItemCommand,
   type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
+import { AWS_REQUEST_LIMITS } from './client-config';
 
 export type LedgerItem = Record<string, AttributeValue>;
 
@@ -21,22 +22,12 @@ export interface LedgerTableOptions {
 }
 
 /**
- * Each attempt's time limit. The SDK sets none (a silent socket is given up after 5 minutes),
- * and one hung request would hold its record, and the batch, until the function's timeout; a
- * timed-out attempt is retried as the SDK retries any transient error.
- */
-export const LEDGER_REQUEST_TIMEOUT_MS = 5_000;
-
-/**
  * The SDK's DynamoDB client as the functions use it: the SDK's own endpoints (the standard
- * `AWS_ENDPOINT_URL_DYNAMODB`, FIPS and dual-stack settings), retries and credentials, with an
- * attempt time limit.
+ * `AWS_ENDPOINT_URL_DYNAMODB`, FIPS and dual-stack settings), retries and credentials, with the
+ * attempt time limits of every client even when built without a function's settings.
  */
 export const ledgerTableClient = (config: DynamoDBClientConfig = {}): DynamoDBClient =>
-  new DynamoDBClient({
-    requestHandler: { requestTimeout: LEDGER_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
-    ...config,
-  });
+  new DynamoDBClient({ requestHandler: AWS_REQUEST_LIMITS, ...config });
 
 /**
  * A conditional write's answer. A refused condition is an answer, not an error: `item` is then

@@ -1,4 +1,4 @@
-import type { Outcome, OutcomeCode } from '../outcome';
+import { callMayHaveBeenApplied, type Outcome, type OutcomeCode } from '../outcome';
 import type { CallOptions, PlatformCaller } from '../platform-caller';
 import type { Version } from './event-version';
 import type { DocParts } from './ledger-doc';
@@ -20,7 +20,10 @@ export interface StoredEvent<Op> {
   readonly action: string;
   /** What the event does, in the entity model's terms, with the values it sets. */
   readonly op: Op;
-  /** When the ledger first recorded it (epoch ms): it is folded into the snapshot after the horizon. */
+  /**
+   * When the ledger recorded it, or last received it while it was not settled (epoch ms): past
+   * the tombstone horizon it is folded into the snapshot, or dropped if it never settled.
+   */
   readonly received?: number;
   /** Its message got a final outcome: another copy of it is a duplicate. */
   readonly settled?: true;
@@ -59,6 +62,14 @@ export interface StepAnswer {
    */
   readonly status: 'done' | 'uncertain' | 'failed';
 }
+
+/** A call's status as the ledger learns from it: a failure that may have landed is in doubt. */
+export const stepStatus = (outcome: Outcome): StepAnswer['status'] =>
+  outcome.category === 'success'
+    ? 'done'
+    : callMayHaveBeenApplied(outcome)
+      ? 'uncertain'
+      : 'failed';
 
 /** The context a step runs in. */
 export interface StepContext<Id, Op> {

@@ -114,9 +114,20 @@ export class EntityLedger {
     try {
       result = await this.#settle(kind, doc, request);
     } catch (error) {
-      // A step threw (a bug, or the key source down): nothing learnt from it is kept, and the
-      // calls it may have made are in doubt for the next holder, as after a crash.
-      await this.#store.release(key, token);
+      // A step threw (a bug, or the key source down) after calls that may have landed: nothing
+      // learnt is kept, and what the ledger knows goes into doubt, so the next holder reads
+      // first, as after a crash.
+      try {
+        const doubted = { ...doc, known: kind.doubt(doc.known) };
+        await this.#store.commit(
+          key,
+          token,
+          doubted,
+          this.#expiry(this.#keepSeconds(kind, doubted)),
+        );
+      } catch {
+        // The lease then expires, and the next holder takes over in doubt all the same.
+      }
       throw error;
     }
     if (request.alias !== undefined && !(result.doc.aliases ?? []).includes(request.alias)) {
@@ -131,15 +142,19 @@ export class EntityLedger {
       };
     }
     const committed = this.#compact(kind, result.doc);
-    const replayed = kind.replay(
-      kind.start(committed.known, committed.snapshot?.state),
-      committed.events,
+    await this.#store.commit(
+      key,
+      token,
+      committed,
+      this.#expiry(this.#keepSeconds(kind, committed)),
     );
-    const keep = kind.isGone(replayed.state, committed.known)
-      ? this.#tombstoneSeconds
-      : this.#historySeconds;
-    await this.#store.commit(key, token, committed, this.#expiry(keep));
     return result.outcome;
+  }
+
+  /** How long an item is kept: to the tombstone horizon once nothing of its entity is left. */
+  #keepSeconds(kind: AnyEntityKind, doc: Doc): number {
+    const replayed = kind.replay(kind.start(doc.known, doc.snapshot?.state), doc.events);
+    return kind.isGone(replayed.state, doc.known) ? this.#tombstoneSeconds : this.#historySeconds;
   }
 
   /** The entity's item as this version reads it; a new one when it has none (or an older schema). */
@@ -183,10 +198,13 @@ export class EntityLedger {
         ),
       };
     }
+    // An event not settled yet (a conflict redriven, a redelivery) is received again: its
+    // message is alive once more, so the horizon that may drop it counts from now.
+    const received = this.#now();
     const events =
       existing === undefined
-        ? [...before.events, { ...event, received: this.#now() }].sort(byVersion)
-        : before.events;
+        ? [...before.events, { ...event, received }].sort(byVersion)
+        : before.events.map((e) => (e.key === event.key ? { ...e, received } : e));
     const archive = before.snapshot?.keep ?? [];
     const all = [...archive, ...events].sort(byVersion);
     let known = before.known;
@@ -254,7 +272,8 @@ export class EntityLedger {
       wrote,
       doubted,
       overtaken: events.some((e) => e.v > event.v && withIt.effects.get(e.key)?.kind === 'applied'),
-      stale:
+      // A second replay, so only when the outcome turns on it.
+      stale: () =>
         effect.kind === 'applied' &&
         sameValues(
           kind,
@@ -266,9 +285,9 @@ export class EntityLedger {
         ),
       op: event.op,
     });
-    if (effect.kind === 'conflict' && decided.code === effect.code) {
-      known = kind.recheck(known, event.op);
-    }
+    // Refused as a conflict, whether the replay foresaw it or a step found it on the platform
+    // (a user made outside since the ledger looked): a redrive after an operator's fix reads again.
+    if (isConflict(decided)) known = kind.recheck(known, event.op);
     return {
       doc: {
         ...before,
@@ -288,7 +307,8 @@ export class EntityLedger {
       doubted: boolean;
       /** A newer event of the entity took effect. */
       overtaken: boolean;
-      stale: boolean;
+      /** Without this event, the entity would hold the same values. */
+      stale: () => boolean;
       op: unknown;
     },
   ): Outcome {
@@ -314,7 +334,7 @@ export class EntityLedger {
     }
     // Calls made: the message did work on the platform (its own, or what its entity still owed).
     if (wrote !== undefined) return wrote;
-    if (facts.stale) {
+    if (facts.stale()) {
       return outcome(
         'success',
         'STALE_SKIPPED',
@@ -331,24 +351,40 @@ export class EntityLedger {
   /**
    * Folds the oldest settled events into the snapshot the replay starts from, once the ledger
    * has held them past the tombstone horizon (no copy of their messages can come back then: the
-   * retry window and the DLQ's retention are shorter), or while the item is too large.
+   * retry window and the DLQ's retention are shorter), or while the item is too large. An event
+   * never settled (a conflict no one redrove, a message whose last receive crashed) is dropped
+   * past the horizon, as a dead letter's event is: it must not hold back the folding behind it.
    */
   #compact(kind: AnyEntityKind, doc: Doc): Doc {
     const horizon = this.#now() - this.#tombstoneSeconds * 1000;
     let folded = doc;
+    // The item's JSON length, stringified whole once and then kept by what each step takes out
+    // and puts in: stringifying it again per folded event was quadratic in its events.
+    let size: number | undefined;
+    /** The length the item loses with its oldest event (and the comma before the next). */
+    const withoutOldest = (oldest: StoredEvent<unknown>) =>
+      jsonLength(oldest) + (folded.events.length > 1 ? 1 : 0);
     for (;;) {
       const oldest = folded.events[0];
-      if (oldest === undefined || oldest.settled !== true) return folded;
+      if (oldest === undefined) return folded;
       const tooOld = (oldest.received ?? 0) < horizon;
-      if (!tooOld && JSON.stringify(folded).length <= this.#maxItemBytes) return folded;
+      if (oldest.settled !== true) {
+        if (!tooOld) return folded;
+        if (size !== undefined) size -= withoutOldest(oldest);
+        folded = { ...folded, events: folded.events.slice(1) };
+        continue;
+      }
+      size ??= jsonLength(folded);
+      if (!tooOld && size <= this.#maxItemBytes) return folded;
       const start = kind.start(folded.known, folded.snapshot?.state);
       const state = kind.replay(start, [oldest]).state;
       const archive = [...(folded.snapshot?.keep ?? []), oldest];
-      folded = {
-        ...folded,
-        events: folded.events.slice(1),
-        snapshot: { v: oldest.v, state, keep: kind.keep(state, archive) },
-      };
+      const snapshot = { v: oldest.v, state, keep: kind.keep(state, archive) };
+      size +=
+        jsonLength(snapshot) -
+        (folded.snapshot === undefined ? -SNAPSHOT_KEY_LENGTH : jsonLength(folded.snapshot)) -
+        withoutOldest(oldest);
+      folded = { ...folded, events: folded.events.slice(1), snapshot };
     }
   }
 
@@ -386,7 +422,7 @@ const noted = (
   got: Outcome,
   lastReceive: boolean,
 ): StoredEvent<unknown>[] => {
-  const conflict = (CONFLICT_CODES as readonly string[]).includes(got.code);
+  const conflict = isConflict(got);
   const deadLettered =
     got.category === 'permanent' || (got.category === 'retryable' && lastReceive);
   if (deadLettered && !conflict) return events.filter((e) => e.key !== key);
@@ -397,6 +433,14 @@ const noted = (
     return conflict ? { ...e, ...first } : { ...e, ...first, settled: true as const };
   });
 };
+
+const isConflict = (got: Outcome): boolean =>
+  (CONFLICT_CODES as readonly string[]).includes(got.code);
+
+const jsonLength = (value: unknown): number => JSON.stringify(value)?.length ?? 0;
+
+/** `,"snapshot":`, which an item without one gains with its first. */
+const SNAPSHOT_KEY_LENGTH = ',"snapshot":'.length;
 
 const sameValues = (kind: AnyEntityKind, a: unknown, b: unknown): boolean =>
   JSON.stringify(kind.values(a)) === JSON.stringify(kind.values(b));

@@ -46,13 +46,9 @@ export const payloadHash = (message: Readonly<Record<string, unknown>>): string 
 
 /**
  * The version of a message's event: its time, its kind's rank, and a hash of what it does to
- * its entity (the ordering's `op`), so that two messages naming one record differently (by
- * clientId, or by previewRecordId) are one event, and a tie between them is broken the same way
- * wherever the order is computed.
+ * its entity (the ordering's `op`, computed once by the caller, which sends the same op), so
+ * that two messages naming one record differently (by clientId, or by previewRecordId) are one
+ * event, and a tie between them is broken the same way wherever the order is computed.
  */
-export const versionOf = (
-  ordering: { readonly rank: EventKind; op(message: never): unknown },
-  message: unknown,
-  occurredAtMs: number,
-): Version =>
-  eventVersion(occurredAtMs, ordering.rank, payloadHash({ op: ordering.op(message as never) }));
+export const versionOf = (rank: EventKind, op: unknown, occurredAtMs: number): Version =>
+  eventVersion(occurredAtMs, rank, payloadHash({ op }));

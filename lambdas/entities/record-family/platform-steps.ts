@@ -3,8 +3,8 @@ import { changeCampaignRecordStatus } from '../../actions/change-campaign-record
 import { deleteCampaignRecord } from '../../actions/delete-campaign-record';
 import { searchCampaignRecords } from '../../actions/search-campaign-records';
 import { transferCampaignRecord } from '../../actions/transfer-campaign-record';
-import type { StepContext } from '../../core/ledger/entity-kind';
-import { callMayHaveBeenApplied, type Outcome, type OutcomeCode } from '../../core/outcome';
+import { type StepContext, stepStatus } from '../../core/ledger/entity-kind';
+import { type Outcome, success } from '../../core/outcome';
 import type { CallOptions, PlatformCaller } from '../../core/platform-caller';
 import { type CampaignRecord, platformTimeMillis } from '../../core/platform-responses';
 import type { PlatformRegion } from '../../core/regions';
@@ -57,16 +57,7 @@ const clientIdKeys = (events: readonly RecordEvent[]): Set<string> =>
 const answer = (
   outcome: Outcome,
   extra: Omit<RecordAnswer, 'outcome' | 'status'> = {},
-): RecordAnswer => ({
-  outcome,
-  status:
-    outcome.category === 'success'
-      ? 'done'
-      : callMayHaveBeenApplied(outcome)
-        ? 'uncertain'
-        : 'failed',
-  ...extra,
-});
+): RecordAnswer => ({ outcome, status: stepStatus(outcome), ...extra });
 
 const region = (id: FamilyId) => id.region as PlatformRegion;
 
@@ -216,13 +207,6 @@ export const runRecordStep = async (step: RecordStep, context: Context): Promise
     }
   }
 };
-
-const success = (code: OutcomeCode, message: string): Outcome => ({
-  category: 'success',
-  code,
-  message,
-  attempts: 0,
-});
 
 /**
  * The clientId of the record a message names only by previewRecordId, by one search in the

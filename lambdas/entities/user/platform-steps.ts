@@ -1,8 +1,7 @@
 import { addUser } from '../../actions/add-user';
 import { deleteUser } from '../../actions/delete-user';
 import { existenceResult, queryUserExistence } from '../../actions/query-user-existence';
-import type { StepContext } from '../../core/ledger/entity-kind';
-import { callMayHaveBeenApplied, type Outcome } from '../../core/outcome';
+import { type StepContext, stepStatus } from '../../core/ledger/entity-kind';
 import type { UserAnswer } from './learn';
 import type { UserOp } from './model';
 import type { UserStep } from './plan';
@@ -11,13 +10,6 @@ import type { UserStep } from './plan';
 export interface UserId {
   readonly loginUserId: string;
 }
-
-const status = (outcome: Outcome): UserAnswer['status'] =>
-  outcome.category === 'success'
-    ? 'done'
-    : callMayHaveBeenApplied(outcome)
-      ? 'uncertain'
-      : 'failed';
 
 const looked = async ({ id, platform, call }: StepContext<UserId, UserOp>) =>
   platform.send(queryUserExistence, { loginUserId: id.loginUserId }, call);
@@ -58,14 +50,14 @@ export const runUserStep = async (
           removed: false,
         };
       }
-      return { outcome, status: status(outcome), removed: outcome.category === 'success' };
+      return { outcome, status: stepStatus(outcome), removed: outcome.category === 'success' };
     }
     case 'add': {
       const join = events.find((event) => event.v === step.of && event.op.kind === 'join');
       if (join?.op.kind !== 'join') throw new Error(`the fields of join ${step.of} are not kept`);
       const user = join.op.user;
       const outcome = await platform.send(addUser, { loginUserId: id.loginUserId, ...user }, once);
-      if (outcome.code !== 'ALREADY_EXISTS') return { outcome, status: status(outcome) };
+      if (outcome.code !== 'ALREADY_EXISTS') return { outcome, status: stepStatus(outcome) };
       // Ours when the ledger knows it created the user there, or when an earlier attempt of this
       // very call went unanswered: the ledger looked before its first add, so a user there now
       // that no attempt of ours made is someone else's.

@@ -165,9 +165,10 @@ const deliver = async (
     if (kind === undefined) throw new Error('not a write');
     const name = action.ordering.name(message as never, settings.campaignRegion);
     if (!('id' in name)) throw new Error('named by id');
+    const op = action.ordering.op(message as never);
     const v = versionOf(
-      action.ordering,
-      message,
+      action.ordering.rank,
+      op,
       eventTime({ occurredAt: message.occurredAt as string }, 0).ms,
     );
     // Lost answers: the simulator applies the request and drops the connection.
@@ -185,7 +186,7 @@ const deliver = async (
         key: `${action.name}@${v}`,
         v,
         action: action.name,
-        op: action.ordering.op(message as never),
+        op,
       },
       platform,
       call: { deadline: Date.now() + 30_000 },

@@ -9,9 +9,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
 import type { Disposition } from '../../../lambdas/core/disposition';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { type InboundMessage, processMessage } from '../../../lambdas/core/message-pipeline';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/ports';
+import { user } from '../../../lambdas/entities/user';
 import { InMemoryApiKeySource } from '../../../testkit';
 import { settingsFor, TEST_KEY } from './client-fixtures';
 
@@ -48,6 +52,7 @@ const setup = () => {
     observations,
     warnings: () => loggedMessages(warn),
     errors: () => loggedMessages(error),
+    errorCalls: () => error.mock.calls,
   };
 };
 
@@ -131,5 +136,77 @@ describe('processMessage with a message the contract rejects', () => {
     await expect(processing).rejects.toThrow('SQS unavailable');
     expect(run.errors()).toEqual(['message not dead-lettered']);
     expect(run.observations.map((o) => o.kind)).toEqual(['retry']);
+  });
+});
+
+describe('processMessage when something other than the message fails', () => {
+  it('dead-letters an unexpected error naming only its kind, and logs it whole', async () => {
+    // Prepare: a fault whose text quotes personal data, on the message's last receive.
+    const run = setup();
+    const fault = new TypeError('cannot read ada.lovelace@example.com');
+    const throwing = {
+      ...queryUserExistence,
+      execute: async () => {
+        throw fault;
+      },
+    };
+    const body = JSON.stringify({ loginUserId: 'ada.lovelace@example.com' });
+
+    // Act
+    const disposition = await processMessage(
+      throwing,
+      inbound(body, { isLastReceive: true }),
+      run.deps,
+    );
+
+    // Assess
+    const reason = run.deadLetters.sent[0]?.reason;
+    expect(disposition).toMatchObject({
+      kind: 'dead-lettered',
+      outcome: { category: 'retryable', code: 'UNEXPECTED_ERROR' },
+    });
+    expect(reason?.errorCode).toBe('UNEXPECTED_ERROR');
+    expect(reason?.errorMessage).toContain('TypeError');
+    expect(reason?.errorMessage).not.toContain('ada.lovelace');
+    expect(disposition.outcome.message).not.toContain('ada.lovelace');
+    expect(run.errorCalls()).toContainEqual([
+      'unexpected error',
+      expect.objectContaining({ correlationId: 'm-1', error: fault }),
+    ]);
+  });
+
+  it('dead-letters a message whose entity has a ledger item that does not parse, at once', async () => {
+    // Prepare: the user's item is of this schema version, but its events are not a list.
+    const run = setup();
+    const store = new InMemoryLedgerStore();
+    const key = user.keyOf({ loginUserId: 'ada@example.com' });
+    await store.claim(key, { token: 't', until: 0, eventKey: 'seed' }, 0);
+    await store.commit(key, 't', {
+      schema: LEDGER_SCHEMA_VERSION,
+      kind: 'user',
+      id: { loginUserId: 'ada@example.com' },
+      events: 'not a list',
+      known: {},
+    });
+    const deps = { ...run.deps, ledger: { ledger: new EntityLedger({ store }), entity: user } };
+
+    // Act: its first receive.
+    const disposition = await processMessage(
+      deleteUser,
+      inbound(JSON.stringify({ loginUserId: 'ada@example.com' })),
+      deps,
+    );
+
+    // Assess
+    expect(disposition).toMatchObject({
+      kind: 'dead-lettered',
+      outcome: { category: 'permanent', code: 'LEDGER_ITEM_INVALID' },
+    });
+    expect(run.deadLetters.sent[0]?.reason).toMatchObject({
+      errorCategory: 'permanent',
+      errorCode: 'LEDGER_ITEM_INVALID',
+    });
+    expect(run.deadLetters.sent[0]?.reason.errorMessage).toContain('item.events');
+    expect(store.requests.release).toBe(1);
   });
 });

@@ -1,3 +1,5 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lambdaClientConfig } from '../../../../lambdas/core/aws/client-config';
 import {
@@ -18,6 +20,7 @@ const stubEnvironment = (env: Readonly<Record<string, string>>): void => {
 
 afterEach(() => {
   vi.unstubAllEnvs();
+  vi.useRealTimers();
 });
 
 describe('lambdaClientConfig', () => {
@@ -65,7 +68,50 @@ describe('lambdaClientConfig', () => {
     const config = lambdaClientConfig(env);
 
     // Assess
-    expect(config).toEqual({ region: 'eu-central-1' });
+    expect(config.region).toBe('eu-central-1');
+    expect(config.credentials).toBeUndefined();
+  });
+
+  it('gives up on an attempt the service never answers after 5 s', async () => {
+    // Prepare: a service that takes the connection and says nothing.
+    stubEnvironment(LAMBDA_ENV);
+    const sockets: Socket[] = [];
+    let connected: () => void = () => {};
+    const reached = new Promise<void>((resolve) => {
+      connected = resolve;
+    });
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      connected();
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const { port } = server.address() as AddressInfo;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const client = new SQSClient({
+      ...lambdaClientConfig(),
+      endpoint: `http://127.0.0.1:${port}`,
+      maxAttempts: 1,
+    });
+    const outcome = client.send(new GetQueueUrlCommand({ QueueName: 'q' })).then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+    await reached;
+
+    // Act
+    await vi.advanceTimersByTimeAsync(4_999);
+    const before = await Promise.race([outcome, Promise.resolve('waiting')]);
+    await vi.advanceTimersByTimeAsync(1);
+
+    // Assess
+    try {
+      expect(before).toBe('waiting');
+      expect(await outcome).toBe('TimeoutError');
+    } finally {
+      client.destroy();
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    }
   });
 });
 

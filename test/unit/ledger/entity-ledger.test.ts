@@ -1,0 +1,271 @@
+/**
+ * The entity ledger's mechanism (lease, events, replay, plan, commit) on histories that the
+ * ordering properties reach only by chance: a refusal found on the platform and then fixed by an
+ * operator. The user kind runs its real platform steps against the simulator.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AnyEntityKind } from '../../../lambdas/core/ledger/entity-kind';
+import { EntityLedger, type NewEvent } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
+import { user } from '../../../lambdas/entities/user';
+import type { UserOp } from '../../../lambdas/entities/user/model';
+import type { UserStep } from '../../../lambdas/entities/user/plan';
+import { clientAgainstTestSimulator } from '../core/client-fixtures';
+
+const LOGIN = 'ada@example.com';
+const ADA = { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' };
+
+/** The n-th event of the user: versions sort as `n` does. */
+const userEvent = (n: number, op: UserOp): NewEvent => {
+  const action = op.kind === 'join' ? 'add-user' : 'delete-user';
+  const v = String(n).padStart(3, '0');
+  return { key: `${action}@${v}`, v, action, op };
+};
+
+const join = (n: number) => userEvent(n, { kind: 'join', user: ADA });
+const leave = (n: number) => userEvent(n, { kind: 'leave' });
+
+const { sim, platform } = clientAgainstTestSimulator({}, { maxAttempts: 1 });
+
+const DAY_MS = 86_400_000;
+const TOMBSTONE_DAYS = 15;
+
+/** A ledger of one user, on a clock the test moves (`clock.now`). */
+const ledgerFor = (store = new InMemoryLedgerStore(), maxItemBytes?: number) => {
+  const clock = { now: Date.UTC(2026, 10, 24, 8) };
+  const ledger = new EntityLedger({
+    store,
+    tombstoneDays: TOMBSTONE_DAYS,
+    ...(maxItemBytes === undefined ? {} : { maxItemBytes }),
+    now: () => clock.now,
+    sleep: async () => {},
+  });
+  const apply = (event: NewEvent, kind: AnyEntityKind = user) =>
+    ledger.apply(kind, {
+      id: { loginUserId: LOGIN },
+      event,
+      platform,
+      call: { deadline: Date.now() + 30_000 },
+      deadline: Date.now() + 30_000,
+    });
+  const item = async () => {
+    const doc = parseLedgerDoc(
+      await store.read(user.keyOf({ loginUserId: LOGIN })),
+      'user',
+      user.parts,
+    );
+    if (doc === undefined) throw new Error('no ledger item');
+    return doc;
+  };
+  return { apply, clock, item };
+};
+
+describe('the ledger on a user someone else made', () => {
+  it('applies a redriven join once the operator removed the other user', async () => {
+    // Prepare: the ledger made and removed the user; someone then made one with the same login,
+    // so the next join was refused on the platform (not foreseen by the replay).
+    const { apply } = ledgerFor();
+    await apply(join(1));
+    await apply(leave(2));
+    sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
+    const refused = await apply(join(3));
+    sim.state.deleteUser(LOGIN);
+
+    // Act: the operator redrives the dead letter.
+    const redriven = await apply(join(3));
+
+    // Assess
+    expect(refused.code).toBe('USER_EXISTS_NOT_OURS');
+    expect(redriven).toMatchObject({ category: 'success', code: 'SUCCESS' });
+    expect(sim.state.findUser(LOGIN)?.firstName).toBe('Ada');
+  });
+
+  it('refuses the redrive again while the other user is still there', async () => {
+    // Prepare
+    const { apply } = ledgerFor();
+    await apply(join(1));
+    await apply(leave(2));
+    sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
+    await apply(join(3));
+
+    // Act
+    const redriven = await apply(join(3));
+
+    // Assess
+    expect(redriven).toMatchObject({ category: 'permanent', code: 'USER_EXISTS_NOT_OURS' });
+    expect(sim.state.findUser(LOGIN)?.firstName).toBe('Someone');
+  });
+});
+
+describe('compaction past the tombstone horizon', () => {
+  /** A join refused (someone else's user), never redriven, with the user's other events. */
+  const refusedJoinBetween = async ({ apply, clock }: ReturnType<typeof ledgerFor>) => {
+    await apply(join(1));
+    await apply(leave(2));
+    sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
+    const refused = await apply(join(3));
+    clock.now += DAY_MS;
+    await apply(leave(4));
+    return refused;
+  };
+
+  it('drops a refused event no one redrove, and folds the events behind it', async () => {
+    // Prepare
+    const ledger = ledgerFor();
+    const refused = await refusedJoinBetween(ledger);
+    ledger.clock.now += (TOMBSTONE_DAYS + 1) * DAY_MS;
+
+    // Act
+    const outcome = await ledger.apply(join(5));
+
+    // Assess
+    const item = await ledger.item();
+    expect(refused.code).toBe('USER_EXISTS_NOT_OURS');
+    expect(outcome.code).toBe('SUCCESS');
+    expect(item.events.map((e) => e.key)).toEqual([join(5).key]);
+    expect(item.snapshot?.v).toBe(leave(4).v);
+    expect(sim.state.findUser(LOGIN)?.firstName).toBe('Ada');
+  });
+
+  it('keeps a refused event whose redrive came within the horizon', async () => {
+    // Prepare: the redrive is refused again, so its dead letter may be redriven once more.
+    const { apply, clock, item } = ledgerFor();
+    await apply(join(1));
+    await apply(leave(2));
+    sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
+    await apply(join(3));
+    clock.now += (TOMBSTONE_DAYS - 5) * DAY_MS;
+    const redriven = await apply(join(3));
+    clock.now += 6 * DAY_MS;
+
+    // Act
+    await apply(leave(4));
+
+    // Assess: the events before the refused one are folded; it and the one after it wait.
+    expect(redriven.code).toBe('USER_EXISTS_NOT_OURS');
+    expect((await item()).events.map((e) => e.key)).toEqual([join(3).key, leave(4).key]);
+    expect((await item()).snapshot?.v).toBe(leave(2).v);
+  });
+
+  it('leaves no event older than the horizon, whatever the history and its refusals', async () => {
+    /** Each step: an event of the user, or someone else making or removing a user of that login. */
+    const stepArb = fc.record({
+      what: fc.constantFrom('join', 'leave', 'outsider-joins', 'outsider-leaves'),
+      days: fc.nat(4),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 8 }), async (steps) => {
+        // Prepare
+        sim.reset();
+        const ledger = ledgerFor();
+        let n = 0;
+        for (const step of steps) {
+          ledger.clock.now += step.days * DAY_MS;
+          if (step.what === 'outsider-joins' && sim.state.findUser(LOGIN) === undefined) {
+            sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
+          } else if (step.what === 'outsider-leaves') {
+            sim.state.deleteUser(LOGIN);
+          } else if (step.what === 'join' || step.what === 'leave') {
+            n += 1;
+            await ledger.apply(step.what === 'join' ? join(n) : leave(n));
+          }
+        }
+        ledger.clock.now += (TOMBSTONE_DAYS + 1) * DAY_MS;
+
+        // Act
+        await ledger.apply(leave(n + 1));
+
+        // Assess
+        const item = await ledger.item();
+        expect(item.events.map((e) => e.key)).toEqual([leave(n + 1).key]);
+      }),
+      { numRuns: 60, seed: 20261124 },
+    );
+  });
+});
+
+describe('compaction by size', () => {
+  const LIMIT = 1_000;
+
+  it('folds the oldest events while the item is over its limit, and keeps the newest', async () => {
+    // Prepare
+    sim.reset();
+    const { apply, item } = ledgerFor(new InMemoryLedgerStore(), LIMIT);
+    const sizes: number[] = [];
+    const kept: number[] = [];
+
+    // Act: a history no horizon folds (all on one day), much larger than the limit.
+    for (let n = 1; n <= 24; n += 1) {
+      await apply(n % 2 === 1 ? join(n) : leave(n));
+      const doc = await item();
+      sizes.push(JSON.stringify(doc).length);
+      kept.push(doc.events.length);
+    }
+
+    // Assess
+    const last = await item();
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);
+    expect(Math.min(...kept.slice(-8))).toBeGreaterThan(1);
+    expect(last.events.at(-1)?.key).toBe(leave(24).key);
+    expect(last.snapshot?.v).toBe(String(24 - last.events.length).padStart(3, '0'));
+    expect(sim.state.findUser(LOGIN)).toBeUndefined();
+  });
+});
+
+describe('a step that throws', () => {
+  /** The user kind, its steps recorded; `throwAfter` throws once that step's call has been made. */
+  const recorded = (throwAfter?: UserStep['kind']) => {
+    const steps: string[] = [];
+    const kind: AnyEntityKind = {
+      ...user,
+      run: async (step: UserStep, context: Parameters<typeof user.run>[1]) => {
+        steps.push(step.kind);
+        const answer = await user.run(step, context);
+        if (step.kind === throwAfter) throw new TypeError('a bug after the call');
+        return answer;
+      },
+    };
+    return { kind, steps };
+  };
+
+  it('leaves the entity in doubt: the next message reads the platform first', async () => {
+    // Prepare: the user is there; a leave's delete lands, then its step throws.
+    const { apply } = ledgerFor();
+    await apply(join(1));
+    const throwing = recorded('remove');
+    const thrown = apply(leave(2), throwing.kind);
+    await expect(thrown).rejects.toThrow(TypeError);
+    const next = recorded();
+
+    // Act: the leave comes back.
+    const outcome = await apply(leave(2), next.kind);
+
+    // Assess
+    expect(throwing.steps).toEqual(['remove']);
+    expect(next.steps[0]).toBe('read');
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_ABSENT' });
+    expect(sim.state.findUser(LOGIN)).toBeUndefined();
+  });
+
+  it('throws its own error when the ledger cannot write the doubt either', async () => {
+    // Prepare
+    const store = new (class extends InMemoryLedgerStore {
+      failCommits = false;
+      override async commit(...args: Parameters<InMemoryLedgerStore['commit']>) {
+        if (this.failCommits) throw new Error('the table is unreachable');
+        return super.commit(...args);
+      }
+    })();
+    const { apply } = ledgerFor(store);
+    await apply(join(1));
+    store.failCommits = true;
+
+    // Act
+    const thrown = apply(leave(2), recorded('remove').kind);
+
+    // Assess
+    await expect(thrown).rejects.toThrow('a bug after the call');
+  });
+});
