@@ -12,7 +12,7 @@ import type { KnownFamily } from '../entities/record-family/known';
 import { recordAt } from '../entities/record-family/model';
 import type { KnownUser } from '../entities/user/known';
 import type { UserId } from '../entities/user/platform-steps';
-import type { EntityRef, LedgerView } from './ledger-view';
+import type { EntityRef, LedgerView, PlacedRef } from './ledger-view';
 
 /** What the view reads: one item by key, and every user item the ledger holds. */
 export interface LedgerItems {
@@ -27,16 +27,17 @@ const kindOf = (entity: EntityRef): AnyEntityKind =>
 const keyOf = (entity: EntityRef): string =>
   entity.kind === 'user' ? userKey(entity.loginUserId) : familyKey(entity.region, entity.clientId);
 
-/** A record or user the ledger knows is on the platform and made by this integration. */
-const ours = (entity: EntityRef['kind'], known: unknown): boolean => {
-  if (entity === 'user') {
+/** A user, or a family's record in one campaign, the ledger knows is there and made by us. */
+const ours = (placed: PlacedRef, known: unknown): boolean => {
+  if (placed.kind === 'user') {
     const place = (known as KnownUser).place;
     return place !== undefined && 'user' in place && place.user.born !== '';
   }
-  return Object.values((known as KnownFamily).places).some((place) => {
-    const record = 'unsure' in place ? undefined : recordAt(place);
-    return record !== undefined && record.born !== '';
-  });
+  // Only that campaign's place: the family's record elsewhere makes a hand-made one here no
+  // more ours (it would otherwise be planned as a delete instead of reported as unmanaged).
+  const place = (known as KnownFamily).places[placed.campaign];
+  const record = place === undefined || 'unsure' in place ? undefined : recordAt(place);
+  return record !== undefined && record.born !== '';
 };
 
 export class LedgerItemView implements LedgerView {
@@ -58,16 +59,18 @@ export class LedgerItemView implements LedgerView {
     return versions.length === 0 ? undefined : Math.max(...versions.map(versionTime));
   }
 
-  async createdByUs(entity: EntityRef): Promise<boolean> {
-    const doc = await this.#doc(entity);
-    return doc !== undefined && ours(entity.kind, doc.known);
+  async createdByUs(placed: PlacedRef): Promise<boolean> {
+    const doc = await this.#doc(placed);
+    return doc !== undefined && ours(placed, doc.known);
   }
 
   async *createdUsers(): AsyncIterable<string> {
     const kind = ENTITY_KINDS.user;
     for await (const raw of this.#items.users()) {
       const doc = parseLedgerDoc(raw, kind.name, kind.parts);
-      if (doc !== undefined && ours('user', doc.known)) yield (doc.id as UserId).loginUserId;
+      if (doc === undefined) continue;
+      const { loginUserId } = doc.id as UserId;
+      if (ours({ kind: 'user', loginUserId }, doc.known)) yield loginUserId;
     }
   }
 }
