@@ -1,8 +1,9 @@
 /**
  * A plan as a file: JSON Lines, the plan's header first (with its entry count) and one entry a
  * line, so a plan of a million records streams. Read back, it is checked: its version, that it
- * is whole, and every repair message again against its action's schema, so an edited plan
- * cannot send what the plan never showed.
+ * is whole, that its header's counts and delete gate agree with its entries (`apply` gates on
+ * them), and every repair message again against its action's schema, so an edited plan cannot
+ * send what the plan never showed.
  */
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
@@ -18,7 +19,12 @@ const header = z.looseObject({
   kind: z.enum(['users', 'records']),
   snapshot: z.looseObject({ id: z.string(), exportedAt: z.iso.datetime(), sha256: z.string() }),
   counts: z.record(z.enum(CATEGORIES), z.int()),
-  deletes: z.looseObject({ count: z.int(), held: z.boolean() }),
+  deletes: z.looseObject({
+    count: z.int(),
+    gate: z.int(),
+    held: z.boolean(),
+    heldBecause: z.array(z.string()),
+  }),
   entryCount: z.int(),
 });
 
@@ -85,5 +91,41 @@ export const parsePlan = (text: string, where = 'plan'): Plan => {
     return parsed.data as unknown as PlanEntry;
   });
   const { entryCount: _n, ...plan } = head.data;
+  checkHeader(plan, entries, where);
   return { ...(plan as unknown as Omit<Plan, 'entries'>), entries };
+};
+
+/**
+ * The header against the entries: `apply` decides from the header whether the deletes go, so a
+ * header edited to hide deletes, or to release held ones, must not pass as the plan.
+ */
+const checkHeader = (
+  head: Pick<z.infer<typeof header>, 'counts' | 'deletes'>,
+  entries: readonly PlanEntry[],
+  where: string,
+): void => {
+  const refuse = (field: string, problem: string): never => {
+    throw new PlanFileError(
+      `${where}: ${field}: the header says ${problem}: an edited or damaged plan`,
+    );
+  };
+  const found = new Map<string, number>();
+  for (const e of entries) found.set(e.category, (found.get(e.category) ?? 0) + 1);
+  for (const category of CATEGORIES) {
+    const says = head.counts[category] ?? 0;
+    const holds = found.get(category) ?? 0;
+    if (says !== holds) refuse(`counts.${category}`, `${says}, the entries hold ${holds}`);
+  }
+  const { count, gate, held, heldBecause } = head.deletes;
+  const deletes = found.get('delete') ?? 0;
+  if (count !== deletes) refuse('deletes.count', `${count}, the entries hold ${deletes}`);
+  // As `deleteGate` decides: deletes beyond the gate are held, and held means a reason is given.
+  if (count > gate && !held)
+    refuse('deletes.held', `false, yet ${count} deletes exceed the gate of ${gate}`);
+  if (held !== (count > 0 && heldBecause.length > 0)) {
+    refuse(
+      'deletes.held',
+      `${held}, with ${count} deletes and ${heldBecause.length} reason(s) in deletes.heldBecause`,
+    );
+  }
 };
