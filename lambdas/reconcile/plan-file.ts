@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
+import { formatIssues } from '../messages/parse';
 import { CATEGORIES, type Plan, type PlanEntry } from './plan';
 
 export const PLAN_FILE_VERSION = 1;
@@ -16,7 +17,7 @@ const header = z.looseObject({
   planId: z.string(),
   createdAt: z.iso.datetime(),
   scope: z.string(),
-  kind: z.enum(['users', 'records']),
+  kind: z.enum(['users', 'records'], 'must be "users" or "records"'),
   snapshot: z.looseObject({ id: z.string(), exportedAt: z.iso.datetime(), sha256: z.string() }),
   counts: z.record(z.enum(CATEGORIES), z.int()),
   deletes: z.looseObject({
@@ -30,7 +31,7 @@ const header = z.looseObject({
 
 const entry = z.looseObject({
   entity: z.string(),
-  category: z.enum(CATEGORIES),
+  category: z.enum(CATEGORIES, `must be one of ${CATEGORIES.join(', ')}`),
   repair: z.optional(
     z.strictObject({
       action: z.enum([
@@ -68,17 +69,27 @@ export const parsePlan = (text: string, where = 'plan'): Plan => {
       throw new PlanFileError(`${where}: line ${n} is not JSON: not a plan file, or a damaged one`);
     }
   };
-  const head = z.safeParse(header, first === undefined ? undefined : decode(first, 1));
-  if (!head.success)
-    throw new PlanFileError(`${where}: not a plan file of version ${PLAN_FILE_VERSION}`);
+  // reportInput tells a missing field from a wrong type in formatIssues; it prints no value.
+  const head = z.safeParse(header, first === undefined ? undefined : decode(first, 1), {
+    reportInput: true,
+  });
+  if (!head.success) {
+    throw new PlanFileError(
+      `${where}: not a plan file of version ${PLAN_FILE_VERSION}: ${formatIssues(head.error.issues)}`,
+    );
+  }
   if (head.data.entryCount !== rest.length) {
     throw new PlanFileError(
       `${where}: holds ${rest.length} entries, its header says ${head.data.entryCount}: the file is incomplete`,
     );
   }
   const entries = rest.map((line, index): PlanEntry => {
-    const parsed = z.safeParse(entry, decode(line, index + 2));
-    if (!parsed.success) throw new PlanFileError(`${where}: line ${index + 2} is not a plan entry`);
+    const parsed = z.safeParse(entry, decode(line, index + 2), { reportInput: true });
+    if (!parsed.success) {
+      throw new PlanFileError(
+        `${where}: line ${index + 2} is not a plan entry: ${formatIssues(parsed.error.issues)}`,
+      );
+    }
     const repair = parsed.data.repair;
     if (repair !== undefined) {
       const message = parseMessage(repair.action, repair.message);

@@ -59,7 +59,22 @@ describe('plan file', () => {
     [
       'another version',
       (text: string) => text.replace('"version":1', '"version":2'),
-      /not a plan file of version 1/,
+      /not a plan file of version 1: version: must be 1/,
+    ],
+    [
+      'a header without its scope',
+      (text: string) => text.replace('"scope":"s",', ''),
+      /not a plan file of version 1: scope: is required/,
+    ],
+    [
+      'a header with a count that is not a number',
+      (text: string) => text.replace('"create":1', '"create":"one"'),
+      /not a plan file of version 1: counts\.create: /,
+    ],
+    [
+      'an entry of an unknown category',
+      (text: string) => text.replace('"category":"create"', '"category":"upsert"'),
+      /line 2 is not a plan entry: category: /,
     ],
     [
       'an edited repair',
