@@ -11,7 +11,7 @@
  */
 
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
@@ -30,6 +30,7 @@ import {
   resumableReader,
 } from './resumable-reader';
 import { reportLines } from './run-report';
+import { parseS3Uri, readS3Bytes, readS3Text, siblingKey } from './s3-object';
 import type { ReconcileScope } from './scope';
 
 /** Time left when an invocation stops reading and hands over to the next. */
@@ -94,25 +95,14 @@ export interface ReconcileRunDeps {
   readonly now?: () => number;
 }
 
-const readObject = async (s3: S3Client, bucket: string, key: string): Promise<Uint8Array> => {
-  const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  if (answer.Body === undefined) throw new Error(`s3://${bucket}/${key} has no body`);
-  return answer.Body.transformToByteArray();
-};
-
 const writeObject = (s3: S3Client, bucket: string, key: string, body: string) =>
   s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
-
-const sibling = (key: string, file: string): string =>
-  `${key.includes('/') ? key.slice(0, key.lastIndexOf('/') + 1) : ''}${file}`;
 
 const answersKey = (runName: string) => `runs/answers/${runName}.json`;
 
 const loadAnswers = async (s3: S3Client, bucket: string, runName: string): Promise<Answers> => {
   try {
-    const users = JSON.parse(
-      Buffer.from(await readObject(s3, bucket, answersKey(runName))).toString('utf8'),
-    );
+    const users = JSON.parse(await readS3Text(s3, { bucket, key: answersKey(runName) }));
     return { ...emptyAnswers(), users };
   } catch (error) {
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return emptyAnswers();
@@ -133,14 +123,13 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     const hasTime = () => context.getRemainingTimeInMillis() > HANDOVER_MS;
     const readers: (ResumableReader & { readonly kind: ReconcileScope['kind'] })[] = [];
     let run: Awaited<ReturnType<typeof planSnapshot>>;
-    const manifestText = Buffer.from(await readObject(s3, input.bucket, input.key)).toString(
-      'utf8',
-    );
+    const manifestText = await readS3Text(s3, input);
     try {
       run = await planSnapshot({
         manifestText,
         manifestWhere: `s3://${input.bucket}/${input.key}`,
-        readExport: (file) => readObject(s3, input.bucket, sibling(input.key, file)),
+        readExport: (file) =>
+          readS3Bytes(s3, { bucket: input.bucket, key: siblingKey(input.key, file) }),
         decode: decodeExport,
         scopes: deps.scopes,
         campaignRegion: deps.campaignRegion,
@@ -157,9 +146,9 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
           }),
         history,
         readPlan: async (location) => {
-          const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(location);
-          if (match === null) throw new Error(`not an s3:// location: ${location}`);
-          return Buffer.from(await readObject(s3, match[1] ?? '', match[2] ?? '')).toString('utf8');
+          const object = parseS3Uri(location);
+          if (object === undefined) throw new Error(`not an s3:// location: ${location}`);
+          return readS3Text(s3, object);
         },
         now: now(),
       });
