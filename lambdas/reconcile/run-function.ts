@@ -113,6 +113,7 @@ const loadAnswers = async (s3: S3Client, bucket: string, runName: string): Promi
 export const createReconcileRun = (deps: ReconcileRunDeps) => {
   const now = deps.now ?? Date.now;
   const history = new DynamoDbRunHistory({ tableName: deps.tableName, client: deps.ledgerClient });
+  const ledgerItems = dynamoDbLedgerItems({ tableName: deps.tableName, client: deps.ledgerClient });
   const { s3, bucket } = deps;
 
   const plan = async (
@@ -140,10 +141,8 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
           readers.push(reader);
           return reader;
         },
-        ledger: () =>
-          new LedgerItemView({
-            items: dynamoDbLedgerItems({ tableName: deps.tableName, client: deps.ledgerClient }),
-          }),
+        // A view per plan: what it read of the ledger is kept for that plan only.
+        ledger: () => new LedgerItemView({ items: ledgerItems }),
         history,
         readPlan: async (location) => {
           const object = parseS3Uri(location);
