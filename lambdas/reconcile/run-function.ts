@@ -20,7 +20,7 @@ import { LedgerItemView } from './ledger-item-view';
 import { SnapshotRefused } from './manifest';
 import { CHANGES, hasChanges, type Plan } from './plan';
 import { serializePlan } from './plan-file';
-import { noteRefusal, planSnapshot, scopeNamed } from './planner';
+import { noteRefusal, planSnapshot } from './planner';
 import { PlatformReadError, type PlatformReader } from './platform-reader';
 import {
   type Answers,
@@ -152,16 +152,20 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         now: now(),
       });
     } catch (error) {
+      // Every refusal is noted in the run history, where an operator looks for the runs.
+      const refuse = async (code: string, message: string): Promise<PlanStepOutput> => {
+        const at = new Date(now()).toISOString();
+        const scope = await noteRefusal(history, manifestText, { code, message }, at);
+        deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
+        return { outcome: 'refused', code, message, scope };
+      };
       if (error instanceof ReadBudgetSpent && readers.some((r) => r.kind === 'records')) {
         // Searches are not kept between invocations (a million records would be hundreds of
         // MB): a sweep that does not fit one invocation is refused, not looped on for ever.
-        deps.metrics.publish(scopeNamed(manifestText) ?? 'unknown', { ReconcileRunsRefused: 1 });
-        return {
-          outcome: 'refused',
-          code: 'SWEEP_TOO_LONG',
-          message:
-            'the records sweep does not fit one invocation (15 min): raise reconcile.platformShare, split the scope by campaign, or plan it with npm run ops -- reconcile plan',
-        };
+        return refuse(
+          'SWEEP_TOO_LONG',
+          'the records sweep does not fit one invocation (15 min): raise reconcile.platformShare, split the scope by campaign, or plan it with npm run ops -- reconcile plan',
+        );
       }
       if (error instanceof ReadBudgetSpent) {
         // Reads already on their way still answer: kept, they are not asked again.
@@ -169,18 +173,8 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         await writeObject(s3, bucket, answersKey(input.runName), JSON.stringify(answers.users));
         return { outcome: 'continue', answered: Object.keys(answers.users).length };
       }
-      if (error instanceof SnapshotRefused || error instanceof PlatformReadError) {
-        const code = error instanceof SnapshotRefused ? error.code : 'PLATFORM_READ';
-        const at = new Date(now()).toISOString();
-        const scope = await noteRefusal(
-          history,
-          manifestText,
-          { code, message: error.message },
-          at,
-        );
-        deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
-        return { outcome: 'refused', code, message: error.message, scope };
-      }
+      if (error instanceof SnapshotRefused) return refuse(error.code, error.message);
+      if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
       throw error;
     }
     const result = run.plan;
