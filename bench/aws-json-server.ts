@@ -2,8 +2,9 @@
  * What the bench's fake AWS services share: an AWS JSON protocol server on a free loopback
  * port. Each fake answers `(target, body)`; the SDK's `X-Amz-Target` header names the call.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface AwsJsonServer {
@@ -29,16 +30,10 @@ export const answerAfter = async (receivedAt: number, latencyMs: number): Promis
   if (left > 0) await sleep(left);
 };
 
-const readBody = async (req: IncomingMessage): Promise<string> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-};
-
 const send = (res: ServerResponse, contentType: string, status: number, body: unknown): void => {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
 };
 
 /** `contentType`: `application/x-amz-json-1.0` (DynamoDB) or `-1.1` (Secrets Manager). */
@@ -49,7 +44,7 @@ export const startAwsJsonServer = async (
   const server = createServer((req, res) => {
     const receivedAt = performance.now();
     const target = String(req.headers['x-amz-target'] ?? '');
-    readBody(req)
+    text(req)
       .then((body) => handle(req.method === 'POST' ? target : '', body, receivedAt))
       .then(([status, reply]) => send(res, contentType, status, reply))
       .catch(() => send(res, contentType, 500, { __type: 'InternalServerError' }));

@@ -183,10 +183,16 @@ export const cpuStretch = (memoryMiB: number): number => Math.max(1, FULL_VCPU_M
 export const stretchedBilledMs = (invocation: InvocationResult, memoryMiB: number): number =>
   Math.ceil(invocation.ms + invocation.cpuMs * (cpuStretch(memoryMiB) - 1));
 
+/** Median stretched billed duration of a container's warm invocations, ms (a model). */
+export const warmStretchedMs = (run: ContainerRun, memoryMiB: number): number =>
+  median(warm(run).map((i) => stretchedBilledMs(i, memoryMiB)));
+
+/** Median CPU time of a container's warm invocations, ms. */
+export const warmCpuMs = (run: ContainerRun): number => median(warm(run).map((i) => i.cpuMs));
+
 export const BILLED_RATIO_TARGET = 1.25;
 export const LEDGER_REQUESTS_TARGET = 2;
 
-const cpuMedian = (run: ContainerRun): number => median(warm(run).map((i) => i.cpuMs));
 const ledgerRequestsPerMessage = (run: ContainerRun): number =>
   Object.values(run.ledgerRequests).reduce((sum, n) => sum + n, 0) / messagesOf(run);
 
@@ -195,14 +201,11 @@ export const billedDurationRows = (result: BilledDurationResult, memoryMiB: numb
   const noLedgerMs = sideMedian(result, 'noLedger', warmBilledMs);
   const billedRatio = ledgerRatio(result);
   const stretched = (side: BilledSide) =>
-    sideMedian(result, side, (run) =>
-      median(warm(run).map((i) => stretchedBilledMs(i, memoryMiB))),
-    );
+    sideMedian(result, side, (run) => warmStretchedMs(run, memoryMiB));
   const stretchedRatio = median(
     result.rounds.map(
       (r) =>
-        median(warm(r.runs.ledger).map((i) => stretchedBilledMs(i, memoryMiB))) /
-        median(warm(r.runs.noLedger).map((i) => stretchedBilledMs(i, memoryMiB))),
+        warmStretchedMs(r.runs.ledger, memoryMiB) / warmStretchedMs(r.runs.noLedger, memoryMiB),
     ),
   );
   const requests = sideMedian(result, 'ledger', ledgerRequestsPerMessage);
@@ -275,7 +278,7 @@ export const billedDurationMarkdown = (result: BilledDurationResult): string[] =
         ratio(warmBilledMs(ledger) / warmBilledMs(noLedger)),
         `${first(ledger)} / ${first(noLedger)}`,
         `${ledger.result.importMs.toFixed(1)} / ${noLedger.result.importMs.toFixed(1)}`,
-        `${cpuMedian(ledger).toFixed(1)} / ${cpuMedian(noLedger).toFixed(1)}`,
+        `${warmCpuMs(ledger).toFixed(1)} / ${warmCpuMs(noLedger).toFixed(1)}`,
       ];
     }),
   ),

@@ -24,8 +24,6 @@ export interface HandlerBundle {
   readonly packages: readonly ModuleShare[];
   /** Bytes in the output per input file, largest first. */
   readonly files: readonly ModuleShare[];
-  /** Packages the bundle imports statically but leaves external (AWS SDK clients), in import order. */
-  readonly externalPackages: readonly string[];
 }
 
 const packageOf = (input: string): string => {
@@ -75,14 +73,6 @@ export const bundleHandler = async (
     byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
     byFile.set(input, bytesInOutput);
   }
-  const externalPackages = [
-    ...new Set(
-      output.imports
-        // Dynamic imports (SQS for dead letters, EventBridge for reads) load on first use, not at start.
-        .filter((i) => i.external && i.kind !== 'dynamic-import' && !i.path.startsWith('node:'))
-        .map((i) => i.path),
-    ),
-  ];
   return {
     action,
     file,
@@ -90,7 +80,6 @@ export const bundleHandler = async (
     buildMs,
     packages: largestFirst(byPackage),
     files: largestFirst(byFile),
-    externalPackages,
   };
 };
 
@@ -99,7 +88,6 @@ const WORKERS = {
   eventSource: 'event-source',
   coldStartHandler: 'cold-start-handler',
   coldStartSdk: 'cold-start-sdk',
-  coldStartImports: 'cold-start-imports',
 } as const;
 
 export type WorkerScripts = { readonly [K in keyof typeof WORKERS]: string };
@@ -131,6 +119,5 @@ export const buildWorkers = async (): Promise<WorkerScripts> => {
     eventSource: path(WORKERS.eventSource),
     coldStartHandler: path(WORKERS.coldStartHandler),
     coldStartSdk: path(WORKERS.coldStartSdk),
-    coldStartImports: path(WORKERS.coldStartImports),
   };
 };

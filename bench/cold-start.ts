@@ -3,22 +3,17 @@
  * invocation, against fresh processes that only load `@aws-sdk/client-secrets-manager`. The
  * kinds alternate so that drift of the machine hits them alike; one untimed run of each comes
  * first to warm the file cache.
- *
- * A third kind, for the breakdown only, imports every SDK client the bundle imports (and
- * nothing else): it separates the SDK's share of the bundle's import time from the rest.
  */
 import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
 import type { ColdStartOption } from './cold-start-options';
-import type { ColdStartImportJob, ColdStartJob, ColdStartResult } from './protocol';
+import type { ColdStartJob, ColdStartResult } from './protocol';
 import { benchBodies, type Endpoints, type Scenario } from './scenario';
 
 export interface ColdStartOptions {
   readonly scenario: Scenario;
   readonly workers: WorkerScripts;
   readonly bundle: string;
-  /** The packages the bundle leaves external, in its import order. */
-  readonly bundleExternals: readonly string[];
   readonly endpoints: Endpoints;
   readonly lambdaEnv: Readonly<Record<string, string>>;
   readonly samples: number;
@@ -36,9 +31,6 @@ export interface ColdStartSamples {
   readonly handler: readonly ColdStartResult[];
   /** The baseline: `@aws-sdk/client-secrets-manager` alone. */
   readonly sdk: readonly ColdStartResult[];
-  /** Breakdown: every SDK client the bundle imports. */
-  readonly sdkClients: readonly ColdStartResult[];
-  readonly sdkClientModules: readonly string[];
   readonly options: readonly OptionSamples[];
 }
 
@@ -86,9 +78,6 @@ export const measureColdStart = async (options: ColdStartOptions): Promise<ColdS
   // Same environment for all kinds: NODE_OPTIONS (source maps) applies to each process alike.
   const sdkRun = (): Promise<ColdStartResult> =>
     runWorker<ColdStartResult>(workers.coldStartSdk, {}, lambdaEnv, heapArgs);
-  const clientsJob: ColdStartImportJob = { modules: options.bundleExternals };
-  const clientsRun = (): Promise<ColdStartResult> =>
-    runWorker<ColdStartResult>(workers.coldStartImports, clientsJob, lambdaEnv, heapArgs);
 
   // Each option its own messages: the ledger would skip a message it has seen as a duplicate.
   const others = (options.options ?? []).map(({ option, bundle }) => {
@@ -103,24 +92,17 @@ export const measureColdStart = async (options: ColdStartOptions): Promise<ColdS
 
   await handlerRun(bodies[options.samples] as string);
   await sdkRun();
-  // With the SDK inside the bundle there is nothing imported apart to time.
-  const withClients = options.bundleExternals.length > 0;
-  if (withClients) await clientsRun();
   for (const other of others) await other.run(options.samples);
   const handler: ColdStartResult[] = [];
   const sdk: ColdStartResult[] = [];
-  const sdkClients: ColdStartResult[] = [];
   for (let sample = 0; sample < options.samples; sample += 1) {
     sdk.push(await sdkRun());
     handler.push(await handlerRun(bodies[sample] as string));
-    if (withClients) sdkClients.push(await clientsRun());
     for (const other of others) other.samples.push(await other.run(sample));
   }
   return {
     handler,
     sdk,
-    sdkClients,
-    sdkClientModules: options.bundleExternals,
     options: others.map(({ option, samples }) => ({ option, samples })),
   };
 };

@@ -6,23 +6,23 @@
  */
 import {
   type BilledDurationResult,
-  billedMs,
   cpuStretch,
   messagesOf,
   sideMedian,
-  stretchedBilledMs,
-  warm,
+  warmBilledMs as warmBilledMsOf,
+  warmCpuMs,
+  warmStretchedMs,
 } from './billed-duration';
-import { median } from './cold-start';
 import type { LogBytes } from './log-bytes';
 import { markdownTable, type Row, ratio } from './report';
 import type { Scenario } from './scenario';
 
 /**
- * us-east-1 list prices from the AWS pricing pages, as last read in June 2025 (not re-read in
- * this run: the bench has no network). Free tiers are left out.
+ * us-east-1 list prices from the AWS pricing pages, as last read in August 2025 (the Lambda
+ * init billing below is from then) and not re-checked since; a run cannot re-read them (the
+ * bench has no network). Free tiers are left out.
  */
-export const PRICES_AS_OF = '2025-06';
+export const PRICES_AS_OF = '2025-08';
 export const PRICES = {
   /** Lambda, per request. */
   lambdaRequest: 0.2 / 1e6,
@@ -62,6 +62,9 @@ export const TRAFFIC = {
   sendsPerMessage: 1,
 } as const;
 
+/** TRAFFIC's steady rate, messages a second (one decimal): the end-to-end run sends at it. */
+export const MESSAGES_PER_SECOND = Number((TRAFFIC.messagesPerDay / 86_400).toFixed(1));
+
 const GIB = 1024 ** 3;
 const DAYS_PER_MONTH = 30;
 /** The share of a month's fixed costs that a million messages carry. */
@@ -85,7 +88,14 @@ export interface CostEstimate {
   readonly cpuFactor: number;
   readonly memoryMiB: number;
   /** The same traffic when the mapping invokes with `meanBatch` messages (end-to-end run). */
-  readonly smallBatches?: { readonly meanBatch: number; readonly usd: number };
+  readonly smallBatches?: {
+    readonly meanBatch: number;
+    readonly usd: number;
+    /** The configured batching window the end-to-end run had, s. */
+    readonly batchingWindowSeconds: number;
+    /** The shortest whole-second window in which MESSAGES_PER_SECOND fills a batch. */
+    readonly fillingWindowSeconds: number;
+  };
 }
 
 export interface CostInputs {
@@ -106,11 +116,9 @@ export const estimateCost = (inputs: CostInputs): CostEstimate => {
   const cpuFactor = cpuStretch(memoryMiB);
   const ledger = (measure: Parameters<typeof sideMedian>[2]) =>
     sideMedian(billed, 'ledger', measure);
-  const warmBilledMs = ledger((run) => median(warm(run).map(billedMs)));
-  const cpuPerInvocation = ledger((run) => median(warm(run).map((i) => i.cpuMs)));
-  const lambdaBilledMs = Math.ceil(
-    ledger((run) => median(warm(run).map((i) => stretchedBilledMs(i, memoryMiB)))),
-  );
+  const warmBilledMs = ledger(warmBilledMsOf);
+  const cpuPerInvocation = ledger(warmCpuMs);
+  const lambdaBilledMs = Math.ceil(ledger((run) => warmStretchedMs(run, memoryMiB)));
   // The import is nearly all CPU; the first invocation's extra (the key read) is left out.
   const lambdaInitMs = Math.ceil(ledger((run) => run.result.importMs) * cpuFactor);
   const writeUnits = ledger((run) => run.ledgerUnits.write / messagesOf(run));
@@ -215,7 +223,14 @@ export const estimateCost = (inputs: CostInputs): CostEstimate => {
     memoryMiB: scenario.lambda.memoryMiB,
     ...(meanBatch === undefined || meanBatch >= scenario.batchSize
       ? {}
-      : { smallBatches: { meanBatch, usd: total(lines(meanBatch, smallBilledMs(meanBatch))) } }),
+      : {
+          smallBatches: {
+            meanBatch,
+            usd: total(lines(meanBatch, smallBilledMs(meanBatch))),
+            batchingWindowSeconds: scenario.batchingWindowSeconds,
+            fillingWindowSeconds: Math.ceil(scenario.batchSize / MESSAGES_PER_SECOND),
+          },
+        }),
   };
 };
 
@@ -235,7 +250,7 @@ export const costRows = (estimate: CostEstimate): Row[] => [
 export const costMarkdown = (estimate: CostEstimate): string[] => [
   '### Cost per million messages',
   '',
-  `us-east-1 list prices as of ${PRICES_AS_OF} (\`PRICES\` in bench/cost.ts; free tiers left out), the quantities from this run where it can see them and modelled where it cannot (\`TRAFFIC\`): ${TRAFFIC.messagesPerDay.toLocaleString('en-US')} messages a day in full batches, ${TRAFFIC.containers} warm containers each replaced every ${TRAFFIC.containerHours} h, ${100 * TRAFFIC.retryShare} % of messages retried once, one SendMessage per message. Lambda duration uses the warm batch's billed time with its CPU time stretched to the CPU share Lambda gives ${estimate.memoryMiB} MiB (×${estimate.cpuFactor.toFixed(1)}: ${estimate.warmBilledMs.toFixed(0)} ms measured here → ${estimate.lambdaBilledMs} ms), the init likewise (${estimate.lambdaInitMs} ms); this machine's core stands in for a Graviton vCPU.`,
+  `us-east-1 list prices as of ${PRICES_AS_OF}, not re-checked since (\`PRICES\` in bench/cost.ts; free tiers left out), the quantities from this run where it can see them and modelled where it cannot (\`TRAFFIC\`): ${TRAFFIC.messagesPerDay.toLocaleString('en-US')} messages a day in full batches, ${TRAFFIC.containers} warm containers each replaced every ${TRAFFIC.containerHours} h, ${100 * TRAFFIC.retryShare} % of messages retried once, one SendMessage per message. Lambda duration uses the warm batch's billed time with its CPU time stretched to the CPU share Lambda gives ${estimate.memoryMiB} MiB (×${estimate.cpuFactor.toFixed(1)}: ${estimate.warmBilledMs.toFixed(0)} ms measured here → ${estimate.lambdaBilledMs} ms), the init likewise (${estimate.lambdaInitMs} ms); this machine's core stands in for a Graviton vCPU.`,
   '',
   markdownTable(
     ['this integration', 'quantity per million messages', 'USD'],
@@ -254,7 +269,7 @@ export const costMarkdown = (estimate: CostEstimate): string[] => [
   ...(estimate.smallBatches === undefined
     ? []
     : [
-        `With the example's batching window (0 s) a steady 11.6 messages a second reached the function ${estimate.smallBatches.meanBatch.toFixed(2)} at a time in the end-to-end run; at that fill this integration costs ${usd(estimate.smallBatches.usd)} per million (more invocations, receives and deletes). A batching window of 1 s would fill the batches at this rate.`,
+        `With the example's batching window (${estimate.smallBatches.batchingWindowSeconds} s) a steady ${MESSAGES_PER_SECOND} messages a second reached the function ${estimate.smallBatches.meanBatch.toFixed(2)} at a time in the end-to-end run; at that fill this integration costs ${usd(estimate.smallBatches.usd)} per million (more invocations, receives and deletes). A batching window of ${estimate.smallBatches.fillingWindowSeconds} s would fill the batches at this rate.`,
         '',
       ]),
   'Left out, the same for both or not per message: data transfer to the platform, alarms and the dashboard (per month), DynamoDB storage and backups (per entity, ~0.6 KB each), idle polling of the queues (Lambda long-polls an empty queue, ~0.3 $ per queue and month).',

@@ -11,8 +11,9 @@
  * stream). moto and the simulator answer on loopback; the simulator waits the modelled
  * platform latency before it answers, which paces the batches but not the measured span.
  */
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -32,7 +33,7 @@ import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
 import type { ModelledLatency } from './modelled-latency';
 import type { EventSourceJob, EventSourceResult } from './protocol';
-import { markdownTable, ms, type Row } from './report';
+import { markdownTable, ms, percentile, type Row } from './report';
 import { BENCH_API_KEY, benchMessage, type Scenario } from './scenario';
 import type { SimulatorProcess } from './simulator-process';
 
@@ -64,28 +65,16 @@ const INITIAL_POLLERS = 5;
 const WARMUP_MESSAGES = 10;
 const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
 
-/** The `p`-th percentile (0–100) of sorted values, nearest rank. */
-export const percentile = (sorted: readonly number[], p: number): number => {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
-};
-
-const readBody = async (req: IncomingMessage): Promise<Buffer> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-};
-
 /** In front of the simulator: stamps each request's arrival by the record it names, forwards it. */
 const startRecordingProxy = async (target: string) => {
   const arrivals = new Map<string, number>();
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     const arrived = performance.now();
-    readBody(req)
+    // The handler's platform requests are JSON, so the text is the very bytes it sent.
+    text(req)
       .then((body) => {
-        const clientId = (JSON.parse(body.toString() || '{}') as { clientId?: unknown }).clientId;
+        const clientId = (JSON.parse(body || '{}') as { clientId?: unknown }).clientId;
         if (typeof clientId === 'string' && !arrivals.has(clientId)) {
           arrivals.set(clientId, arrived);
         }

@@ -13,7 +13,7 @@ import { measureBilledDuration } from './billed-duration';
 import { buildWorkers, bundleHandler, type HandlerBundle } from './build';
 import { measureColdStart } from './cold-start';
 import { COLD_START_OPTIONS } from './cold-start-options';
-import { estimateCost, TRAFFIC } from './cost';
+import { estimateCost, MESSAGES_PER_SECOND } from './cost';
 import { drainOptions, measureDrain } from './drain';
 import { meanBatchOf, measureEndToEnd } from './end-to-end-latency';
 import { startFakeDynamoDb } from './fake-dynamodb';
@@ -190,7 +190,6 @@ const main = async (): Promise<void> => {
       scenario,
       workers,
       bundle: measuredBundle.file,
-      bundleExternals: measuredBundle.externalPackages,
       endpoints: coldEndpoints,
       lambdaEnv: lambdaEnvironment(scenario, coldEndpoints),
       samples: settings.coldStartSamples,
@@ -222,7 +221,7 @@ const main = async (): Promise<void> => {
       simulator,
       latency,
       messages: settings.endToEndMessages,
-      perSecond: Number((TRAFFIC.messagesPerDay / 86_400).toFixed(1)),
+      perSecond: MESSAGES_PER_SECOND,
       progress,
     });
     const logBytes = logBytesOf(billed);

@@ -30,7 +30,7 @@ import { createRunMetrics, discardLogSink, RunLogger } from '../local/run/run-lo
 import { type RunningSimulator, startSimulator } from '../local/simulator';
 import { seededRandom } from '../local/simulator/faults';
 import { lambdaContext } from '../testkit';
-import { markdownTable, type Row, ratio } from './report';
+import { markdownTable, percentile, type Row, ratio } from './report';
 
 export const ORDERING_TARGETS = {
   /** Platform requests against the in-order model's, delivered in order. */
@@ -225,10 +225,6 @@ export const measureOrdering = async (options: {
   }
 };
 
-/** The value at quantile `q` of ascending `values` (nearest rank). */
-const quantile = (values: readonly number[], q: number): number =>
-  values[Math.min(values.length - 1, Math.max(0, Math.ceil(q * values.length) - 1))] ?? 0;
-
 const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 
 const requestRow = (name: string, s: OrderingSide, target: number): Row => {
@@ -246,7 +242,7 @@ const requestRow = (name: string, s: OrderingSide, target: number): Row => {
 
 export const orderingRows = (r: OrderingResult): Row[] => {
   const ledgerPerMessage = r.inOrder.ledgerRequests / r.inOrder.events;
-  const p99 = quantile(r.itemBytes, 0.99);
+  const p99 = percentile(r.itemBytes, 99);
   return [
     requestRow('in order (move chains)', r.inOrder, ORDERING_TARGETS.requestsInOrder),
     requestRow(
@@ -265,7 +261,7 @@ export const orderingRows = (r: OrderingResult): Row[] => {
     {
       metric: `ledger item size, p99 of ${r.itemBytes.length} items`,
       value: `${p99} B`,
-      baseline: `max ${quantile(r.itemBytes, 1)} B`,
+      baseline: `max ${percentile(r.itemBytes, 100)} B`,
       ratio: '-',
       target: `≤ ${ORDERING_TARGETS.itemBytesP99 / 1024} KiB`,
       verdict: pass(p99 <= ORDERING_TARGETS.itemBytesP99),
@@ -331,6 +327,6 @@ export const orderingMarkdown = (r: OrderingResult): string[] => [
         `In order, ${r.inOrder.answered.messages} of ${r.inOrder.events} messages were answered (applied or skipped) and cost ${r.inOrder.answered.requests} platform and ${r.inOrder.answered.ledgerRequests} DynamoDB requests; the platform refused the other ${r.inOrder.events - r.inOrder.answered.messages} in that order (no record where they name it, or a destination holding the clientId already), which the model applies to nothing, and the handlers waited for them through all ${MAX_RECEIVE_COUNT} receives before dead-lettering them: the rest of the requests.`,
         '',
       ]),
-  `Ledger items (JSON of each document the store held at the end of a history, both deliveries): ${r.itemBytes.length} items, median ${quantile(r.itemBytes, 0.5)} B, p99 ${quantile(r.itemBytes, 0.99)} B, max ${quantile(r.itemBytes, 1)} B.`,
+  `Ledger items (JSON of each document the store held at the end of a history, both deliveries): ${r.itemBytes.length} items, median ${percentile(r.itemBytes, 50)} B, p99 ${percentile(r.itemBytes, 99)} B, max ${percentile(r.itemBytes, 100)} B.`,
   '',
 ];

@@ -82,11 +82,6 @@ export interface ColdStartJob {
   readonly platformUrl: string;
 }
 
-/** A cold-start process that only imports packages (`import()` of each, in order). */
-export interface ColdStartImportJob {
-  readonly modules: readonly string[];
-}
-
 /** One HTTP exchange of a first invocation, ms after the invocation started. */
 export interface ExchangeTiming {
   /** The request object was created (before connecting). */

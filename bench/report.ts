@@ -95,6 +95,13 @@ export const markdownTable = (
 export const resultsTable = (rows: readonly Row[]): string =>
   markdownTable(COLUMNS, rows.map(cells));
 
+/** The `p`-th percentile (0–100) of ascending values, nearest rank; NaN when there are none. */
+export const percentile = (sorted: readonly number[], p: number): number => {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
+};
+
 export const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 export const ms = (value: number): string => `${value.toFixed(1)} ms`;
 export const ratio = (value: number): string => value.toFixed(3);

@@ -5,8 +5,8 @@ import {
   billedDurationMarkdown,
   billedDurationRows,
   sideMedian,
-  warm,
   warmBilledMs,
+  warmCpuMs,
 } from './billed-duration';
 import type { HandlerBundle } from './build';
 import { type ColdStartSamples, median } from './cold-start';
@@ -245,8 +245,7 @@ const missNotes = (m: Measurements, rows: readonly Row[]): string[] => {
     );
   }
   if (missed('billed duration')) {
-    const cpu = (side: 'ledger' | 'noLedger') =>
-      sideMedian(m.billed, side, (run) => median(warm(run).map((i) => i.cpuMs)));
+    const cpu = (side: 'ledger' | 'noLedger') => sideMedian(m.billed, side, warmCpuMs);
     const without = sideMedian(m.billed, 'noLedger', warmBilledMs);
     const waits = 2 * m.billed.latency.dynamoDbMs;
     notes.push(
@@ -256,12 +255,8 @@ const missNotes = (m: Measurements, rows: readonly Row[]): string[] => {
   if (missed('cold start')) {
     const c = coldBreakdown(m);
     const budget = TARGETS.coldStartRatio * d.coldSdkMs;
-    const imported =
-      c.sdkClientCount === 0
-        ? ''
-        : ` (of which the ${c.sdkClientCount} SDK clients it imports ${ms(c.sdkClientsMs)}, the rest ${ms(c.restImportMs)})`;
     notes.push(
-      `Cold start: median ${ms(d.coldHandlerMs)} against ${ms(d.coldSdkMs)} for importing the Secrets Manager client alone; the target allows ${ms(budget)}. Import of the bundle ${ms(c.importMs)}${imported}; first invocation ${ms(c.invokeMs)}: ${ms(c.beforeSecretMs)} until the first GetSecretValue request is created (the SDK's first-request set-up), ${ms(c.secretExchangeMs)} until its answer is read (the breaker's read and the ledger's claim run alongside), then ${ms(c.betweenMs)} until the platform request starts, the first platform request ${ms(c.platformRequestMs)} (new connection and simulator included) and ${ms(c.afterMs)} after it (the ledger's commit, the log line, the batch response). Medians of each part; the options measured beside it are in "Cold start options".`,
+      `Cold start: median ${ms(d.coldHandlerMs)} against ${ms(d.coldSdkMs)} for importing the Secrets Manager client alone; the target allows ${ms(budget)}. Import of the bundle ${ms(c.importMs)}; first invocation ${ms(c.invokeMs)}: ${ms(c.beforeSecretMs)} until the first GetSecretValue request is created (the SDK's first-request set-up), ${ms(c.secretExchangeMs)} until its answer is read (the breaker's read and the ledger's claim run alongside), then ${ms(c.betweenMs)} until the platform request starts, the first platform request ${ms(c.platformRequestMs)} (new connection and simulator included) and ${ms(c.afterMs)} after it (the ledger's commit, the log line, the batch response). Medians of each part; the options measured beside it are in "Cold start options".`,
     );
   }
   return notes;
@@ -270,9 +265,6 @@ const missNotes = (m: Measurements, rows: readonly Row[]): string[] => {
 /** Medians of the parts of a cold start (each part's own median, so they need not add up). */
 interface ColdBreakdown {
   readonly importMs: number;
-  readonly sdkClientsMs: number;
-  readonly sdkClientCount: number;
-  readonly restImportMs: number;
   readonly invokeMs: number;
   /** Invocation start to the GetSecretValue request's creation: Powertools + SDK set-up. */
   readonly beforeSecretMs: number;
@@ -287,15 +279,10 @@ interface ColdBreakdown {
 }
 
 const coldBreakdown = (m: Measurements): ColdBreakdown => {
-  const { handler, sdkClients, sdkClientModules } = m.coldStart;
+  const { handler } = m.coldStart;
   const parts = handler.flatMap((s) => (s.firstInvocation ? [s.firstInvocation] : []));
-  const importMs = median(handler.map((s) => s.importMs));
-  const sdkClientsMs = median(sdkClients.map((s) => s.totalMs));
   return {
-    importMs,
-    sdkClientsMs,
-    sdkClientCount: sdkClientModules.length,
-    restImportMs: importMs - sdkClientsMs,
+    importMs: median(handler.map((s) => s.importMs)),
     invokeMs: median(handler.map((s) => s.invokeMs)),
     beforeSecretMs: median(parts.map((p) => p.secretRead.startMs)),
     secretExchangeMs: median(parts.map((p) => p.secretRead.endMs - p.secretRead.startMs)),
@@ -358,11 +345,6 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
     `- handler, import + first invocation: ${list([...coldStart.handler.map((s) => s.totalMs)].sort((a, b) => a - b))}`,
     `- handler, import only (median): ${ms(median(coldStart.handler.map((s) => s.importMs)))}; first invocation (median): ${ms(median(coldStart.handler.map((s) => s.invokeMs)))}`,
     `- SDK baseline, import of @aws-sdk/client-secrets-manager: ${list([...coldStart.sdk.map((s) => s.totalMs)].sort((a, b) => a - b))}`,
-    ...(coldStart.sdkClientModules.length === 0
-      ? []
-      : [
-          `- breakdown, import of the SDK clients the bundle imports (${coldStart.sdkClientModules.join(', ')}): ${list([...coldStart.sdkClients.map((s) => s.totalMs)].sort((a, b) => a - b))}`,
-        ]),
     `- Node boot before the measured span (median): handler ${ms(median(coldStart.handler.map((s) => s.bootMs)))}, SDK ${ms(median(coldStart.sdk.map((s) => s.bootMs)))}`,
     '',
     "Breakdown (median of each part, from node:http diagnostics channels in the handler process; the parts' medians need not add up exactly):",
@@ -371,15 +353,6 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
       ['part', 'ms'],
       [
         ['import of the bundle (the AWS SDK inside)', cold.importMs.toFixed(1)],
-        ...(cold.sdkClientCount === 0
-          ? []
-          : [
-              ['… the SDK clients it imports (separate processes)', cold.sdkClientsMs.toFixed(1)],
-              [
-                '… the rest (the difference): zod, Powertools, our code',
-                cold.restImportMs.toFixed(1),
-              ],
-            ]),
         ['first invocation', cold.invokeMs.toFixed(1)],
         [
           '… until the GetSecretValue request is created (Powertools, SDK set-up)',

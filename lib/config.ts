@@ -66,6 +66,8 @@ export const SOURCE_QUEUE_RETENTION_SECONDS = 4 * 24 * 3600;
 const RETENTION_MARGIN_SECONDS = 24 * 3600;
 /** The longest retention SQS allows. */
 const SQS_MAX_RETENTION_SECONDS = 14 * 24 * 3600;
+/** The DLQs keep a message SQS's longest: 14 days. */
+const DLQ_RETENTION_DAYS = 14;
 
 /** Source queue retention: the SQS default 4 days, longer when the retry window needs it. */
 export const sourceQueueRetentionSeconds = (windowHours: number): number =>
@@ -479,6 +481,16 @@ const configSchema = z
             "must be a bus in the deployment account and region (rules cannot be added to another account's bus)",
         });
       }
+    }
+    // A redriven message may come back after the retry window and the DLQ's 14 days: its entity's
+    // events must still be there, or it would be applied as new (docs/deploy.md).
+    const neededDays = Math.ceil(config.retry.windowHours / 24) + DLQ_RETENTION_DAYS;
+    if (config.ledger.tombstoneDays < neededDays) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ledger', 'tombstoneDays'],
+        message: `must be at least ${neededDays}: the retry window (retry.windowHours ${config.retry.windowHours}) plus the DLQ's ${DLQ_RETENTION_DAYS} days`,
+      });
     }
     for (const service of ['realtime', 'provisioning'] as const) {
       const instances = instancesCalling(config.actions, service);

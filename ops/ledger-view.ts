@@ -39,7 +39,10 @@ const eventLine = (event: StoredEvent<RecordOp | UserOp>): string => {
       ? 'pending (its message is retried)'
       : `${event.outcome}${event.settled === true ? '' : ' (a redrive tries it again)'}`;
   const repeats = event.repeats ? `, then ${counted(event.repeats, 'duplicate')} skipped` : '';
-  return `    ${when(event.v)}  ${event.action.padEnd(30)} ${what(event.op).padEnd(24)} ${got}${repeats}`;
+  // A user's events name no campaign: no empty column for them.
+  const where = what(event.op);
+  const column = where === '' ? '' : `${where.padEnd(24)} `;
+  return `    ${when(event.v)}  ${event.action.padEnd(30)} ${column}${got}${repeats}`;
 };
 
 /** A record's visible values without personal data: state, queue, zone; the rest by when it was set. */

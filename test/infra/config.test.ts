@@ -424,6 +424,11 @@ describe('parseConfig errors name the bad field', () => {
       'deleteBrake.change-campaign-record-status.enabled: must be true or false',
     ],
     [
+      'a tombstone shorter than a 3-day retry window plus the DLQ retention',
+      { retry: { windowHours: 72 }, ledger: { tombstoneDays: 15 } },
+      'ledger.tombstoneDays: must be at least 17',
+    ],
+    [
       'a log retention CloudWatch does not offer',
       { logRetentionDays: 10 },
       'logRetentionDays: must be one of 1, 3, 5, 7, 14, 30',

@@ -84,8 +84,8 @@ interface MatrixProfile extends FaultProfile {
   readonly lateApplies?: true;
   /**
    * A fault that outlasts every receive: messages give up (dead-lettered as retryable on their
-   * last receive), and the messages that depend on them may then be refused too (a status
-   * change whose add gave up: RECORD_NOT_YET_THERE).
+   * last receive); a status change whose add gave up then has no effect (NO_EFFECT) and stays in
+   * its entity's ledger until a redrive brings the add back.
    */
   readonly outlastsReceives?: true;
   /** The fault always costs some messages a receive (it cannot be retried away in process). */

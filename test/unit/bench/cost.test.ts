@@ -1,7 +1,13 @@
 /** The cost estimate prices what the bench measured with the dated price table, as it says. */
 import { describe, expect, it } from 'vitest';
 import type { BilledDurationResult, ContainerRun } from '../../../bench/billed-duration';
-import { estimateCost, PRICES, TRAFFIC } from '../../../bench/cost';
+import {
+  costMarkdown,
+  estimateCost,
+  MESSAGES_PER_SECOND,
+  PRICES,
+  TRAFFIC,
+} from '../../../bench/cost';
 import { logBytesOf } from '../../../bench/log-bytes';
 import { DEFAULT_LATENCY } from '../../../bench/modelled-latency';
 import type { InvocationResult } from '../../../bench/protocol';
@@ -108,5 +114,22 @@ describe('cost per million messages', () => {
 
     // Assess
     expect(cost.smallBatches?.usd).toBeGreaterThan(cost.oursUsd);
+  });
+
+  it('states the small batches with the scenario’s window and batch size and the traffic’s rate', () => {
+    // Arrange: a mapping other than the example's.
+    const other = { ...scenario, batchSize: 25, batchingWindowSeconds: 2 };
+    const result = billed(2);
+
+    // Act
+    const text = costMarkdown(
+      estimateCost({ scenario: other, billed: result, logBytes: logBytesOf(result), meanBatch: 3 }),
+    ).join('\n');
+
+    // Assess: 25 messages at the traffic's rate (11.6 a second) take a little over 2 s.
+    expect(text).toContain(
+      `batching window (2 s) a steady ${MESSAGES_PER_SECOND} messages a second reached the function 3.00 at a time`,
+    );
+    expect(text).toContain('A batching window of 3 s would fill the batches');
   });
 });
