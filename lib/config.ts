@@ -441,14 +441,11 @@ const configSchema = z
           .default(0.5),
         scopes: z.record(z.string(), z.unknown()).default({}),
       })
-      .superRefine((reconcile, ctx) => {
+      .transform((reconcile, ctx) => {
         const parsed = parseScopes(reconcile.scopes);
-        if (!parsed.success)
-          ctx.addIssue({ code: 'custom', path: ['scopes'], message: parsed.error });
-      })
-      .transform((reconcile) => {
-        const parsed = parseScopes(reconcile.scopes);
-        return { ...reconcile, scopes: parsed.success ? parsed.scopes : {} };
+        if (parsed.success) return { ...reconcile, scopes: parsed.scopes };
+        ctx.addIssue({ code: 'custom', path: ['scopes'], message: parsed.error });
+        return z.NEVER;
       })
       .prefault({}),
     logRetentionDays: z

@@ -65,8 +65,13 @@ export type CommandName =
   | 'brake status'
   | 'brake release'
   | 'brake discard'
-  | 'reconcile plan'
-  | 'reconcile apply';
+  | ReconcileCommand;
+
+/** The commands that take no action: their positionals are files. */
+type ReconcileCommand = 'reconcile plan' | 'reconcile apply';
+
+const isReconcile = (name: CommandName): name is ReconcileCommand =>
+  name === 'reconcile plan' || name === 'reconcile apply';
 
 export interface CommandSpec {
   readonly usage: string;
@@ -75,8 +80,6 @@ export interface CommandSpec {
   readonly arguments: readonly string[];
   /** The action may be left out (the command then covers every action it applies to). */
   readonly actionOptional?: boolean;
-  /** The command takes no action: its positionals are files. */
-  readonly noAction?: boolean;
   readonly options: readonly OptionName[];
   readonly help: string;
 }
@@ -234,7 +237,6 @@ Options:
     usage: 'reconcile plan <manifest> [--out <plan>] [--platform-url <url>]',
     summary: 'compare a snapshot export with the platform and write the plan (changes nothing)',
     arguments: ['manifest'],
-    noAction: true,
     options: ['out', 'platform-url'],
     help: `Reads the manifest (a local file or s3://bucket/key) and the export beside it, checks them
 (exportedAt, row count, SHA-256, no empty file, no duplicate keys, no rows outside the scope),
@@ -253,7 +255,6 @@ Options:
     usage: 'reconcile apply <plan> [--allow-deletes <count>] [--parallel N]',
     summary: "send exactly a plan's repairs to the action queues",
     arguments: ['plan'],
-    noAction: true,
     options: ['allow-deletes', 'parallel'],
     help: `Sends the plan's repair messages (stamped occurredAt = the export's time, correlation ids
 from the snapshot and row) through the bulk sender to the action queues, creates before deletes,
@@ -415,7 +416,7 @@ const deploymentOf = (values: ParsedValues, io: OpsIo) =>
   );
 
 const runReconcile = async (
-  name: CommandName,
+  name: ReconcileCommand,
   file: string,
   values: ParsedValues,
   io: OpsIo,
@@ -488,7 +489,7 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
       );
     }
   }
-  if (spec.noAction === true) {
+  if (isReconcile(command.name)) {
     if (command.rest.length !== spec.arguments.length) {
       throw new UsageError(`Usage: npm run ops -- ${spec.usage}`);
     }
@@ -512,15 +513,7 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
     throw new UsageError('--source only applies with --event-bus');
   }
 
-  const deployment = openDeployment(
-    {
-      configName: stringOption(values, 'config') ?? 'example',
-      stackName: stringOption(values, 'stack'),
-      outputsFile: stringOption(values, 'outputs-file'),
-      region: stringOption(values, 'region'),
-    },
-    io.clients,
-  );
+  const deployment = deploymentOf(values, io);
   const file = extra[0] ?? '-';
   const format = parseFormat(stringOption(values, 'format'));
   const parallel = parseParallel(stringOption(values, 'parallel'));
@@ -593,9 +586,6 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
         },
         io,
       );
-    case 'reconcile plan':
-    case 'reconcile apply':
-      return runReconcile(command.name, file, values, io);
   }
 };
 

@@ -1,6 +1,10 @@
 import { PlatformCaller } from '../lambdas/core/platform-caller';
 import type { PlatformRegion } from '../lambdas/core/regions';
-import { type PlatformReader, platformReader } from '../lambdas/reconcile/platform-reader';
+import {
+  type PlatformReader,
+  type PlatformReaderOptions,
+  platformReader,
+} from '../lambdas/reconcile/platform-reader';
 
 /** Where a local platform (the simulator) is and what it expects. */
 export interface LocalPlatform {
@@ -14,7 +18,10 @@ export interface LocalPlatform {
 }
 
 /** Reconciliation's platform reads against a local platform, with a fixed key and no pacing. */
-export const localPlatformReader = (platform: LocalPlatform): PlatformReader =>
+export const localPlatformReader = (
+  platform: LocalPlatform,
+  options: PlatformReaderOptions = {},
+): PlatformReader =>
   platformReader(
     new PlatformCaller(
       {
@@ -27,4 +34,5 @@ export const localPlatformReader = (platform: LocalPlatform): PlatformReader =>
       },
       { getKey: async () => platform.apiKey, refreshKey: async () => platform.apiKey },
     ),
+    options,
   );

@@ -6,7 +6,9 @@
  */
 import { expiresAfter, LedgerTable, type LedgerTableOptions } from '../core/aws/ledger-table';
 import {
-  isNewerSnapshot,
+  afterApplied,
+  afterPlanned,
+  afterSuccess,
   type RunHistory,
   type RunRecord,
   type ScopeState,
@@ -60,21 +62,15 @@ export class DynamoDbRunHistory implements RunHistory {
   }
 
   notePlanned(name: string, snapshot: SnapshotMark): Promise<void> {
-    return this.#change(name, (state) =>
-      isNewerSnapshot(snapshot, state.newest) ? { ...state, newest: snapshot } : undefined,
-    );
+    return this.#change(name, (state) => afterPlanned(state, snapshot));
   }
 
   noteApplied(name: string, snapshot: SnapshotMark, by: { at: string; approvedBy: string }) {
-    return this.#change(name, (state) => ({
-      ...state,
-      applied: { ...snapshot, appliedAt: by.at, approvedBy: by.approvedBy },
-      lastSuccessAt: by.at,
-    }));
+    return this.#change(name, (state) => afterApplied(state, snapshot, by));
   }
 
   noteSuccess(name: string, at: string): Promise<void> {
-    return this.#change(name, (state) => ({ ...state, lastSuccessAt: at }));
+    return this.#change(name, (state) => afterSuccess(state, at));
   }
 
   async record(run: RunRecord): Promise<void> {

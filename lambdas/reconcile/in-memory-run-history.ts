@@ -1,5 +1,7 @@
 import {
-  isNewerSnapshot,
+  afterApplied,
+  afterPlanned,
+  afterSuccess,
   type RunHistory,
   type RunRecord,
   type ScopeState,
@@ -15,23 +17,22 @@ export class InMemoryRunHistory implements RunHistory {
     return structuredClone(this.#scopes.get(name) ?? {});
   }
 
+  /** The same transitions as the DynamoDB store; `undefined` leaves the state as it is. */
+  #change(name: string, change: (state: ScopeState) => ScopeState | undefined): void {
+    const next = change(this.#scopes.get(name) ?? {});
+    if (next !== undefined) this.#scopes.set(name, structuredClone(next));
+  }
+
   async notePlanned(name: string, snapshot: SnapshotMark): Promise<void> {
-    const state = this.#scopes.get(name) ?? {};
-    if (isNewerSnapshot(snapshot, state.newest))
-      this.#scopes.set(name, { ...state, newest: snapshot });
+    this.#change(name, (state) => afterPlanned(state, snapshot));
   }
 
   async noteApplied(name: string, snapshot: SnapshotMark, by: { at: string; approvedBy: string }) {
-    const state = this.#scopes.get(name) ?? {};
-    this.#scopes.set(name, {
-      ...state,
-      applied: { ...snapshot, appliedAt: by.at, approvedBy: by.approvedBy },
-      lastSuccessAt: by.at,
-    });
+    this.#change(name, (state) => afterApplied(state, snapshot, by));
   }
 
   async noteSuccess(name: string, at: string): Promise<void> {
-    this.#scopes.set(name, { ...(this.#scopes.get(name) ?? {}), lastSuccessAt: at });
+    this.#change(name, (state) => afterSuccess(state, at));
   }
 
   async record(run: RunRecord): Promise<void> {

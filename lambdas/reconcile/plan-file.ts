@@ -1,11 +1,13 @@
 /**
  * A plan as a file: JSON Lines, the plan's header first (with its entry count) and one entry a
  * line, so a plan of a million records streams. Read back, it is checked: its version, that it
- * is whole, and every repair message again against its action's schema, so an edited plan
- * cannot send what the plan never showed.
+ * is whole, that its header's counts and delete gate agree with its entries (`apply` gates on
+ * them), and every repair message again against its action's schema, so an edited plan cannot
+ * send what the plan never showed.
  */
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
+import { formatIssues } from '../messages/parse';
 import { CATEGORIES, type Plan, type PlanEntry } from './plan';
 
 export const PLAN_FILE_VERSION = 1;
@@ -15,16 +17,21 @@ const header = z.looseObject({
   planId: z.string(),
   createdAt: z.iso.datetime(),
   scope: z.string(),
-  kind: z.enum(['users', 'records']),
+  kind: z.enum(['users', 'records'], 'must be "users" or "records"'),
   snapshot: z.looseObject({ id: z.string(), exportedAt: z.iso.datetime(), sha256: z.string() }),
   counts: z.record(z.enum(CATEGORIES), z.int()),
-  deletes: z.looseObject({ count: z.int(), held: z.boolean() }),
+  deletes: z.looseObject({
+    count: z.int(),
+    gate: z.int(),
+    held: z.boolean(),
+    heldBecause: z.array(z.string()),
+  }),
   entryCount: z.int(),
 });
 
 const entry = z.looseObject({
   entity: z.string(),
-  category: z.enum(CATEGORIES),
+  category: z.enum(CATEGORIES, `must be one of ${CATEGORIES.join(', ')}`),
   repair: z.optional(
     z.strictObject({
       action: z.enum([
@@ -62,17 +69,27 @@ export const parsePlan = (text: string, where = 'plan'): Plan => {
       throw new PlanFileError(`${where}: line ${n} is not JSON: not a plan file, or a damaged one`);
     }
   };
-  const head = z.safeParse(header, first === undefined ? undefined : decode(first, 1));
-  if (!head.success)
-    throw new PlanFileError(`${where}: not a plan file of version ${PLAN_FILE_VERSION}`);
+  // reportInput tells a missing field from a wrong type in formatIssues; it prints no value.
+  const head = z.safeParse(header, first === undefined ? undefined : decode(first, 1), {
+    reportInput: true,
+  });
+  if (!head.success) {
+    throw new PlanFileError(
+      `${where}: not a plan file of version ${PLAN_FILE_VERSION}: ${formatIssues(head.error.issues)}`,
+    );
+  }
   if (head.data.entryCount !== rest.length) {
     throw new PlanFileError(
       `${where}: holds ${rest.length} entries, its header says ${head.data.entryCount}: the file is incomplete`,
     );
   }
   const entries = rest.map((line, index): PlanEntry => {
-    const parsed = z.safeParse(entry, decode(line, index + 2));
-    if (!parsed.success) throw new PlanFileError(`${where}: line ${index + 2} is not a plan entry`);
+    const parsed = z.safeParse(entry, decode(line, index + 2), { reportInput: true });
+    if (!parsed.success) {
+      throw new PlanFileError(
+        `${where}: line ${index + 2} is not a plan entry: ${formatIssues(parsed.error.issues)}`,
+      );
+    }
     const repair = parsed.data.repair;
     if (repair !== undefined) {
       const message = parseMessage(repair.action, repair.message);
@@ -85,5 +102,41 @@ export const parsePlan = (text: string, where = 'plan'): Plan => {
     return parsed.data as unknown as PlanEntry;
   });
   const { entryCount: _n, ...plan } = head.data;
+  checkHeader(plan, entries, where);
   return { ...(plan as unknown as Omit<Plan, 'entries'>), entries };
+};
+
+/**
+ * The header against the entries: `apply` decides from the header whether the deletes go, so a
+ * header edited to hide deletes, or to release held ones, must not pass as the plan.
+ */
+const checkHeader = (
+  head: Pick<z.infer<typeof header>, 'counts' | 'deletes'>,
+  entries: readonly PlanEntry[],
+  where: string,
+): void => {
+  const refuse = (field: string, problem: string): never => {
+    throw new PlanFileError(
+      `${where}: ${field}: the header says ${problem}: an edited or damaged plan`,
+    );
+  };
+  const found = new Map<string, number>();
+  for (const e of entries) found.set(e.category, (found.get(e.category) ?? 0) + 1);
+  for (const category of CATEGORIES) {
+    const says = head.counts[category] ?? 0;
+    const holds = found.get(category) ?? 0;
+    if (says !== holds) refuse(`counts.${category}`, `${says}, the entries hold ${holds}`);
+  }
+  const { count, gate, held, heldBecause } = head.deletes;
+  const deletes = found.get('delete') ?? 0;
+  if (count !== deletes) refuse('deletes.count', `${count}, the entries hold ${deletes}`);
+  // As `deleteGate` decides: deletes beyond the gate are held, and held means a reason is given.
+  if (count > gate && !held)
+    refuse('deletes.held', `false, yet ${count} deletes exceed the gate of ${gate}`);
+  if (held !== (count > 0 && heldBecause.length > 0)) {
+    refuse(
+      'deletes.held',
+      `${held}, with ${count} deletes and ${heldBecause.length} reason(s) in deletes.heldBecause`,
+    );
+  }
 };

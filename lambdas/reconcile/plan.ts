@@ -247,7 +247,7 @@ const planRecords = async (
     }
     const extras = [...byClientId.entries()].filter(([clientId]) => !exported.has(clientId));
     const owned = await mapLimit(extras, concurrency, ([clientId]) =>
-      inputs.ledger.createdByUs({ kind: 'record', region, clientId }),
+      inputs.ledger.createdByUs({ kind: 'record', region, clientId, campaign }),
     );
     extras.forEach(([clientId, found], index) => {
       const entity = recordEntity(campaign, clientId);

@@ -227,8 +227,10 @@ export const lookUpUnseen = async (
   const queue = clientIds.filter((id) => !seen.has(id));
   const found: CampaignRecord[] = [];
   let searches = 0;
+  // The workers share an index into the queue: shift() moves the whole rest of it each time.
+  let next = 0;
   const worker = async (): Promise<void> => {
-    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+    for (let id = queue[next++]; id !== undefined; id = queue[next++]) {
       searches += 1;
       found.push(
         ...(await options.reader.search({
@@ -250,12 +252,10 @@ export const lookUpUnseen = async (
         ]
           .filter((t) => t !== undefined)
           .join('; ');
+  const swept = new Set(sweep.records.map((r) => r.previewRecordID));
   return {
     ...sweep,
-    records: [
-      ...sweep.records,
-      ...found.filter((r) => !sweep.records.some((s) => s.previewRecordID === r.previewRecordID)),
-    ],
+    records: [...sweep.records, ...found.filter((r) => !swept.has(r.previewRecordID))],
     complete: sweep.complete && lacking.length === 0,
     ...(because === undefined ? {} : { incompleteBecause: because }),
     searches: sweep.searches + searches,

@@ -11,7 +11,7 @@
  */
 
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
@@ -20,7 +20,7 @@ import { LedgerItemView } from './ledger-item-view';
 import { SnapshotRefused } from './manifest';
 import { CHANGES, hasChanges, type Plan } from './plan';
 import { serializePlan } from './plan-file';
-import { noteRefusal, planSnapshot, scopeNamed } from './planner';
+import { noteRefusal, planSnapshot } from './planner';
 import { PlatformReadError, type PlatformReader } from './platform-reader';
 import {
   type Answers,
@@ -30,6 +30,7 @@ import {
   resumableReader,
 } from './resumable-reader';
 import { reportLines } from './run-report';
+import { parseS3Uri, readS3Bytes, readS3Text, siblingKey } from './s3-object';
 import type { ReconcileScope } from './scope';
 
 /** Time left when an invocation stops reading and hands over to the next. */
@@ -94,25 +95,14 @@ export interface ReconcileRunDeps {
   readonly now?: () => number;
 }
 
-const readObject = async (s3: S3Client, bucket: string, key: string): Promise<Uint8Array> => {
-  const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  if (answer.Body === undefined) throw new Error(`s3://${bucket}/${key} has no body`);
-  return answer.Body.transformToByteArray();
-};
-
 const writeObject = (s3: S3Client, bucket: string, key: string, body: string) =>
   s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
-
-const sibling = (key: string, file: string): string =>
-  `${key.includes('/') ? key.slice(0, key.lastIndexOf('/') + 1) : ''}${file}`;
 
 const answersKey = (runName: string) => `runs/answers/${runName}.json`;
 
 const loadAnswers = async (s3: S3Client, bucket: string, runName: string): Promise<Answers> => {
   try {
-    const users = JSON.parse(
-      Buffer.from(await readObject(s3, bucket, answersKey(runName))).toString('utf8'),
-    );
+    const users = JSON.parse(await readS3Text(s3, { bucket, key: answersKey(runName) }));
     return { ...emptyAnswers(), users };
   } catch (error) {
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return emptyAnswers();
@@ -123,6 +113,7 @@ const loadAnswers = async (s3: S3Client, bucket: string, runName: string): Promi
 export const createReconcileRun = (deps: ReconcileRunDeps) => {
   const now = deps.now ?? Date.now;
   const history = new DynamoDbRunHistory({ tableName: deps.tableName, client: deps.ledgerClient });
+  const ledgerItems = dynamoDbLedgerItems({ tableName: deps.tableName, client: deps.ledgerClient });
   const { s3, bucket } = deps;
 
   const plan = async (
@@ -133,14 +124,13 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     const hasTime = () => context.getRemainingTimeInMillis() > HANDOVER_MS;
     const readers: (ResumableReader & { readonly kind: ReconcileScope['kind'] })[] = [];
     let run: Awaited<ReturnType<typeof planSnapshot>>;
-    const manifestText = Buffer.from(await readObject(s3, input.bucket, input.key)).toString(
-      'utf8',
-    );
+    const manifestText = await readS3Text(s3, input);
     try {
       run = await planSnapshot({
         manifestText,
         manifestWhere: `s3://${input.bucket}/${input.key}`,
-        readExport: (file) => readObject(s3, input.bucket, sibling(input.key, file)),
+        readExport: (file) =>
+          readS3Bytes(s3, { bucket: input.bucket, key: siblingKey(input.key, file) }),
         decode: decodeExport,
         scopes: deps.scopes,
         campaignRegion: deps.campaignRegion,
@@ -151,29 +141,31 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
           readers.push(reader);
           return reader;
         },
-        ledger: () =>
-          new LedgerItemView({
-            items: dynamoDbLedgerItems({ tableName: deps.tableName, client: deps.ledgerClient }),
-          }),
+        // A view per plan: what it read of the ledger is kept for that plan only.
+        ledger: () => new LedgerItemView({ items: ledgerItems }),
         history,
         readPlan: async (location) => {
-          const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(location);
-          if (match === null) throw new Error(`not an s3:// location: ${location}`);
-          return Buffer.from(await readObject(s3, match[1] ?? '', match[2] ?? '')).toString('utf8');
+          const object = parseS3Uri(location);
+          if (object === undefined) throw new Error(`not an s3:// location: ${location}`);
+          return readS3Text(s3, object);
         },
         now: now(),
       });
     } catch (error) {
+      // Every refusal is noted in the run history, where an operator looks for the runs.
+      const refuse = async (code: string, message: string): Promise<PlanStepOutput> => {
+        const at = new Date(now()).toISOString();
+        const scope = await noteRefusal(history, manifestText, { code, message }, at);
+        deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
+        return { outcome: 'refused', code, message, scope };
+      };
       if (error instanceof ReadBudgetSpent && readers.some((r) => r.kind === 'records')) {
         // Searches are not kept between invocations (a million records would be hundreds of
         // MB): a sweep that does not fit one invocation is refused, not looped on for ever.
-        deps.metrics.publish(scopeNamed(manifestText) ?? 'unknown', { ReconcileRunsRefused: 1 });
-        return {
-          outcome: 'refused',
-          code: 'SWEEP_TOO_LONG',
-          message:
-            'the records sweep does not fit one invocation (15 min): raise reconcile.platformShare, split the scope by campaign, or plan it with npm run ops -- reconcile plan',
-        };
+        return refuse(
+          'SWEEP_TOO_LONG',
+          'the records sweep does not fit one invocation (15 min): raise reconcile.platformShare, split the scope by campaign, or plan it with npm run ops -- reconcile plan',
+        );
       }
       if (error instanceof ReadBudgetSpent) {
         // Reads already on their way still answer: kept, they are not asked again.
@@ -181,18 +173,8 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         await writeObject(s3, bucket, answersKey(input.runName), JSON.stringify(answers.users));
         return { outcome: 'continue', answered: Object.keys(answers.users).length };
       }
-      if (error instanceof SnapshotRefused || error instanceof PlatformReadError) {
-        const code = error instanceof SnapshotRefused ? error.code : 'PLATFORM_READ';
-        const at = new Date(now()).toISOString();
-        const scope = await noteRefusal(
-          history,
-          manifestText,
-          { code, message: error.message },
-          at,
-        );
-        deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
-        return { outcome: 'refused', code, message: error.message, scope };
-      }
+      if (error instanceof SnapshotRefused) return refuse(error.code, error.message);
+      if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
       throw error;
     }
     const result = run.plan;

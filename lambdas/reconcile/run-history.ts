@@ -2,7 +2,8 @@
  * Where reconciliation remembers its runs: per scope, the newest snapshot planned and the last
  * one applied (the previous snapshot of the next run, the superseded-plan check, the shrink
  * guard), and one item per run with its counts, who approved it and where its plan is.
- * DynamoDB (the deployment's table) in the stack, memory in the local run and tests.
+ * DynamoDB (the deployment's table) in the stack, memory in the local run and tests; both apply
+ * the scope's transitions below, so they cannot drift apart.
  */
 
 export interface SnapshotMark {
@@ -55,3 +56,33 @@ export const isNewerSnapshot = (a: SnapshotMark, b: SnapshotMark | undefined): b
   b === undefined ||
   a.exportedAt > b.exportedAt ||
   (a.exportedAt === b.exportedAt && a.sha256 > b.sha256);
+
+/** The later of two ISO times (a success noted late must not move the last one back). */
+const later = (a: string | undefined, b: string): string => (a !== undefined && a > b ? a : b);
+
+/** A plan of `snapshot` was made: it is the scope's newest when newer; undefined: no change. */
+export const afterPlanned = (state: ScopeState, snapshot: SnapshotMark): ScopeState | undefined =>
+  isNewerSnapshot(snapshot, state.newest) ? { ...state, newest: snapshot } : undefined;
+
+/**
+ * The plan of `snapshot` was applied. `applied` moves only forward: two applies that finish out
+ * of order must not leave the older snapshot as the scope's last applied one (the superseded
+ * check and the previous snapshot of the next plan read it). Either way a run succeeded.
+ */
+export const afterApplied = (
+  state: ScopeState,
+  snapshot: SnapshotMark,
+  by: { readonly at: string; readonly approvedBy: string },
+): ScopeState => ({
+  ...state,
+  ...(isNewerSnapshot(snapshot, state.applied)
+    ? { applied: { ...snapshot, appliedAt: by.at, approvedBy: by.approvedBy } }
+    : {}),
+  lastSuccessAt: later(state.lastSuccessAt, by.at),
+});
+
+/** A run ended well at `at`. */
+export const afterSuccess = (state: ScopeState, at: string): ScopeState => ({
+  ...state,
+  lastSuccessAt: later(state.lastSuccessAt, at),
+});

@@ -49,6 +49,9 @@ export const createReconcileFunction = (environment = process.env) => {
         }),
       },
     );
+  // Once per container, not per invocation: each caller's pacing (what throttling taught it)
+  // carries over to the next invocation of a plan that takes several.
+  const callers = { realtime: callerFor('realtime'), provisioning: callerFor('provisioning') };
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
   return createReconcileRun({
     s3: new S3Client(clientConfig),
@@ -57,7 +60,8 @@ export const createReconcileFunction = (environment = process.env) => {
     ledgerClient,
     scopes: scopes.scopes,
     campaignRegion: env.CAMPAIGN_REGION,
-    reader: (kind) => platformReader(callerFor(kind === 'users' ? 'provisioning' : 'realtime')),
+    // A reader per plan: it counts the plan's reads.
+    reader: (kind) => platformReader(callers[kind === 'users' ? 'provisioning' : 'realtime']),
     queueUrls: env.REPAIR_QUEUE_URLS,
     metrics: {
       publish: (scope, values) => {

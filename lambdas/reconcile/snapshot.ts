@@ -11,13 +11,12 @@ import {
   parseMessage,
 } from '../actions';
 import type { PlatformRegion } from '../core/regions';
+import type { InputItem } from '../input/input-format';
 import { type ExportFormat, type Manifest, SnapshotRefused } from './manifest';
 import type { ReconcileScope, RecordsScope, UsersScope } from './scope';
 
-/** One decoded row of an export, or why its line could not be read (the bulk loader's shape). */
-export type DecodedRow =
-  | { readonly position: number; readonly value: unknown }
-  | { readonly position: number; readonly error: string };
+/** One decoded row of an export, or why its line could not be read: the bulk loader's item. */
+export type DecodedRow = InputItem;
 
 /** Turns an export's text into rows: the bulk loader's reading API, passed in by the caller. */
 export type ExportDecoder = (text: string, format: ExportFormat) => readonly DecodedRow[];

@@ -10,7 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
-import { checkApplicable, repairsByAction } from '../../lambdas/reconcile/apply-check';
+import {
+  checkApplicable,
+  DEFAULT_PLAN_MAX_AGE_HOURS,
+  repairsByAction,
+} from '../../lambdas/reconcile/apply-check';
 import { decodeExport } from '../../lambdas/reconcile/export-decoder';
 import { InMemoryRunHistory } from '../../lambdas/reconcile/in-memory-run-history';
 import { type LedgerItems, LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
@@ -112,7 +116,7 @@ export const applyLocally = async (
   const now = options.now ?? Date.now();
   const decision = checkApplicable(plan, {
     now,
-    maxAgeHours: 24,
+    maxAgeHours: DEFAULT_PLAN_MAX_AGE_HOURS,
     state: await local.history.scope(plan.scope),
     allowDeletes: options.allowDeletes,
   });

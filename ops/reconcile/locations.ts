@@ -5,7 +5,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { parseS3Uri, readS3Bytes, siblingKey } from '../../lambdas/reconcile/s3-object';
 import { OpsError } from '../errors';
 
 export interface Location {
@@ -17,8 +18,6 @@ export interface Location {
   sibling(file: string): Location;
 }
 
-const S3_URI = /^s3:\/\/([^/]+)\/(.+)$/;
-
 const fileLocation = (file: string): Location => ({
   name: file,
   read: () => readFile(file),
@@ -28,23 +27,16 @@ const fileLocation = (file: string): Location => ({
 
 const s3Location = (s3: () => S3Client, bucket: string, key: string): Location => ({
   name: `s3://${bucket}/${key}`,
-  read: async () => {
-    const answer = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    if (answer.Body === undefined) throw new OpsError(`s3://${bucket}/${key} has no body`);
-    return answer.Body.transformToByteArray();
-  },
+  read: () => readS3Bytes(s3(), { bucket, key }),
   write: async (text) => {
     await s3().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: text }));
   },
-  sibling: (name) => {
-    const prefix = key.includes('/') ? key.slice(0, key.lastIndexOf('/') + 1) : '';
-    return s3Location(s3, bucket, `${prefix}${name}`);
-  },
+  sibling: (name) => s3Location(s3, bucket, siblingKey(key, name)),
 });
 
 export const locate = (text: string, s3: () => S3Client): Location => {
-  const match = S3_URI.exec(text);
-  return match ? s3Location(s3, match[1] ?? '', match[2] ?? '') : fileLocation(text);
+  const object = parseS3Uri(text);
+  return object ? s3Location(s3, object.bucket, object.key) : fileLocation(text);
 };
 
 export const readText = async (location: Location, what: string): Promise<string> => {

@@ -88,6 +88,8 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
       throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was planned.`);
     }
     if (error instanceof PlatformReadError) {
+      const refusal = { code: 'PLATFORM_READ', message: error.message };
+      await noteRefusal(history, manifestText, refusal, new Date(now()).toISOString());
       throw new OpsError(`The platform could not be read: ${error.message}. Nothing was planned.`);
     }
     throw error;

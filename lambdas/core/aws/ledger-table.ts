@@ -6,7 +6,7 @@ import {
   GetItemCommand,
   PutItemCommand,
   type PutItemCommandInput,
-  ScanCommand,
+  paginateScan,
   UpdateItemCommand,
   type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
@@ -82,19 +82,15 @@ export class LedgerTable {
    * the ops CLI may, IAM; the functions never list).
    */
   async *scan(prefix: string): AsyncIterable<LedgerItem> {
-    let start: Record<string, AttributeValue> | undefined;
-    do {
-      const page = await this.#client.send(
-        new ScanCommand({
-          TableName: this.#name,
-          FilterExpression: 'begins_with(pk, :prefix)',
-          ExpressionAttributeValues: { ':prefix': { S: prefix } },
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      yield* page.Items ?? [];
-      start = page.LastEvaluatedKey;
-    } while (start !== undefined);
+    const pages = paginateScan(
+      { client: this.#client },
+      {
+        TableName: this.#name,
+        FilterExpression: 'begins_with(pk, :prefix)',
+        ExpressionAttributeValues: { ':prefix': { S: prefix } },
+      },
+    );
+    for await (const page of pages) yield* page.Items ?? [];
   }
 
   /** PutItem of a whole item; a refused condition answers `done: false`. */

@@ -309,10 +309,15 @@ describe('reconcile plan / apply against moto and the simulator', () => {
         },
       }),
     ];
+    // The header counts what the entries hold: apply refuses a plan whose header differs.
+    const counts = {
+      ...Object.fromEntries(Object.keys(head.counts).map((c) => [c, 0])),
+      delete: 1,
+    };
     const held = path.join(folder, 'held.plan.jsonl');
     await writeFile(
       held,
-      `${[JSON.stringify({ ...head, createdAt: new Date().toISOString(), counts: { ...head.counts, delete: 1 }, deletes: { ...head.deletes, count: 1, held: true, heldBecause: ['test'] }, entryCount: 1 }), ...entries].join('\n')}\n`,
+      `${[JSON.stringify({ ...head, createdAt: new Date().toISOString(), counts, deletes: { ...head.deletes, count: 1, held: true, heldBecause: ['test'] }, entryCount: 1 }), ...entries].join('\n')}\n`,
     );
 
     // Act

@@ -13,7 +13,12 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDbRunHistory } from '../../../lambdas/reconcile/dynamodb-run-history';
+import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
+import {
+  DynamoDbRunHistory,
+  RUN_HISTORY_KEY_PREFIX,
+} from '../../../lambdas/reconcile/dynamodb-run-history';
+import type { PlatformReaderOptions } from '../../../lambdas/reconcile/platform-reader';
 import {
   createReconcileRun,
   type PlannedOutput,
@@ -46,6 +51,7 @@ const scopes = parseScopes({
     deleteUnmanaged: true,
     deleteGate: { count: 1, percent: 0 },
   },
+  leads: { kind: 'records', apply: 'auto', campaigns: ['Leads'], splitKeys: ['CrmId'] },
 });
 if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
@@ -53,7 +59,7 @@ const queueUrls = {
   'delete-user': 'https://sqs.test/delete-user',
 };
 
-const run = () =>
+const run = (readerOptions: PlatformReaderOptions = {}) =>
   createReconcileRun({
     s3,
     bucket,
@@ -61,7 +67,11 @@ const run = () =>
     ledgerClient: motoLedgerClient(),
     scopes: scopes.scopes,
     campaignRegion: 'eu-central-1',
-    reader: () => localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+    reader: () =>
+      localPlatformReader(
+        { ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY },
+        readerOptions,
+      ),
     queueUrls,
     metrics: { publish: (scope, values) => published.push({ scope, values: { ...values } }) },
   });
@@ -103,6 +113,17 @@ const drop = (name: string, scope: string, lines: readonly object[], change: obj
 const text = async (key: string) => {
   const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   return (await answer.Body?.transformToString()) ?? '';
+};
+
+/** The refusals the run history holds for `scope`. */
+const refusals = async (scope: string) => {
+  const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+  const found: { status: string; refusal?: { code: string } }[] = [];
+  for await (const item of table.scan(`${RUN_HISTORY_KEY_PREFIX}run#${scope}#`)) {
+    const run = JSON.parse(item.doc?.S ?? '{}');
+    if (run.status === 'refused') found.push(run);
+  }
+  return found.map((run) => run.refusal?.code);
 };
 
 const user = (login: string) => ({
@@ -233,6 +254,48 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(output).toMatchObject({ outcome: 'refused', code: 'COUNT_MISMATCH', scope: 'roster' });
     expect((output as { message: string }).message).toContain('holds 1 rows, the manifest says 5');
     expect(published.at(-1)).toEqual({ scope: 'roster', values: { ReconcileRunsRefused: 1 } });
+  });
+
+  it('refuses a records sweep that does not fit one invocation, and notes the refusal in the run history', async () => {
+    // Prepare: no time left for the first search.
+    const input = await drop(
+      'leads',
+      'leads',
+      [
+        {
+          campaignName: 'Leads',
+          clientId: 'R-1',
+          previewRecordData: [{ key: 'CrmId', value: 'R-1' }],
+        },
+      ],
+      { kind: 'records' },
+    );
+    const noTime = { getRemainingTimeInMillis: () => 0 };
+
+    // Act
+    const output = await run()(input, noTime);
+
+    // Assess
+    expect(output).toMatchObject({ outcome: 'refused', code: 'SWEEP_TOO_LONG', scope: 'leads' });
+    expect(await refusals('leads')).toEqual(['SWEEP_TOO_LONG']);
+    expect(published.at(-1)).toEqual({ scope: 'leads', values: { ReconcileRunsRefused: 1 } });
+  });
+
+  it('refuses a plan when the platform cannot be read, and notes the refusal in the run history', async () => {
+    // Prepare: the platform answers every query FAIL.
+    const input = await drop('review-unread', 'review', [user('unread@example.com')], {
+      exportedAt: '2026-11-26T03:00:00.000Z',
+    });
+    simulator.setFaults({ failedStatusRate: 1 });
+
+    // Act
+    const output = await run({ tries: 2, sleep: async () => {} })(input, plenty).finally(() =>
+      simulator.setFaults({}),
+    );
+
+    // Assess
+    expect(output).toMatchObject({ outcome: 'refused', code: 'PLATFORM_READ', scope: 'review' });
+    expect(await refusals('review')).toEqual(['PLATFORM_READ']);
   });
 
   it("plans a CSV export read with the bulk loader's column mappings", async () => {

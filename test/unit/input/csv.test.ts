@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../lambdas/input/csv';
+import { MAX_MALFORMED_RECORDS, parseCsv } from '../../../lambdas/input/csv';
 import { mapRecord, planColumns } from '../../../lambdas/input/csv-mapping';
+import { InputRefused } from '../../../lambdas/input/input-refused';
 
 /** A field as a careful writer quotes it: always quoted, quotes doubled. */
 const quote = (field: string): string => `"${field.replaceAll('"', '""')}"`;
@@ -98,6 +99,49 @@ describe('parseCsv', () => {
       { line: 2, error: 'field 1: text after its closing quote' },
       { line: 4, fields: ['ok'] },
     ]);
+  });
+
+  it('reads on at the right line after faults behind multi-byte characters', () => {
+    // Prepare: UTF-8 text of two and three bytes a character before and between the faults.
+    const text = 'h\n"Müller"x\nGrüße\n€"b\nok\n';
+
+    // Act
+    const records = parseCsv(text);
+
+    // Assess
+    expect(records).toEqual([
+      { line: 1, fields: ['h'] },
+      { line: 2, error: 'field 1: text after its closing quote' },
+      { line: 3, fields: ['Grüße'] },
+      { line: 4, error: expect.stringContaining('a quote inside an unquoted field') },
+      { line: 5, fields: ['ok'] },
+    ]);
+  });
+
+  it(`reports up to ${MAX_MALFORMED_RECORDS - 1} malformed records, each on its line, and reads the rest`, () => {
+    // Prepare: a header, then good and bad lines in turn.
+    const lines = Array.from({ length: MAX_MALFORMED_RECORDS - 1 }, (_, i) => `ok${i}\nb"ad`);
+    const text = `h\n${lines.join('\n')}\nlast\n`;
+
+    // Act
+    const records = parseCsv(text);
+
+    // Assess
+    const bad = records.filter((r) => 'error' in r);
+    expect(bad.map((r) => r.line)).toEqual(lines.map((_, i) => 3 + 2 * i));
+    expect(records.at(-1)).toEqual({ line: 2 * MAX_MALFORMED_RECORDS, fields: ['last'] });
+  });
+
+  it(`refuses the file at its ${MAX_MALFORMED_RECORDS}th malformed record, naming the first`, () => {
+    // Prepare: the first fault on line 3, then one a line.
+    const bad = Array.from({ length: MAX_MALFORMED_RECORDS + 5 }, () => 'b"ad');
+    const text = `h\nok\n${bad.join('\n')}\n`;
+
+    // Act / Assess
+    expect(() => parseCsv(text)).toThrow(InputRefused);
+    expect(() => parseCsv(text)).toThrow(
+      `${MAX_MALFORMED_RECORDS} malformed records (the first on line 3, the ${MAX_MALFORMED_RECORDS}th on line ${MAX_MALFORMED_RECORDS + 2}): reading stopped there`,
+    );
   });
 
   it('keeps a lone CR inside a quoted field as data', () => {

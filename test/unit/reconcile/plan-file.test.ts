@@ -59,7 +59,22 @@ describe('plan file', () => {
     [
       'another version',
       (text: string) => text.replace('"version":1', '"version":2'),
-      /not a plan file of version 1/,
+      /not a plan file of version 1: version: must be 1/,
+    ],
+    [
+      'a header without its scope',
+      (text: string) => text.replace('"scope":"s",', ''),
+      /not a plan file of version 1: scope: is required/,
+    ],
+    [
+      'a header with a count that is not a number',
+      (text: string) => text.replace('"create":1', '"create":"one"'),
+      /not a plan file of version 1: counts\.create: /,
+    ],
+    [
+      'an entry of an unknown category',
+      (text: string) => text.replace('"category":"create"', '"category":"upsert"'),
+      /line 2 is not a plan entry: category: /,
     ],
     [
       'an edited repair',
@@ -69,6 +84,79 @@ describe('plan file', () => {
   ])('refuses %s', (_name, damage, message) => {
     // Act
     const attempt = () => parsePlan(damage(serializePlan(plan)));
+
+    // Assess
+    expect(attempt).toThrow(message);
+  });
+});
+
+/** A plan of two user deletes held by a gate of one. */
+const held: Plan = {
+  ...plan,
+  counts: { create: 0, update: 0, delete: 2, unmanaged: 0, conflict: 0, skipped: 0, 'in-sync': 0 },
+  deletes: {
+    count: 2,
+    gate: 1,
+    scopeSize: 2,
+    held: true,
+    heldBecause: ['2 deletes exceed the gate max(1, 0 % of 2) = 1'],
+  },
+  entries: ['a', 'b'].map((name) => ({
+    entity: `user:${name}@example.com`,
+    category: 'delete' as const,
+    repair: {
+      action: 'delete-user' as const,
+      message: { loginUserId: `${name}@example.com` },
+    },
+  })),
+};
+
+describe('plan file header against its entries', () => {
+  it('reads back a plan whose deletes are held', () => {
+    // Act
+    const read = parsePlan(serializePlan(held));
+
+    // Assess
+    expect(read).toEqual(held);
+  });
+
+  it.each([
+    [
+      'a delete dropped with the entry count and its counts left',
+      (text: string) =>
+        text
+          .split('\n')
+          .filter((line) => !line.includes('user:b@'))
+          .join('\n')
+          .replace('"entryCount":2', '"entryCount":1'),
+      /counts\.delete: the header says 2, the entries hold 1/,
+    ],
+    [
+      'a delete relabelled as in sync',
+      (text: string) => text.replace('"category":"delete"', '"category":"in-sync"'),
+      /counts\.delete: the header says 2, the entries hold 1/,
+    ],
+    [
+      'deletes hidden from the header',
+      (text: string) => text.replace('"count":2', '"count":0'),
+      /deletes\.count: the header says 0, the entries hold 2/,
+    ],
+    [
+      'held deletes released in the header',
+      (text: string) =>
+        text
+          .replace('"held":true', '"held":false')
+          .replace(/"heldBecause":\[[^\]]*\]/, '"heldBecause":[]'),
+      /deletes\.held: the header says false, yet 2 deletes exceed the gate of 1/,
+    ],
+    [
+      'held deletes released and the gate raised',
+      (text: string) => text.replace('"held":true', '"held":false').replace('"gate":1', '"gate":5'),
+      /deletes\.held: the header says false, with 2 deletes and 1 reason\(s\)/,
+    ],
+  ])('refuses %s, naming the field', (_name, damage, message) => {
+    // Act
+    const attempt = () => parsePlan(damage(serializePlan(held)));
 
     // Assess
     expect(attempt).toThrow(message);

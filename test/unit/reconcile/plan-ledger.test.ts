@@ -1,0 +1,138 @@
+/**
+ * What the plan asks the ledger: a record the platform holds beyond the export is ours (a delete)
+ * only when the ledger shows this integration created it in that campaign; the family's record
+ * in another campaign does not make a hand-made one ours.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { familyKey } from '../../../lambdas/core/ledger/entity-key';
+import { eventVersion } from '../../../lambdas/core/ledger/event-version';
+import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
+import { buildPlan } from '../../../lambdas/reconcile/plan';
+import { parseScopes, type RecordsScope } from '../../../lambdas/reconcile/scope';
+import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
+import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { localPlatformReader } from '../../../testkit';
+
+const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
+const API_KEY = 'plan-ledger-key-000001';
+const REGION = 'eu-central-1';
+const SCOPE_CAMPAIGN = 'Leads';
+let simulator: RunningSimulator;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+});
+afterAll(async () => {
+  await simulator?.close();
+});
+
+const scope = (): RecordsScope => {
+  const parsed = parseScopes({
+    leads: {
+      kind: 'records',
+      campaigns: [SCOPE_CAMPAIGN],
+      splitKeys: ['CrmId'],
+      deleteGate: { count: 100, percent: 0 },
+    },
+  });
+  if (!parsed.success) throw new Error(parsed.error);
+  return parsed.scopes.leads as RecordsScope;
+};
+
+/** A records snapshot of the scope holding one row, `R-keep`. */
+const snapshot = (): Snapshot => ({
+  kind: 'records',
+  id: 'abc',
+  scope: scope(),
+  manifest: {
+    kind: 'records',
+    scope: 'leads',
+    file: 'leads.csv',
+    format: 'csv',
+    exportedAt: '2026-11-25T06:00:00.000Z',
+    rowCount: 1,
+    sha256: 'a'.repeat(64),
+  },
+  rows: [
+    {
+      line: 2,
+      region: REGION,
+      campaignName: SCOPE_CAMPAIGN,
+      clientId: 'R-keep',
+      message: {
+        campaignName: SCOPE_CAMPAIGN,
+        clientId: 'R-keep',
+        previewRecordData: [{ key: 'CrmId', value: 'R-keep' }],
+      },
+    },
+  ],
+});
+
+/** The ledger's item of a family whose record this integration created in `campaign`. */
+const createdIn = (clientId: string, campaign: string) => {
+  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'f'.repeat(16));
+  return {
+    schema: LEDGER_SCHEMA_VERSION,
+    kind: 'record-family',
+    id: { region: REGION, clientId },
+    events: [],
+    known: {
+      places: { [campaign]: { record: { born: v, at: v, fields: {} } } },
+      base: {},
+      written: [campaign],
+    },
+  };
+};
+
+const ledgerOf = (items: ReadonlyMap<string, unknown>): LedgerItems => ({
+  read: async (key) => structuredClone(items.get(key)),
+  users: async function* () {},
+});
+
+describe('plan: which records beyond the export are ours', () => {
+  it.each([
+    {
+      ledger: 'created by us in another campaign only',
+      campaign: 'Elsewhere',
+      category: 'unmanaged',
+      reason: 'NOT_CREATED_BY_US',
+    },
+    {
+      ledger: 'created by us in the scope campaign',
+      campaign: SCOPE_CAMPAIGN,
+      category: 'delete',
+      reason: undefined,
+    },
+  ])(
+    'a record beyond the export, its family $ledger, is planned $category',
+    async ({ campaign, category, reason }) => {
+      // Prepare: the scope campaign holds R-keep (exported) and R-1 (not exported, made by hand
+      // unless the ledger says otherwise).
+      simulator.reset();
+      for (const clientId of ['R-keep', 'R-1']) {
+        simulator.state.putRecord({
+          campaignName: SCOPE_CAMPAIGN,
+          clientId,
+          previewRecordData: [{ key: 'CrmId', value: clientId }],
+        });
+      }
+      const ledger = new LedgerItemView({
+        items: ledgerOf(new Map([[familyKey(REGION, 'R-1'), createdIn('R-1', campaign)]])),
+      });
+
+      // Act
+      const plan = await buildPlan({
+        snapshot: snapshot(),
+        reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+        ledger,
+        now: Date.parse('2026-11-25T08:00:00.000Z'),
+      });
+
+      // Assess
+      const entry = plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:R-1`);
+      expect(entry?.category).toBe(category);
+      expect(entry?.reason).toBe(reason);
+    },
+  );
+});
