@@ -54,6 +54,15 @@ export interface InboundMessage extends Received {
 const errorKind = (error: unknown): string =>
   error instanceof Error ? error.name : `thrown ${typeof error}`;
 
+/** Where it was thrown: the stack's frames without its first line, which repeats the text. */
+const stackFrames = (error: unknown): string | undefined =>
+  error instanceof Error
+    ? error.stack
+        ?.split('\n')
+        .filter((line) => line.trimStart().startsWith('at '))
+        .join('\n')
+    : undefined;
+
 const invalid = (code: OutcomeCode, message: string): Outcome => ({
   category: 'permanent',
   code,
@@ -186,16 +195,18 @@ export const processMessage = async (
       );
     } else {
       // An unexpected fault (key source down, a bug): not the message's fault, so retry it. Its
-      // text may quote personal data, so the reason (dead letters keep it) names only its kind.
+      // text may quote personal data, which no log line or dead letter may carry, so both name
+      // only its kind, and the log adds where it was thrown.
       deps.logger.error('unexpected error', {
         correlationId,
         messageId: inbound.sourceMessageId,
-        error,
+        errorKind: errorKind(error),
+        stack: stackFrames(error),
       });
       outcome = {
         category: 'retryable',
         code: 'UNEXPECTED_ERROR',
-        message: `unexpected ${errorKind(error)}; the function's log has it in full (search for the correlationId)`,
+        message: `unexpected ${errorKind(error)}; the function's log says where it was thrown (search for the correlationId)`,
         attempts: 0,
       };
     }
