@@ -144,4 +144,28 @@ describe('the ledger table client', () => {
     // Assess
     expect(write).toEqual({ done: false, item: { pk: { S: 'entity#1' }, n: { N: '3' } } });
   });
+
+  it.each([
+    ['without a logger, runs no log filtering over the items', undefined, false],
+    ['with a logger, still logs each request', 'given', true],
+  ] as const)('%s', async (_name, given, logged) => {
+    // Prepare
+    const transport = recordingTransport([{ status: 200, body: { Item: { pk: { S: 'e#1' } } } }]);
+    const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    const client = ledgerTableClient({
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'ASIAEXAMPLE', secretAccessKey: 'secret' },
+      requestHandler: transport,
+      ...(given === undefined ? {} : { logger }),
+    });
+
+    // Act
+    await new LedgerTable({ tableName: 'ledger', client }).get('e#1');
+
+    // Assess
+    expect(client.middlewareStack.identify().some((m) => m.startsWith('loggerMiddleware'))).toBe(
+      logged,
+    );
+    expect(logger.info.mock.calls.length > 0).toBe(logged);
+  });
 });
