@@ -5,7 +5,7 @@
  */
 import type { AnyEntityKind, StoredEvent } from '../lambdas/core/ledger/entity-kind';
 import { versionTime } from '../lambdas/core/ledger/event-version';
-import { parseLedgerDoc } from '../lambdas/core/ledger/ledger-doc';
+import { LedgerDocError, parseLedgerDoc } from '../lambdas/core/ledger/ledger-doc';
 import type { KnownFamily } from '../lambdas/entities/record-family/known';
 import type {
   FamilyState,
@@ -109,7 +109,17 @@ export const describeLedgerItem = (kind: AnyEntityKind, raw: unknown): string[] 
       '  no ledger entry: no message of this integration has touched it (or its entry expired)',
     ];
   }
-  const doc = parseLedgerDoc(raw, kind.name, kind.parts);
+  let doc: ReturnType<typeof parseLedgerDoc>;
+  try {
+    doc = parseLedgerDoc(raw, kind.name, kind.parts);
+  } catch (error) {
+    // The item the LEDGER_ITEM_INVALID dead letters point at: say what is wrong with it.
+    if (!(error instanceof LedgerDocError)) throw error;
+    return [
+      `  an entry that does not parse (${error.message}): every message of this entity is dead-lettered as LEDGER_ITEM_INVALID`,
+      '  delete the item under the ledger key above (the next message then reads the platform first) or repair it, then redrive',
+    ];
+  }
   if (doc === undefined) {
     return [
       '  an entry of an older ledger version: its next message reads the platform before it acts',
