@@ -11,7 +11,8 @@
 import { BREAKER_KEY_PREFIX } from '../lambdas/core/aws/dynamodb-breaker-store';
 import { answerAfter, startAwsJsonServer } from './aws-json-server';
 
-type AttributeValue = { S?: string; N?: string; M?: Record<string, AttributeValue> };
+/** On the wire: B is base64. */
+type AttributeValue = { S?: string; N?: string; B?: string; M?: Record<string, AttributeValue> };
 type Item = Record<string, AttributeValue>;
 
 export interface FakeDynamoDb {
@@ -62,7 +63,9 @@ const valueBytes = (value: AttributeValue): number =>
     ? Buffer.byteLength(value.S)
     : value.N !== undefined
       ? Buffer.byteLength(value.N)
-      : 3 + itemBytes(value.M ?? {});
+      : value.B !== undefined
+        ? Buffer.from(value.B, 'base64').length
+        : 3 + itemBytes(value.M ?? {});
 
 interface Request {
   readonly Key?: Item;

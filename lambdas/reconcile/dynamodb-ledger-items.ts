@@ -1,4 +1,5 @@
 import { LedgerTable, type LedgerTableOptions } from '../core/aws/ledger-table';
+import { docOf } from '../core/ledger/doc-attribute';
 import { DynamoDbLedgerStore } from '../core/ledger/dynamodb-ledger-store';
 import type { LedgerItems } from './ledger-item-view';
 
@@ -10,8 +11,8 @@ export const dynamoDbLedgerItems = (options: LedgerTableOptions): LedgerItems =>
     read: (key) => store.read(key),
     users: async function* () {
       for await (const item of table.scan('user#')) {
-        const text = item.doc?.S;
-        if (text !== undefined) yield JSON.parse(text) as unknown;
+        const doc = docOf(item);
+        if (doc !== undefined) yield doc;
       }
     },
   };

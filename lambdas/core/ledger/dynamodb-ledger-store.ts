@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { LedgerTable, type LedgerTableOptions, numberValue } from '../aws/ledger-table';
+import { docAttribute, docOf } from './doc-attribute';
 import { type ClaimResult, type Lease, LeaseLostError, type LedgerStore } from './ledger-store';
 
 const CLAIM_NAMES = { '#lease': 'lease', '#until': 'until' };
@@ -18,14 +19,10 @@ const leaseAttribute = (lease: Lease): AttributeValue => ({
   },
 });
 
-const parseDoc = (item: Record<string, AttributeValue> | undefined): unknown => {
-  const text = item?.doc?.S;
-  return text === undefined ? undefined : JSON.parse(text);
-};
-
 /**
  * The ledger in one DynamoDB table (partition key `pk`, TTL attribute `expiresAt`). The item is
- * one JSON string attribute; only the lease is a map, because the conditions read it. Every
+ * one attribute holding the document (doc-attribute.ts); only the lease is a map, because the
+ * conditions read it. Every
  * write is conditional on the lease, so two holders can never both write an entity.
  */
 export class DynamoDbLedgerStore implements LedgerStore {
@@ -48,7 +45,7 @@ export class DynamoDbLedgerStore implements LedgerStore {
     const takenOver = write.item?.lease?.M?.eventKey?.S;
     return {
       kind: 'claimed',
-      doc: parseDoc(write.item),
+      doc: docOf(write.item),
       ...(takenOver === undefined ? {} : { takenOverFrom: takenOver }),
     };
   }
@@ -57,7 +54,7 @@ export class DynamoDbLedgerStore implements LedgerStore {
     const write = await this.#table.put(
       {
         pk: { S: key },
-        doc: { S: JSON.stringify(doc) },
+        doc: docAttribute(doc),
         ...(expiresAt === undefined ? {} : { expiresAt: numberValue(expiresAt) }),
       },
       { ConditionExpression: HOLDS_LEASE, ...leaseToken(token) },
@@ -75,7 +72,7 @@ export class DynamoDbLedgerStore implements LedgerStore {
   }
 
   async read(key: string): Promise<unknown> {
-    return parseDoc(await this.#table.get(key, true));
+    return docOf(await this.#table.get(key, true));
   }
 
   async readAlias(alias: string): Promise<string | undefined> {

@@ -2,11 +2,12 @@
  * The one contract every ledger store follows, run against the in-memory store (local run) and
  * the DynamoDB store on moto (real SDK calls, real condition expressions).
  */
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { LeaseLostError, type LedgerStore } from '../../../lambdas/core/ledger/ledger-store';
-import { ledgerTableStores } from '../../support/ledger-table';
+import { createLedgerTable, ledgerTableStores, motoLedgerClient } from '../../support/ledger-table';
 
 const stores = ledgerTableStores<LedgerStore>(
   () => new InMemoryLedgerStore(),
@@ -88,5 +89,58 @@ describe.each(stores)('ledger store contract: %s', (_name, makeStore) => {
     // Assess
     expect(await store.readAlias('record-id#1')).toBe('{"clientId":"C-1"}');
     expect(await store.readAlias('record-id#2')).toBeUndefined();
+  });
+});
+
+describe('the DynamoDB ledger store on moto', () => {
+  const setup = async () => {
+    const client = motoLedgerClient();
+    const tableName = await createLedgerTable(client);
+    return { client, tableName, store: new DynamoDbLedgerStore({ tableName, client }) };
+  };
+
+  it('stores the document deflated, in a fraction of its JSON size', async () => {
+    // Prepare: a document the size of an entity with a few events, repetitive as they are.
+    const { client, tableName, store } = await setup();
+    const events = Array.from({ length: 6 }, (_, i) => ({
+      key: `add-or-update-campaign-record@00179550720000${i}.1.d5caf2fde61b74e3`,
+      v: `00179550720000${i}.1.d5caf2fde61b74e3`,
+      op: { kind: 'upsert', campaign: 'Leads', items: [{ key: 'Name', value: `Lead v${i}` }] },
+      settled: true,
+      outcome: 'SUCCESS',
+    }));
+    const written = { schema: 2, known: { present: true }, events };
+    await store.claim('record#big', lease('t', 5000), 1000);
+
+    // Act
+    await store.commit('record#big', 't', written);
+
+    // Assess
+    const { Item } = await client.send(
+      new GetItemCommand({ TableName: tableName, Key: { pk: { S: 'record#big' } } }),
+    );
+    const stored = Item?.doc?.B;
+    expect(stored).toBeInstanceOf(Uint8Array);
+    expect(stored?.length).toBeLessThan(JSON.stringify(written).length / 2);
+    expect(await store.read('record#big')).toEqual(written);
+  });
+
+  it('reads a document an earlier version stored as a JSON string, and claims over it', async () => {
+    // Prepare
+    const { client, tableName, store } = await setup();
+    const earlier = doc(true);
+    await client.send(
+      new PutItemCommand({
+        TableName: tableName,
+        Item: { pk: { S: 'record#old' }, doc: { S: JSON.stringify(earlier) } },
+      }),
+    );
+
+    // Act
+    const claim = await store.claim('record#old', lease('t', 5000), 1000);
+
+    // Assess
+    expect(claim).toMatchObject({ kind: 'claimed', doc: earlier });
+    expect(await store.read('record#old')).toEqual(earlier);
   });
 });
