@@ -8,7 +8,7 @@
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
-import { CATEGORIES, type Plan, type PlanEntry } from './plan';
+import { CATEGORIES, type Plan, type PlanEntry, WORKED_BY_AGENT } from './plan';
 
 export const PLAN_FILE_VERSION = 1;
 
@@ -133,6 +133,10 @@ const checkHeader = (
   // As `deleteGate` decides: deletes beyond the gate are held, and held means a reason is given.
   if (count > gate && !held)
     refuse('deletes.held', `false, yet ${count} deletes exceed the gate of ${gate}`);
+  const worked = entries.filter((e) => e.category === 'delete' && e.reason === WORKED_BY_AGENT);
+  if (worked.length > 0 && !held) {
+    refuse('deletes.held', `false, yet ${worked.length} deletes are of records agents have worked`);
+  }
   if (held !== (count > 0 && heldBecause.length > 0)) {
     refuse(
       'deletes.held',

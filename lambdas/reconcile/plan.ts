@@ -268,12 +268,19 @@ const planRecords = async (
           entry: { entity, category: 'skipped', reason: 'SWEEP_INCOMPLETE' },
         });
       } else {
+        // An agent's attempts and work codes go with the record: such deletes are held whole
+        // for a person to allow (deleteGate), and named so, whoever made the record.
+        const worked = found.some((record) => record.workAttempts > 0);
         candidates.push({
           ref,
           entry: {
             entity,
             category: 'delete',
-            ...(owned[index] ? {} : { reason: 'UNMANAGED_DELETE_ALLOWED' }),
+            ...(worked
+              ? { reason: WORKED_BY_AGENT }
+              : owned[index]
+                ? {}
+                : { reason: 'UNMANAGED_DELETE_ALLOWED' }),
             repair: {
               action: 'delete-campaign-record',
               message: {
@@ -425,12 +432,19 @@ const skipNewer = async (
     return { ...rest, category: 'skipped', reason: 'NEWER_EVENT' };
   });
 
-/** Whether the deletes may go with the rest, or wait whole for a person to name their count. */
+/** The reason of a delete whose record an agent has worked (`workAttempts` > 0). */
+export const WORKED_BY_AGENT = 'WORKED_BY_AGENT';
+
+/**
+ * Whether the deletes may go with the rest, or wait whole for a person to name their count:
+ * more than the gate, an export that shrank, or any delete of a record an agent has worked.
+ */
 export const deleteGate = (
   snapshot: Snapshot,
   count: number,
   scopeSize: number,
   previous: PreviousSnapshot | undefined,
+  worked = 0,
 ): Plan['deletes'] => {
   const { deleteGate: gate, shrinkGuardPercent } = snapshot.scope;
   const limit = Math.max(gate.count, Math.floor((gate.percent / 100) * scopeSize));
@@ -444,6 +458,11 @@ export const deleteGate = (
   if (previous !== undefined && rows < previous.rowCount * (1 - shrinkGuardPercent / 100)) {
     heldBecause.push(
       `the export has ${rows} rows, the previous snapshot ${previous.rowCount}: it shrank by more than ${shrinkGuardPercent} %`,
+    );
+  }
+  if (worked > 0) {
+    heldBecause.push(
+      `${worked} of the deletes are of records agents have worked (their attempts and work codes go with them)`,
     );
   }
   return {
@@ -497,7 +516,13 @@ export const buildPlan = async (inputs: PlanInputs): Promise<Plan> => {
           },
         }),
     counts,
-    deletes: deleteGate(snapshot, counts.delete, built.scopeSize, inputs.previous),
+    deletes: deleteGate(
+      snapshot,
+      counts.delete,
+      built.scopeSize,
+      inputs.previous,
+      entries.filter((e) => e.category === 'delete' && e.reason === WORKED_BY_AGENT).length,
+    ),
     ...('sweeps' in built
       ? {
           sweeps: built.sweeps.map(({ records: _r, ...sweep }) => ({

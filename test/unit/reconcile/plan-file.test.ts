@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../../lambdas/reconcile/manifest';
-import type { Plan } from '../../../lambdas/reconcile/plan';
+import { type Plan, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
 import { parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
 
 const plan: Plan = {
@@ -160,6 +160,47 @@ describe('plan file header against its entries', () => {
 
     // Assess
     expect(attempt).toThrow(message);
+  });
+});
+
+describe('plan file with a delete of a worked record', () => {
+  /** One record delete, inside the gate, held because an agent worked the record. */
+  const worked: Plan = {
+    ...held,
+    counts: { ...held.counts, delete: 1 },
+    deletes: {
+      count: 1,
+      gate: 100,
+      scopeSize: 2,
+      held: true,
+      heldBecause: ['1 of the deletes are of records agents have worked'],
+    },
+    entries: [
+      {
+        entity: 'record:Leads:R-1',
+        category: 'delete',
+        reason: WORKED_BY_AGENT,
+        repair: {
+          action: 'delete-campaign-record',
+          message: { campaignName: 'Leads', region: 'eu-central-1', clientId: 'R-1' },
+        },
+      },
+    ],
+  };
+
+  it('refuses a header that releases it, naming the field', () => {
+    // Prepare: the hold and its reason edited away (the gate alone would let one delete go).
+    const text = serializePlan(worked)
+      .replace('"held":true', '"held":false')
+      .replace(/"heldBecause":\[[^\]]*\]/, '"heldBecause":[]');
+
+    // Act
+    const attempt = () => parsePlan(text);
+
+    // Assess
+    expect(attempt).toThrow(
+      /deletes\.held: the header says false, yet 1 deletes are of records agents have worked/,
+    );
   });
 });
 

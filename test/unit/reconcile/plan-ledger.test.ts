@@ -8,7 +8,7 @@ import { familyKey } from '../../../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
-import { buildPlan } from '../../../lambdas/reconcile/plan';
+import { buildPlan, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
 import { parseScopes, type RecordsScope } from '../../../lambdas/reconcile/scope';
 import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
@@ -133,6 +133,56 @@ describe('plan: which records beyond the export are ours', () => {
       const entry = plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:R-1`);
       expect(entry?.category).toBe(category);
       expect(entry?.reason).toBe(reason);
+    },
+  );
+});
+
+describe('plan: a record beyond the export that an agent has worked', () => {
+  it.each([
+    { worked: false, reason: undefined, held: false },
+    { worked: true, reason: WORKED_BY_AGENT, held: true },
+  ])(
+    'worked: $worked, is a delete with reason $reason, held: $held',
+    async ({ worked, reason, held }) => {
+      // Prepare: R-1, ours and not exported, one delete well inside the gate.
+      simulator.reset();
+      for (const clientId of ['R-keep', 'R-1']) {
+        simulator.state.putRecord({
+          campaignName: SCOPE_CAMPAIGN,
+          clientId,
+          previewRecordData: [{ key: 'CrmId', value: clientId }],
+        });
+      }
+      if (worked) {
+        simulator.state.recordAttempt(
+          SCOPE_CAMPAIGN,
+          { clientId: 'R-1' },
+          {
+            agent: 'agent.c@example.com',
+            at: Date.parse('2026-11-24T10:00:00.000Z'),
+            workedState: 'COMPLETED',
+            workCodes: [{ key: 'Outcome', value: 'Sale' }],
+          },
+        );
+      }
+      const ledger = new LedgerItemView({
+        items: ledgerOf(new Map([[familyKey(REGION, 'R-1'), createdIn('R-1', SCOPE_CAMPAIGN)]])),
+      });
+
+      // Act
+      const plan = await buildPlan({
+        snapshot: snapshot(),
+        reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+        ledger,
+        now: Date.parse('2026-11-25T08:00:00.000Z'),
+      });
+
+      // Assess: its attempts and work codes would go with it, so a person must allow the deletes.
+      const entry = plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:R-1`);
+      expect(entry?.category).toBe('delete');
+    expect(entry?.reason).toBe(reason);
+      expect(plan.deletes).toMatchObject({ count: 1, held });
+      expect(plan.deletes.heldBecause.join()).toMatch(held ? /agents have worked/ : /^$/);
     },
   );
 });
