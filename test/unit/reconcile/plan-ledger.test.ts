@@ -90,6 +90,32 @@ const ledgerOf = (items: ReadonlyMap<string, unknown>): LedgerItems => ({
   users: async function* () {},
 });
 
+/** The scope campaign holds R-keep (exported) and R-1 (not exported, made by hand unless the ledger says otherwise). */
+const seedScopeCampaign = (): void => {
+  simulator.reset();
+  for (const clientId of ['R-keep', 'R-1']) {
+    simulator.state.putRecord({
+      campaignName: SCOPE_CAMPAIGN,
+      clientId,
+      previewRecordData: [{ key: 'CrmId', value: clientId }],
+    });
+  }
+};
+
+/** The plan of the snapshot, with a ledger that shows R-1 created by us in `campaign`, and R-1's entry. */
+const planWithR1CreatedIn = async (campaign: string) => {
+  const ledger = new LedgerItemView({
+    items: ledgerOf(new Map([[familyKey(REGION, 'R-1'), createdIn('R-1', campaign)]])),
+  });
+  const plan = await buildPlan({
+    snapshot: snapshot(),
+    reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+    ledger,
+    now: Date.parse('2026-11-25T08:00:00.000Z'),
+  });
+  return { plan, entry: plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:R-1`) };
+};
+
 describe('plan: which records beyond the export are ours', () => {
   it.each([
     {
@@ -107,30 +133,13 @@ describe('plan: which records beyond the export are ours', () => {
   ])(
     'a record beyond the export, its family $ledger, is planned $category',
     async ({ campaign, category, reason }) => {
-      // Prepare: the scope campaign holds R-keep (exported) and R-1 (not exported, made by hand
-      // unless the ledger says otherwise).
-      simulator.reset();
-      for (const clientId of ['R-keep', 'R-1']) {
-        simulator.state.putRecord({
-          campaignName: SCOPE_CAMPAIGN,
-          clientId,
-          previewRecordData: [{ key: 'CrmId', value: clientId }],
-        });
-      }
-      const ledger = new LedgerItemView({
-        items: ledgerOf(new Map([[familyKey(REGION, 'R-1'), createdIn('R-1', campaign)]])),
-      });
+      // Prepare
+      seedScopeCampaign();
 
       // Act
-      const plan = await buildPlan({
-        snapshot: snapshot(),
-        reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
-        ledger,
-        now: Date.parse('2026-11-25T08:00:00.000Z'),
-      });
+      const { entry } = await planWithR1CreatedIn(campaign);
 
       // Assess
-      const entry = plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:R-1`);
       expect(entry?.category).toBe(category);
       expect(entry?.reason).toBe(reason);
     },
@@ -145,14 +154,7 @@ describe('plan: a record beyond the export that an agent has worked', () => {
     'worked: $worked, is a delete with reason $reason, held: $held',
     async ({ worked, reason, held }) => {
       // Prepare: R-1, ours and not exported, one delete well inside the gate.
-      simulator.reset();
-      for (const clientId of ['R-keep', 'R-1']) {
-        simulator.state.putRecord({
-          campaignName: SCOPE_CAMPAIGN,
-          clientId,
-          previewRecordData: [{ key: 'CrmId', value: clientId }],
-        });
-      }
+      seedScopeCampaign();
       if (worked) {
         simulator.state.recordAttempt(
           SCOPE_CAMPAIGN,
@@ -165,22 +167,13 @@ describe('plan: a record beyond the export that an agent has worked', () => {
           },
         );
       }
-      const ledger = new LedgerItemView({
-        items: ledgerOf(new Map([[familyKey(REGION, 'R-1'), createdIn('R-1', SCOPE_CAMPAIGN)]])),
-      });
 
       // Act
-      const plan = await buildPlan({
-        snapshot: snapshot(),
-        reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
-        ledger,
-        now: Date.parse('2026-11-25T08:00:00.000Z'),
-      });
+      const { plan, entry } = await planWithR1CreatedIn(SCOPE_CAMPAIGN);
 
       // Assess: its attempts and work codes would go with it, so a person must allow the deletes.
-      const entry = plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:R-1`);
       expect(entry?.category).toBe('delete');
-    expect(entry?.reason).toBe(reason);
+      expect(entry?.reason).toBe(reason);
       expect(plan.deletes).toMatchObject({ count: 1, held });
       expect(plan.deletes.heldBecause.join()).toMatch(held ? /agents have worked/ : /^$/);
     },
