@@ -2,14 +2,18 @@
  * Plan time for 100 000 rows against the simulator: a records scope (one campaign of 100 000
  * records; the sweep splits until no slice is full; 1 % of them edited, some missing, some
  * extra) and a users scope (a roster of 100 000, each checked with query-existence; all but 1 %
- * exist, made by someone else as far as an empty ledger knows: a first run over an existing
- * platform, so they come out as conflicts), planned
- * with the same planner as `npm run ops -- reconcile plan`, unpaced (the ceiling's part is on
- * paper: docs/decisions.md). The simulator runs in this process, seeded directly; its CPU
+ * exist), planned with the same planner as `npm run ops -- reconcile plan`, unpaced (the
+ * ceiling's part is on paper: docs/decisions.md). The ledger is seeded as a deployment's would
+ * be after it made most of them: every record and user is ours but 1 % of each (made by hand),
+ * so the plan takes the paths of a steady state (in sync, update, delete) as well as the
+ * refusals (unmanaged, conflict). The simulator runs in this process, seeded directly; its CPU
  * counts in the time, so the numbers are an upper bound of the planner's own.
  */
 import { createHash } from 'node:crypto';
+import { familyKey, userKey } from '../lambdas/core/ledger/entity-key';
+import { eventVersion } from '../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
+import { LEDGER_SCHEMA_VERSION } from '../lambdas/core/ledger/ledger-doc';
 import { decodeExport } from '../lambdas/reconcile/export-decoder';
 import { InMemoryRunHistory } from '../lambdas/reconcile/in-memory-run-history';
 import { inMemoryLedgerItems, LedgerItemView } from '../lambdas/reconcile/ledger-item-view';
@@ -33,7 +37,37 @@ const API_KEY = 'reconcile-bench-key-0001';
 const CAMPAIGN = 'Bench-Campaign';
 const EXPORTED_AT = '2026-11-25T06:00:00.000Z';
 
+const REGION = 'eu-central-1';
+/** When the seeded ledger's entities were created: before the export. */
+const CREATED = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'b'.repeat(16));
+
 const id = (n: number) => `C-${String(n).padStart(6, '0')}`;
+
+/** A ledger item as the functions leave it after creating the record, its events folded away. */
+const recordCreatedByUs = (clientId: string) => ({
+  schema: LEDGER_SCHEMA_VERSION,
+  kind: 'record-family',
+  id: { region: REGION, clientId },
+  events: [],
+  known: {
+    places: { [CAMPAIGN]: { record: { born: CREATED, at: CREATED, fields: {} } } },
+    base: { [CAMPAIGN]: { gone: '' } },
+    written: [CAMPAIGN],
+  },
+});
+
+const userCreatedByUs = (loginUserId: string) => ({
+  schema: LEDGER_SCHEMA_VERSION,
+  kind: 'user',
+  id: { loginUserId },
+  events: [],
+  known: { place: { user: { born: CREATED, at: CREATED } }, base: { gone: '' }, written: true },
+});
+
+const seed = async (ledger: InMemoryLedgerStore, key: string, doc: object): Promise<void> => {
+  await ledger.claim(key, { token: 'seed', until: 0, eventKey: 'seed' }, 0);
+  await ledger.commit(key, 'seed', doc);
+};
 
 export const measureReconcilePlan = async (rows = 100_000): Promise<ReconcilePlanMeasurement[]> => {
   const simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
@@ -67,7 +101,16 @@ export const measureReconcilePlan = async (rows = 100_000): Promise<ReconcilePla
       users: { kind: 'users' },
     });
     if (!scopes.success) throw new Error(scopes.error);
+    // Ours: every record but the second half of the extras, every user but the first `drift`
+    // that exist.
     const ledger = new InMemoryLedgerStore();
+    for (let n = 0; n < rows + Math.floor(drift / 2); n += 1) {
+      await seed(ledger, familyKey(REGION, id(n)), recordCreatedByUs(id(n)));
+    }
+    for (let n = 2 * drift; n < rows; n += 1) {
+      const loginUserId = `u${n}@example.com`;
+      await seed(ledger, userKey(loginUserId), userCreatedByUs(loginUserId));
+    }
     const results: ReconcilePlanMeasurement[] = [];
     for (const [kind, csv] of [
       ['records', recordCsv],
@@ -89,7 +132,7 @@ export const measureReconcilePlan = async (rows = 100_000): Promise<ReconcilePla
         readExport: async () => bytes,
         decode: decodeExport,
         scopes: scopes.scopes,
-        campaignRegion: 'eu-central-1',
+        campaignRegion: REGION,
         reader: () =>
           localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
         ledger: () => new LedgerItemView({ items: inMemoryLedgerItems(ledger) }),
@@ -124,7 +167,7 @@ export const reconcilePlanText = (results: readonly ReconcilePlanMeasurement[]):
     'Reconcile plan time against the simulator (same process, unpaced):',
     ...results.map(
       (r) =>
-        `  ${r.kind.padEnd(8)} ${r.rows} rows: ${r.seconds.toFixed(1)} s, ${r.platformReads} platform reads${r.sweep ? ` (${r.sweep})` : ''}${r.kind === 'users' ? ' (an empty ledger: the users found are not ours)' : ''}; create ${r.counts.create}, update ${r.counts.update}, delete ${r.counts.delete}, unmanaged ${r.counts.unmanaged}, conflict ${r.counts.conflict}, in sync ${r.counts['in-sync']}`,
+        `  ${r.kind.padEnd(8)} ${r.rows} rows: ${r.seconds.toFixed(1)} s, ${r.platformReads} platform reads${r.sweep ? ` (${r.sweep})` : ''}; create ${r.counts.create}, update ${r.counts.update}, delete ${r.counts.delete}, unmanaged ${r.counts.unmanaged}, conflict ${r.counts.conflict}, in sync ${r.counts['in-sync']}`,
     ),
   ].join('\n');
 
