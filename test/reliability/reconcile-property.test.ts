@@ -2,7 +2,8 @@
  * The reconciliation property: whatever the drift (users and records made by the integration or
  * by hand, edited, missing, extra; a roster with leavers; absent-means-leave on or off), one plan,
  * its apply through the bulk sender and the real handlers, and a drain leave the platform equal to
- * the scoped export for every managed entity, while what was never ours is untouched. A second
+ * the scoped export for every managed entity, while what was never ours is untouched (deletes
+ * held because an agent worked a record go once a person allows their count). A second
  * plan then finds nothing to change. CI-sized by default; RECONCILE_PROPERTY_RUNS for a soak.
  */
 import { createHash } from 'node:crypto';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryRunHistory } from '../../lambdas/reconcile/in-memory-run-history';
-import { hasChanges } from '../../lambdas/reconcile/plan';
+import { hasChanges, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
 import { parseScopes } from '../../lambdas/reconcile/scope';
 import { InMemoryBackend } from '../../local/backends/in-memory';
 import type { InputEvent } from '../../local/run/event-input';
@@ -246,6 +247,27 @@ describe('reconciliation property', () => {
           if (hasChanges(plan)) {
             const result = await applyLocally(local, plan, planPath);
             expect(result.fates.filter((f) => f.kind !== 'applied')).toEqual([]);
+            // Inside the gate, only a delete of a record an agent worked holds the deletes: the
+            // apply leaves every one of them, until a person allows the plan's count.
+            const deletes = plan.entries.filter((e) => e.category === 'delete');
+            expect(plan.deletes.held).toBe(deletes.some((e) => e.reason === WORKED_BY_AGENT));
+            if (plan.deletes.held) {
+              for (const entry of deletes) {
+                const id = entry.entity.split(':').at(-1) ?? '';
+                expect(simulator.state.findByClientId(CAMPAIGN, id), entry.entity).toBeDefined();
+              }
+              // The bulk sender's checkpoint beside the plan skips the creates and updates the
+              // first apply sent (the local run reports them as never received): only the
+              // deletes are this apply's own.
+              const allowed = await applyLocally(local, plan, planPath, {
+                allowDeletes: plan.deletes.count,
+              });
+              expect(
+                allowed.fates.filter(
+                  (f) => f.action === 'delete-campaign-record' && f.kind !== 'applied',
+                ),
+              ).toEqual([]);
+            }
           }
         }
         const again = await Promise.all(manifests.map((m) => planLocally(local, m)));
