@@ -6,7 +6,7 @@
 import { familyKey, userKey } from '../core/ledger/entity-key';
 import type { AnyEntityKind } from '../core/ledger/entity-kind';
 import { versionTime } from '../core/ledger/event-version';
-import { parseLedgerDoc } from '../core/ledger/ledger-doc';
+import { LedgerDocError, parseLedgerDoc } from '../core/ledger/ledger-doc';
 import { ENTITY_KINDS } from '../entities';
 import type { KnownFamily } from '../entities/record-family/known';
 import { recordAt } from '../entities/record-family/model';
@@ -26,6 +26,28 @@ const kindOf = (entity: EntityRef): AnyEntityKind =>
 
 const keyOf = (entity: EntityRef): string =>
   entity.kind === 'user' ? userKey(entity.loginUserId) : familyKey(entity.region, entity.clientId);
+
+/**
+ * An item, parsed; one that does not parse stops the plan (nothing can say whether its entity is
+ * ours), naming the item so that an operator can look at it with `ops trace` and repair or
+ * delete it.
+ */
+const parsed = (raw: unknown, kind: AnyEntityKind, key: string | undefined) => {
+  try {
+    return parseLedgerDoc(raw, kind.name, kind.parts);
+  } catch (error) {
+    if (!(error instanceof LedgerDocError)) throw error;
+    throw new LedgerDocError(
+      `the ledger item ${key ?? 'of a user'} does not parse (${error.message}): the plan cannot tell whether its entity is ours; see it with ops trace, repair or delete it, then plan again`,
+    );
+  }
+};
+
+/** The key of a user item the scan listed, when its id can be read. */
+const listedUserKey = (raw: unknown): string | undefined => {
+  const id = (raw as { id?: { loginUserId?: unknown } } | undefined)?.id?.loginUserId;
+  return typeof id === 'string' ? userKey(id) : undefined;
+};
 
 /**
  * What a plan asks of one item, kept instead of the item: a user scope's scan holds every user's
@@ -88,7 +110,7 @@ export class LedgerItemView implements LedgerView {
     if (entity.kind === 'user' && this.#usersListed) return Promise.resolve(undefined);
     const kind = kindOf(entity);
     const facts = this.#items.read(key).then((raw) => {
-      const doc = parseLedgerDoc(raw, kind.name, kind.parts);
+      const doc = parsed(raw, kind, key);
       return doc === undefined ? undefined : factsOf(doc, entity.kind);
     });
     // A failed read is not kept: it stops this plan, and must not answer a retry.
@@ -109,7 +131,7 @@ export class LedgerItemView implements LedgerView {
   async *createdUsers(): AsyncIterable<string> {
     const kind = ENTITY_KINDS.user;
     for await (const raw of this.#items.users()) {
-      const doc = parseLedgerDoc(raw, kind.name, kind.parts);
+      const doc = parsed(raw, kind, listedUserKey(raw));
       if (doc === undefined) continue;
       const { loginUserId } = doc.id as UserId;
       const facts = factsOf(doc, 'user');

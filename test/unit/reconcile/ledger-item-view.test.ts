@@ -125,4 +125,46 @@ describe('ledger item view: one read per item', () => {
     // Assess
     expect([first, second, calls]).toEqual(['throttled', true, 2]);
   });
+
+  it.each([
+    ['read by key', 'record'],
+    ['listed by the users scan', 'user'],
+  ] as const)('names an item %s that does not parse, and stops the plan', async (_how, kind) => {
+    // Prepare: an item of this schema version whose events are not a list.
+    const broken = (id: object) => ({
+      schema: LEDGER_SCHEMA_VERSION,
+      kind: kind === 'user' ? 'user' : 'record-family',
+      id,
+      events: 'x',
+      known: {},
+    });
+    const view = new LedgerItemView({
+      items: {
+        read: async () => broken({ region: REGION, clientId: 'R-1' }),
+        users: async function* () {
+          yield broken({ loginUserId: 'u-1' });
+        },
+      },
+    });
+
+    // Act
+    const attempt =
+      kind === 'user'
+        ? async () => {
+            for await (const _ of view.createdUsers()) {
+              // listing is the act
+            }
+          }
+        : () =>
+            view.createdByUs({
+              kind: 'record',
+              region: REGION,
+              clientId: 'R-1',
+              campaign: 'Leads',
+            });
+
+    // Assess
+    const key = kind === 'user' ? userKey('u-1') : familyKey(REGION, 'R-1');
+    await expect(attempt()).rejects.toThrow(`the ledger item ${key} does not parse (item.events`);
+  });
 });
