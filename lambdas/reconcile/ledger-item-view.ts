@@ -29,8 +29,7 @@ const keyOf = (entity: EntityRef): string =>
 
 /**
  * An item, parsed; one that does not parse stops the plan (nothing can say whether its entity is
- * ours), naming the item so that an operator can look at it with `ops trace` and repair or
- * delete it.
+ * ours), naming the item's key so that an operator can repair or delete it.
  */
 const parsed = (raw: unknown, kind: AnyEntityKind, key: string | undefined) => {
   try {
@@ -38,7 +37,7 @@ const parsed = (raw: unknown, kind: AnyEntityKind, key: string | undefined) => {
   } catch (error) {
     if (!(error instanceof LedgerDocError)) throw error;
     throw new LedgerDocError(
-      `the ledger item ${key ?? 'of a user'} does not parse (${error.message}): the plan cannot tell whether its entity is ours; see it with ops trace, repair or delete it, then plan again`,
+      `the ledger item ${key ?? 'of a user'} does not parse (${error.message}): the plan cannot tell whether its entity is ours; repair or delete the item under that key, then plan again`,
     );
   }
 };
