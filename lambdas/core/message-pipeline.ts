@@ -3,7 +3,7 @@ import type { AnyAction, EntityName } from './action';
 import { type Disposition, type Received, type SettleDependencies, settle } from './disposition';
 import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from './envelope';
 import type { AnyEntityKind } from './ledger/entity-kind';
-import type { EntityLedger } from './ledger/entity-ledger';
+import { type EntityLedger, newEvent } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
 import { versionOf } from './ledger/event-version';
 import { LedgerDocError } from './ledger/ledger-doc';
@@ -171,7 +171,7 @@ export const processMessage = async (
           const v = versionOf(ordering.rank, op, occurred);
           outcome = await ledger.apply(kind, {
             id: named.id,
-            event: { key: `${action.name}@${v}`, v, action: action.name, op },
+            event: newEvent(action.name, v, op),
             platform: deps.platform,
             call,
             deadline: inbound.deadline,

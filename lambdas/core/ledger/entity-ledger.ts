@@ -38,6 +38,14 @@ export interface NewEvent {
   readonly op: unknown;
 }
 
+/** A message's event for the ledger: its version, and the key every copy of it shares. */
+export const newEvent = (action: string, v: Version, op: unknown): NewEvent => ({
+  key: `${action}@${v}`,
+  v,
+  action,
+  op,
+});
+
 export interface ApplyRequest {
   /** Who the entity is on the platform (the kind's id). */
   readonly id: unknown;

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
-import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { EntityLedger, newEvent } from '../../../lambdas/core/ledger/entity-ledger';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import { user } from '../../../lambdas/entities/user';
@@ -72,7 +72,7 @@ describe('ops trace', () => {
       const v = at(minute, kind);
       await ledger.apply(user, {
         id: { loginUserId: LEAVER },
-        event: { key: `${action}@${v}`, v, action, op },
+        event: newEvent(action, v, op),
         platform,
         call: { deadline },
         deadline,

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnyEntityKind } from '../../../lambdas/core/ledger/entity-kind';
-import { EntityLedger, type NewEvent } from '../../../lambdas/core/ledger/entity-ledger';
+import { EntityLedger, type NewEvent, newEvent } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
 import { user } from '../../../lambdas/entities/user';
@@ -21,7 +21,7 @@ const ADA = { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' };
 const userEvent = (n: number, op: UserOp): NewEvent => {
   const action = op.kind === 'join' ? 'add-user' : 'delete-user';
   const v = String(n).padStart(3, '0');
-  return { key: `${action}@${v}`, v, action, op };
+  return newEvent(action, v, op);
 };
 
 const join = (n: number) => userEvent(n, { kind: 'join', user: ADA });
