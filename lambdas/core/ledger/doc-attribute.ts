@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { LedgerDocError } from './ledger-doc';
 
 /**
  * How an entity's ledger document is stored: its JSON, deflated, as a binary attribute. The
@@ -19,7 +20,12 @@ export const docAttribute = (doc: object): AttributeValue => ({
  */
 export const docOf = (item: Readonly<Record<string, AttributeValue>> | undefined): unknown => {
   const doc = item?.doc;
-  if (doc?.B !== undefined) return JSON.parse(inflateRawSync(doc.B).toString('utf8'));
-  if (doc?.S !== undefined) return JSON.parse(doc.S);
+  try {
+    if (doc?.B !== undefined) return JSON.parse(inflateRawSync(doc.B).toString('utf8'));
+    if (doc?.S !== undefined) return JSON.parse(doc.S);
+  } catch (error) {
+    // A damaged item is the item's fault, not a passing one: no redelivery can read it.
+    throw new LedgerDocError(`item.doc: not a ledger document (${(error as Error).name})`);
+  }
   return undefined;
 };

@@ -20,6 +20,20 @@ const leaseAttribute = (lease: Lease): AttributeValue => ({
 });
 
 /**
+ * Whether a refused commit finds the item as this commit wrote it, with no lease: an attempt
+ * that landed but timed out, which the SDK retried (a taken-over lease leaves another's there).
+ */
+const isOurCommit = (
+  item: Record<string, AttributeValue> | undefined,
+  stored: AttributeValue,
+): boolean =>
+  item !== undefined &&
+  item.lease === undefined &&
+  item.doc?.B !== undefined &&
+  stored.B !== undefined &&
+  Buffer.from(item.doc.B).equals(Buffer.from(stored.B));
+
+/**
  * The ledger in one DynamoDB table (partition key `pk`, TTL attribute `expiresAt`). The item is
  * one attribute holding the document (doc-attribute.ts); only the lease is a map, because the
  * conditions read it. Every
@@ -35,31 +49,51 @@ export class DynamoDbLedgerStore implements LedgerStore {
   async claim(key: string, lease: Lease, now: number): Promise<ClaimResult> {
     const write = await this.#table.update(key, {
       UpdateExpression: 'SET #lease = :lease',
-      ConditionExpression: 'attribute_not_exists(#lease) OR #lease.#until < :now',
-      ExpressionAttributeNames: CLAIM_NAMES,
-      ExpressionAttributeValues: { ':lease': leaseAttribute(lease), ':now': numberValue(now) },
+      // Or our own lease: an attempt that landed but timed out is retried by the SDK.
+      ConditionExpression:
+        'attribute_not_exists(#lease) OR #lease.#until < :now OR #lease.#token = :token',
+      ExpressionAttributeNames: { ...CLAIM_NAMES, '#token': 'token' },
+      ExpressionAttributeValues: {
+        ':lease': leaseAttribute(lease),
+        ':now': numberValue(now),
+        ':token': { S: lease.token },
+      },
       ReturnValues: 'ALL_OLD',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
     if (!write.done) return { kind: 'busy', until: Number(write.item?.lease?.M?.until?.N ?? now) };
-    const takenOver = write.item?.lease?.M?.eventKey?.S;
+    const before = write.item?.lease?.M;
+    const takenOver = before?.token?.S === lease.token ? undefined : before?.eventKey?.S;
+    let doc: unknown;
+    try {
+      doc = docOf(write.item);
+    } catch (error) {
+      // Claimed, but unreadable: give the lease back, so the entity is not held until it ends.
+      await this.release(key, lease.token);
+      throw error;
+    }
     return {
       kind: 'claimed',
-      doc: docOf(write.item),
+      doc,
       ...(takenOver === undefined ? {} : { takenOverFrom: takenOver }),
     };
   }
 
   async commit(key: string, token: string, doc: object, expiresAt?: number): Promise<void> {
+    const stored = docAttribute(doc);
     const write = await this.#table.put(
       {
         pk: { S: key },
-        doc: docAttribute(doc),
+        doc: stored,
         ...(expiresAt === undefined ? {} : { expiresAt: numberValue(expiresAt) }),
       },
-      { ConditionExpression: HOLDS_LEASE, ...leaseToken(token) },
+      {
+        ConditionExpression: HOLDS_LEASE,
+        ...leaseToken(token),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
     );
-    if (!write.done) throw new LeaseLostError(key);
+    if (!write.done && !isOurCommit(write.item, stored)) throw new LeaseLostError(key);
   }
 
   async release(key: string, token: string): Promise<void> {

@@ -16,10 +16,11 @@ export class InMemoryLedgerStore implements LedgerStore {
   async claim(key: string, lease: Lease, now: number): Promise<ClaimResult> {
     this.requests.claim += 1;
     const item = this.#items.get(key) ?? {};
-    if (item.lease !== undefined && item.lease.until >= now) {
+    const ours = item.lease?.token === lease.token;
+    if (item.lease !== undefined && item.lease.until >= now && !ours) {
       return { kind: 'busy', until: item.lease.until };
     }
-    const takenOver = item.lease?.eventKey;
+    const takenOver = ours ? undefined : item.lease?.eventKey;
     this.#items.set(key, { ...item, lease });
     return {
       kind: 'claimed',

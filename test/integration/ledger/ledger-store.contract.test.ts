@@ -6,6 +6,7 @@ import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { LedgerDocError } from '../../../lambdas/core/ledger/ledger-doc';
 import { LeaseLostError, type LedgerStore } from '../../../lambdas/core/ledger/ledger-store';
 import { createLedgerTable, ledgerTableStores, motoLedgerClient } from '../../support/ledger-table';
 
@@ -71,6 +72,18 @@ describe.each(stores)('ledger store contract: %s', (_name, makeStore) => {
     await store.claim('record#x', lease('t1', 5000), 1000);
     await store.commit('record#x', 't1', doc(false), 1_900_000_000);
     expect((await store.claim('record#x', lease('t2', 5000), 1001)).kind).toBe('claimed');
+  });
+
+  it('claims again for the holder whose claim landed (a retried attempt), not as a takeover', async () => {
+    // Prepare
+    const store = await makeStore();
+    await store.claim('record#retry', lease('t', 5000), 1000);
+
+    // Act
+    const again = await store.claim('record#retry', lease('t', 5000), 1000);
+
+    // Assess
+    expect(again).toEqual({ kind: 'claimed', doc: undefined });
   });
 
   it('of two concurrent claims on one entity exactly one wins', async () => {
@@ -142,5 +155,43 @@ describe('the DynamoDB ledger store on moto', () => {
     // Assess
     expect(claim).toMatchObject({ kind: 'claimed', doc: earlier });
     expect(await store.read('record#old')).toEqual(earlier);
+  });
+
+  it('takes a commit that landed but was retried as done, and still refuses one over a new lease', async () => {
+    // Prepare: a commit whose attempt landed; then the same commit again (the SDK's retry).
+    const { store } = await setup();
+    await store.claim('record#sent', lease('t', 5000), 1000);
+    await store.commit('record#sent', 't', doc(true));
+
+    // Act
+    const retried = store.commit('record#sent', 't', doc(true));
+
+    // Assess
+    await expect(retried).resolves.toBeUndefined();
+    await store.claim('record#sent', lease('u', 9000), 1000);
+    await expect(store.commit('record#sent', 't', doc(false))).rejects.toBeInstanceOf(
+      LeaseLostError,
+    );
+  });
+
+  it('gives the lease back when the claimed item cannot be read, naming it invalid', async () => {
+    // Prepare: an item whose document is not deflated JSON.
+    const { client, tableName, store } = await setup();
+    await client.send(
+      new PutItemCommand({
+        TableName: tableName,
+        Item: { pk: { S: 'record#bad' }, doc: { B: new Uint8Array([1, 2, 3]) } },
+      }),
+    );
+
+    // Act
+    const attempt = store.claim('record#bad', lease('t', 5000), 1000);
+
+    // Assess
+    await expect(attempt).rejects.toBeInstanceOf(LedgerDocError);
+    const { Item } = await client.send(
+      new GetItemCommand({ TableName: tableName, Key: { pk: { S: 'record#bad' } } }),
+    );
+    expect(Item?.lease).toBeUndefined();
   });
 });
