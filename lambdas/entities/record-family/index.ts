@@ -41,16 +41,21 @@ const doubt = (known: KnownFamily): KnownFamily => ({
   ),
 });
 
-/** A refused move's destination holds a record made outside: read it again before the next try. */
-const recheck = (known: KnownFamily, op: RecordOp): KnownFamily => {
-  if (op.kind !== 'transfer') return known;
-  const there = known.places[op.to];
-  if (there === undefined || isUnsure(there) || recordAt(there)?.born !== '') return known;
-  return {
-    ...known,
-    places: { ...known.places, [op.to]: { unsure: { before: there, sent: [] } } },
-  };
-};
+/**
+ * A refused move's destination holds a record made outside: read it again before the next try.
+ * Whichever message met the refusal (the move's own, or a later one of the family that found
+ * the move still owed), every campaign known to hold such a record is read again.
+ */
+const recheck = (known: KnownFamily): KnownFamily => ({
+  ...known,
+  places: Object.fromEntries(
+    Object.entries(known.places).map(([c, there]) =>
+      isUnsure(there) || recordAt(there)?.born !== ''
+        ? [c, there]
+        : [c, { unsure: { before: there, sent: [] } }],
+    ),
+  ),
+});
 
 /** A record family (region + clientId across campaigns) as the ledger orders it. */
 export const recordFamily: EntityKind<

@@ -50,6 +50,7 @@ const placesAfter = (step: RecordStep): Readonly<Record<string, Place>> => {
     case 'remove':
       return { [step.campaign]: { gone: step.gone } };
     case 'read':
+    case 'conflict':
       return {};
     default:
       return { [step.campaign]: step.place };

@@ -59,7 +59,9 @@ export type RecordStep =
   /** delete. */
   | { readonly kind: 'remove'; readonly campaign: string; readonly gone: Version }
   /** No call: what the ledger knows of a campaign changes (an incarnation recognised). */
-  | { readonly kind: 'note'; readonly campaign: string; readonly place: Place };
+  | { readonly kind: 'note'; readonly campaign: string; readonly place: Place }
+  /** No call: a record made outside holds the place the replay wants the family's record in. */
+  | { readonly kind: 'conflict'; readonly campaign: string };
 
 const SET_FIELDS = ['state', 'agent', 'skillQueue', 'nextWork', 'timeZone'] as const;
 const ROUTING = ['agent', 'skillQueue', 'nextWork', 'timeZone'] as const;
@@ -425,7 +427,11 @@ export const planFamily = (
       continue;
     }
     if (here !== undefined) {
-      // Its place is taken by a record that could not move away yet: the ledger reads again.
+      // Its place is taken by a record made outside (a refused move found it there, after the
+      // ledger had written to that campaign): refused, as the replay refuses one it foresees,
+      // and read again before the next try.
+      if (here.born === '') steps.push({ kind: 'conflict', campaign: c });
+      // Otherwise by one of ours that could not move away yet: the ledger reads again.
       continue;
     }
     if ([...platform.values()].some((p) => recordAt(p)?.born === want.born)) continue;

@@ -116,6 +116,16 @@ export const runRecordStep = async (step: RecordStep, context: Context): Promise
     }
     case 'note':
       return { outcome: success('SUCCESS', 'noted'), status: 'done' };
+    case 'conflict':
+      return {
+        outcome: {
+          category: 'permanent',
+          code: 'TRANSFER_TARGET_OCCUPIED',
+          message: `"${step.campaign}" holds a record with this clientId that this integration did not put there, so its record cannot be moved there: check both campaigns, then redrive`,
+          attempts: 0,
+        },
+        status: 'failed',
+      };
     case 'upsert': {
       const event = events.find((e) => e.v === step.dataOf && e.op.kind === 'upsert');
       if (event?.op.kind !== 'upsert') throw new Error(`the data of ${step.dataOf} is not kept`);

@@ -7,8 +7,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnyEntityKind } from '../../../lambdas/core/ledger/entity-kind';
 import { EntityLedger, type NewEvent, newEvent } from '../../../lambdas/core/ledger/entity-ledger';
+import { type EventKind, versionOf } from '../../../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
+import { recordFamily } from '../../../lambdas/entities/record-family';
+import type { RecordOp } from '../../../lambdas/entities/record-family/model';
 import { user } from '../../../lambdas/entities/user';
 import type { UserOp } from '../../../lambdas/entities/user/model';
 import type { UserStep } from '../../../lambdas/entities/user/plan';
@@ -267,5 +270,62 @@ describe('a step that throws', () => {
 
     // Assess
     await expect(thrown).rejects.toThrow('a bug after the call');
+  });
+});
+
+describe('the ledger on a record family whose move back finds a record made outside', () => {
+  const REGION = 'eu-central-1';
+  const ID = { region: REGION, clientId: 'C-1' };
+  const at = (minute: number) => Date.UTC(2026, 10, 24, 8, minute);
+  const event = (action: string, minute: number, rank: EventKind, op: RecordOp) =>
+    newEvent(action, versionOf(rank, op, at(minute)), op);
+  const add = event('add-or-update-campaign-record', 0, 'create', {
+    kind: 'upsert',
+    campaign: 'Leads',
+    items: [{ key: 'Name', value: 'Ada' }],
+  });
+  const move = (minute: number, from: string, to: string) =>
+    event('transfer-campaign-record', minute, 'move', {
+      kind: 'transfer',
+      campaign: from,
+      to,
+      routing: {},
+    });
+  const complete = event('change-campaign-record-status', 30, 'change', {
+    kind: 'status',
+    campaign: 'Leads',
+    state: 'COMPLETED',
+    routing: {},
+  });
+
+  it('refuses the move and the family messages after it, never taking them as applied', async () => {
+    // Prepare: the ledger added the record in Leads and moved it to Later; then someone made a
+    // record with the same clientId in Leads, which the ledger had already written to.
+    const ledger = new EntityLedger({ store: new InMemoryLedgerStore(), sleep: async () => {} });
+    const apply = (e: NewEvent) =>
+      ledger.apply(recordFamily, {
+        id: ID,
+        event: e,
+        platform,
+        call: { deadline: Date.now() + 30_000 },
+        deadline: Date.now() + 30_000,
+      });
+    await apply(add);
+    await apply(move(10, 'Leads', 'Later'));
+    sim.state.putRecord({
+      campaignName: 'Leads',
+      clientId: 'C-1',
+      previewRecordData: [{ key: 'Name', value: 'made by hand' }],
+    });
+
+    // Act
+    const back = await apply(move(20, 'Later', 'Leads'));
+    const after = await apply(complete);
+
+    // Assess: both refused with the reason, nothing moved, the hand-made record untouched.
+    expect(back).toMatchObject({ category: 'permanent', code: 'TRANSFER_TARGET_OCCUPIED' });
+    expect(after).toMatchObject({ category: 'permanent', code: 'TRANSFER_TARGET_OCCUPIED' });
+    expect(sim.state.findByClientId('Later', 'C-1')).toBeDefined();
+    expect(sim.state.findByClientId('Leads', 'C-1')?.workedState).toBe('NOTWORKED');
   });
 });
