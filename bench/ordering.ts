@@ -73,7 +73,7 @@ export interface OrderingSide {
   /**
    * In order only, where each message's requests are its own: the messages the handlers applied
    * or skipped (not dead-lettered), and their platform and DynamoDB requests. The rest were
-   * refused by the platform in that order and waited for through every receive.
+   * refused in that order (a conflict the replay foresees): dead-lettered on their first receive.
    */
   readonly answered?: {
     readonly messages: number;
@@ -324,7 +324,7 @@ export const orderingMarkdown = (r: OrderingResult): string[] => [
   ...(r.inOrder.answered === undefined
     ? []
     : [
-        `In order, ${r.inOrder.answered.messages} of ${r.inOrder.events} messages were answered (applied or skipped) and cost ${r.inOrder.answered.requests} platform and ${r.inOrder.answered.ledgerRequests} DynamoDB requests; the platform refused the other ${r.inOrder.events - r.inOrder.answered.messages} in that order (no record where they name it, or a destination holding the clientId already), which the model applies to nothing, and the handlers waited for them through all ${MAX_RECEIVE_COUNT} receives before dead-lettering them: the rest of the requests.`,
+        `In order, ${r.inOrder.answered.messages} of ${r.inOrder.events} messages were answered (applied or skipped) and cost ${r.inOrder.answered.requests} platform and ${r.inOrder.answered.ledgerRequests} DynamoDB requests; the other ${r.inOrder.events - r.inOrder.answered.messages} are refused in that order (a destination holding the clientId already), which the model applies to nothing: the handlers dead-lettered them on their first receive, with a claim and a commit each and no platform request.`,
         '',
       ]),
   `Ledger items (JSON of each document the store held at the end of a history, both deliveries): ${r.itemBytes.length} items, median ${percentile(r.itemBytes, 50)} B, p99 ${percentile(r.itemBytes, 99)} B, max ${percentile(r.itemBytes, 100)} B.`,

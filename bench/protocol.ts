@@ -96,7 +96,7 @@ export interface FirstInvocationTimings {
   readonly secretRead: ExchangeTiming;
   /** The platform request. */
   readonly platformRequest: ExchangeTiming;
-  /** HTTP requests the invocation made in all (one secret read + one platform call expected). */
+  /** HTTP requests the invocation made in all (5 expected: secret, breaker read, claim, platform call, commit). */
   readonly requests: number;
 }
 

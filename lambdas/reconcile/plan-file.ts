@@ -8,7 +8,7 @@
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
-import { CATEGORIES, type Plan, type PlanEntry, WORKED_BY_AGENT } from './plan';
+import { CATEGORIES, CHANGES, type Plan, type PlanEntry, WORKED_BY_AGENT } from './plan';
 
 export const PLAN_FILE_VERSION = 1;
 
@@ -103,6 +103,7 @@ export const parsePlan = (text: string, where = 'plan'): Plan => {
   });
   const { entryCount: _n, ...plan } = head.data;
   checkHeader(plan, entries, where);
+  checkRepairs(entries, plan.snapshot.exportedAt, where);
   return { ...(plan as unknown as Omit<Plan, 'entries'>), entries };
 };
 
@@ -143,4 +144,28 @@ const checkHeader = (
       `${held}, with ${count} deletes and ${heldBecause.length} reason(s) in deletes.heldBecause`,
     );
   }
+};
+
+/**
+ * Each repair against its entry: apply gates by category, so a delete must not travel as
+ * another one, and a repair keeps the export's time, which orders it against live events.
+ */
+const checkRepairs = (entries: readonly PlanEntry[], exportedAt: string, where: string): void => {
+  entries.forEach(({ category, repair }, index) => {
+    if (repair === undefined) return;
+    const at = `${where}: line ${index + 2}`;
+    if (!CHANGES.includes(category)) {
+      throw new PlanFileError(`${at}: repair: a ${category} entry carries none`);
+    }
+    if (repair.action.startsWith('delete-') !== (category === 'delete')) {
+      throw new PlanFileError(
+        `${at}: repair.action: ${repair.action} in a ${category} entry: an edited or damaged plan`,
+      );
+    }
+    if (Date.parse(String(repair.message.occurredAt)) !== Date.parse(exportedAt)) {
+      throw new PlanFileError(
+        `${at}: repair.message.occurredAt: not the export's time ${exportedAt}: an edited or damaged plan`,
+      );
+    }
+  });
 };

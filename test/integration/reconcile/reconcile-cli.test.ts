@@ -304,7 +304,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
           message: {
             loginUserId: 'una.stays@example.com',
             correlationId: 'gate-test',
-            occurredAt: '2026-11-26T10:00:00.000Z',
+            occurredAt: head.snapshot.exportedAt,
           },
         },
       }),

@@ -35,6 +35,7 @@ const plan: Plan = {
           firstName: 'A',
           lastName: 'B',
           userTemplateName: 'T',
+          occurredAt: '2026-11-25T06:00:00.000Z',
         },
       },
     },
@@ -106,7 +107,7 @@ const held: Plan = {
     category: 'delete' as const,
     repair: {
       action: 'delete-user' as const,
-      message: { loginUserId: `${name}@example.com` },
+      message: { loginUserId: `${name}@example.com`, occurredAt: plan.snapshot.exportedAt },
     },
   })),
 };
@@ -150,6 +151,25 @@ describe('plan file header against its entries', () => {
       /deletes\.held: the header says false, yet 2 deletes exceed the gate of 1/,
     ],
     [
+      'a delete travelling as an update',
+      (text: string) =>
+        text
+          .replace('"category":"delete"', '"category":"update"')
+          .replace('"update":0', '"update":1')
+          .replace('"delete":2', '"delete":1')
+          .replace('"count":2', '"count":1'),
+      /line 2: repair\.action: delete-user in a update entry/,
+    ],
+    [
+      'a repair stamped later than the export',
+      (text: string) =>
+        text.replace(
+          '"occurredAt":"2026-11-25T06:00:00.000Z"}',
+          '"occurredAt":"2030-01-01T00:00:00.000Z"}',
+        ),
+      /line 2: repair\.message\.occurredAt: not the export's time/,
+    ],
+    [
       'held deletes released and the gate raised',
       (text: string) => text.replace('"held":true', '"held":false').replace('"gate":1', '"gate":5'),
       /deletes\.held: the header says false, with 2 deletes and 1 reason\(s\)/,
@@ -182,7 +202,12 @@ describe('plan file with a delete of a worked record', () => {
         reason: WORKED_BY_AGENT,
         repair: {
           action: 'delete-campaign-record',
-          message: { campaignName: 'Leads', region: 'eu-central-1', clientId: 'R-1' },
+          message: {
+            campaignName: 'Leads',
+            region: 'eu-central-1',
+            clientId: 'R-1',
+            occurredAt: plan.snapshot.exportedAt,
+          },
         },
       },
     ],

@@ -166,6 +166,7 @@ describe('the ledger table client', () => {
     expect(client.middlewareStack.identify().some((m) => m.startsWith('loggerMiddleware'))).toBe(
       logged,
     );
-    expect(logger.info.mock.calls.length > 0).toBe(logged);
+    // A given logger still gets each request (without one, there is nothing to watch).
+    if (given !== undefined) expect(logger.info).toHaveBeenCalled();
   });
 });
