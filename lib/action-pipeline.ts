@@ -19,6 +19,7 @@ import type { ActionName } from '../lambdas/actions';
 import { BREAKER_KEY_PREFIX } from '../lambdas/deployment-contract';
 import { grantApiKeyRead } from './api-key-grant';
 import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
+import { DLQ_RETENTION_DAYS } from './config';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -154,7 +155,7 @@ export class ActionPipeline extends Construct {
       // EventBridge and Lambda principals that write here; no customer key is required.
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      retentionPeriod: Duration.days(14),
+      retentionPeriod: Duration.days(DLQ_RETENTION_DAYS),
     });
 
     this.queue = new sqs.Queue(this, 'Queue', {

@@ -67,7 +67,7 @@ const RETENTION_MARGIN_SECONDS = 24 * 3600;
 /** The longest retention SQS allows. */
 const SQS_MAX_RETENTION_SECONDS = 14 * 24 * 3600;
 /** The DLQs keep a message SQS's longest: 14 days. */
-const DLQ_RETENTION_DAYS = 14;
+export const DLQ_RETENTION_DAYS = 14;
 
 /** Source queue retention: the SQS default 4 days, longer when the retry window needs it. */
 export const sourceQueueRetentionSeconds = (windowHours: number): number =>

@@ -25,3 +25,13 @@ export const createLimiter = (limit: number) => {
     }
   };
 };
+
+/** Runs `work` over `items`, `concurrency` at a time, keeping the order of the results. */
+export const mapLimit = <T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> => {
+  const limit = createLimiter(Math.max(1, concurrency));
+  return Promise.all(items.map((item) => limit(() => work(item))));
+};

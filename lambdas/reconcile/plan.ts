@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ActionName } from '../actions';
+import { mapLimit } from '../core/concurrency';
 import type { CampaignRecord } from '../core/platform-responses';
 import { DEFAULT_CLIENT_ID_FIELD_NAME } from '../messages/rules';
 import type { LedgerView } from './ledger-view';
@@ -111,26 +112,6 @@ const entityCorrelation = (snapshot: Snapshot, entity: string) =>
 
 const recordEntity = (campaign: string, clientId: string) => `record:${campaign}:${clientId}`;
 const userEntity = (loginUserId: string) => `user:${loginUserId}`;
-
-/** Runs `work` over `items`, `concurrency` at a time, keeping the order of the results. */
-const mapLimit = async <T, R>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> => {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker),
-  );
-  return results;
-};
 
 /**
  * The data fields a record differs in from its row: the data items by key (value, and

@@ -19,6 +19,7 @@
  */
 import type { SearchCampaignRecordsMessage } from '../actions';
 import { MAX_SEARCH_CRITERIA, MAX_SEARCH_RECORDS } from '../actions/search-campaign-records';
+import { mapLimit } from '../core/concurrency';
 import type { CampaignRecord } from '../core/platform-responses';
 import type { PlatformRegion } from '../core/regions';
 import type { PlatformReader } from './platform-reader';
@@ -225,23 +226,16 @@ export const lookUpUnseen = async (
   if (sweep.splitOn.length === 0 || clientIds.length === 0) return sweep;
   const seen = new Set(sweep.records.map((r) => r.clientId));
   const queue = clientIds.filter((id) => !seen.has(id));
-  const found: CampaignRecord[] = [];
-  let searches = 0;
-  // The workers share an index into the queue: shift() moves the whole rest of it each time.
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let id = queue[next++]; id !== undefined; id = queue[next++]) {
-      searches += 1;
-      found.push(
-        ...(await options.reader.search({
-          campaignName: sweep.campaignName,
-          region: options.region,
-          clientId: id,
-        })),
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  const found = (
+    await mapLimit(queue, options.concurrency ?? 4, (id) =>
+      options.reader.search({
+        campaignName: sweep.campaignName,
+        region: options.region,
+        clientId: id,
+      }),
+    )
+  ).flat();
+  const searches = queue.length;
   const lacking = found.filter((r) => sweep.splitOn.some((key) => itemValue(r, key) === undefined));
   const because =
     lacking.length === 0
