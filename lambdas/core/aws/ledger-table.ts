@@ -27,7 +27,14 @@ export interface LedgerTableOptions {
  * attempt time limits of every client even when built without a function's settings.
  */
 export const ledgerTableClient = (config: DynamoDBClientConfig = {}): DynamoDBClient => {
-  const client = new DynamoDBClient({ requestHandler: AWS_REQUEST_LIMITS, ...config });
+  // cacheMiddleware: the SDK otherwise builds each command's middleware chain anew on every
+  // request, and every message makes two; nothing changes this client's stack after the line
+  // below (bench/README.md, "What the numbers say").
+  const client = new DynamoDBClient({
+    requestHandler: AWS_REQUEST_LIMITS,
+    cacheMiddleware: true,
+    ...config,
+  });
   // Given no logger, the SDK still runs its loggerMiddleware, which copies every input and
   // output through the log filters for a no-op logger: the ledger's item twice a request, for
   // nothing (about 1 ms of a warm batch of 10, bench/README.md). A given logger keeps it.

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Outcome, OutcomeCode } from '../outcome';
 import type { CallOptions, PlatformCaller } from '../platform-caller';
-import { type AnyEntityKind, CONFLICT_CODES, type Effect, type StoredEvent } from './entity-kind';
+import {
+  type AnyEntityKind,
+  CONFLICT_CODES,
+  type Effect,
+  type Replayed,
+  type StoredEvent,
+} from './entity-kind';
 import type { Version } from './event-version';
 import { LEDGER_SCHEMA_VERSION, type LedgerDoc, parseLedgerDoc } from './ledger-doc';
 import type { ClaimResult, LedgerStore } from './ledger-store';
@@ -225,9 +231,11 @@ export class EntityLedger {
     /** A write of this message went unanswered (a read then told what it did). */
     let doubted = false;
     const context = { id: before.id, events: all, platform: request.platform, call: request.call };
+    /** The replay from what the ledger knows now: the last turn's, while no step has run since. */
+    let replayed: Replayed<unknown> | undefined;
     for (let calls = 0; calls < MAX_STEPS && !done; calls += 1) {
-      const desired = kind.replay(kind.start(known, before.snapshot?.state), events).state;
-      const [step] = kind.plan(desired, known, all);
+      replayed = kind.replay(kind.start(known, before.snapshot?.state), events);
+      const [step] = kind.plan(replayed.state, known, all);
       if (step === undefined) {
         done = true;
         break;
@@ -242,6 +250,7 @@ export class EntityLedger {
       }
       const answer = await kind.run(step, context);
       known = kind.learn(known, step, answer);
+      replayed = undefined;
       if (answer.status === 'failed') {
         failure = answer.outcome;
         break;
@@ -272,7 +281,7 @@ export class EntityLedger {
       );
     }
     const start = kind.start(known, before.snapshot?.state);
-    const withIt = kind.replay(start, events);
+    const withIt = replayed ?? kind.replay(start, events);
     const effect: Effect = withIt.effects.get(event.key) ?? { kind: 'applied' };
     const decided = this.#outcomeOf(kind, {
       effect,

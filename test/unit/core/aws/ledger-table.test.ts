@@ -170,3 +170,26 @@ describe('the ledger table client', () => {
     if (given !== undefined) expect(logger.info).toHaveBeenCalled();
   });
 });
+
+describe('ledgerTableClient: the middleware chain', () => {
+  it('is built once per command, not on every request', async () => {
+    // Prepare
+    const transport = recordingTransport();
+    const client = ledgerTableClient({
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'ASIAEXAMPLE', secretAccessKey: 'secret' },
+      requestHandler: transport,
+    });
+    const table = new LedgerTable({ tableName: 'ledger', client });
+    await table.get('e#1');
+    const late = vi.fn((next) => next);
+
+    // Act: a middleware added after the first request is not in the cached chain
+    client.middlewareStack.add(late, { step: 'initialize' });
+    await table.get('e#1');
+
+    // Assess
+    expect(late).not.toHaveBeenCalled();
+    expect(transport.urls).toHaveLength(2);
+  });
+});
