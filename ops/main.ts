@@ -252,21 +252,24 @@ Options:
   --platform-url <url>   the platform's base URL instead of the config's (a proxy, a simulator)`,
   },
   'reconcile apply': {
-    usage: 'reconcile apply <plan> [--allow-deletes <count>] [--parallel N]',
+    usage: 'reconcile apply <plan> [--allow-deletes <count>] [--parallel N] [--platform-url <url>]',
     summary: "send exactly a plan's repairs to the action queues",
     arguments: ['plan'],
-    options: ['allow-deletes', 'parallel'],
+    options: ['allow-deletes', 'parallel', 'platform-url'],
     help: `Sends the plan's repair messages (stamped occurredAt = the export's time, correlation ids
 from the snapshot and row) through the bulk sender to the action queues, creates before deletes,
 each action's messages checkpointed beside the plan: a second apply sends nothing. The handlers
 order them against live events (a newer event wins; tombstones keep deleted entities away) and
 the mass-delete brake still applies. Refuses a plan older than reconcile.planMaxAgeHours, and one
 whose scope has planned or applied a newer snapshot since. Held deletes are sent only when
---allow-deletes names their exact count; the rest of the plan goes either way.
+--allow-deletes names their exact count; the rest of the plan goes either way. Before the
+deletes go, each record to delete is searched again: if an agent has worked one since the plan
+(WORKED_BY_AGENT), every delete is held and the plan must be made again.
 
 Options:
   --allow-deletes <count>  send the plan's held deletes: the count the plan shows, no other
-  --parallel N             batches in flight at once, 1 to ${MAX_PARALLEL} (default ${DEFAULT_PARALLEL})`,
+  --parallel N             batches in flight at once, 1 to ${MAX_PARALLEL} (default ${DEFAULT_PARALLEL})
+  --platform-url <url>     the platform's base URL instead of the config's (a proxy, a simulator)`,
   },
   'dlq export': {
     usage: 'dlq export <action> <file|-> [--force]',
@@ -442,6 +445,7 @@ const runReconcile = async (
     deploymentOf(values, io),
     {
       plan: file,
+      platformUrl: stringOption(values, 'platform-url'),
       allowDeletes: parseAllowDeletes(stringOption(values, 'allow-deletes')),
       parallel: parseParallel(stringOption(values, 'parallel')),
     },

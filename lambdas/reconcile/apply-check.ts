@@ -4,7 +4,11 @@
  * either within the gates or named by count (`--allow-deletes <count>`): the whole delete set or
  * none of it. The repairs it then sends are exactly the plan's, grouped by action.
  */
-import type { Plan, RepairAction } from './plan';
+import { actionDefinition } from '../actions';
+import { mapLimit } from '../core/concurrency';
+import { parseWith } from '../messages/parse';
+import { type Plan, type PlanEntry, type RepairAction, WORKED_BY_AGENT } from './plan';
+import type { PlatformReader } from './platform-reader';
 import { isNewerSnapshot, type ScopeState } from './run-history';
 
 export const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
@@ -13,7 +17,7 @@ export const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 export class PlanRefused extends Error {
   override readonly name = 'PlanRefused';
   constructor(
-    /** STALE_PLAN, SUPERSEDED or DELETE_COUNT. */
+    /** STALE_PLAN, SUPERSEDED, DELETE_COUNT or REPAIR_INVALID. */
     readonly code: string,
     message: string,
   ) {
@@ -86,4 +90,41 @@ export const repairsByAction = (
     grouped.set(entry.repair.action, list);
   }
   return grouped;
+};
+
+/**
+ * The plan's record deletes an agent has worked since it was made: each is searched again (by
+ * clientId) and named when the platform now shows attempts on it. Deletes the plan already named
+ * WORKED_BY_AGENT are left out: a person saw them and allowed the count. Hours may pass between a
+ * plan and its apply, and agents work records all day; the plan's own check cannot see that.
+ */
+export const workedSincePlan = async (
+  plan: Plan,
+  reader: Pick<PlatformReader, 'search'>,
+  concurrency = 4,
+): Promise<readonly string[]> => {
+  const unworked = plan.entries.filter(
+    (e): e is PlanEntry & { readonly repair: NonNullable<PlanEntry['repair']> } =>
+      e.category === 'delete' &&
+      e.repair?.action === 'delete-campaign-record' &&
+      e.reason !== WORKED_BY_AGENT,
+  );
+  const schema = actionDefinition('delete-campaign-record').schema;
+  const worked = await mapLimit(unworked, concurrency, async ({ entity, repair }) => {
+    const parsed = parseWith(schema, repair.message);
+    if (!parsed.success) {
+      throw new PlanRefused(
+        'REPAIR_INVALID',
+        `${entity}: repair.message: ${parsed.error}: an edited or damaged plan, nothing was sent`,
+      );
+    }
+    const { campaignName, region, clientId, previewRecordId } = parsed.message;
+    const found = await reader.search({
+      campaignName,
+      ...(region === undefined ? {} : { region }),
+      ...(clientId === undefined ? { previewRecordId } : { clientId }),
+    });
+    return found.some((record) => record.workAttempts > 0) ? entity : undefined;
+  });
+  return worked.filter((entity) => entity !== undefined);
 };

@@ -6,16 +6,23 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { checkApplicable, PlanRefused, repairsByAction } from '../../lambdas/reconcile/apply-check';
+import {
+  checkApplicable,
+  PlanRefused,
+  repairsByAction,
+  workedSincePlan,
+} from '../../lambdas/reconcile/apply-check';
 import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
-import type { RepairAction } from '../../lambdas/reconcile/plan';
+import { type RepairAction, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
 import { PlanFileError, parsePlan } from '../../lambdas/reconcile/plan-file';
+import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
 import { queueBatchSender } from '../bulk/batch-target';
 import { counted } from '../counted';
 import type { OpsCommand } from '../deployment';
 import { OpsError } from '../errors';
 import { writeLine } from '../io';
 import { lazyS3, locate, readText } from './locations';
+import { type PlatformAccessOptions, platformReaderFor } from './platform-access';
 import { ledgerTableOf } from './reconcile-plan';
 import { sendRepairs } from './repair-sender';
 
@@ -27,7 +34,7 @@ export const REPAIR_ORDER: readonly RepairAction[] = [
   'delete-user',
 ];
 
-export interface ReconcileApplyOptions {
+export interface ReconcileApplyOptions extends PlatformAccessOptions {
   readonly plan: string;
   readonly allowDeletes?: number | undefined;
   readonly parallel: number;
@@ -65,6 +72,30 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
     if (error instanceof PlanRefused)
       throw new OpsError(`Refused (${error.code}): ${error.message}`);
     throw error;
+  }
+  // Agents may have worked a record to delete since the plan: its deletes are then held whole,
+  // as the plan would have held them, before anything is sent.
+  let worked: readonly string[] = [];
+  if (decision.sendDeletes) {
+    try {
+      worked = await workedSincePlan(
+        plan,
+        platformReaderFor(deployment.config, 'records', {
+          platformUrl: options.platformUrl,
+          apiKey: options.apiKey,
+        }),
+      );
+    } catch (error) {
+      if (error instanceof PlanRefused)
+        throw new OpsError(`Refused (${error.code}): ${error.message}`);
+      if (error instanceof PlatformReadError) {
+        throw new OpsError(
+          `The records to delete could not be read again: ${error.message}. Nothing was sent.`,
+        );
+      }
+      throw error;
+    }
+    if (worked.length > 0) decision = { sendDeletes: false, heldDeletes: plan.deletes.count };
   }
   const repairs = repairsByAction(plan, decision);
   // Repair files and their checkpoints live beside a local plan, else in the current folder.
@@ -126,7 +157,12 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
     io.stdout,
     `Applied plan ${plan.planId}: ${counted(sent, 'repair')} sent now${before > 0 ? `, ${before} by an earlier apply` : ''}, stamped occurredAt ${plan.snapshot.exportedAt}; the handlers order them against live events.`,
   );
-  if (decision.heldDeletes > 0) {
+  if (worked.length > 0) {
+    writeLine(
+      io.stdout,
+      `${counted(decision.heldDeletes, 'delete')} HELD (${WORKED_BY_AGENT}: an agent has worked ${counted(worked.length, 'record')} to delete since the plan, first ${worked[0]}): plan again; the new plan names them.`,
+    );
+  } else if (decision.heldDeletes > 0) {
     writeLine(
       io.stdout,
       `${counted(decision.heldDeletes, 'delete')} HELD (${plan.deletes.heldBecause.join('; ')}): check them in the plan, then rerun with --allow-deletes ${decision.heldDeletes}.`,

@@ -244,7 +244,13 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
     // Act
     const users = await ops('reconcile', 'apply', planOf('hr-roster.csv'));
-    const records = await ops('reconcile', 'apply', planOf('crm-renewals.csv'));
+    const records = await ops(
+      'reconcile',
+      'apply',
+      planOf('crm-renewals.csv'),
+      '--platform-url',
+      simulator.baseUrl,
+    );
     const drained = await drain();
 
     // Assess
@@ -266,7 +272,13 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
   it('a second apply sends nothing, and a second plan finds no changes (exit 0)', async () => {
     // Act
-    const again = await ops('reconcile', 'apply', planOf('crm-renewals.csv'));
+    const again = await ops(
+      'reconcile',
+      'apply',
+      planOf('crm-renewals.csv'),
+      '--platform-url',
+      simulator.baseUrl,
+    );
     const users = await ops(
       'reconcile',
       'plan',
@@ -336,6 +348,48 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     expect(stillThere).toBeDefined();
     expect(named.code, named.stderr).toBe(0);
     expect(simulator.state.findUser('una.stays@example.com')).toBeUndefined();
+  });
+
+  it('holds every delete when an agent has worked a record to delete since the plan', async () => {
+    // Prepare: a plan deleting the hand-made C-2900 (allowed by the plan, not held), which an
+    // agent then works before the apply
+    const lines = (await readFile(planOf('crm-renewals.csv'), 'utf8')).split('\n');
+    const head = JSON.parse(lines[0] ?? '{}');
+    const entry = {
+      entity: `record:${SMALL_CAMPAIGN}:C-2900`,
+      category: 'delete',
+      reason: 'UNMANAGED_DELETE_ALLOWED',
+      repair: {
+        action: 'delete-campaign-record',
+        message: {
+          campaignName: SMALL_CAMPAIGN,
+          clientId: 'C-2900',
+          correlationId: 'worked-test',
+          occurredAt: head.snapshot.exportedAt,
+        },
+      },
+    };
+    const counts = {
+      ...Object.fromEntries(Object.keys(head.counts).map((c) => [c, 0])),
+      delete: 1,
+    };
+    const worked = path.join(folder, 'worked.plan.jsonl');
+    await writeFile(
+      worked,
+      `${[JSON.stringify({ ...head, createdAt: new Date().toISOString(), counts, deletes: { ...head.deletes, count: 1, held: false, heldBecause: [] }, entryCount: 1 }), JSON.stringify(entry)].join('\n')}\n`,
+    );
+    simulator.state.recordAttempt(SMALL_CAMPAIGN, { clientId: 'C-2900' }, { agent: 'agent-7' });
+
+    // Act
+    const run = await ops('reconcile', 'apply', worked, '--platform-url', simulator.baseUrl);
+    await drain();
+
+    // Assess
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      `1 delete HELD (WORKED_BY_AGENT: an agent has worked 1 record to delete since the plan, first record:${SMALL_CAMPAIGN}:C-2900)`,
+    );
+    expect(record('C-2900')).toBeDefined();
   });
 
   it.each([

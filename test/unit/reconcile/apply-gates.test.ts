@@ -4,8 +4,18 @@
  * a stale or superseded plan and sends held deletes only when --allow-deletes names their count.
  */
 import { describe, expect, it } from 'vitest';
-import { checkApplicable, repairsByAction } from '../../../lambdas/reconcile/apply-check';
-import { deleteGate, type Plan } from '../../../lambdas/reconcile/plan';
+import type { CampaignRecord } from '../../../lambdas/core/platform-responses';
+import {
+  checkApplicable,
+  repairsByAction,
+  workedSincePlan,
+} from '../../../lambdas/reconcile/apply-check';
+import {
+  deleteGate,
+  type Plan,
+  type PlanEntry,
+  WORKED_BY_AGENT,
+} from '../../../lambdas/reconcile/plan';
 import { parseScopes, type UsersScope } from '../../../lambdas/reconcile/scope';
 import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
 
@@ -156,5 +166,84 @@ describe('apply checks', () => {
     expect([...repairs.keys()]).toEqual(actions);
     expect(decision.heldDeletes).toBe(heldDeletes);
     expect(repairs.get('delete-user')?.length ?? 0).toBe(heldDeletes === 0 ? 2 : 0);
+  });
+});
+
+describe('records worked since the plan', () => {
+  const recordDelete = (clientId: string, reason?: string): PlanEntry => ({
+    entity: `record:Renewals:${clientId}`,
+    category: 'delete',
+    ...(reason === undefined ? {} : { reason }),
+    repair: {
+      action: 'delete-campaign-record',
+      message: {
+        campaignName: 'Renewals',
+        region: 'us-east-1',
+        clientId,
+        occurredAt: '2026-11-25T06:00:00.000Z',
+      },
+    },
+  });
+  const onPlatform = (clientId: string, workAttempts: number) =>
+    ({ clientId, previewRecordID: `p-${clientId}`, workAttempts }) as CampaignRecord;
+
+  it.each([
+    ['none worked: every delete may go', [['C-1', 0]], [], []],
+    [
+      'one worked since the plan: named',
+      [
+        ['C-1', 0],
+        ['C-2', 2],
+      ],
+      [],
+      ['record:Renewals:C-2'],
+    ],
+    ['gone from the platform since: not worked', [], [], []],
+    // A person saw those deletes in the plan and allowed their count: not searched again.
+    ['worked already at plan time (WORKED_BY_AGENT)', [['C-2', 3]], ['C-2'], []],
+  ] as const)('%s', async (_name, platform, workedAtPlan, expected) => {
+    // Prepare
+    const records = new Map<string, CampaignRecord>(platform.map(([id, attempts]) => [id, onPlatform(id, attempts)]));
+    const searched: unknown[] = [];
+    const reader = {
+      search: async (request: { clientId?: string | undefined }) => {
+        searched.push(request);
+        const found = records.get(request.clientId ?? '');
+        return found === undefined ? [] : [found];
+      },
+    };
+    const entries = ['C-1', 'C-2'].map((id) =>
+      recordDelete(
+        id,
+        (workedAtPlan as readonly string[]).includes(id) ? WORKED_BY_AGENT : undefined,
+      ),
+    );
+
+    // Act
+    const worked = await workedSincePlan(plan({ kind: 'records', entries }), reader);
+
+    // Assess
+    expect(worked).toEqual(expected);
+    expect(searched).toHaveLength(2 - workedAtPlan.length);
+    expect(searched[0]).toMatchObject({ campaignName: 'Renewals', region: 'us-east-1' });
+  });
+
+  it('refuses a delete repair that is not a delete message, naming the entity and field', async () => {
+    // Prepare
+    const damaged = recordDelete('C-1');
+    const entries = [
+      {
+        ...damaged,
+        repair: { action: 'delete-campaign-record' as const, message: { clientId: 'C-1' } },
+      },
+    ];
+
+    // Act
+    const attempt = workedSincePlan(plan({ kind: 'records', entries }), {
+      search: async () => [],
+    });
+
+    // Assess
+    await expect(attempt).rejects.toThrow(/record:Renewals:C-1: repair.message: campaignName/);
   });
 });
