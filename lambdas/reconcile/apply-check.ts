@@ -128,3 +128,18 @@ export const workedSincePlan = async (
   });
   return worked.filter((entity) => entity !== undefined);
 };
+
+/**
+ * The decision once the records to delete have been searched again: every delete held when an
+ * agent has worked one of them since the plan (as the plan would have held them), named there.
+ */
+export const recheckDeletes = async (
+  plan: Plan,
+  decision: ApplyDecision,
+  reader: Pick<PlatformReader, 'search'>,
+): Promise<ApplyDecision & { readonly workedSincePlan: readonly string[] }> => {
+  const worked = decision.sendDeletes ? await workedSincePlan(plan, reader) : [];
+  return worked.length === 0
+    ? { ...decision, workedSincePlan: worked }
+    : { sendDeletes: false, heldDeletes: plan.deletes.count, workedSincePlan: worked };
+};

@@ -13,6 +13,7 @@ import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import {
   checkApplicable,
   DEFAULT_PLAN_MAX_AGE_HOURS,
+  recheckDeletes,
   repairsByAction,
 } from '../../lambdas/reconcile/apply-check';
 import { decodeExport } from '../../lambdas/reconcile/export-decoder';
@@ -63,6 +64,16 @@ export interface LocalPlatform {
   readonly ledgerView?: (scope: ReconcileScope) => LedgerView;
 }
 
+/** The simulator read as reconciliation reads the platform. */
+const readerOf = (local: LocalPlatform) =>
+  localPlatformReader({
+    ...local.settings.tenant,
+    baseUrl: local.simulator.baseUrl,
+    apiKey: local.apiKey,
+    campaignRegion: local.settings.campaignRegion,
+    secretsRegion: local.settings.secretsRegion,
+  });
+
 /** Plans one manifest of `folder` against the simulator, as `reconcile plan` does. */
 export const planLocally = async (local: LocalPlatform, manifestName: string, now = Date.now()) => {
   const manifestPath = path.join(local.folder, manifestName);
@@ -74,14 +85,7 @@ export const planLocally = async (local: LocalPlatform, manifestName: string, no
     decode: decodeExport,
     scopes: local.scopes,
     campaignRegion: settings.campaignRegion,
-    reader: () =>
-      localPlatformReader({
-        ...settings.tenant,
-        baseUrl: local.simulator.baseUrl,
-        apiKey: local.apiKey,
-        campaignRegion: settings.campaignRegion,
-        secretsRegion: settings.secretsRegion,
-      }),
+    reader: () => readerOf(local),
     ledger: local.ledgerView ?? (() => new LedgerItemView({ items: local.ledgerItems })),
     history: local.history,
     readPlan: (location) => readFile(location, 'utf8'),
@@ -114,12 +118,13 @@ export const applyLocally = async (
   } = {},
 ): Promise<RunResult> => {
   const now = options.now ?? Date.now();
-  const decision = checkApplicable(plan, {
+  const checked = checkApplicable(plan, {
     now,
     maxAgeHours: DEFAULT_PLAN_MAX_AGE_HOURS,
     state: await local.history.scope(plan.scope),
     allowDeletes: options.allowDeletes,
   });
+  const decision = await recheckDeletes(plan, checked, readerOf(local));
   const repairs = repairsByAction(plan, decision);
   const phases = REPAIR_ORDER.flatMap((action) => {
     const messages = repairs.get(action) ?? [];

@@ -9,8 +9,8 @@ import path from 'node:path';
 import {
   checkApplicable,
   PlanRefused,
+  recheckDeletes,
   repairsByAction,
-  workedSincePlan,
 } from '../../lambdas/reconcile/apply-check';
 import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
 import { type RepairAction, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
@@ -75,28 +75,28 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   }
   // Agents may have worked a record to delete since the plan: its deletes are then held whole,
   // as the plan would have held them, before anything is sent.
-  let worked: readonly string[] = [];
-  if (decision.sendDeletes) {
-    try {
-      worked = await workedSincePlan(
-        plan,
-        platformReaderFor(deployment.config, 'records', {
-          platformUrl: options.platformUrl,
-          apiKey: options.apiKey,
-        }),
+  let rechecked: Awaited<ReturnType<typeof recheckDeletes>>;
+  try {
+    rechecked = await recheckDeletes(
+      plan,
+      decision,
+      platformReaderFor(deployment.config, 'records', {
+        platformUrl: options.platformUrl,
+        apiKey: options.apiKey,
+      }),
+    );
+  } catch (error) {
+    if (error instanceof PlanRefused)
+      throw new OpsError(`Refused (${error.code}): ${error.message}`);
+    if (error instanceof PlatformReadError) {
+      throw new OpsError(
+        `The records to delete could not be read again: ${error.message}. Nothing was sent.`,
       );
-    } catch (error) {
-      if (error instanceof PlanRefused)
-        throw new OpsError(`Refused (${error.code}): ${error.message}`);
-      if (error instanceof PlatformReadError) {
-        throw new OpsError(
-          `The records to delete could not be read again: ${error.message}. Nothing was sent.`,
-        );
-      }
-      throw error;
     }
-    if (worked.length > 0) decision = { sendDeletes: false, heldDeletes: plan.deletes.count };
+    throw error;
   }
+  decision = rechecked;
+  const worked = rechecked.workedSincePlan;
   const repairs = repairsByAction(plan, decision);
   // Repair files and their checkpoints live beside a local plan, else in the current folder.
   const base = options.plan.startsWith('s3://')
