@@ -3,11 +3,12 @@
  * local run): read and verify the snapshot, refuse one older than what the scope already
  * applied, read the platform and the ledger, and note the snapshot in the run history.
  */
+import { LedgerDocError } from '../core/ledger/ledger-doc';
 import type { PlatformRegion } from '../core/regions';
 import type { LedgerView } from './ledger-view';
 import { type Manifest, parseManifest, SnapshotRefused } from './manifest';
 import { buildPlan, type Plan, type PreviousSnapshot } from './plan';
-import { parsePlan } from './plan-file';
+import { PlanFileError, parsePlan } from './plan-file';
 import type { PlatformReader } from './platform-reader';
 import type { RunHistory, ScopeState } from './run-history';
 import type { ReconcileScope } from './scope';
@@ -57,16 +58,28 @@ const previousOf = (
       ? {}
       : {
           keys: async function* () {
+            const unreadable = (error: unknown) =>
+              warnings.push(
+                `the previous snapshot's plan ${location} cannot be read (${(error as Error).message}): its users are not candidates`,
+              );
             let text: string;
             try {
               text = await readPlan(location);
             } catch (error) {
-              warnings.push(
-                `the previous snapshot's plan ${location} cannot be read (${(error as Error).message}): its users are not candidates`,
-              );
+              unreadable(error);
               return;
             }
-            for (const entry of parsePlan(text, location).entries) {
+            let entries: Plan['entries'];
+            try {
+              entries = parsePlan(text, location).entries;
+            } catch (error) {
+              // Edited since it was applied (its header no longer counts its entries, say): it
+              // cannot say which users the scope had, as a plan that is gone cannot.
+              if (!(error instanceof PlanFileError)) throw error;
+              unreadable(error);
+              return;
+            }
+            for (const entry of entries) {
               if (entry.line !== undefined && entry.entity.startsWith('user:')) {
                 yield entry.entity.slice('user:'.length);
               }
@@ -152,13 +165,21 @@ export const planSnapshot = async (inputs: PlanRunInputs): Promise<PlanRun> => {
     now: inputs.now,
   });
   const warnings: string[] = [];
-  const plan = await buildPlan({
-    snapshot,
-    reader: inputs.reader(scope.kind),
-    ledger: inputs.ledger(scope),
-    previous: previousOf(state, inputs.readPlan, warnings),
-    now: inputs.now,
-    ...(inputs.concurrency === undefined ? {} : { concurrency: inputs.concurrency }),
-  });
+  let plan: Plan;
+  try {
+    plan = await buildPlan({
+      snapshot,
+      reader: inputs.reader(scope.kind),
+      ledger: inputs.ledger(scope),
+      previous: previousOf(state, inputs.readPlan, warnings),
+      now: inputs.now,
+      ...(inputs.concurrency === undefined ? {} : { concurrency: inputs.concurrency }),
+    });
+  } catch (error) {
+    // A refusal like any other, so that it is noted where the runs are.
+    if (error instanceof LedgerDocError)
+      throw new SnapshotRefused('LEDGER_ITEM_INVALID', error.message);
+    throw error;
+  }
   return { plan, snapshot, state, warnings };
 };

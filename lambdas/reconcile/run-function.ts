@@ -214,6 +214,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       ...(result.deletes.held ? { deletesHeld: result.deletes.count } : {}),
       planLocation: `s3://${bucket}/${planKey}`,
       reportLocation: `s3://${bucket}/${reportKey}`,
+      ...(run.warnings.length > 0 ? { warnings: run.warnings } : {}),
     });
     if (outcome === 'no-changes') await history.noteSuccess(result.scope, result.createdAt);
     deps.metrics.publish(result.scope, {

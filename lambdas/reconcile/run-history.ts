@@ -36,6 +36,8 @@ export interface RunRecord {
   readonly planLocation?: string;
   readonly reportLocation?: string;
   readonly refusal?: { readonly code: string; readonly message: string };
+  /** What the plan could not use (the previous snapshot's plan gone or damaged, say). */
+  readonly warnings?: readonly string[];
 }
 
 export interface RunHistory {

@@ -116,6 +116,7 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
     ...(plan.deletes.held ? { deletesHeld: plan.deletes.count } : {}),
     planLocation: planPath,
     reportLocation: reportPath,
+    ...(run.warnings.length > 0 ? { warnings: run.warnings } : {}),
   });
   if (!changes) await history.noteSuccess(plan.scope, plan.createdAt);
   for (const line of summarizePlan(plan)) writeLine(io.stdout, line);

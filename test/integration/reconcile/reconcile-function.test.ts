@@ -6,6 +6,7 @@
  * the applied step that records the run.
  */
 import { createHash } from 'node:crypto';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   CreateBucketCommand,
   GetObjectCommand,
@@ -14,6 +15,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
+import { userKey } from '../../../lambdas/core/ledger/entity-key';
+import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
@@ -200,6 +203,38 @@ describe('the reconcile function (plan and applied steps)', () => {
     });
   });
 
+  it('plans on when the applied plan before it was edited since, and notes why in the run', async () => {
+    // Prepare: the plan roster applied last no longer matches its own header
+    const { applied } = await new DynamoDbRunHistory({
+      tableName,
+      client: motoLedgerClient(),
+    }).scope('roster');
+    const previousKey = (applied?.planLocation ?? '').replace(`s3://${bucket}/`, '');
+    const [head = '', ...entries] = (await text(previousKey)).split('\n');
+    const edited = { ...JSON.parse(head), counts: { ...JSON.parse(head).counts, create: 9 } };
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: previousKey,
+        Body: [JSON.stringify(edited), ...entries].join('\n'),
+      }),
+    );
+    const input = await drop('roster-3', 'roster', [user('third@example.com')], {
+      exportedAt: '2026-11-25T08:00:00.000Z',
+    });
+
+    // Act
+    const output = (await run()(input, plenty)) as PlannedOutput;
+
+    // Assess
+    expect(output).toMatchObject({ outcome: 'apply', counts: { create: 1 } });
+    const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+    const item = await table.get(`${RUN_HISTORY_KEY_PREFIX}run#roster#${output.runId}`);
+    expect(JSON.parse(item?.doc?.S ?? '{}').warnings).toEqual([
+      expect.stringMatching(/previous snapshot's plan s3:.* cannot be read \(.*counts\.create/),
+    ]);
+  });
+
   it('holds the plan of a plan-only scope for a person, and says so in a metric', async () => {
     // Prepare
     const input = await drop('review-1', 'review', [user('held@example.com')]);
@@ -353,5 +388,37 @@ describe('the reconcile function (plan and applied steps)', () => {
     const queries = (stats: typeof before) => stats.endpoints['query-existence']?.requests ?? 0;
     // Six candidates, each asked once across the two invocations.
     expect(queries(simulator.stats.snapshot()) - queries(before)).toBe(6);
+  });
+
+  it('refuses a plan that meets a ledger item it cannot parse, naming its key, and notes the refusal', async () => {
+    // Prepare: a user item of this schema whose events are not a list
+    const login = 'broken.item@example.com';
+    const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+    const broken = {
+      schema: LEDGER_SCHEMA_VERSION,
+      kind: 'user',
+      id: { loginUserId: login },
+      events: 'x',
+      known: {},
+    };
+    await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(broken) } }, {});
+    const input = await drop('review-broken', 'review', [user(login)], {
+      exportedAt: '2026-11-26T04:00:00.000Z',
+    });
+
+    // Act
+    const output = await run()(input, plenty).finally(() =>
+      motoLedgerClient().send(
+        new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: userKey(login) } } }),
+      ),
+    );
+
+    // Assess
+    expect(output).toMatchObject({
+      outcome: 'refused',
+      code: 'LEDGER_ITEM_INVALID',
+      message: expect.stringContaining(`the ledger item ${userKey(login)} does not parse`),
+    });
+    expect(await refusals('review')).toContain('LEDGER_ITEM_INVALID');
   });
 });
