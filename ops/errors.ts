@@ -22,6 +22,10 @@ export class UsageError extends OpsError {
   override readonly exitCode = USAGE_EXIT;
 }
 
+/** The exit code of a failed command: a usage error or an unreadable input file 2, else 1. */
+export const exitCodeOf = (error: unknown): number =>
+  error instanceof InputRefused ? USAGE_EXIT : error instanceof OpsError ? error.exitCode : 1;
+
 const CREDENTIAL_HELP =
   'Set AWS_PROFILE (after `aws sso login` when the profile uses SSO), or AWS_ACCESS_KEY_ID and ' +
   'AWS_SECRET_ACCESS_KEY (plus AWS_SESSION_TOKEN for temporary credentials), or run where an IAM ' +

@@ -12,12 +12,11 @@ import {
   isActionName,
 } from '../lambdas/actions';
 import { formatOf, INPUT_FORMATS, isInputFormat } from '../lambdas/input/input-format';
-import { InputRefused } from '../lambdas/input/input-refused';
 import { DEFAULT_RELEASE_RATE, runBrakeDiscard, runBrakeRelease, runBrakeStatus } from './brake';
 import { BULK_OPTIONS, DEFAULT_PARALLEL, MAX_PARALLEL, runBulkSend } from './bulk/bulk-send';
 import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
 import { openDeployment } from './deployment';
-import { describeError, OpsError, USAGE_EXIT, UsageError } from './errors';
+import { describeError, exitCodeOf, UsageError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { runReconcileApply } from './reconcile/reconcile-apply';
 import { PLAN_EXIT, runReconcilePlan } from './reconcile/reconcile-plan';
@@ -602,8 +601,7 @@ export const runOps = async (argv: readonly string[], io: OpsIo): Promise<number
     return await run(argv, io);
   } catch (error) {
     writeLine(io.stderr, `Error: ${describeError(error)}`);
-    if (error instanceof InputRefused) return USAGE_EXIT;
-    return error instanceof OpsError ? error.exitCode : 1;
+    return exitCodeOf(error);
   }
 };
 

@@ -2,7 +2,14 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { HELD_BY_BRAKE } from './mass-delete-brake';
 import type { Observer } from './observer';
-import { isOwnCode, isSkip, type Outcome, type OwnCode, successMetric } from './outcome';
+import {
+  isAlreadyCode,
+  isOwnCode,
+  isSkip,
+  type Outcome,
+  type OwnCode,
+  successMetric,
+} from './outcome';
 import type { DeadLetterSink, ResultPublisher } from './ports';
 import { describeDuration } from './retry-schedule';
 
@@ -77,7 +84,7 @@ export const RESULT_PUBLISH_FAILED = 'RESULT_PUBLISH_FAILED' satisfies OwnCode;
 
 /** Reasons this integration authors (`OWN_CODES`) never quote values; platform texts might. */
 const ownReason = (outcome: Outcome): boolean =>
-  outcome.attempts === 0 || isOwnCode(outcome.code) || outcome.code.startsWith('ALREADY_');
+  outcome.attempts === 0 || isOwnCode(outcome.code) || isAlreadyCode(outcome.code);
 
 /**
  * An outcome's message where it may be logged: ours as it is; the platform's error text (which
@@ -169,7 +176,7 @@ export const settle = async (
     deps.metrics.addMetric(successMetric(outcome.code), MetricUnit.Count, 1);
     if (isSkip(outcome.code)) {
       deps.logger.info('message not sent: nothing of it is left to apply', logFields);
-    } else if (outcome.code.startsWith('ALREADY_')) {
+    } else if (isAlreadyCode(outcome.code)) {
       deps.logger.warn('desired state already in place', logFields);
     } else {
       deps.logger.info('message applied', logFields);

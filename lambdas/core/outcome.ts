@@ -87,10 +87,13 @@ export const isOwnCode = (code: string): code is OwnCode => Object.hasOwn(OWN_CO
 export const isSkip = (code: OutcomeCode): boolean =>
   ['StaleSkipped', 'Duplicate', 'NoEffect'].includes(successMetric(code));
 
+/** The platform already held what the message asks for (ALREADY_EXISTS, ALREADY_DELETED, …). */
+export const isAlreadyCode = (code: string): boolean => code.startsWith('ALREADY_');
+
 /** The metric a success is counted under. */
 export const successMetric = (code: OutcomeCode): string =>
   (isOwnCode(code) ? (OWN_CODES[code] as OwnCodeInfo).metric : undefined) ??
-  (code.startsWith('ALREADY_') ? 'AlreadyApplied' : 'Succeeded');
+  (isAlreadyCode(code) ? 'AlreadyApplied' : 'Succeeded');
 
 /** How one message's platform work ended: the one result type from the socket to the harness. */
 export interface Outcome<TBody = unknown> {
