@@ -145,6 +145,32 @@ const record = (clientId: string) => simulator.state.findByClientId(SMALL_CAMPAI
 const nameOf = (clientId: string) =>
   record(clientId)?.previewRecordData.find((i) => i.key === 'Name')?.value;
 
+/**
+ * A fresh plan of one delete, under the header of the plan `from` wrote, its counts made to
+ * match (apply refuses a header that differs from its entries). `held`: the gate's verdict.
+ */
+const oneDeletePlan = async (
+  name: string,
+  from: string,
+  held: boolean,
+  entry: (exportedAt: string) => object,
+): Promise<string> => {
+  const [line = '{}'] = (await readFile(planOf(from), 'utf8')).split('\n');
+  const head = JSON.parse(line);
+  const counts = {
+    ...Object.fromEntries(Object.keys(head.counts).map((c) => [c, 0])),
+    delete: 1,
+  };
+  const deletes = { ...head.deletes, count: 1, held, heldBecause: held ? ['test'] : [] };
+  const file = path.join(folder, `${name}.plan.jsonl`);
+  const header = { ...head, createdAt: new Date().toISOString(), counts, deletes, entryCount: 1 };
+  await writeFile(
+    file,
+    `${JSON.stringify(header)}\n${JSON.stringify(entry(head.snapshot.exportedAt))}\n`,
+  );
+  return file;
+};
+
 describe('reconcile plan / apply against moto and the simulator', () => {
   it('plans each drift case and exits 2 (changes), writing a plan and a report without data values', async () => {
     // Act
@@ -305,32 +331,14 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
   it('holds deletes beyond the gate whole until --allow-deletes names their count', async () => {
     // Prepare: a plan whose one delete is held (as a gate would hold it)
-    const lines = (await readFile(planOf('hr-roster.csv'), 'utf8')).split('\n');
-    const head = JSON.parse(lines[0] ?? '{}');
-    const entries = [
-      JSON.stringify({
-        entity: 'user:una.stays@example.com',
-        category: 'delete',
-        repair: {
-          action: 'delete-user',
-          message: {
-            loginUserId: 'una.stays@example.com',
-            correlationId: 'gate-test',
-            occurredAt: head.snapshot.exportedAt,
-          },
-        },
-      }),
-    ];
-    // The header counts what the entries hold: apply refuses a plan whose header differs.
-    const counts = {
-      ...Object.fromEntries(Object.keys(head.counts).map((c) => [c, 0])),
-      delete: 1,
-    };
-    const held = path.join(folder, 'held.plan.jsonl');
-    await writeFile(
-      held,
-      `${[JSON.stringify({ ...head, createdAt: new Date().toISOString(), counts, deletes: { ...head.deletes, count: 1, held: true, heldBecause: ['test'] }, entryCount: 1 }), ...entries].join('\n')}\n`,
-    );
+    const held = await oneDeletePlan('held', 'hr-roster.csv', true, (occurredAt) => ({
+      entity: 'user:una.stays@example.com',
+      category: 'delete',
+      repair: {
+        action: 'delete-user',
+        message: { loginUserId: 'una.stays@example.com', correlationId: 'gate-test', occurredAt },
+      },
+    }));
 
     // Act
     const without = await ops('reconcile', 'apply', held);
@@ -353,9 +361,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
   it('holds every delete when an agent has worked a record to delete since the plan', async () => {
     // Prepare: a plan deleting the hand-made C-2900 (allowed by the plan, not held), which an
     // agent then works before the apply
-    const lines = (await readFile(planOf('crm-renewals.csv'), 'utf8')).split('\n');
-    const head = JSON.parse(lines[0] ?? '{}');
-    const entry = {
+    const worked = await oneDeletePlan('worked', 'crm-renewals.csv', false, (occurredAt) => ({
       entity: `record:${SMALL_CAMPAIGN}:C-2900`,
       category: 'delete',
       reason: 'UNMANAGED_DELETE_ALLOWED',
@@ -365,19 +371,10 @@ describe('reconcile plan / apply against moto and the simulator', () => {
           campaignName: SMALL_CAMPAIGN,
           clientId: 'C-2900',
           correlationId: 'worked-test',
-          occurredAt: head.snapshot.exportedAt,
+          occurredAt,
         },
       },
-    };
-    const counts = {
-      ...Object.fromEntries(Object.keys(head.counts).map((c) => [c, 0])),
-      delete: 1,
-    };
-    const worked = path.join(folder, 'worked.plan.jsonl');
-    await writeFile(
-      worked,
-      `${[JSON.stringify({ ...head, createdAt: new Date().toISOString(), counts, deletes: { ...head.deletes, count: 1, held: false, heldBecause: [] }, entryCount: 1 }), JSON.stringify(entry)].join('\n')}\n`,
-    );
+    }));
     simulator.state.recordAttempt(SMALL_CAMPAIGN, { clientId: 'C-2900' }, { agent: 'agent-7' });
 
     // Act
