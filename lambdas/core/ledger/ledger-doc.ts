@@ -75,6 +75,8 @@ const envelope = z.object({
   known: z.unknown(),
   aliases: z.optional(z.array(z.string())),
 });
+// The kind's parts are checked by each kind (`DocParts`); the rest of the item here.
+envelope satisfies Exactly<typeof envelope, LedgerDoc<unknown, unknown, unknown, unknown>>;
 
 /**
  * How a kind checks its own parts of an item. A zod object drops keys it does not name, so a
