@@ -33,6 +33,28 @@ export interface LedgerDoc<Id, Op, State, Known> {
   readonly aliases?: readonly string[];
 }
 
+/** A type as zod reads it back: no `readonly` (zod cannot tell), intersections flattened. */
+type Plain<T> = T extends readonly (infer E)[]
+  ? Plain<E>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Plain<T[K]> }
+    : T;
+
+/**
+ * `true` only when A and B are the same type; mutual assignability is not enough: it accepts an
+ * optional key present on one side only.
+ */
+type Same<A, B> =
+  (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
+
+/**
+ * `Schema` when its output is exactly `T` (same fields, same optional ones, same value types;
+ * `readonly` aside), else `never`: `schema satisfies Exactly<typeof schema, T>` fails to compile
+ * when a field is added to one and not the other.
+ */
+export type Exactly<Schema extends z.ZodMiniType, T> =
+  Same<Plain<z.output<Schema>>, Plain<T>> extends true ? Schema : never;
+
 const storedEvent = z.object({
   key: z.string(),
   v: z.string(),
@@ -53,8 +75,14 @@ const envelope = z.object({
   known: z.unknown(),
   aliases: z.optional(z.array(z.string())),
 });
+// The kind's parts are checked by each kind (`DocParts`); the rest of the item here.
+envelope satisfies Exactly<typeof envelope, LedgerDoc<unknown, unknown, unknown, unknown>>;
 
-/** How a kind checks its own parts of an item. */
+/**
+ * How a kind checks its own parts of an item. A zod object drops keys it does not name, so a
+ * schema that lags its type would lose a field on every read: each kind checks its schemas with
+ * `Exactly`.
+ */
 export interface DocParts<Id, Op, State, Known> {
   readonly id: z.ZodMiniType<Id>;
   readonly op: z.ZodMiniType<Op>;

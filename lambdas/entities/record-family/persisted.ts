@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { DocParts } from '../../core/ledger/ledger-doc';
+import type { DocParts, Exactly } from '../../core/ledger/ledger-doc';
 import type { KnownFamily } from './known';
 import { type FamilyState, RECORD_FIELDS, RECORD_STATES, type RecordOp } from './model';
 import type { FamilyId } from './platform-steps';
@@ -60,13 +60,19 @@ const knownPlace = z.union([
   }),
 ]);
 
+const id = z.object({ region: z.string(), clientId: z.string() });
+
+const state = z.record(z.string(), place);
+
+const known = z.object({
+  places: z.record(z.string(), knownPlace),
+  base: z.record(z.string(), place),
+  written: z.array(z.string()),
+});
+
 export const RECORD_FAMILY_PARTS: DocParts<FamilyId, RecordOp, FamilyState, KnownFamily> = {
-  id: z.object({ region: z.string(), clientId: z.string() }),
-  op: op as unknown as z.ZodMiniType<RecordOp>,
-  state: z.record(z.string(), place) as unknown as z.ZodMiniType<FamilyState>,
-  known: z.object({
-    places: z.record(z.string(), knownPlace),
-    base: z.record(z.string(), place),
-    written: z.array(z.string()),
-  }) as unknown as z.ZodMiniType<KnownFamily>,
+  id: id satisfies Exactly<typeof id, FamilyId>,
+  op: op satisfies Exactly<typeof op, RecordOp>,
+  state: state satisfies Exactly<typeof state, FamilyState>,
+  known: known satisfies Exactly<typeof known, KnownFamily>,
 };

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { DocParts } from '../../core/ledger/ledger-doc';
+import type { DocParts, Exactly } from '../../core/ledger/ledger-doc';
 import type { KnownUser } from './known';
 import type { UserOp, UserState } from './model';
 import type { UserId } from './platform-steps';
@@ -26,18 +26,24 @@ const op = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('leave') }),
 ]);
 
+const id = z.object({ loginUserId: z.string() });
+
+const state = z.object({ place: z.optional(place) });
+
+const known = z.object({
+  place: z.optional(
+    z.union([
+      place,
+      z.object({ unsure: z.object({ before: z.optional(place), after: z.optional(place) }) }),
+    ]),
+  ),
+  base: z.optional(place),
+  written: z.optional(z.literal(true)),
+});
+
 export const USER_PARTS: DocParts<UserId, UserOp, UserState, KnownUser> = {
-  id: z.object({ loginUserId: z.string() }),
-  op: op as unknown as z.ZodMiniType<UserOp>,
-  state: z.object({ place: z.optional(place) }) as unknown as z.ZodMiniType<UserState>,
-  known: z.object({
-    place: z.optional(
-      z.union([
-        place,
-        z.object({ unsure: z.object({ before: z.optional(place), after: z.optional(place) }) }),
-      ]),
-    ),
-    base: z.optional(place),
-    written: z.optional(z.literal(true)),
-  }) as unknown as z.ZodMiniType<KnownUser>,
+  id: id satisfies Exactly<typeof id, UserId>,
+  op: op satisfies Exactly<typeof op, UserOp>,
+  state: state satisfies Exactly<typeof state, UserState>,
+  known: known satisfies Exactly<typeof known, KnownUser>,
 };

@@ -1,0 +1,323 @@
+/**
+ * What the ledger persists of each entity kind, read back as DynamoDB serves it: nothing is
+ * dropped. A zod object drops keys its schema does not name, so a schema lagging its type would
+ * lose a field on every read; `Exactly` (ledger-doc.ts) stops that at compile time, this
+ * checks the parse path end to end. The arbitraries name every key of their type (`Every`), so
+ * a field added to a type and not here fails to compile too.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { docAttribute, docOf } from '../../../lambdas/core/ledger/doc-attribute';
+import type { StoredEvent } from '../../../lambdas/core/ledger/entity-kind';
+import {
+  type DocParts,
+  LEDGER_SCHEMA_VERSION,
+  type LedgerDoc,
+  parseLedgerDoc,
+} from '../../../lambdas/core/ledger/ledger-doc';
+import { recordFamily } from '../../../lambdas/entities/record-family';
+import type {
+  KnownFamily,
+  KnownPlace,
+  Unsure,
+} from '../../../lambdas/entities/record-family/known';
+import {
+  type DataItem,
+  type FamilyState,
+  type Place,
+  RECORD_FIELDS,
+  RECORD_STATES,
+  type RecordFields,
+  type RecordOp,
+  type RecordState,
+  type Routing,
+  type Versioned,
+} from '../../../lambdas/entities/record-family/model';
+import type { FamilyId } from '../../../lambdas/entities/record-family/platform-steps';
+import { user } from '../../../lambdas/entities/user';
+import type { KnownUser, KnownUserPlace } from '../../../lambdas/entities/user/known';
+import type {
+  UserFields,
+  UserOp,
+  UserPlace,
+  UserRecord,
+  UserState,
+} from '../../../lambdas/entities/user/model';
+import type { UserId } from '../../../lambdas/entities/user/platform-steps';
+
+/** An arbitrary for every key of T, optional ones included (those never generate `undefined`). */
+type Every<T> = { readonly [K in keyof T]-?: fc.Arbitrary<Required<T>[K]> };
+
+/** Objects as JSON.parse makes them; keys not in `required` are sometimes left out. */
+const object = <T, K extends keyof T>(
+  model: { [P in keyof T]: fc.Arbitrary<T[P]> },
+  required: K[],
+) => fc.record(model, { requiredKeys: required, noNullPrototype: true });
+
+/** The variant of a place that says the entity is not there. */
+type Gone<P> = Extract<P, { gone: string }>;
+
+const text = fc.string();
+const version = fc.string();
+
+// The user.
+
+const userId: fc.Arbitrary<UserId> = object({ loginUserId: text } satisfies Every<UserId>, [
+  'loginUserId',
+]);
+
+const userFields: fc.Arbitrary<UserFields> = object(
+  {
+    firstName: text,
+    lastName: text,
+    userTemplateName: text,
+    primaryEmailAddr: text,
+    secondaryEmailAddr: text,
+    createInCloudConnect: fc.boolean(),
+  } satisfies Every<UserFields>,
+  ['firstName', 'lastName', 'userTemplateName'],
+);
+
+type UserOpOf<Kind> = Extract<UserOp, { kind: Kind }>;
+const userOp: fc.Arbitrary<UserOp> = fc.oneof(
+  object({ kind: fc.constant('join'), user: userFields } satisfies Every<UserOpOf<'join'>>, [
+    'kind',
+    'user',
+  ]),
+  object({ kind: fc.constant('leave') } satisfies Every<UserOpOf<'leave'>>, ['kind']),
+);
+
+const userRecord: fc.Arbitrary<UserRecord> = object(
+  { born: version, at: version } satisfies Every<UserRecord>,
+  ['born', 'at'],
+);
+
+const userPlace: fc.Arbitrary<UserPlace> = fc.oneof(
+  object({ user: userRecord } satisfies Every<{ user: UserRecord }>, ['user']),
+  object({ gone: version, outside: fc.constant(true) } satisfies Every<Gone<UserPlace>>, ['gone']),
+);
+
+const userState: fc.Arbitrary<UserState> = object(
+  { place: userPlace } satisfies Every<UserState>,
+  [],
+);
+
+type UnsureUser = Extract<KnownUserPlace, { unsure: unknown }>['unsure'];
+const knownUserPlace: fc.Arbitrary<KnownUserPlace> = fc.oneof(
+  userPlace,
+  object(
+    {
+      unsure: object({ before: userPlace, after: userPlace } satisfies Every<UnsureUser>, []),
+    } satisfies Every<{ unsure: UnsureUser }>,
+    ['unsure'],
+  ),
+);
+
+const knownUser: fc.Arbitrary<KnownUser> = object(
+  { place: knownUserPlace, base: userPlace, written: fc.constant(true) } satisfies Every<KnownUser>,
+  [],
+);
+
+// The record family.
+
+const familyId: fc.Arbitrary<FamilyId> = object(
+  { region: text, clientId: text } satisfies Every<FamilyId>,
+  ['region', 'clientId'],
+);
+
+const campaign = text;
+const fieldValue = fc.oneof(text, fc.integer(), fc.constant(null));
+const versioned: fc.Arbitrary<Versioned> = object(
+  { v: version, value: fieldValue } satisfies Every<Versioned>,
+  ['v', 'value'],
+);
+
+const recordFields: fc.Arbitrary<RecordFields> = object(
+  {
+    data: versioned,
+    state: versioned,
+    agent: versioned,
+    nextWork: versioned,
+    skillQueue: versioned,
+    timeZone: versioned,
+  } satisfies Every<RecordFields>,
+  [],
+);
+
+const recordState: fc.Arbitrary<RecordState> = object(
+  { born: version, at: version, fields: recordFields } satisfies Every<RecordState>,
+  ['born', 'at', 'fields'],
+);
+
+const place: fc.Arbitrary<Place> = fc.oneof(
+  object({ record: recordState } satisfies Every<{ record: RecordState }>, ['record']),
+  object({ gone: version, outside: fc.constant(true) } satisfies Every<Gone<Place>>, ['gone']),
+);
+
+const places = <P>(value: fc.Arbitrary<P>) =>
+  fc.dictionary(campaign, value, { noNullPrototype: true, maxKeys: 3 });
+
+const familyState: fc.Arbitrary<FamilyState> = places(place);
+
+const dataItem: fc.Arbitrary<DataItem> = object(
+  { key: text, value: text, displayOrder: fc.integer() } satisfies Every<DataItem>,
+  ['key', 'value'],
+);
+
+const agent = fc.oneof(text, fc.constant(null));
+const routing: fc.Arbitrary<Routing> = object(
+  { agent, skillQueue: text, nextWork: fc.integer(), timeZone: text } satisfies Every<Routing>,
+  [],
+);
+
+type RecordOpOf<Kind> = Extract<RecordOp, { kind: Kind }>;
+const recordOp: fc.Arbitrary<RecordOp> = fc.oneof(
+  object(
+    {
+      kind: fc.constant('upsert'),
+      campaign,
+      items: fc.array(dataItem, { maxLength: 3 }),
+      clientIdFieldName: text,
+      agent,
+      nextWork: fc.integer(),
+    } satisfies Every<RecordOpOf<'upsert'>>,
+    ['kind', 'campaign', 'items'],
+  ),
+  object(
+    {
+      kind: fc.constant('status'),
+      campaign,
+      state: fc.constantFrom(...RECORD_STATES),
+      routing,
+    } satisfies Every<RecordOpOf<'status'>>,
+    ['kind', 'campaign', 'state', 'routing'],
+  ),
+  object(
+    { kind: fc.constant('transfer'), campaign, to: text, routing } satisfies Every<
+      RecordOpOf<'transfer'>
+    >,
+    ['kind', 'campaign', 'to', 'routing'],
+  ),
+  object({ kind: fc.constant('delete'), campaign } satisfies Every<RecordOpOf<'delete'>>, [
+    'kind',
+    'campaign',
+  ]),
+);
+
+const unsure: fc.Arbitrary<Unsure> = object(
+  {
+    before: place,
+    after: place,
+    sent: fc.subarray([...RECORD_FIELDS]),
+  } satisfies Every<Unsure>,
+  ['sent'],
+);
+
+const knownPlace: fc.Arbitrary<KnownPlace> = fc.oneof(
+  place,
+  object({ unsure } satisfies Every<{ unsure: Unsure }>, ['unsure']),
+);
+
+const knownFamily: fc.Arbitrary<KnownFamily> = object(
+  {
+    places: places(knownPlace),
+    base: places(place),
+    written: fc.array(campaign, { maxLength: 3 }),
+  } satisfies Every<KnownFamily>,
+  ['places', 'base', 'written'],
+);
+
+// The item around them.
+
+const storedEvent = <Op>(op: fc.Arbitrary<Op>): fc.Arbitrary<StoredEvent<Op>> =>
+  object(
+    {
+      key: text,
+      v: version,
+      action: text,
+      op,
+      received: fc.nat(),
+      settled: fc.constant(true),
+      outcome: text,
+      repeats: fc.nat(),
+    } satisfies Every<StoredEvent<Op>>,
+    ['key', 'v', 'action', 'op'],
+  );
+
+type Doc<Id, Op, State, Known> = LedgerDoc<Id, Op, State, Known>;
+type Snapshot<Op, State> = NonNullable<Doc<unknown, Op, State, unknown>['snapshot']>;
+
+const ledgerDoc = <Id, Op, State, Known>(
+  kind: string,
+  parts: {
+    id: fc.Arbitrary<Id>;
+    op: fc.Arbitrary<Op>;
+    state: fc.Arbitrary<State>;
+    known: fc.Arbitrary<Known>;
+  },
+): fc.Arbitrary<Doc<Id, Op, State, Known>> => {
+  const events = fc.array(storedEvent(parts.op), { maxLength: 3 });
+  return object(
+    {
+      schema: fc.constant(LEDGER_SCHEMA_VERSION),
+      kind: fc.constant(kind),
+      id: parts.id,
+      events,
+      snapshot: object(
+        { v: version, state: parts.state, keep: events } satisfies Every<Snapshot<Op, State>>,
+        ['v', 'state', 'keep'],
+      ),
+      known: parts.known,
+      aliases: fc.array(text, { maxLength: 3 }),
+    } satisfies Every<Doc<Id, Op, State, Known>>,
+    ['schema', 'kind', 'id', 'events', 'known'],
+  );
+};
+
+/** The item as the ledger reads it from DynamoDB: stored as its JSON (deflated), then parsed. */
+const readBack = <Id, Op, State, Known>(
+  doc: Doc<Id, Op, State, Known>,
+  parts: DocParts<Id, Op, State, Known>,
+) => parseLedgerDoc(docOf({ doc: docAttribute(doc) }), doc.kind, parts);
+
+describe('a ledger item read back', () => {
+  it("keeps every field of a user's id, events, snapshot and known platform state", () => {
+    // Prepare: user items with every optional field present in some and absent in others.
+    const docs = ledgerDoc(user.name, {
+      id: userId,
+      op: userOp,
+      state: userState,
+      known: knownUser,
+    });
+
+    fc.assert(
+      fc.property(docs, (doc) => {
+        // Act: stored and read back as the ledger does.
+        const read = readBack(doc, user.parts);
+
+        // Assess: nothing dropped, nothing added.
+        expect(read).toStrictEqual(doc);
+      }),
+    );
+  });
+
+  it("keeps every field of a record family's id, events, snapshot and known platform state", () => {
+    // Prepare: record family items with every optional field present in some and absent in others.
+    const docs = ledgerDoc(recordFamily.name, {
+      id: familyId,
+      op: recordOp,
+      state: familyState,
+      known: knownFamily,
+    });
+
+    fc.assert(
+      fc.property(docs, (doc) => {
+        // Act: stored and read back as the ledger does.
+        const read = readBack(doc, recordFamily.parts);
+
+        // Assess: nothing dropped, nothing added.
+        expect(read).toStrictEqual(doc);
+      }),
+    );
+  });
+});
