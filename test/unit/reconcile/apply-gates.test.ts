@@ -203,7 +203,9 @@ describe('records worked since the plan', () => {
     ['worked already at plan time (WORKED_BY_AGENT)', [['C-2', 3]], ['C-2'], []],
   ] as const)('%s', async (_name, platform, workedAtPlan, expected) => {
     // Prepare
-    const records = new Map<string, CampaignRecord>(platform.map(([id, attempts]) => [id, onPlatform(id, attempts)]));
+    const records = new Map<string, CampaignRecord>(
+      platform.map(([id, attempts]) => [id, onPlatform(id, attempts)]),
+    );
     const searched: unknown[] = [];
     const reader = {
       search: async (request: { clientId?: string | undefined }) => {
