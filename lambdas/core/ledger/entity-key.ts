@@ -15,15 +15,9 @@ export const familyKey = (region: string, clientId: string): string =>
 /** A user: its login id, case-sensitive as the platform treats it. */
 export const userKey = (loginUserId: string): string => `user#${digest(loginUserId)}`;
 
-/**
- * The alias item that names the family of a previewRecordId the ledger has seen in a campaign.
- * The spec makes the id unique within its campaign only, so the campaign is part of the key.
- */
-export const recordIdAlias = (
-  region: string,
-  campaignName: string,
-  previewRecordId: string,
-): string => `record-id#${digest(region, campaignName, previewRecordId)}`;
+/** The alias item that names the family of a previewRecordId the ledger has seen. */
+export const recordIdAlias = (region: string, previewRecordId: string): string =>
+  `record-id#${digest(region, previewRecordId)}`;
 
 /** The fields of a message that name its entity (read before validation, so all unknown). */
 export interface EntityAddress {

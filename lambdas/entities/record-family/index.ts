@@ -73,10 +73,9 @@ export const recordFamily: EntityKind<
   doubt,
   recheck,
   // A record named only by its previewRecordId: one search in the campaign the message names;
-  // when it has left that campaign, the ledger's index of the ids it has seen there. The search
-  // comes first: whether the platform ever gives a deleted record's id to another is not shown.
+  // when it has left that campaign, the ledger's index of the ids it has seen.
   resolve: async (name, { platform, call, store }) => {
-    const alias = recordIdAlias(name.region, name.campaignName, name.previewRecordId);
+    const alias = recordIdAlias(name.region, name.previewRecordId);
     const found = await clientIdOf(name, platform, call);
     if ('failed' in found) return { outcome: found.failed };
     if (found.clientId !== undefined)

@@ -5,7 +5,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
 import type { AnyEntityKind } from '../../../lambdas/core/ledger/entity-kind';
 import { EntityLedger, type NewEvent, newEvent } from '../../../lambdas/core/ledger/entity-ledger';
 import { type EventKind, versionOf } from '../../../lambdas/core/ledger/event-version';
@@ -328,44 +327,5 @@ describe('the ledger on a record family whose move back finds a record made outs
     expect(after).toMatchObject({ category: 'permanent', code: 'TRANSFER_TARGET_OCCUPIED' });
     expect(sim.state.findByClientId('Later', 'C-1')).toBeDefined();
     expect(sim.state.findByClientId('Leads', 'C-1')?.workedState).toBe('NOTWORKED');
-  });
-});
-
-describe('a record named only by its previewRecordId', () => {
-  const REGION = 'eu-central-1';
-  const resolve = (store: InMemoryLedgerStore, campaignName: string, previewRecordId: string) => {
-    if (recordFamily.resolve === undefined) throw new Error('the record family resolves ids');
-    return recordFamily.resolve(
-      { region: REGION, campaignName, previewRecordId },
-      { platform, call: { deadline: Date.now() + 30_000 }, store },
-    );
-  };
-
-  it('is found through the index only in the campaign it was seen in (the id is unique there only)', async () => {
-    // Prepare: the id seen in Leads and indexed, then the record moved on to Later
-    const store = new InMemoryLedgerStore();
-    const { previewRecordID } = sim.state.putRecord({
-      campaignName: 'Leads',
-      clientId: 'C-9',
-      previewRecordData: [{ key: 'Name', value: 'Nine' }],
-    });
-    const seen = await resolve(store, 'Leads', previewRecordID);
-    if (!('id' in seen) || seen.alias === undefined) throw new Error('the search found the id');
-    await store.writeAlias(seen.alias, JSON.stringify(seen.id));
-    sim.state.addCampaign('Later');
-    await platform.send(transferCampaignRecord, {
-      campaignName: 'Leads',
-      region: REGION,
-      previewRecordId: previewRecordID,
-      transferToCampaign: 'Later',
-    });
-
-    // Act
-    const inLeads = await resolve(store, 'Leads', previewRecordID);
-    const inOther = await resolve(store, 'Elsewhere', previewRecordID);
-
-    // Assess
-    expect(inLeads).toEqual({ id: { region: REGION, clientId: 'C-9' } });
-    expect(inOther).toMatchObject({ outcome: { code: 'RECORD_ID_UNRESOLVED' } });
   });
 });
