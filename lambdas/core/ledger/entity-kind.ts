@@ -122,6 +122,16 @@ export interface EntityKind<
   recheck(known: Known, op: Op): Known;
   /** What the ledger knows when a call it cannot see may have landed (a crashed holder's). */
   doubt(known: Known): Known;
+  /**
+   * What the ledger knows as it starts on a message: what held only while an earlier message was
+   * applied (reads taken as current then) is dropped. @default what it knows, as it is
+   */
+  forMessage?(known: Known): Known;
+  /**
+   * Why work done on the platform after the event (an agent working a record) keeps it from
+   * taking effect, when it does; undefined otherwise.
+   */
+  keptByPlatform?(known: Known, op: Op, v: Version): string | undefined;
   /** Where the replay starts: what the platform held before the ledger's first write, then `snapshot`. */
   start(known: Known, snapshot: State | undefined): State;
   replay(start: State, events: readonly StoredEvent<Op>[]): Replayed<State>;

@@ -221,7 +221,7 @@ export class EntityLedger {
         : before.events.map((e) => (e.key === event.key ? { ...e, received } : e));
     const archive = before.snapshot?.keep ?? [];
     const all = [...archive, ...events].sort(byVersion);
-    let known = before.known;
+    let known = kind.forMessage?.(before.known) ?? before.known;
     let failure: Outcome | undefined;
     let wrote: Outcome | undefined;
     let done = false;
@@ -289,6 +289,7 @@ export class EntityLedger {
       wrote,
       doubted,
       overtaken: events.some((e) => e.v > event.v && withIt.effects.get(e.key)?.kind === 'applied'),
+      keptByPlatform: () => kind.keptByPlatform?.(known, event.op, event.v),
       // A second replay, so only when the outcome turns on it.
       stale: () =>
         effect.kind === 'applied' &&
@@ -324,6 +325,8 @@ export class EntityLedger {
       doubted: boolean;
       /** A newer event of the entity took effect. */
       overtaken: boolean;
+      /** Why work on the platform after this event keeps it from taking effect, if it does. */
+      keptByPlatform: () => string | undefined;
       /** Without this event, the entity would hold the same values. */
       stale: () => boolean;
       op: unknown;
@@ -351,6 +354,8 @@ export class EntityLedger {
     }
     // Calls made: the message did work on the platform (its own, or what its entity still owed).
     if (wrote !== undefined) return wrote;
+    const kept = facts.keptByPlatform();
+    if (kept !== undefined) return outcome('success', 'STALE_SKIPPED', kept);
     if (facts.stale()) {
       return outcome(
         'success',

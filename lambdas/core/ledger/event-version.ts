@@ -17,6 +17,15 @@ const TIME_DIGITS = 15;
 export const eventVersion = (occurredAtMs: number, kind: EventKind, payloadHash: string): Version =>
   `${String(Math.trunc(occurredAtMs)).padStart(TIME_DIGITS, '0')}.${EVENT_RANKS[kind]}.${payloadHash.slice(0, 16)}`;
 
+/**
+ * The version of a change made on the platform outside any event (an agent working the record
+ * at `ms`): it sorts with the events by time, after every event of that millisecond.
+ */
+export const platformVersion = (ms: number): Version =>
+  `${String(Math.trunc(ms)).padStart(TIME_DIGITS, '0')}.9.platform`;
+
+export const isPlatformVersion = (version: Version): boolean => version.endsWith('.9.platform');
+
 /** The `occurredAt` part of a version, in epoch ms. */
 export const versionTime = (version: Version): number => Number(version.slice(0, TIME_DIGITS));
 

@@ -1,6 +1,7 @@
 import { familyKey, recordIdAlias } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
-import { isUnsure, type KnownFamily, type KnownPlace, UNKNOWN_FAMILY } from './known';
+import { isPlatformVersion, type Version, versionTime } from '../../core/ledger/event-version';
+import { isUnsure, type KnownFamily, type KnownPlace, surePlace, UNKNOWN_FAMILY } from './known';
 import { learnFamily, type RecordAnswer } from './learn';
 import { type FamilyState, type RecordEvent, type RecordOp, recordAt, replayFamily } from './model';
 import { RECORD_FAMILY_PARTS } from './persisted';
@@ -57,6 +58,17 @@ const recheck = (known: KnownFamily): KnownFamily => ({
   ),
 });
 
+/** Reads made for an earlier message say nothing of what an agent did since. */
+const forMessage = ({ fresh: _, ...known }: KnownFamily): KnownFamily => known;
+
+/** A status change older than an agent's work on its record, as a read found it, sets nothing. */
+const keptByPlatform = (known: KnownFamily, op: RecordOp, v: Version): string | undefined => {
+  if (op.kind !== 'status') return undefined;
+  const state = recordAt(surePlace(known.places[op.campaign]))?.fields.state;
+  if (state === undefined || !isPlatformVersion(state.v) || state.v < v) return undefined;
+  return `an agent worked this record in "${op.campaign}" after this event (lastAttemptTime ${new Date(versionTime(state.v)).toISOString()}): its state stays as the agent left it`;
+};
+
 /** A record family (region + clientId across campaigns) as the ledger orders it. */
 export const recordFamily: EntityKind<
   FamilyId,
@@ -72,6 +84,8 @@ export const recordFamily: EntityKind<
   unknown: UNKNOWN_FAMILY,
   doubt,
   recheck,
+  forMessage,
+  keptByPlatform,
   // A record named only by its previewRecordId: one search in the campaign the message names;
   // when it has left that campaign, the ledger's index of the ids it has seen.
   resolve: async (name, { platform, call, store }) => {

@@ -1,4 +1,4 @@
-import type { Version } from '../../core/ledger/event-version';
+import { platformVersion, type Version } from '../../core/ledger/event-version';
 import {
   type FieldValue,
   type Place,
@@ -36,6 +36,11 @@ export interface KnownFamily {
   readonly base: Readonly<Record<string, Place>>;
   /** Campaigns the ledger has written to. */
   readonly written: readonly string[];
+  /**
+   * Campaigns read while the current message is applied: what an agent did there is known. A
+   * state is sent only after such a read (`planFamily`); each message starts without any.
+   */
+  readonly fresh?: readonly string[];
 }
 
 export const UNKNOWN_FAMILY: KnownFamily = { places: {}, base: {}, written: [] };
@@ -49,21 +54,41 @@ export const surePlace = (place: KnownPlace | undefined): Place | undefined =>
 /** A record as a read found it: its values, none of them applied by an event the ledger knows. */
 export interface Observed {
   readonly values: Partial<Record<RecordField, FieldValue>>;
+  /** When an agent last worked the record (`lastAttemptTime`, epoch ms), if ever. */
+  readonly workedAt?: number;
 }
 
-const withValues = (record: RecordState, values: Observed['values']): RecordState => ({
+/**
+ * The version a field read back holds: the event's the ledger applied; but a state an agent set
+ * by working the record after that event is the agent's, as of the time it worked it, so that no
+ * event older than that work sets it back, whenever the event arrives.
+ */
+export const readVersion = (
+  name: RecordField,
+  applied: Version | undefined,
+  observed: Observed,
+): Version => {
+  const v = applied ?? '';
+  if (name !== 'state' || observed.workedAt === undefined) return v;
+  const worked = platformVersion(observed.workedAt);
+  return worked > v ? worked : v;
+};
+
+const withValues = (record: RecordState, observed: Observed): RecordState => ({
   ...record,
   fields: Object.fromEntries(
     RECORD_FIELDS.flatMap((name) => {
       const known = record.fields[name];
-      if (!(name in values)) return known === undefined ? [] : [[name, known]];
-      return [[name, { v: known?.v ?? '', value: values[name] ?? null }]];
+      if (!(name in observed.values)) return known === undefined ? [] : [[name, known]];
+      return [
+        [name, { v: readVersion(name, known?.v, observed), value: observed.values[name] ?? null }],
+      ];
     }),
   ) as RecordFields,
 });
 
 const foreign = (observed: Observed): RecordState =>
-  withValues({ born: '', at: '', fields: {} }, observed.values);
+  withValues({ born: '', at: '', fields: {} }, observed);
 
 /**
  * Whether what a read found shows the call landed: the fields it sent hold the values it set.
@@ -101,10 +126,10 @@ export const placeAfterRead = (
   }
   const afterRecord = recordAt(after);
   if (afterRecord !== undefined && unsure !== undefined && landed(afterRecord, observed, unsure)) {
-    return { record: withValues(afterRecord, observed.values) };
+    return { record: withValues(afterRecord, observed) };
   }
   const beforeRecord = recordAt(before);
-  if (beforeRecord !== undefined) return { record: withValues(beforeRecord, observed.values) };
+  if (beforeRecord !== undefined) return { record: withValues(beforeRecord, observed) };
   return { record: foreign(observed) };
 };
 

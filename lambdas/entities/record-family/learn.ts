@@ -4,6 +4,7 @@ import {
   type KnownPlace,
   type Observed,
   placeAfterRead,
+  readVersion,
   surePlace,
 } from './known';
 import { type Place, RECORD_FIELDS, type RecordField, type RecordState, recordAt } from './model';
@@ -87,7 +88,9 @@ const refreshed = (
       const field = record.fields[name];
       if (sent.includes(name) || !(name in observed.values))
         return field === undefined ? [] : [[name, field]];
-      return [[name, { v: field?.v ?? '', value: observed.values[name] ?? null }]];
+      return [
+        [name, { v: readVersion(name, field?.v, observed), value: observed.values[name] ?? null }],
+      ];
     }),
   ),
 });
@@ -110,7 +113,8 @@ export const learnFamily = (
     places[step.campaign] = placeAfterRead(known.places[step.campaign], observed);
     // Until the ledger writes there, what a read finds is what the campaign held before it.
     if (!known.written.includes(step.campaign)) base[step.campaign] = asBase(observed);
-    return { ...known, places, base };
+    const fresh = [...new Set([...(known.fresh ?? []), step.campaign])];
+    return { ...known, places, base, fresh };
   }
   const touched = touchedBy(step);
   const after = placesAfter(step);

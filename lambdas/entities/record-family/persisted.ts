@@ -68,6 +68,7 @@ const known = z.object({
   places: z.record(z.string(), knownPlace),
   base: z.record(z.string(), place),
   written: z.array(z.string()),
+  fresh: z.optional(z.array(z.string())),
 });
 
 export const RECORD_FAMILY_PARTS: DocParts<FamilyId, RecordOp, FamilyState, KnownFamily> = {

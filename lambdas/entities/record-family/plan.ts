@@ -1,4 +1,4 @@
-import type { Version } from '../../core/ledger/event-version';
+import { isPlatformVersion, type Version } from '../../core/ledger/event-version';
 import { isUnsure, type KnownFamily, type KnownPlace, surePlace } from './known';
 import {
   CREATED_DEFAULTS,
@@ -70,7 +70,8 @@ const ROUTING = ['agent', 'skillQueue', 'nextWork', 'timeZone'] as const;
  * Fields whose desired version is newer than the one applied: the only ones ever sent, so that
  * what work on the platform changed since stays. A value the ledger applied for a newer event
  * that the replay no longer gives this record (it went to another of the family's records, or
- * had no effect) is not the record's own: it is set back to what the replay wants.
+ * had no effect) is not the record's own: it is set back to what the replay wants. A state an
+ * agent set (a platform version) is never set back by an older event.
  */
 const dueFields = (desired: RecordState, known: RecordState | undefined): RecordField[] =>
   RECORD_FIELDS.filter((name) => {
@@ -78,7 +79,10 @@ const dueFields = (desired: RecordState, known: RecordState | undefined): Record
     if (want === undefined) return false;
     const have = known?.fields[name];
     const applied = have?.v ?? '';
-    return want.v > applied || (want.v < applied && want.value !== (have?.value ?? null));
+    return (
+      want.v > applied ||
+      (want.v < applied && !isPlatformVersion(applied) && want.value !== (have?.value ?? null))
+    );
   });
 
 /**
@@ -456,5 +460,22 @@ export const planFamily = (
       platform.set(c, place);
     }
   }
-  return steps;
+  return readBeforeState(steps, known);
+};
+
+/**
+ * A state is sent only once the record has been read for this message: an agent may have worked
+ * it since the ledger last looked (the read gives the state the agent's time as its version, and
+ * an event older than that work then sets nothing). The platform shows that work only to a search.
+ */
+const readBeforeState = (steps: readonly RecordStep[], known: KnownFamily): RecordStep[] => {
+  const at = steps.findIndex(
+    (step) =>
+      step.kind === 'set' &&
+      step.fields.state !== undefined &&
+      !(known.fresh ?? []).includes(step.campaign),
+  );
+  const step = steps[at];
+  if (step === undefined || step.kind !== 'set') return [...steps];
+  return [...steps.slice(0, at), { kind: 'read', campaign: step.campaign }, ...steps.slice(at)];
 };

@@ -44,6 +44,9 @@ export const observedValues = (
     skillQueue: record.skillQueue,
     nextWork: platformTimeMillis(record.nextEarliestWorkTime) ?? null,
   },
+  ...(record.lastAttemptTime === null || record.workAttempts === 0
+    ? {}
+    : { workedAt: platformTimeMillis(record.lastAttemptTime) }),
 });
 
 const clientIdKeys = (events: readonly RecordEvent[]): Set<string> =>

@@ -4,12 +4,14 @@
  * the one applied (so work done on the platform stays), and reading first where in doubt.
  */
 import { describe, expect, it } from 'vitest';
-import type { KnownFamily } from '../../../lambdas/entities/record-family/known';
+import { recordFamily } from '../../../lambdas/entities/record-family';
+import { type KnownFamily, surePlace } from '../../../lambdas/entities/record-family/known';
 import { learnFamily } from '../../../lambdas/entities/record-family/learn';
 import {
   dataHash,
   type RecordEvent,
   type RecordOp,
+  recordAt,
   replayFamily,
 } from '../../../lambdas/entities/record-family/model';
 import { planFamily } from '../../../lambdas/entities/record-family/plan';
@@ -21,13 +23,24 @@ const add = (campaign: string, name: string): RecordOp => ({
   items: [{ key: 'Name', value: name }],
 });
 
-/** Plans and "applies" every step as answered (no platform): what the ledger then knows. */
+/** What a read finds where the ledger knows a record: its values (no agent has worked it). */
+const found = (known: KnownFamily, campaign: string) => {
+  const record = recordAt(surePlace(known.places[campaign]));
+  if (record === undefined) return null;
+  return {
+    values: Object.fromEntries(
+      Object.entries(record.fields).map(([name, field]) => [name, field?.value ?? null]),
+    ),
+  };
+};
+
+/** Plans and "applies" every step as answered (no platform) for one message: what the ledger then knows. */
 const settle = (
   events: RecordEvent[],
   known: KnownFamily,
 ): { steps: string[]; known: KnownFamily } => {
   const steps: string[] = [];
-  let now = known;
+  let now = recordFamily.forMessage?.(known) ?? known;
   for (let i = 0; i < 20; i += 1) {
     const desired = replayFamily(now.base, events).state;
     const [step] = planFamily(desired, now, events);
@@ -40,7 +53,7 @@ const settle = (
     now = learnFamily(now, step, {
       outcome: { category: 'success', code: 'SUCCESS', message: '', attempts: 1 },
       status: 'done',
-      observed: null,
+      observed: step.kind === 'read' ? found(now, step.campaign) : null,
     });
   }
   throw new Error('the plan did not settle');
@@ -69,7 +82,8 @@ describe('record family plan', () => {
       known = result.known;
     }
     // Assess
-    expect(calls).toEqual([['upsert A'], ['set A'], ['move A→B'], ['remove B']]);
+    // A state is sent only after a read: an agent may have worked the record since.
+    expect(calls).toEqual([['upsert A'], ['read A', 'set A'], ['move A→B'], ['remove B']]);
   });
 
   it('never sends back what work on the platform changed when a newer event does not set it', () => {

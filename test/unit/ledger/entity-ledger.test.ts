@@ -329,3 +329,62 @@ describe('the ledger on a record family whose move back finds a record made outs
     expect(sim.state.findByClientId('Leads', 'C-1')?.workedState).toBe('NOTWORKED');
   });
 });
+
+describe('an agent works a record, then a status change older than that work arrives', () => {
+  const REGION = 'eu-central-1';
+  const ID = { region: REGION, clientId: 'C-7' };
+  const at = (minute: number) => Date.UTC(2026, 10, 24, 8, minute);
+  const event = (action: string, minute: number, rank: EventKind, op: RecordOp) =>
+    newEvent(action, versionOf(rank, op, at(minute)), op);
+  const add = event('add-or-update-campaign-record', 0, 'create', {
+    kind: 'upsert',
+    campaign: 'Leads',
+    items: [{ key: 'Name', value: 'Seven' }],
+  });
+  const status = (minute: number, state: 'NOTWORKED' | 'REMOVED', skillQueue?: string) =>
+    event('change-campaign-record-status', minute, 'change', {
+      kind: 'status',
+      campaign: 'Leads',
+      state,
+      routing: skillQueue === undefined ? {} : { skillQueue },
+    });
+
+  it.each([
+    ['older than the work: the agent’s state stays', 10, undefined, 'STALE_SKIPPED', 'COMPLETED'],
+    [
+      'older, with a queue: the queue is set, the state stays',
+      10,
+      'Retention',
+      'SUCCESS',
+      'COMPLETED',
+    ],
+    ['newer than the work: it applies', 30, undefined, 'SUCCESS', 'REMOVED'],
+  ] as const)('%s', async (_name, minute, queue, code, state) => {
+    // Prepare: the ledger added the record; an agent completed it at minute 20
+    const ledger = new EntityLedger({ store: new InMemoryLedgerStore(), sleep: async () => {} });
+    const apply = (e: NewEvent) =>
+      ledger.apply(recordFamily, {
+        id: ID,
+        event: e,
+        platform,
+        call: { deadline: Date.now() + 30_000 },
+        deadline: Date.now() + 30_000,
+      });
+    await apply(add);
+    sim.state.recordAttempt(
+      'Leads',
+      { clientId: 'C-7' },
+      { agent: 'agent.a', at: at(20), workedState: 'COMPLETED' },
+    );
+
+    // Act: met for the first time after the work (a long backoff, a redrive)
+    const late = await apply(status(minute, minute < 20 ? 'NOTWORKED' : 'REMOVED', queue));
+
+    // Assess
+    const record = sim.state.findByClientId('Leads', 'C-7');
+    expect(late.code).toBe(code);
+    expect(record?.workedState).toBe(state);
+    expect(record?.workAttempts).toBe(1);
+    if (queue !== undefined) expect(record?.skillQueue).toBe(queue);
+  });
+});

@@ -223,6 +223,7 @@ const knownFamily: fc.Arbitrary<KnownFamily> = object(
     places: places(knownPlace),
     base: places(place),
     written: fc.array(campaign, { maxLength: 3 }),
+    fresh: fc.array(campaign, { maxLength: 3 }),
   } satisfies Every<KnownFamily>,
   ['places', 'base', 'written'],
 );
