@@ -1,5 +1,5 @@
 import type { EntityName } from '../core/action';
-import type { Routing } from '../entities/record-family/model';
+import { agentValue, type Routing } from '../entities/record-family/model';
 
 /**
  * What the four campaign-record writes share: how a message names its record family, and the
@@ -35,7 +35,7 @@ export const routingOf = (message: {
   readonly timeZone?: string | undefined;
 }): Routing => ({
   ...(message.skillQueue === undefined ? {} : { skillQueue: message.skillQueue }),
-  ...(message.preferredAgent === undefined ? {} : { agent: message.preferredAgent || null }),
+  ...(message.preferredAgent === undefined ? {} : { agent: agentValue(message.preferredAgent) }),
   ...(message.nextEarliestWorkTimeUTC === undefined
     ? {}
     : { nextWork: message.nextEarliestWorkTimeUTC }),

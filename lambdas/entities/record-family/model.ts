@@ -61,6 +61,9 @@ export interface DataItem {
 export const RECORD_STATES = ['NOTWORKED', 'WORKED', 'COMPLETED', 'REMOVED'] as const;
 export type WorkedState = (typeof RECORD_STATES)[number];
 
+/** A preferred agent as the platform keeps it: an empty one clears the preference (null). */
+export const agentValue = (agent: string | null): string | null => agent || null;
+
 /** The optional fields a status change or transfer sets; an empty agent clears the preference. */
 export interface Routing {
   readonly agent?: string | null;
@@ -132,7 +135,7 @@ const upsertSetsOf = (op: Extract<RecordOp, { kind: 'upsert' }>): Record<string,
   const timeZone = itemValue(op.items, ITEM_TIME_ZONE_KEY);
   return {
     data: dataHash(op.items),
-    ...(op.agent === undefined ? {} : { agent: op.agent || null }),
+    ...(op.agent === undefined ? {} : { agent: agentValue(op.agent) }),
     ...(op.nextWork === undefined ? {} : { nextWork: op.nextWork }),
     ...(skillQueue === undefined ? {} : { skillQueue }),
     ...(timeZone === undefined ? {} : { timeZone }),
@@ -150,7 +153,7 @@ export const CREATED_DEFAULTS: Readonly<Record<RecordField, FieldValue>> = {
 };
 
 export const routingSets = (routing: Routing): Record<string, FieldValue> => ({
-  ...(routing.agent === undefined ? {} : { agent: routing.agent || null }),
+  ...(routing.agent === undefined ? {} : { agent: agentValue(routing.agent) }),
   ...(routing.skillQueue === undefined ? {} : { skillQueue: routing.skillQueue }),
   ...(routing.nextWork === undefined ? {} : { nextWork: routing.nextWork }),
   ...(routing.timeZone === undefined ? {} : { timeZone: routing.timeZone }),

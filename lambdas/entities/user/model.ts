@@ -1,6 +1,10 @@
 import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
 import type { Version } from '../../core/ledger/event-version';
 
+/** What an operator does about a user this integration did not create (USER_EXISTS_NOT_OURS). */
+export const NOT_OURS_TO_DO =
+  'check that it is the same person, then delete this dead letter (or the other user, and redrive)';
+
 /**
  * A user on the platform, as the provisioning spec describes it: there or not, by `loginUserId`.
  * `replayUser` applies a user's events in version order, each as the platform applies its
@@ -58,8 +62,7 @@ const applyOp = (
         effect: {
           kind: 'conflict',
           code: 'USER_EXISTS_NOT_OURS',
-          reason:
-            'a user with this loginUserId was on the platform before this integration first asked for it, so this integration did not create it: check that it is the same person, then delete this dead letter (or the other user, and redrive)',
+          reason: `a user with this loginUserId was on the platform before this integration first asked for it, so this integration did not create it: ${NOT_OURS_TO_DO}`,
         },
       };
     }

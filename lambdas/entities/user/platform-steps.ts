@@ -3,7 +3,7 @@ import { deleteUser } from '../../actions/delete-user';
 import { existenceResult, queryUserExistence } from '../../actions/query-user-existence';
 import { type StepContext, stepStatus } from '../../core/ledger/entity-kind';
 import type { UserAnswer } from './learn';
-import type { UserOp } from './model';
+import { NOT_OURS_TO_DO, type UserOp } from './model';
 import type { UserStep } from './plan';
 
 /** Who a user is on the platform. */
@@ -35,8 +35,7 @@ export const runUserStep = async (
         outcome: {
           category: 'permanent',
           code: 'USER_EXISTS_NOT_OURS',
-          message:
-            'the platform holds a user with this loginUserId that this integration did not create: check that it is the same person, then delete this dead letter (or the other user, and redrive)',
+          message: `the platform holds a user with this loginUserId that this integration did not create: ${NOT_OURS_TO_DO}`,
           attempts: 0,
         },
         status: 'failed',
