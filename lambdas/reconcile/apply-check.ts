@@ -143,3 +143,16 @@ export const recheckDeletes = async (
     ? { ...decision, workedSincePlan: worked }
     : { sendDeletes: false, heldDeletes: plan.deletes.count, workedSincePlan: worked };
 };
+
+/** The plan with its whole delete set held for a person, for `reason` besides any it had. */
+export const withDeletesHeld = (plan: Plan, reason: string): Plan =>
+  plan.deletes.count === 0
+    ? plan
+    : {
+        ...plan,
+        deletes: {
+          ...plan.deletes,
+          held: true,
+          heldBecause: [...plan.deletes.heldBecause, reason],
+        },
+      };

@@ -13,6 +13,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
+import { withDeletesHeld, workedSincePlan } from './apply-check';
 import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
 import { decodeExport } from './export-decoder';
@@ -125,6 +126,13 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     const readers: (ResumableReader & { readonly kind: ReconcileScope['kind'] })[] = [];
     let run: Awaited<ReturnType<typeof planSnapshot>>;
     const manifestText = await readS3Text(s3, input);
+    // Every refusal is noted in the run history, where an operator looks for the runs.
+    const refuse = async (code: string, message: string): Promise<PlanStepOutput> => {
+      const at = new Date(now()).toISOString();
+      const scope = await noteRefusal(history, manifestText, { code, message }, at);
+      deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
+      return { outcome: 'refused', code, message, scope };
+    };
     try {
       run = await planSnapshot({
         manifestText,
@@ -152,13 +160,6 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         now: now(),
       });
     } catch (error) {
-      // Every refusal is noted in the run history, where an operator looks for the runs.
-      const refuse = async (code: string, message: string): Promise<PlanStepOutput> => {
-        const at = new Date(now()).toISOString();
-        const scope = await noteRefusal(history, manifestText, { code, message }, at);
-        deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
-        return { outcome: 'refused', code, message, scope };
-      };
       if (error instanceof ReadBudgetSpent && readers.some((r) => r.kind === 'records')) {
         // Searches are not kept between invocations (a million records would be hundreds of
         // MB): a sweep that does not fit one invocation is refused, not looped on for ever.
@@ -177,8 +178,26 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
       throw error;
     }
-    const result = run.plan;
+    let result = run.plan;
     const scope = deps.scopes[result.scope];
+    if (scope?.apply === 'auto' && !result.deletes.held) {
+      // The sweep read each record once, up to minutes before an auto-applied plan's deletes
+      // go: the records to delete are searched again (not from the kept answers), and if an
+      // agent has worked one since, every delete waits, as `reconcile apply` would hold them.
+      let worked: readonly string[];
+      try {
+        worked = await workedSincePlan(result, deps.reader('records'));
+      } catch (error) {
+        if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
+        throw error;
+      }
+      if (worked.length > 0) {
+        result = withDeletesHeld(
+          result,
+          `${worked.length} of the records to delete were worked by an agent while the plan was made (first ${worked[0]}): plan again, and the next plan names them`,
+        );
+      }
+    }
     const base = `runs/${result.scope}/${result.planId}`;
     const planKey = `${base}/plan.jsonl`;
     const reportKey = `${base}/report.jsonl`;

@@ -21,7 +21,10 @@ import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
 } from '../../../lambdas/reconcile/dynamodb-run-history';
-import type { PlatformReaderOptions } from '../../../lambdas/reconcile/platform-reader';
+import type {
+  PlatformReader,
+  PlatformReaderOptions,
+} from '../../../lambdas/reconcile/platform-reader';
 import {
   createReconcileRun,
   type PlannedOutput,
@@ -55,14 +58,20 @@ const scopes = parseScopes({
     deleteGate: { count: 1, percent: 0 },
   },
   leads: { kind: 'records', apply: 'auto', campaigns: ['Leads'], splitKeys: ['CrmId'] },
+  tidy: { kind: 'records', apply: 'auto', campaigns: ['Tidy'], deleteUnmanaged: true },
 });
 if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
   'add-user': 'https://sqs.test/add-user',
   'delete-user': 'https://sqs.test/delete-user',
+  'add-or-update-campaign-record': 'https://sqs.test/add-or-update-campaign-record',
+  'delete-campaign-record': 'https://sqs.test/delete-campaign-record',
 };
 
-const run = (readerOptions: PlatformReaderOptions = {}) =>
+const run = (
+  readerOptions: PlatformReaderOptions = {},
+  reader?: (kind: 'users' | 'records') => PlatformReader,
+) =>
   createReconcileRun({
     s3,
     bucket,
@@ -70,11 +79,13 @@ const run = (readerOptions: PlatformReaderOptions = {}) =>
     ledgerClient: motoLedgerClient(),
     scopes: scopes.scopes,
     campaignRegion: 'eu-central-1',
-    reader: () =>
-      localPlatformReader(
-        { ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY },
-        readerOptions,
-      ),
+    reader:
+      reader ??
+      (() =>
+        localPlatformReader(
+          { ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY },
+          readerOptions,
+        )),
     queueUrls,
     metrics: { publish: (scope, values) => published.push({ scope, values: { ...values } }) },
   });
@@ -331,6 +342,60 @@ describe('the reconcile function (plan and applied steps)', () => {
     // Assess
     expect(output).toMatchObject({ outcome: 'refused', code: 'PLATFORM_READ', scope: 'review' });
     expect(await refusals('review')).toEqual(['PLATFORM_READ']);
+  });
+
+  it('holds the deletes of an auto-applied plan when an agent works a record to delete while it is made', async () => {
+    // Prepare: two records made by hand, one of them not in the export; an agent takes it up
+    // after the sweep read it, before its delete would go
+    for (const clientId of ['T-keep', 'T-gone']) {
+      simulator.state.putRecord({
+        campaignName: 'Tidy',
+        clientId,
+        previewRecordData: [{ key: 'Name', value: clientId }],
+      });
+    }
+    const input = await drop(
+      'tidy',
+      'tidy',
+      [
+        {
+          campaignName: 'Tidy',
+          clientId: 'T-keep',
+          previewRecordData: [{ key: 'Name', value: 'T-keep' }],
+        },
+      ],
+      { kind: 'records' },
+    );
+    const deps = (kind: 'users' | 'records') => {
+      const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+      return {
+        get calls() {
+          return inner.calls;
+        },
+        userExists: (login: string) => inner.userExists(login),
+        search: async (request: Parameters<typeof inner.search>[0]) => {
+          if (kind === 'records' && request.clientId === 'T-gone') {
+            simulator.state.recordAttempt('Tidy', { clientId: 'T-gone' }, { agent: 'agent.t' });
+          }
+          return inner.search(request);
+        },
+      };
+    };
+
+    // Act
+    const output = await run({}, deps)(input, plenty);
+
+    // Assess
+    expect(output).toMatchObject({ outcome: 'held', counts: { delete: 1 } });
+    expect(output).toMatchObject({
+      heldBecause: [
+        expect.stringContaining(
+          '1 of the records to delete were worked by an agent while the plan was made (first record:Tidy:T-gone)',
+        ),
+      ],
+    });
+    expect(output).not.toHaveProperty('repairsKey');
+    expect(simulator.state.findByClientId('Tidy', 'T-gone')).toBeDefined();
   });
 
   it("plans a CSV export read with the bulk loader's column mappings", async () => {
