@@ -273,25 +273,42 @@ describe('a step that throws', () => {
   });
 });
 
-describe('the ledger on a record family whose move back finds a record made outside', () => {
-  const REGION = 'eu-central-1';
-  const ID = { region: REGION, clientId: 'C-1' };
-  const at = (minute: number) => Date.UTC(2026, 10, 24, 8, minute);
-  const event = (action: string, minute: number, rank: EventKind, op: RecordOp) =>
-    newEvent(action, versionOf(rank, op, at(minute)), op);
-  const add = event('add-or-update-campaign-record', 0, 'create', {
+const REGION = 'eu-central-1';
+/** `minute` past 08:00 on 24 Nov 2026. */
+const at = (minute: number) => Date.UTC(2026, 10, 24, 8, minute);
+/** A record family's event at `minute`, versioned as the pipeline versions it. */
+const recordEvent = (action: string, minute: number, rank: EventKind, op: RecordOp) =>
+  newEvent(action, versionOf(rank, op, at(minute)), op);
+/** The add at minute 0 that makes the family's record in `campaign`. */
+const addTo = (campaign: string, name: string) =>
+  recordEvent('add-or-update-campaign-record', 0, 'create', {
     kind: 'upsert',
-    campaign: 'Leads',
-    items: [{ key: 'Name', value: 'Ada' }],
+    campaign,
+    items: [{ key: 'Name', value: name }],
   });
+/** A fresh ledger applying one family's messages, one at a time, against the simulator. */
+const familyLedger = (clientId: string) => {
+  const ledger = new EntityLedger({ store: new InMemoryLedgerStore(), sleep: async () => {} });
+  return (e: NewEvent) =>
+    ledger.apply(recordFamily, {
+      id: { region: REGION, clientId },
+      event: e,
+      platform,
+      call: { deadline: Date.now() + 30_000 },
+      deadline: Date.now() + 30_000,
+    });
+};
+
+describe('the ledger on a record family whose move back finds a record made outside', () => {
+  const add = addTo('Leads', 'Ada');
   const move = (minute: number, from: string, to: string) =>
-    event('transfer-campaign-record', minute, 'move', {
+    recordEvent('transfer-campaign-record', minute, 'move', {
       kind: 'transfer',
       campaign: from,
       to,
       routing: {},
     });
-  const complete = event('change-campaign-record-status', 30, 'change', {
+  const complete = recordEvent('change-campaign-record-status', 30, 'change', {
     kind: 'status',
     campaign: 'Leads',
     state: 'COMPLETED',
@@ -301,15 +318,7 @@ describe('the ledger on a record family whose move back finds a record made outs
   it('refuses the move and the family messages after it, never taking them as applied', async () => {
     // Prepare: the ledger added the record in Leads and moved it to Later; then someone made a
     // record with the same clientId in Leads, which the ledger had already written to.
-    const ledger = new EntityLedger({ store: new InMemoryLedgerStore(), sleep: async () => {} });
-    const apply = (e: NewEvent) =>
-      ledger.apply(recordFamily, {
-        id: ID,
-        event: e,
-        platform,
-        call: { deadline: Date.now() + 30_000 },
-        deadline: Date.now() + 30_000,
-      });
+    const apply = familyLedger('C-1');
     await apply(add);
     await apply(move(10, 'Leads', 'Later'));
     sim.state.putRecord({
@@ -331,18 +340,9 @@ describe('the ledger on a record family whose move back finds a record made outs
 });
 
 describe('an agent works a record, then a status change older than that work arrives', () => {
-  const REGION = 'eu-central-1';
-  const ID = { region: REGION, clientId: 'C-7' };
-  const at = (minute: number) => Date.UTC(2026, 10, 24, 8, minute);
-  const event = (action: string, minute: number, rank: EventKind, op: RecordOp) =>
-    newEvent(action, versionOf(rank, op, at(minute)), op);
-  const add = event('add-or-update-campaign-record', 0, 'create', {
-    kind: 'upsert',
-    campaign: 'Leads',
-    items: [{ key: 'Name', value: 'Seven' }],
-  });
+  const add = addTo('Leads', 'Seven');
   const status = (minute: number, state: 'NOTWORKED' | 'REMOVED', skillQueue?: string) =>
-    event('change-campaign-record-status', minute, 'change', {
+    recordEvent('change-campaign-record-status', minute, 'change', {
       kind: 'status',
       campaign: 'Leads',
       state,
@@ -361,15 +361,7 @@ describe('an agent works a record, then a status change older than that work arr
     ['newer than the work: it applies', 30, undefined, 'SUCCESS', 'REMOVED'],
   ] as const)('%s', async (_name, minute, queue, code, state) => {
     // Prepare: the ledger added the record; an agent completed it at minute 20
-    const ledger = new EntityLedger({ store: new InMemoryLedgerStore(), sleep: async () => {} });
-    const apply = (e: NewEvent) =>
-      ledger.apply(recordFamily, {
-        id: ID,
-        event: e,
-        platform,
-        call: { deadline: Date.now() + 30_000 },
-        deadline: Date.now() + 30_000,
-      });
+    const apply = familyLedger('C-7');
     await apply(add);
     sim.state.recordAttempt(
       'Leads',
