@@ -169,5 +169,23 @@ export const learnFamily = (
         ? { record: refreshed(record, answer.observed, sentBy(step)) }
         : place;
   }
-  return { ...known, places, base, written: written(known, touched) };
+  return {
+    ...known,
+    places,
+    base,
+    written: written(known, touched),
+    ...(step.kind === 'move' ? { fresh: freshAfterMove(known.fresh ?? [], step) } : {}),
+  };
 };
+
+/**
+ * A read vouches for the record it found, not for its campaign: after a move, the destination
+ * holds the record the source held, read for this message only if the source was.
+ */
+const freshAfterMove = (
+  fresh: readonly string[],
+  move: Extract<RecordStep, { kind: 'move' }>,
+): string[] => [
+  ...fresh.filter((c) => c !== move.to),
+  ...(fresh.includes(move.from) ? [move.to] : []),
+];

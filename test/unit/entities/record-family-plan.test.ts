@@ -86,6 +86,28 @@ describe('record family plan', () => {
     expect(calls).toEqual([['upsert A'], ['read A', 'set A'], ['move A→B'], ['remove B']]);
   });
 
+  it('reads a moved record again before its state goes, though its new campaign was read empty', () => {
+    // Prepare: the record added in A, and B in doubt (so B is read first); then a move to B and
+    // a status change there arrive together
+    const inA = settle([event('1', add('A', 'Ana'))], EMPTY).known;
+    const added: KnownFamily = {
+      ...inA,
+      places: { ...inA.places, B: { unsure: { sent: [] } } },
+      written: [...inA.written, 'B'],
+    };
+    const events = [
+      event('1', add('A', 'Ana')),
+      event('2', { kind: 'transfer', campaign: 'A', to: 'B', routing: {} }),
+      event('3', { kind: 'status', campaign: 'B', state: 'COMPLETED', routing: {} }),
+    ];
+
+    // Act
+    const { steps } = settle(events, added);
+
+    // Assess: reading B empty said nothing of the record that moved there
+    expect(steps).toEqual(['read B', 'move A→B', 'read B', 'set B']);
+  });
+
   it('never sends back what work on the platform changed when a newer event does not set it', () => {
     // Prepare: the record was added (NOTWORKED) and an agent has completed it since
     const events = [event('1', add('A', 'Ana'))];
