@@ -7,6 +7,7 @@ import {
   type RecordFields,
   type RecordState,
   recordAt,
+  type Versioned,
 } from './model';
 
 /**
@@ -59,19 +60,23 @@ export interface Observed {
 }
 
 /**
- * The version a field read back holds: the event's the ledger applied; but a state an agent set
- * by working the record after that event is the agent's, as of the time it worked it, so that no
- * event older than that work sets it back, whenever the event arrives.
+ * The version a field read back holds: the event's the ledger applied; but what an agent set by
+ * working the record after that event is the agent's, as of the time it worked it, so that no
+ * event older than that work sets it back, whenever the event arrives: the state, and a next
+ * work time found other than the one applied (a callback the agent scheduled).
  */
 export const readVersion = (
   name: RecordField,
-  applied: Version | undefined,
+  applied: Versioned | undefined,
   observed: Observed,
 ): Version => {
-  const v = applied ?? '';
-  if (name !== 'state' || observed.workedAt === undefined) return v;
+  const v = applied?.v ?? '';
+  if (observed.workedAt === undefined) return v;
+  const agents =
+    name === 'state' ||
+    (name === 'nextWork' && (observed.values.nextWork ?? null) !== (applied?.value ?? null));
   const worked = platformVersion(observed.workedAt);
-  return worked > v ? worked : v;
+  return agents && worked > v ? worked : v;
 };
 
 const withValues = (record: RecordState, observed: Observed): RecordState => ({
@@ -81,7 +86,7 @@ const withValues = (record: RecordState, observed: Observed): RecordState => ({
       const known = record.fields[name];
       if (!(name in observed.values)) return known === undefined ? [] : [[name, known]];
       return [
-        [name, { v: readVersion(name, known?.v, observed), value: observed.values[name] ?? null }],
+        [name, { v: readVersion(name, known, observed), value: observed.values[name] ?? null }],
       ];
     }),
   ) as RecordFields,

@@ -89,7 +89,7 @@ const refreshed = (
       if (sent.includes(name) || !(name in observed.values))
         return field === undefined ? [] : [[name, field]];
       return [
-        [name, { v: readVersion(name, field?.v, observed), value: observed.values[name] ?? null }],
+        [name, { v: readVersion(name, field, observed), value: observed.values[name] ?? null }],
       ];
     }),
   ),

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-campaign-record-status';
 import type { AnyEntityKind } from '../../../lambdas/core/ledger/entity-kind';
 import { EntityLedger, type NewEvent, newEvent } from '../../../lambdas/core/ledger/entity-ledger';
 import { type EventKind, versionOf } from '../../../lambdas/core/ledger/event-version';
@@ -378,5 +379,41 @@ describe('an agent works a record, then a status change older than that work arr
     expect(record?.workedState).toBe(state);
     expect(record?.workAttempts).toBe(1);
     if (queue !== undefined) expect(record?.skillQueue).toBe(queue);
+  });
+
+  it('keeps the callback an agent scheduled from an older event’s next work time', async () => {
+    // Prepare: the ledger added the record; at minute 20 an agent worked it and scheduled a
+    // callback (WORKED, next work time set on the platform)
+    const apply = familyLedger('C-8');
+    await apply(addTo('Leads', 'Eight'));
+    const callback = at(24 * 60);
+    await platform.send(changeCampaignRecordStatus, {
+      campaignName: 'Leads',
+      region: REGION,
+      clientId: 'C-8',
+      previewRecordStateEnum: 'WORKED',
+      nextEarliestWorkTimeUTC: callback,
+    });
+    sim.state.recordAttempt(
+      'Leads',
+      { clientId: 'C-8' },
+      { agent: 'agent.a', at: at(20), workedState: 'WORKED' },
+    );
+
+    // Act: a status change from minute 10 asking for another time, met only now
+    const late = await apply(
+      recordEvent('change-campaign-record-status', 10, 'change', {
+        kind: 'status',
+        campaign: 'Leads',
+        state: 'WORKED',
+        routing: { nextWork: at(60) },
+      }),
+    );
+
+    // Assess
+    const record = sim.state.findByClientId('Leads', 'C-8');
+    expect(late.code).toBe('STALE_SKIPPED');
+    expect(record?.workedState).toBe('WORKED');
+    expect(record?.nextEarliestWorkTime).toBe('2026-11-25 08:00:00.000');
   });
 });
