@@ -69,6 +69,9 @@ export interface ProvisioningResponse {
   readonly cloudConnectStatus?: 'EXISTS' | 'NOT_FOUND' | null;
 }
 
-/** Search responses carry times as UTC `CCYY-MM-DD HH:MM:SS.mmm`. */
-export const platformTimeMillis = (time: string | null): number | undefined =>
-  time === null ? undefined : Date.parse(`${time.replace(' ', 'T')}Z`);
+/** Search responses carry times as UTC `CCYY-MM-DD HH:MM:SS.mmm`; undefined for none or another form. */
+export const platformTimeMillis = (time: string | null | undefined): number | undefined => {
+  if (typeof time !== 'string') return undefined;
+  const ms = Date.parse(`${time.replace(' ', 'T')}Z`);
+  return Number.isFinite(ms) ? ms : undefined;
+};

@@ -44,9 +44,7 @@ export const observedValues = (
     skillQueue: record.skillQueue,
     nextWork: platformTimeMillis(record.nextEarliestWorkTime) ?? null,
   },
-  ...(record.lastAttemptTime === null || record.workAttempts === 0
-    ? {}
-    : { workedAt: platformTimeMillis(record.lastAttemptTime) }),
+  ...(record.workAttempts === 0 ? {} : { workedAt: platformTimeMillis(record.lastAttemptTime) }),
 });
 
 const clientIdKeys = (events: readonly RecordEvent[]): Set<string> =>
@@ -77,10 +75,20 @@ const lookUp = async (
   if (lookup.code === 'NORECORDFOUND') return { observed: null };
   if (lookup.category !== 'success') return { failed: lookup };
   const record = searchCampaignRecords.records(lookup)[0];
-  return {
-    observed:
-      record === undefined ? null : observedValues(record, id.clientId, clientIdKeys(events)),
-  };
+  if (record === undefined) return { observed: null };
+  const observed = observedValues(record, id.clientId, clientIdKeys(events));
+  if (record.workAttempts > 0 && observed.workedAt === undefined) {
+    // Without the time of the agent's work, no state could be weighed against it.
+    return {
+      failed: {
+        category: 'retryable',
+        code: 'MALFORMED_RESPONSE',
+        message: `HTTP 200 but the record's lastAttemptTime is not a CCYY-MM-DD HH:MM:SS.mmm time, though it has ${record.workAttempts} work attempt(s)`,
+        attempts: lookup.attempts,
+      },
+    };
+  }
+  return { observed };
 };
 
 const routingRequest = (fields: SetFields) => ({
