@@ -5,7 +5,7 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { S3Client } from '@aws-sdk/client-s3';
-import { lambdaClientConfig } from '../core/aws/client-config';
+import { AWS_TRANSFER_LIMITS, lambdaClientConfig } from '../core/aws/client-config';
 import { DynamoDbBreakerStore } from '../core/aws/dynamodb-breaker-store';
 import { ledgerTableClient } from '../core/aws/ledger-table';
 import { SecretsManagerApiKeySource } from '../core/aws/secrets-manager-api-key-source';
@@ -54,7 +54,7 @@ export const createReconcileFunction = (environment = process.env) => {
   const callers = { realtime: callerFor('realtime'), provisioning: callerFor('provisioning') };
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
   return createReconcileRun({
-    s3: new S3Client(clientConfig),
+    s3: new S3Client({ ...clientConfig, requestHandler: AWS_TRANSFER_LIMITS }),
     bucket: env.RECONCILE_BUCKET,
     tableName: env.LEDGER_TABLE_NAME,
     ledgerClient,

@@ -25,6 +25,16 @@ export const AWS_REQUEST_LIMITS = {
   throwOnRequestTimeout: true,
 } as const satisfies RequestHandlerOption;
 
+/**
+ * The limits of a client that moves whole files (the reconcile run's S3 objects: a plan of
+ * 100 000 users is tens of MB): the request limit counts from the first byte sent to the
+ * response's headers, upload included, so it is minutes, not seconds.
+ */
+export const AWS_TRANSFER_LIMITS = {
+  ...AWS_REQUEST_LIMITS,
+  requestTimeout: 300_000,
+} as const satisfies RequestHandlerOption;
+
 /** Where an adapter's SDK client comes from: one handed in (shared, or a test's), or one it builds. */
 export interface AwsClientSource<Client> {
   readonly client?: Client;
