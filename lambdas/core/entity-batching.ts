@@ -1,4 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { isEventBridgeEvent } from './envelope';
 import { type EntityAddress, entityKeyOf } from './ledger/entity-key';
 import { eventTime } from './ledger/event-time';
 
@@ -33,12 +34,13 @@ const decode = (body: string): unknown => {
 
 const messageOf = (decoded: unknown): Addressed | undefined => {
   if (typeof decoded !== 'object' || decoded === null) return undefined;
-  const inner = 'detail-type' in decoded ? (decoded as { detail?: unknown }).detail : decoded;
+  // The pipeline's own test of an envelope, so both read one body the same way.
+  const inner = isEventBridgeEvent(decoded) ? decoded.detail : decoded;
   return typeof inner === 'object' && inner !== null ? (inner as Addressed) : undefined;
 };
 
 /** Reads one record's body: parsed here once, whatever else needs it. */
-export const readRecord = (record: SQSRecord, campaignRegion: string): RecordReading => {
+const readRecord = (record: SQSRecord, campaignRegion: string): RecordReading => {
   const decoded = decode(record.body);
   const message = messageOf(decoded);
   const time = eventTime(

@@ -3,7 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type { AnyAction } from './action';
 import { createLimiter } from './concurrency';
 import { type Disposition, loggableMessage } from './disposition';
-import { inEventOrder, oneEntityAtATime, readRecord } from './entity-batching';
+import { inEventOrder, oneEntityAtATime } from './entity-batching';
 import { isEventBridgeEvent } from './envelope';
 import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
 import { type ProcessorDependencies, processMessage } from './message-pipeline';
@@ -132,10 +132,7 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
     const batch = isRead ? undefined : inEventOrder(event, campaignRegion);
     // Inside the limiter: slots go in batch order, so a record only ever waits for an earlier one.
     const recordHandler = (record: SQSRecord): Promise<Disposition> => {
-      const reading =
-        batch === undefined
-          ? undefined
-          : (batch.readings.get(record) ?? readRecord(record, campaignRegion));
+      const reading = batch?.readings.get(record);
       return limit(() =>
         inTurn(reading?.entity, async () => {
           const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;

@@ -116,10 +116,10 @@ export interface EntityKind<
    */
   migrate?(raw: unknown): Known | undefined;
   /**
-   * What the ledger knows once `op` was refused as a conflict: the platform state that caused
-   * it is read again next time, so a redrive after an operator's fix is decided afresh.
+   * What the ledger knows once a message was refused as a conflict: the platform state that
+   * caused it is read again next time, so a redrive after an operator's fix is decided afresh.
    */
-  recheck(known: Known, op: Op): Known;
+  recheck(known: Known): Known;
   /** What the ledger knows when a call it cannot see may have landed (a crashed holder's). */
   doubt(known: Known): Known;
   /**

@@ -305,7 +305,7 @@ export class EntityLedger {
     });
     // Refused as a conflict, whether the replay foresaw it or a step found it on the platform
     // (a user made outside since the ledger looked): a redrive after an operator's fix reads again.
-    if (isConflict(decided)) known = kind.recheck(known, event.op);
+    if (isConflict(decided)) known = kind.recheck(known);
     return {
       doc: {
         ...before,

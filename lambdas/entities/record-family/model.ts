@@ -165,6 +165,9 @@ const at = (v: Version, values: Record<string, FieldValue>): RecordFields =>
 export const recordAt = (place: Place | undefined): RecordState | undefined =>
   place !== undefined && 'record' in place ? place.record : undefined;
 
+/** What an operator does about a move refused because its destination holds the clientId. */
+export const OCCUPIED_TO_DO = 'check both campaigns, then redrive';
+
 const NO_RECORD = (campaign: string): Effect => ({
   kind: 'none',
   code: 'NO_EFFECT',
@@ -196,7 +199,7 @@ const applyOp = (places: Map<string, Place>, v: Version, op: RecordOp): Effect =
         return {
           kind: 'conflict',
           code: 'TRANSFER_TARGET_OCCUPIED',
-          reason: `"${op.to}" already holds a record with this clientId, so the platform cannot move the one in "${op.campaign}" there; nothing was moved: check both campaigns, then redrive`,
+          reason: `"${op.to}" already holds a record with this clientId, so the platform cannot move the one in "${op.campaign}" there; nothing was moved: ${OCCUPIED_TO_DO}`,
         };
       }
       const fields = { ...here.fields, ...at(v, routingSets(op.routing)) };

@@ -13,6 +13,7 @@ import type { RecordAnswer } from './learn';
 import {
   DEFAULT_CLIENT_ID_FIELD_NAME,
   dataHash,
+  OCCUPIED_TO_DO,
   type RecordEvent,
   type RecordOp,
   type WorkedState,
@@ -132,7 +133,7 @@ export const runRecordStep = async (step: RecordStep, context: Context): Promise
         outcome: {
           category: 'permanent',
           code: 'TRANSFER_TARGET_OCCUPIED',
-          message: `"${step.campaign}" holds a record with this clientId that this integration did not put there, so its record cannot be moved there: check both campaigns, then redrive`,
+          message: `"${step.campaign}" holds a record with this clientId that this integration did not put there, so its record cannot be moved there: ${OCCUPIED_TO_DO}`,
           attempts: 0,
         },
         status: 'failed',
