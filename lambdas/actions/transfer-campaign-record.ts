@@ -5,7 +5,7 @@ import type { RecordOp } from '../entities/record-family/model';
 import {
   campaignName,
   crossFieldCheck,
-  nonEmpty,
+  destinationCampaign,
   RECORD_ROUTING_FIELDS,
   recordAddress,
   recordRouting,
@@ -33,7 +33,7 @@ const differentCampaigns = crossFieldCheck(
 export const transferCampaignRecordMessage = z
   .strictObject({
     ...recordAddress(campaignName.check(z.describe('Campaign the record is currently in.'))),
-    transferToCampaign: nonEmpty().check(z.describe('Case-sensitive destination campaign.')),
+    transferToCampaign: destinationCampaign,
     ...recordRouting(),
   })
   .check(requireLocator, differentCampaigns);

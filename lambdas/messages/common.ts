@@ -51,7 +51,22 @@ export const occurredAt = z
     ),
   );
 
-export const campaignName = nonEmpty().check(z.describe('Case-sensitive campaign name.'));
+/** The ledger keys an entity's state by campaign name: `__proto__` is no key in a JS object. */
+const keyableCampaign = z.refine(
+  (name: unknown) => name !== '__proto__',
+  'must not be "__proto__" (not a campaign name the ledger can keep)',
+);
+
+export const campaignName = nonEmpty().check(
+  keyableCampaign,
+  z.describe('Case-sensitive campaign name.'),
+);
+
+/** A campaign a record moves to: a campaign name like any other. */
+export const destinationCampaign = nonEmpty().check(
+  keyableCampaign,
+  z.describe('Case-sensitive destination campaign.'),
+);
 
 export const region = z
   .optional(z.enum(PLATFORM_REGIONS, { error: `must be one of ${PLATFORM_REGIONS.join(', ')}` }))

@@ -125,7 +125,8 @@ const familyId: fc.Arbitrary<FamilyId> = object(
   ['region', 'clientId'],
 );
 
-const campaign = text;
+// `__proto__` is refused as a campaign name by the messages' schema: no ledger holds it.
+const campaign = text.filter((name) => name !== '__proto__');
 const fieldValue = fc.oneof(text, fc.integer(), fc.constant(null));
 const versioned: fc.Arbitrary<Versioned> = object(
   { v: version, value: fieldValue } satisfies Every<Versioned>,

@@ -44,6 +44,7 @@ const RUNTIME_ONLY_RULES: readonly RegExp[] = [
   /duplicate data key/,
   /is reserved: it equals clientIdFieldName/,
   /must differ from campaignName/,
+  /must not be "__proto__"/,
   /must hold an absolute http\(s\) URL/,
 ];
 

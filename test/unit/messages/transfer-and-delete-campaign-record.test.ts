@@ -19,6 +19,16 @@ describe('transfer-campaign-record message', () => {
       { ...validMessage(ACTION), transferToCampaign: source },
       'transferToCampaign: must differ from campaignName (the record is already in that campaign)',
     ],
+    [
+      'refuses a campaign name the ledger cannot key its state by',
+      { ...validMessage(ACTION), transferToCampaign: '__proto__' },
+      'transferToCampaign: must not be "__proto__" (not a campaign name the ledger can keep)',
+    ],
+    [
+      'refuses it as the campaign the record is in too',
+      { ...validMessage(ACTION), campaignName: '__proto__' },
+      'campaignName: must not be "__proto__" (not a campaign name the ledger can keep)',
+    ],
   ]);
 
   itAccepts(ACTION, [
