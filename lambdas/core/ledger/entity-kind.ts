@@ -129,9 +129,9 @@ export interface EntityKind<
   forMessage?(known: Known): Known;
   /**
    * Why work done on the platform after the event (an agent working a record) keeps it from
-   * taking effect, when it does; undefined otherwise.
+   * taking effect, when it does; undefined otherwise. `desired`: the replay with the event.
    */
-  keptByPlatform?(known: Known, op: Op, v: Version): string | undefined;
+  keptByPlatform?(known: Known, desired: State, op: Op, v: Version): string | undefined;
   /** Where the replay starts: what the platform held before the ledger's first write, then `snapshot`. */
   start(known: Known, snapshot: State | undefined): State;
   replay(start: State, events: readonly StoredEvent<Op>[]): Replayed<State>;

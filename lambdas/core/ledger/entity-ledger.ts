@@ -289,7 +289,7 @@ export class EntityLedger {
       wrote,
       doubted,
       overtaken: events.some((e) => e.v > event.v && withIt.effects.get(e.key)?.kind === 'applied'),
-      keptByPlatform: () => kind.keptByPlatform?.(known, event.op, event.v),
+      keptByPlatform: () => kind.keptByPlatform?.(known, withIt.state, event.op, event.v),
       // A second replay, so only when the outcome turns on it.
       stale: () =>
         effect.kind === 'applied' &&

@@ -61,12 +61,24 @@ const recheck = (known: KnownFamily): KnownFamily => ({
 /** Reads made for an earlier message say nothing of what an agent did since. */
 const forMessage = ({ fresh: _, ...known }: KnownFamily): KnownFamily => known;
 
-/** A status change older than an agent's work on its record, as a read found it, sets nothing. */
-const keptByPlatform = (known: KnownFamily, op: RecordOp, v: Version): string | undefined => {
+/**
+ * A status change older than an agent's work on its record, as a read found it, sets nothing.
+ * The record is wherever the replay has the state this event set (it may have moved since).
+ */
+const keptByPlatform = (
+  known: KnownFamily,
+  desired: FamilyState,
+  op: RecordOp,
+  v: Version,
+): string | undefined => {
   if (op.kind !== 'status') return undefined;
-  const state = recordAt(surePlace(known.places[op.campaign]))?.fields.state;
-  if (state === undefined || !isPlatformVersion(state.v) || state.v < v) return undefined;
-  return `an agent worked this record in "${op.campaign}" after this event (lastAttemptTime ${new Date(versionTime(state.v)).toISOString()}): its state stays as the agent left it`;
+  for (const [campaign, place] of Object.entries(desired)) {
+    if (recordAt(place)?.fields.state?.v !== v) continue;
+    const state = recordAt(surePlace(known.places[campaign]))?.fields.state;
+    if (state === undefined || !isPlatformVersion(state.v) || state.v < v) continue;
+    return `an agent worked this record in "${campaign}" after this event (lastAttemptTime ${new Date(versionTime(state.v)).toISOString()}): its state stays as the agent left it`;
+  }
+  return undefined;
 };
 
 /** A record family (region + clientId across campaigns) as the ledger orders it. */

@@ -381,6 +381,36 @@ describe('an agent works a record, then a status change older than that work arr
     if (queue !== undefined) expect(record?.skillQueue).toBe(queue);
   });
 
+  it('names the agent’s work where the record is now, after it moved', async () => {
+    // Prepare: added in Leads, moved to Later at minute 15, completed there at minute 20
+    const apply = familyLedger('C-9');
+    await apply(addTo('Leads', 'Nine'));
+    sim.state.addCampaign('Later');
+    await apply(
+      recordEvent('transfer-campaign-record', 15, 'move', {
+        kind: 'transfer',
+        campaign: 'Leads',
+        to: 'Later',
+        routing: {},
+      }),
+    );
+    sim.state.recordAttempt(
+      'Later',
+      { clientId: 'C-9' },
+      { agent: 'agent.a', at: at(20), workedState: 'COMPLETED' },
+    );
+
+    // Act: a status change from minute 10, when the record was still in Leads, met only now
+    const late = await apply(status(10, 'NOTWORKED'));
+
+    // Assess
+    expect(late).toMatchObject({
+      code: 'STALE_SKIPPED',
+      message: expect.stringContaining('an agent worked this record in "Later"'),
+    });
+    expect(sim.state.findByClientId('Later', 'C-9')?.workedState).toBe('COMPLETED');
+  });
+
   it('keeps the callback an agent scheduled from an older event’s next work time', async () => {
     // Prepare: the ledger added the record; at minute 20 an agent worked it and scheduled a
     // callback (WORKED, next work time set on the platform)
