@@ -14,13 +14,12 @@ import { join } from 'node:path';
 import { chunk } from './batching';
 import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
-import { median } from './cold-start';
 import type { CapacityUnits, FakeDynamoDb } from './fake-dynamodb';
 import type { FakeSecretsManager } from './fake-secrets-manager';
 import { describeLatency, type ModelledLatency } from './modelled-latency';
 import { OUT_DIR } from './paths';
 import type { ContainerJob, ContainerResult, InvocationResult } from './protocol';
-import { markdownTable, type Row, ratio } from './report';
+import { markdownTable, median, type Row, ratio } from './report';
 import { benchBodies, type Scenario } from './scenario';
 import type { SimulatorProcess } from './simulator-process';
 

@@ -40,15 +40,6 @@ export interface ColdStartSamples {
  */
 const FIRST_INVOCATION_REQUESTS = 5;
 
-export const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
-
 export const measureColdStart = async (options: ColdStartOptions): Promise<ColdStartSamples> => {
   const { scenario, workers, lambdaEnv, endpoints } = options;
   const bodies = benchBodies('cold', options.samples + 1);

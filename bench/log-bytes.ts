@@ -5,8 +5,7 @@
  * every byte: the log lines and the EMF documents that carry the metrics, so both count.
  */
 import { type BilledDurationResult, type ContainerRun, warm } from './billed-duration';
-import { median } from './cold-start';
-import { markdownTable, type Row } from './report';
+import { markdownTable, median, type Row } from './report';
 
 export const LOG_BYTES_TARGET = 600;
 

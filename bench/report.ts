@@ -102,6 +102,16 @@ export const percentile = (sorted: readonly number[], p: number): number => {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
 };
 
+/** The median of values in any order (the mean of the middle two for an even count); NaN when there are none. */
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
 export const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 export const ms = (value: number): string => `${value.toFixed(1)} ms`;
 export const ratio = (value: number): string => value.toFixed(3);

@@ -9,7 +9,7 @@ import {
   warmCpuMs,
 } from './billed-duration';
 import type { HandlerBundle } from './build';
-import { type ColdStartSamples, median } from './cold-start';
+import type { ColdStartSamples } from './cold-start';
 import { type CostEstimate, costMarkdown, costRows } from './cost';
 import type { DrainResult } from './drain';
 import { type EndToEndResult, endToEndMarkdown, endToEndRows } from './end-to-end-latency';
@@ -20,6 +20,7 @@ import {
   kib,
   type Machine,
   markdownTable,
+  median,
   ms,
   type Row,
   ratio,

@@ -25,8 +25,9 @@ Options:
   --faults                   simulator faults (5xx, 429 + Retry-After, resets, lost responses,
                              latency), one API key rotation and one failed DLQ send
   --chaos [seed]             the events as real traffic delivers them: shuffled, some twice,
-                             all queues at once, with faults; then checks that every record
-                             and user ends in the state of its newest event (seed: 1)
+                             all queues at once, with faults; then checks every record and
+                             user against the same events applied once each, in order, to
+                             a second simulator (seed: 1)
   --outage <duration>        the platform is down for this long from the start (e.g. 6h, 90m,
                              45s), in virtual time: messages wait, the circuit breaker opens,
                              probes, closes, and the backlog drains with no dead letters

@@ -327,7 +327,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
     out(style.dim(`Handler logs (Powertools JSON): ${relativeTo(root, logFile)}`));
     if (converged !== undefined) {
       const matched = converged.filter((entity) => entity.converged).length;
-      const line = `Converged: ${matched}/${counted(converged.length, 'entity', 'entities')} in the state of their newest event`;
+      const line = `Converged: ${matched}/${counted(converged.length, 'entity', 'entities')} match the events applied once each, in order`;
       out(matched === converged.length ? style.good(line) : style.bad(line));
       if (matched !== converged.length) return EXIT.failed;
     }

@@ -117,7 +117,7 @@ describe('cost per million messages', () => {
   });
 
   it('states the small batches with the scenario’s window and batch size and the traffic’s rate', () => {
-    // Arrange: a mapping other than the example's.
+    // Prepare: a mapping other than the example's.
     const other = { ...scenario, batchSize: 25, batchingWindowSeconds: 2 };
     const result = billed(2);
 

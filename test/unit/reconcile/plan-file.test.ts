@@ -42,13 +42,67 @@ const plan: Plan = {
   ],
 };
 
+/** A plan of two user deletes held by a gate of one. */
+const held: Plan = {
+  ...plan,
+  counts: { create: 0, update: 0, delete: 2, unmanaged: 0, conflict: 0, skipped: 0, 'in-sync': 0 },
+  deletes: {
+    count: 2,
+    gate: 1,
+    scopeSize: 2,
+    held: true,
+    heldBecause: ['2 deletes exceed the gate max(1, 0 % of 2) = 1'],
+  },
+  entries: ['a', 'b'].map((name) => ({
+    entity: `user:${name}@example.com`,
+    category: 'delete' as const,
+    repair: {
+      action: 'delete-user' as const,
+      message: { loginUserId: `${name}@example.com`, occurredAt: plan.snapshot.exportedAt },
+    },
+  })),
+};
+
+/** One record delete, inside the gate, held because an agent worked the record. */
+const worked: Plan = {
+  ...held,
+  counts: { ...held.counts, delete: 1 },
+  deletes: {
+    count: 1,
+    gate: 100,
+    scopeSize: 2,
+    held: true,
+    heldBecause: ['1 of the deletes are of records agents have worked'],
+  },
+  entries: [
+    {
+      entity: 'record:Leads:R-1',
+      category: 'delete',
+      reason: WORKED_BY_AGENT,
+      repair: {
+        action: 'delete-campaign-record',
+        message: {
+          campaignName: 'Leads',
+          region: 'eu-central-1',
+          clientId: 'R-1',
+          occurredAt: plan.snapshot.exportedAt,
+        },
+      },
+    },
+  ],
+};
+
 describe('plan file', () => {
-  it('reads back the plan it wrote', () => {
+  it.each([
+    ['the plan it wrote', plan],
+    ['a plan whose deletes are held', held],
+    ['a plan whose delete of a worked record is held', worked],
+  ])('reads back %s', (_name, written) => {
     // Act
-    const read = parsePlan(serializePlan(plan));
+    const read = parsePlan(serializePlan(written));
 
     // Assess
-    expect(read).toEqual(plan);
+    expect(read).toEqual(written);
   });
 
   it.each([
@@ -91,36 +145,7 @@ describe('plan file', () => {
   });
 });
 
-/** A plan of two user deletes held by a gate of one. */
-const held: Plan = {
-  ...plan,
-  counts: { create: 0, update: 0, delete: 2, unmanaged: 0, conflict: 0, skipped: 0, 'in-sync': 0 },
-  deletes: {
-    count: 2,
-    gate: 1,
-    scopeSize: 2,
-    held: true,
-    heldBecause: ['2 deletes exceed the gate max(1, 0 % of 2) = 1'],
-  },
-  entries: ['a', 'b'].map((name) => ({
-    entity: `user:${name}@example.com`,
-    category: 'delete' as const,
-    repair: {
-      action: 'delete-user' as const,
-      message: { loginUserId: `${name}@example.com`, occurredAt: plan.snapshot.exportedAt },
-    },
-  })),
-};
-
 describe('plan file header against its entries', () => {
-  it('reads back a plan whose deletes are held', () => {
-    // Act
-    const read = parsePlan(serializePlan(held));
-
-    // Assess
-    expect(read).toEqual(held);
-  });
-
   it.each([
     [
       'a delete dropped with the entry count and its counts left',
@@ -184,35 +209,6 @@ describe('plan file header against its entries', () => {
 });
 
 describe('plan file with a delete of a worked record', () => {
-  /** One record delete, inside the gate, held because an agent worked the record. */
-  const worked: Plan = {
-    ...held,
-    counts: { ...held.counts, delete: 1 },
-    deletes: {
-      count: 1,
-      gate: 100,
-      scopeSize: 2,
-      held: true,
-      heldBecause: ['1 of the deletes are of records agents have worked'],
-    },
-    entries: [
-      {
-        entity: 'record:Leads:R-1',
-        category: 'delete',
-        reason: WORKED_BY_AGENT,
-        repair: {
-          action: 'delete-campaign-record',
-          message: {
-            campaignName: 'Leads',
-            region: 'eu-central-1',
-            clientId: 'R-1',
-            occurredAt: plan.snapshot.exportedAt,
-          },
-        },
-      },
-    ],
-  };
-
   it('refuses a header that releases it, naming the field', () => {
     // Prepare: the hold and its reason edited away (the gate alone would let one delete go).
     const text = serializePlan(worked)
