@@ -4,9 +4,8 @@
  * either within the gates or named by count (`--allow-deletes <count>`): the whole delete set or
  * none of it. The repairs it then sends are exactly the plan's, grouped by action.
  */
-import { actionDefinition } from '../actions';
+import type { MessageOf } from '../actions';
 import { mapLimit } from '../core/concurrency';
-import { parseWith } from '../messages/parse';
 import { type Plan, type PlanEntry, type RepairAction, WORKED_BY_AGENT } from './plan';
 import type { PlatformReader } from './platform-reader';
 import { isNewerSnapshot, type ScopeState } from './run-history';
@@ -17,7 +16,7 @@ export const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 export class PlanRefused extends Error {
   override readonly name = 'PlanRefused';
   constructor(
-    /** STALE_PLAN, SUPERSEDED, DELETE_COUNT or REPAIR_INVALID. */
+    /** STALE_PLAN, SUPERSEDED or DELETE_COUNT. */
     readonly code: string,
     message: string,
   ) {
@@ -109,16 +108,11 @@ export const workedSincePlan = async (
       e.repair?.action === 'delete-campaign-record' &&
       e.reason !== WORKED_BY_AGENT,
   );
-  const schema = actionDefinition('delete-campaign-record').schema;
   const worked = await mapLimit(unworked, concurrency, async ({ entity, repair }) => {
-    const parsed = parseWith(schema, repair.message);
-    if (!parsed.success) {
-      throw new PlanRefused(
-        'REPAIR_INVALID',
-        `${entity}: repair.message: ${parsed.error}: an edited or damaged plan, nothing was sent`,
-      );
-    }
-    const { campaignName, region, clientId, previewRecordId } = parsed.message;
+    // A plan file's repairs were checked against their action's schema when it was read
+    // (parsePlan); a plan made in this process holds the planner's own.
+    const { campaignName, region, clientId, previewRecordId } =
+      repair.message as MessageOf<'delete-campaign-record'>;
     const found = await reader.search({
       campaignName,
       ...(region === undefined ? {} : { region }),

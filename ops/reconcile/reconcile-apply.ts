@@ -86,8 +86,6 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
       }),
     );
   } catch (error) {
-    if (error instanceof PlanRefused)
-      throw new OpsError(`Refused (${error.code}): ${error.message}`);
     if (error instanceof PlatformReadError) {
       throw new OpsError(
         `The records to delete could not be read again: ${error.message}. Nothing was sent.`,
