@@ -96,10 +96,11 @@ export const repairsByAction = (
  * clientId) and named when the platform now shows attempts on it. Deletes the plan already named
  * WORKED_BY_AGENT are left out: a person saw them and allowed the count. Hours may pass between a
  * plan and its apply, and agents work records all day; the plan's own check cannot see that.
+ * `reader` is called only when there is a record to search (it may read a secret first).
  */
 export const workedSincePlan = async (
   plan: Plan,
-  reader: Pick<PlatformReader, 'search'>,
+  reader: () => Pick<PlatformReader, 'search'>,
   concurrency = 4,
 ): Promise<readonly string[]> => {
   const unworked = plan.entries.filter(
@@ -108,12 +109,14 @@ export const workedSincePlan = async (
       e.repair?.action === 'delete-campaign-record' &&
       e.reason !== WORKED_BY_AGENT,
   );
+  if (unworked.length === 0) return [];
+  const platform = reader();
   const worked = await mapLimit(unworked, concurrency, async ({ entity, repair }) => {
     // A plan file's repairs were checked against their action's schema when it was read
     // (parsePlan); a plan made in this process holds the planner's own.
     const { campaignName, region, clientId, previewRecordId } =
       repair.message as MessageOf<'delete-campaign-record'>;
-    const found = await reader.search({
+    const found = await platform.search({
       campaignName,
       ...(region === undefined ? {} : { region }),
       ...(clientId === undefined ? { previewRecordId } : { clientId }),
@@ -130,7 +133,7 @@ export const workedSincePlan = async (
 export const recheckDeletes = async (
   plan: Plan,
   decision: ApplyDecision,
-  reader: Pick<PlatformReader, 'search'>,
+  reader: () => Pick<PlatformReader, 'search'>,
 ): Promise<ApplyDecision & { readonly workedSincePlan: readonly string[] }> => {
   const worked = decision.sendDeletes ? await workedSincePlan(plan, reader) : [];
   return worked.length === 0

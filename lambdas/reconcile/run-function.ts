@@ -186,7 +186,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       // agent has worked one since, every delete waits, as `reconcile apply` would hold them.
       let worked: readonly string[];
       try {
-        worked = await workedSincePlan(result, deps.reader('records'));
+        worked = await workedSincePlan(result, () => deps.reader('records'));
       } catch (error) {
         if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
         throw error;

@@ -77,9 +77,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   // as the plan would have held them, before anything is sent.
   let rechecked: Awaited<ReturnType<typeof recheckDeletes>>;
   try {
-    rechecked = await recheckDeletes(
-      plan,
-      decision,
+    rechecked = await recheckDeletes(plan, decision, () =>
       platformReaderFor(deployment.config, 'records', {
         platformUrl: options.platformUrl,
         apiKey: options.apiKey,

@@ -222,7 +222,7 @@ describe('records worked since the plan', () => {
     );
 
     // Act
-    const worked = await workedSincePlan(plan({ kind: 'records', entries }), reader);
+    const worked = await workedSincePlan(plan({ kind: 'records', entries }), () => reader);
 
     // Assess
     expect(worked).toEqual(expected);
