@@ -6,7 +6,13 @@
  */
 import type { MessageOf } from '../actions';
 import { mapLimit } from '../core/concurrency';
-import { type Plan, type PlanEntry, type RepairAction, WORKED_BY_AGENT } from './plan';
+import {
+  type Plan,
+  type PlanEntry,
+  type RepairAction,
+  WORKED_BY_AGENT,
+  workedHoldReason,
+} from './plan';
 import type { PlatformReader } from './platform-reader';
 import { isNewerSnapshot, type ScopeState } from './run-history';
 
@@ -153,3 +159,19 @@ export const withDeletesHeld = (plan: Plan, reason: string): Plan =>
           heldBecause: [...plan.deletes.heldBecause, reason],
         },
       };
+
+/**
+ * The plan with the deletes an agent worked while it was made named WORKED_BY_AGENT, and held
+ * as the plan would have held them had it seen the attempts: a person allows their count
+ * (`--allow-deletes`) as with any worked delete, and apply does not search those again.
+ */
+export const withWorkedDeletes = (plan: Plan, worked: readonly string[]): Plan => {
+  const named = new Set(worked);
+  const entries = plan.entries.map((e) =>
+    e.category === 'delete' && named.has(e.entity) ? { ...e, reason: WORKED_BY_AGENT } : e,
+  );
+  const count = entries.filter(
+    (e) => e.category === 'delete' && e.reason === WORKED_BY_AGENT,
+  ).length;
+  return withDeletesHeld({ ...plan, entries }, workedHoldReason(count));
+};

@@ -13,7 +13,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
-import { withDeletesHeld, workedSincePlan } from './apply-check';
+import { withWorkedDeletes, workedSincePlan } from './apply-check';
 import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
 import { decodeExport } from './export-decoder';
@@ -183,7 +183,8 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     if (scope?.apply === 'auto' && !result.deletes.held) {
       // The sweep read each record once, up to minutes before an auto-applied plan's deletes
       // go: the records to delete are searched again (not from the kept answers), and if an
-      // agent has worked one since, every delete waits, as `reconcile apply` would hold them.
+      // agent has worked one since, it is named WORKED_BY_AGENT and every delete waits for a
+      // person, as the plan would have held them had it seen the attempts.
       let worked: readonly string[];
       try {
         worked = await workedSincePlan(result, () => deps.reader('records'));
@@ -191,12 +192,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
         throw error;
       }
-      if (worked.length > 0) {
-        result = withDeletesHeld(
-          result,
-          `${worked.length} of the records to delete were worked by an agent while the plan was made (first ${worked[0]}): plan again, and the next plan names them`,
-        );
-      }
+      if (worked.length > 0) result = withWorkedDeletes(result, worked);
     }
     const base = `runs/${result.scope}/${result.planId}`;
     const planKey = `${base}/plan.jsonl`;

@@ -21,6 +21,8 @@ import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
 } from '../../../lambdas/reconcile/dynamodb-run-history';
+import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
+import { parsePlan } from '../../../lambdas/reconcile/plan-file';
 import type {
   PlatformReader,
   PlatformReaderOptions,
@@ -389,12 +391,16 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(output).toMatchObject({ outcome: 'held', counts: { delete: 1 } });
     expect(output).toMatchObject({
       heldBecause: [
-        expect.stringContaining(
-          '1 of the records to delete were worked by an agent while the plan was made (first record:Tidy:T-gone)',
-        ),
+        '1 of the deletes are of records agents have worked (their attempts and work codes go with them)',
       ],
     });
     expect(output).not.toHaveProperty('repairsKey');
+    // Named as a plan names a worked delete: a person may allow its count with --allow-deletes.
+    const written = parsePlan(await text((output as PlannedOutput).planKey));
+    expect(written.entries.find((e) => e.category === 'delete')).toMatchObject({
+      entity: 'record:Tidy:T-gone',
+      reason: WORKED_BY_AGENT,
+    });
     expect(simulator.state.findByClientId('Tidy', 'T-gone')).toBeDefined();
   });
 
