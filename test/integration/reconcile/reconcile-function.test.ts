@@ -27,6 +27,7 @@ import type {
   PlatformReader,
   PlatformReaderOptions,
 } from '../../../lambdas/reconcile/platform-reader';
+import { WORKED_STATES } from '../../../lambdas/reconcile/record-sweep';
 import {
   createReconcileRun,
   type PlannedOutput,
@@ -61,6 +62,7 @@ const scopes = parseScopes({
   },
   leads: { kind: 'records', apply: 'auto', campaigns: ['Leads'], splitKeys: ['CrmId'] },
   tidy: { kind: 'records', apply: 'auto', campaigns: ['Tidy'], deleteUnmanaged: true },
+  late: { kind: 'records', apply: 'auto', campaigns: ['Late'], deleteUnmanaged: true },
 });
 if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
@@ -402,6 +404,65 @@ describe('the reconcile function (plan and applied steps)', () => {
       reason: WORKED_BY_AGENT,
     });
     expect(simulator.state.findByClientId('Tidy', 'T-gone')).toBeDefined();
+  });
+
+  it('holds the deletes of an auto-applied plan when the sweep leaves no time to search them again', async () => {
+    // Prepare: L-gone made by hand and not in the export; once the sweep has searched, the
+    // invocation has less time left than the handover needs
+    for (const clientId of ['L-keep', 'L-gone']) {
+      simulator.state.putRecord({
+        campaignName: 'Late',
+        clientId,
+        previewRecordData: [{ key: 'Name', value: clientId }],
+      });
+    }
+    const input = await drop(
+      'late',
+      'late',
+      [
+        {
+          campaignName: 'Late',
+          clientId: 'L-keep',
+          previewRecordData: [{ key: 'Name', value: 'L-keep' }],
+        },
+      ],
+      { kind: 'records' },
+    );
+    const searched: Parameters<PlatformReader['search']>[0][] = [];
+    const deps = () => {
+      const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+      return {
+        get calls() {
+          return inner.calls;
+        },
+        userExists: (login: string) => inner.userExists(login),
+        search: async (request: Parameters<typeof inner.search>[0]) => {
+          searched.push(request);
+          return inner.search(request);
+        },
+      };
+    };
+    // The sweep searches each worked state; after the last, less than the handover is left.
+    const states = () => new Set(searched.map((r) => r.previewRecordData?.[0]?.value));
+    const swept = {
+      getRemainingTimeInMillis: () => (states().size < WORKED_STATES.length ? 600_000 : 60_000),
+    };
+
+    // Act
+    const output = (await run({}, deps)(input, swept)) as PlannedOutput;
+
+    // Assess
+    expect(output).toMatchObject({
+      outcome: 'held',
+      counts: { delete: 1 },
+      heldBecause: [
+        expect.stringContaining('the records to delete could not be searched again in time'),
+      ],
+    });
+    expect(output).not.toHaveProperty('repairsKey');
+    expect(searched.filter((request) => request.clientId !== undefined)).toEqual([]);
+    expect(parsePlan(await text(output.planKey)).deletes).toMatchObject({ held: true, count: 1 });
+    expect(simulator.state.findByClientId('Late', 'L-gone')).toBeDefined();
   });
 
   it("plans a CSV export read with the bulk loader's column mappings", async () => {
