@@ -17,10 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { dynamoDbLedgerItems } from '../../../lambdas/reconcile/dynamodb-ledger-items';
 import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
 } from '../../../lambdas/reconcile/dynamodb-run-history';
+import { LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
 import { parsePlan } from '../../../lambdas/reconcile/plan-file';
 import type {
@@ -522,35 +524,54 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(queries(simulator.stats.snapshot()) - queries(before)).toBe(6);
   });
 
-  it('refuses a plan that meets a ledger item it cannot parse, naming its key, and notes the refusal', async () => {
-    // Prepare: a user item of this schema whose events are not a list
-    const login = 'broken.item@example.com';
-    const table = new LedgerTable({ tableName, client: motoLedgerClient() });
-    const broken = {
-      schema: LEDGER_SCHEMA_VERSION,
-      kind: 'user',
-      id: { loginUserId: login },
-      events: 'x',
-      known: {},
-    };
-    await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(broken) } }, {});
-    const input = await drop('review-broken', 'review', [user(login)], {
-      exportedAt: '2026-11-26T04:00:00.000Z',
-    });
-
-    // Act
-    const output = await run()(input, plenty).finally(() =>
-      motoLedgerClient().send(
-        new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: userKey(login) } } }),
-      ),
-    );
-
-    // Assess
-    expect(output).toMatchObject({
-      outcome: 'refused',
-      code: 'LEDGER_ITEM_INVALID',
-      message: expect.stringContaining(`the ledger item ${userKey(login)} does not parse`),
-    });
-    expect(await refusals('review')).toContain('LEDGER_ITEM_INVALID');
+  const brokenDoc = (login: string) => ({
+    schema: LEDGER_SCHEMA_VERSION,
+    kind: 'user',
+    id: { loginUserId: login },
+    events: 'x',
+    known: {},
   });
+  it.each([
+    [
+      'whose events are not a list',
+      4,
+      (login: string) => ({ S: JSON.stringify(brokenDoc(login)) }),
+    ],
+    ['whose document is not JSON', 5, () => ({ S: 'not json' })],
+    // 0xff: a final block of the reserved type, which no deflate stream holds
+    ['whose document is not deflated', 6, () => ({ B: Uint8Array.from([0xff, 0xff]) })],
+  ] as const)(
+    'refuses a plan that meets a user item %s, naming its key, and notes the refusal',
+    async (_name, hour, doc) => {
+      // Prepare
+      const login = `broken.item${hour}@example.com`;
+      const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+      await table.put({ pk: { S: userKey(login) }, doc: doc(login) }, {});
+      const input = await drop(`review-broken-${hour}`, 'review', [user(login)], {
+        exportedAt: `2026-11-26T0${hour}:00:00.000Z`,
+      });
+      const view = new LedgerItemView({
+        items: dynamoDbLedgerItems({ tableName, client: motoLedgerClient() }),
+      });
+
+      // Act: the plan (the users scan), and the item read by its key
+      const read = await view
+        .createdByUs({ kind: 'user', loginUserId: login })
+        .catch((error: Error) => error.message);
+      const output = await run()(input, plenty).finally(() =>
+        motoLedgerClient().send(
+          new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: userKey(login) } } }),
+        ),
+      );
+
+      // Assess
+      expect(output).toMatchObject({
+        outcome: 'refused',
+        code: 'LEDGER_ITEM_INVALID',
+        message: expect.stringContaining(`the ledger item ${userKey(login)} does not parse`),
+      });
+      expect(await refusals('review')).toContain('LEDGER_ITEM_INVALID');
+      expect(read).toContain(`the ledger item ${userKey(login)} does not parse`);
+    },
+  );
 });
