@@ -138,7 +138,8 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
     counts: plan.counts,
     approvedBy,
     planLocation: location.name,
-    ...(decision.heldDeletes > 0 ? { deletesHeld: decision.heldDeletes } : {}),
+    // Always said: the record is merged into the plan's, whose held deletes this apply may send.
+    deletesHeld: decision.heldDeletes,
   });
   if (complete) {
     await history.noteApplied(
