@@ -261,9 +261,11 @@ each action's messages checkpointed beside the plan: a second apply sends nothin
 order them against live events (a newer event wins; tombstones keep deleted entities away) and
 the mass-delete brake still applies. Refuses a plan older than reconcile.planMaxAgeHours, and one
 whose scope has planned or applied a newer snapshot since. Held deletes are sent only when
---allow-deletes names their exact count; the rest of the plan goes either way. Before the
-deletes go, each record to delete is searched again: if an agent has worked one since the plan
-(WORKED_BY_AGENT), every delete is held and the plan must be made again.
+--allow-deletes names their exact count; the rest of the plan goes either way. Just before
+record deletes go, this machine searches each record to delete again on the platform (reading
+the API key secret): if an agent has worked one since the plan (WORKED_BY_AGENT), every delete
+is held and the plan must be made again; if the platform cannot be read, no delete is sent and
+apply exits 1, saying how many repairs went before (a rerun does not send them again).
 
 Options:
   --allow-deletes <count>  send the plan's held deletes: the count the plan shows, no other

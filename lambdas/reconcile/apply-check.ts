@@ -4,10 +4,15 @@
  * either within the gates or named by count (`--allow-deletes <count>`): the whole delete set or
  * none of it. The repairs it then sends are exactly the plan's, grouped by action.
  */
-import { actionDefinition } from '../actions';
+import type { MessageOf } from '../actions';
 import { mapLimit } from '../core/concurrency';
-import { parseWith } from '../messages/parse';
-import { type Plan, type PlanEntry, type RepairAction, WORKED_BY_AGENT } from './plan';
+import {
+  type Plan,
+  type PlanEntry,
+  type RepairAction,
+  WORKED_BY_AGENT,
+  workedHoldReason,
+} from './plan';
 import type { PlatformReader } from './platform-reader';
 import { isNewerSnapshot, type ScopeState } from './run-history';
 
@@ -17,7 +22,7 @@ export const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 export class PlanRefused extends Error {
   override readonly name = 'PlanRefused';
   constructor(
-    /** STALE_PLAN, SUPERSEDED, DELETE_COUNT or REPAIR_INVALID. */
+    /** STALE_PLAN, SUPERSEDED or DELETE_COUNT. */
     readonly code: string,
     message: string,
   ) {
@@ -97,10 +102,11 @@ export const repairsByAction = (
  * clientId) and named when the platform now shows attempts on it. Deletes the plan already named
  * WORKED_BY_AGENT are left out: a person saw them and allowed the count. Hours may pass between a
  * plan and its apply, and agents work records all day; the plan's own check cannot see that.
+ * `reader` is called only when there is a record to search (it may read a secret first).
  */
 export const workedSincePlan = async (
   plan: Plan,
-  reader: Pick<PlatformReader, 'search'>,
+  reader: () => Pick<PlatformReader, 'search'>,
   concurrency = 4,
 ): Promise<readonly string[]> => {
   const unworked = plan.entries.filter(
@@ -109,17 +115,14 @@ export const workedSincePlan = async (
       e.repair?.action === 'delete-campaign-record' &&
       e.reason !== WORKED_BY_AGENT,
   );
-  const schema = actionDefinition('delete-campaign-record').schema;
+  if (unworked.length === 0) return [];
+  const platform = reader();
   const worked = await mapLimit(unworked, concurrency, async ({ entity, repair }) => {
-    const parsed = parseWith(schema, repair.message);
-    if (!parsed.success) {
-      throw new PlanRefused(
-        'REPAIR_INVALID',
-        `${entity}: repair.message: ${parsed.error}: an edited or damaged plan, nothing was sent`,
-      );
-    }
-    const { campaignName, region, clientId, previewRecordId } = parsed.message;
-    const found = await reader.search({
+    // A plan file's repairs were checked against their action's schema when it was read
+    // (parsePlan); a plan made in this process holds the planner's own.
+    const { campaignName, region, clientId, previewRecordId } =
+      repair.message as MessageOf<'delete-campaign-record'>;
+    const found = await platform.search({
       campaignName,
       ...(region === undefined ? {} : { region }),
       ...(clientId === undefined ? { previewRecordId } : { clientId }),
@@ -136,7 +139,7 @@ export const workedSincePlan = async (
 export const recheckDeletes = async (
   plan: Plan,
   decision: ApplyDecision,
-  reader: Pick<PlatformReader, 'search'>,
+  reader: () => Pick<PlatformReader, 'search'>,
 ): Promise<ApplyDecision & { readonly workedSincePlan: readonly string[] }> => {
   const worked = decision.sendDeletes ? await workedSincePlan(plan, reader) : [];
   return worked.length === 0
@@ -156,3 +159,19 @@ export const withDeletesHeld = (plan: Plan, reason: string): Plan =>
           heldBecause: [...plan.deletes.heldBecause, reason],
         },
       };
+
+/**
+ * The plan with the deletes an agent worked while it was made named WORKED_BY_AGENT, and held
+ * as the plan would have held them had it seen the attempts: a person allows their count
+ * (`--allow-deletes`) as with any worked delete, and apply does not search those again.
+ */
+export const withWorkedDeletes = (plan: Plan, worked: readonly string[]): Plan => {
+  const named = new Set(worked);
+  const entries = plan.entries.map((e) =>
+    e.category === 'delete' && named.has(e.entity) ? { ...e, reason: WORKED_BY_AGENT } : e,
+  );
+  const count = entries.filter(
+    (e) => e.category === 'delete' && e.reason === WORKED_BY_AGENT,
+  ).length;
+  return withDeletesHeld({ ...plan, entries }, workedHoldReason(count));
+};

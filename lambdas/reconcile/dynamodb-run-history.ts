@@ -1,13 +1,16 @@
 /**
  * The run history as items of the deployment's table (beside the ledger's, the breakers' and the
  * brakes'): `reconcile#scope#<scope>` holds the scope's state, `reconcile#run#<scope>#<runId>`
- * one run. Each is one JSON attribute; the scope item is written only when the snapshot it
- * notes is newer, by a condition on its `newestAt`, so two runs of one scope cannot go back.
+ * one run. Each is one JSON attribute, changed by read, change and a write conditional on its
+ * revision; the scope item is written only when the snapshot it notes is newer, so two runs of
+ * one scope cannot go back, and a run noted twice (plan, apply) keeps what each said.
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { expiresAfter, LedgerTable, type LedgerTableOptions } from '../core/aws/ledger-table';
 import {
   afterApplied,
   afterPlanned,
+  afterRecorded,
   afterSuccess,
   type RunHistory,
   type RunRecord,
@@ -18,6 +21,7 @@ import {
 export const RUN_HISTORY_KEY_PREFIX = 'reconcile#';
 const RUN_DAYS = 400;
 const scopeKey = (name: string) => `${RUN_HISTORY_KEY_PREFIX}scope#${name}`;
+const runKey = (scope: string, runId: string) => `${RUN_HISTORY_KEY_PREFIX}run#${scope}#${runId}`;
 
 export class DynamoDbRunHistory implements RunHistory {
   readonly #table: LedgerTable;
@@ -35,19 +39,27 @@ export class DynamoDbRunHistory implements RunHistory {
   }
 
   /** Read, change, write back on the condition that nobody wrote in between (else read again). */
-  async #change(name: string, change: (state: ScopeState) => ScopeState | undefined) {
+  #change(name: string, change: (state: ScopeState) => ScopeState | undefined) {
+    return this.#update<ScopeState>(scopeKey(name), (state) => change(state ?? {}), {});
+  }
+
+  async #update<T>(
+    key: string,
+    change: (value: T | undefined) => T | undefined,
+    attributes: Readonly<Record<string, AttributeValue>>,
+  ): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const item = await this.#table.get(scopeKey(name), true);
+      const item = await this.#table.get(key, true);
       const text = item?.doc?.S;
-      const state = text === undefined ? {} : (JSON.parse(text) as ScopeState);
-      const next = change(state);
+      const next = change(text === undefined ? undefined : (JSON.parse(text) as T));
       if (next === undefined) return;
       const revision = Number(item?.revision?.N ?? 0);
       const write = await this.#table.put(
         {
-          pk: { S: scopeKey(name) },
+          pk: { S: key },
           doc: { S: JSON.stringify(next) },
           revision: { N: String(revision + 1) },
+          ...attributes,
         },
         text === undefined
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
@@ -58,7 +70,7 @@ export class DynamoDbRunHistory implements RunHistory {
       );
       if (write.done) return;
     }
-    throw new Error(`the run history of scope ${name} kept changing under this write`);
+    throw new Error(`the run history item ${key} kept changing under this write`);
   }
 
   notePlanned(name: string, snapshot: SnapshotMark): Promise<void> {
@@ -73,14 +85,16 @@ export class DynamoDbRunHistory implements RunHistory {
     return this.#change(name, (state) => afterSuccess(state, at));
   }
 
-  async record(run: RunRecord): Promise<void> {
-    await this.#table.put(
-      {
-        pk: { S: `${RUN_HISTORY_KEY_PREFIX}run#${run.scope}#${run.runId}` },
-        doc: { S: JSON.stringify(run) },
-        expiresAt: expiresAfter(this.#now(), RUN_DAYS * 86_400),
-      },
-      {},
+  record(run: RunRecord): Promise<void> {
+    return this.#update<RunRecord>(
+      runKey(run.scope, run.runId),
+      (previous) => afterRecorded(previous, run),
+      { expiresAt: expiresAfter(this.#now(), RUN_DAYS * 86_400) },
     );
+  }
+
+  async run(scope: string, runId: string): Promise<RunRecord | undefined> {
+    const text = (await this.#table.get(runKey(scope, runId), true))?.doc?.S;
+    return text === undefined ? undefined : (JSON.parse(text) as RunRecord);
   }
 }

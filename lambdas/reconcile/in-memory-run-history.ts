@@ -1,6 +1,7 @@
 import {
   afterApplied,
   afterPlanned,
+  afterRecorded,
   afterSuccess,
   type RunHistory,
   type RunRecord,
@@ -11,7 +12,7 @@ import {
 /** The run history in memory: the local run and tests. */
 export class InMemoryRunHistory implements RunHistory {
   readonly #scopes = new Map<string, ScopeState>();
-  readonly runs: RunRecord[] = [];
+  readonly #runs = new Map<string, RunRecord>();
 
   async scope(name: string): Promise<ScopeState> {
     return structuredClone(this.#scopes.get(name) ?? {});
@@ -36,6 +37,11 @@ export class InMemoryRunHistory implements RunHistory {
   }
 
   async record(run: RunRecord): Promise<void> {
-    this.runs.push(structuredClone(run));
+    const key = `${run.scope}#${run.runId}`;
+    this.#runs.set(key, structuredClone(afterRecorded(this.#runs.get(key), run)));
+  }
+
+  async run(scope: string, runId: string): Promise<RunRecord | undefined> {
+    return structuredClone(this.#runs.get(`${scope}#${runId}`));
   }
 }

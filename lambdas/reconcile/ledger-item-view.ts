@@ -14,11 +14,14 @@ import type { KnownUser } from '../entities/user/known';
 import type { UserId } from '../entities/user/platform-steps';
 import type { EntityRef, LedgerView, PlacedRef } from './ledger-view';
 
-/** What the view reads: one item by key, and every user item the ledger holds. */
+/**
+ * What the view reads: one item by key, and every user item the ledger holds. A stored item
+ * that is not a document at all (not JSON, say) is refused by `unparsableItem`, naming its key.
+ */
 export interface LedgerItems {
   read(key: string): Promise<unknown>;
   /** The items of every user (a table scan): the only way to list users, whose keys are hashes. */
-  users(): AsyncIterable<unknown>;
+  users(): AsyncIterable<{ readonly key: string; readonly item: unknown }>;
 }
 
 const kindOf = (entity: EntityRef): AnyEntityKind =>
@@ -28,24 +31,22 @@ const keyOf = (entity: EntityRef): string =>
   entity.kind === 'user' ? userKey(entity.loginUserId) : familyKey(entity.region, entity.clientId);
 
 /**
- * An item, parsed; one that does not parse stops the plan (nothing can say whether its entity is
- * ours), naming the item's key so that an operator can repair or delete it.
+ * An item that does not parse stops the plan (nothing can say whether its entity is ours): the
+ * error names the item's key so that an operator can repair or delete it.
  */
-const parsed = (raw: unknown, kind: AnyEntityKind, key: string | undefined) => {
+export const unparsableItem = (key: string, error: LedgerDocError): LedgerDocError =>
+  new LedgerDocError(
+    `the ledger item ${key} does not parse (${error.message}): the plan cannot tell whether its entity is ours; repair or delete the item under that key, then plan again`,
+  );
+
+/** An item, parsed. */
+const parsed = (raw: unknown, kind: AnyEntityKind, key: string) => {
   try {
     return parseLedgerDoc(raw, kind.name, kind.parts);
   } catch (error) {
     if (!(error instanceof LedgerDocError)) throw error;
-    throw new LedgerDocError(
-      `the ledger item ${key ?? 'of a user'} does not parse (${error.message}): the plan cannot tell whether its entity is ours; repair or delete the item under that key, then plan again`,
-    );
+    throw unparsableItem(key, error);
   }
-};
-
-/** The key of a user item the scan listed, when its id can be read. */
-const listedUserKey = (raw: unknown): string | undefined => {
-  const id = (raw as { id?: { loginUserId?: unknown } } | undefined)?.id?.loginUserId;
-  return typeof id === 'string' ? userKey(id) : undefined;
 };
 
 /**
@@ -129,8 +130,8 @@ export class LedgerItemView implements LedgerView {
 
   async *createdUsers(): AsyncIterable<string> {
     const kind = ENTITY_KINDS.user;
-    for await (const raw of this.#items.users()) {
-      const doc = parsed(raw, kind, listedUserKey(raw));
+    for await (const { key, item } of this.#items.users()) {
+      const doc = parsed(item, kind, key);
       if (doc === undefined) continue;
       const { loginUserId } = doc.id as UserId;
       const facts = factsOf(doc, 'user');
@@ -150,6 +151,8 @@ export const inMemoryLedgerItems = (store: {
 }): LedgerItems => ({
   read: (key) => store.read(key),
   users: async function* () {
-    for (const key of store.keys().filter((k) => k.startsWith('user#'))) yield store.read(key);
+    for (const key of store.keys().filter((k) => k.startsWith('user#'))) {
+      yield { key, item: await store.read(key) };
+    }
   },
 });

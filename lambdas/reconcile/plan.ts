@@ -417,6 +417,13 @@ const skipNewer = async (
 export const WORKED_BY_AGENT = 'WORKED_BY_AGENT';
 
 /**
+ * Why the deletes wait when `worked` of them are WORKED_BY_AGENT: one text whether the plan saw
+ * the attempts or the stack's auto-apply found them when it searched again.
+ */
+export const workedHoldReason = (worked: number): string =>
+  `${worked} of the deletes are of records agents have worked (their attempts and work codes go with them)`;
+
+/**
  * Whether the deletes may go with the rest, or wait whole for a person to name their count:
  * more than the gate, an export that shrank, or any delete of a record an agent has worked.
  */
@@ -441,11 +448,7 @@ export const deleteGate = (
       `the export has ${rows} rows, the previous snapshot ${previous.rowCount}: it shrank by more than ${shrinkGuardPercent} %`,
     );
   }
-  if (worked > 0) {
-    heldBecause.push(
-      `${worked} of the deletes are of records agents have worked (their attempts and work codes go with them)`,
-    );
-  }
+  if (worked > 0) heldBecause.push(workedHoldReason(worked));
   return {
     count,
     gate: limit,

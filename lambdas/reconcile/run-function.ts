@@ -13,7 +13,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
-import { withDeletesHeld, workedSincePlan } from './apply-check';
+import { withDeletesHeld, withWorkedDeletes, workedSincePlan } from './apply-check';
 import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
 import { decodeExport } from './export-decoder';
@@ -183,18 +183,30 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     if (scope?.apply === 'auto' && !result.deletes.held) {
       // The sweep read each record once, up to minutes before an auto-applied plan's deletes
       // go: the records to delete are searched again (not from the kept answers), and if an
-      // agent has worked one since, every delete waits, as `reconcile apply` would hold them.
-      let worked: readonly string[];
+      // agent has worked one since, it is named WORKED_BY_AGENT and every delete waits for a
+      // person, as the plan would have held them had it seen the attempts.
+      // Each search first asks for the invocation's time, as the sweep's reads do (not through
+      // the resumable reader: its kept answers are the sweep's): past the timeout nothing
+      // would be recorded, so deletes that cannot be searched again in time wait instead.
+      const timed = (): Pick<PlatformReader, 'search'> => {
+        const reader = deps.reader('records');
+        return {
+          search: async (request) => {
+            if (!hasTime())
+              throw new ReadBudgetSpent('the invocation is out of time for the recheck');
+            return reader.search(request);
+          },
+        };
+      };
       try {
-        worked = await workedSincePlan(result, deps.reader('records'));
+        const worked = await workedSincePlan(result, timed);
+        if (worked.length > 0) result = withWorkedDeletes(result, worked);
       } catch (error) {
         if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
-        throw error;
-      }
-      if (worked.length > 0) {
+        if (!(error instanceof ReadBudgetSpent)) throw error;
         result = withDeletesHeld(
           result,
-          `${worked.length} of the records to delete were worked by an agent while the plan was made (first ${worked[0]}): plan again, and the next plan names them`,
+          `the records to delete could not be searched again in time (the sweep left too little of the invocation): check them, then apply the plan with reconcile apply --allow-deletes ${result.deletes.count}, which searches them again before they go`,
         );
       }
     }

@@ -50,7 +50,13 @@ export interface RunHistory {
     by: { readonly at: string; readonly approvedBy: string },
   ): Promise<void>;
   noteSuccess(name: string, at: string): Promise<void>;
+  /**
+   * Notes a run; a record of the same run (its plan, then its apply) is merged into: fields
+   * `run` leaves out are kept (`afterRecorded`).
+   */
   record(run: RunRecord): Promise<void>;
+  /** The record of one run, if any. */
+  run(scope: string, runId: string): Promise<RunRecord | undefined>;
 }
 
 /** `a` was exported after `b` (ties broken by the hash, so two different files never tie). */
@@ -87,4 +93,13 @@ export const afterApplied = (
 export const afterSuccess = (state: ScopeState, at: string): ScopeState => ({
   ...state,
   lastSuccessAt: later(state.lastSuccessAt, at),
+});
+
+/**
+ * A run noted again (the apply of a plan noted when it was made): what the new record says wins,
+ * and what it leaves out (the plan's warnings, its report) is kept.
+ */
+export const afterRecorded = (previous: RunRecord | undefined, run: RunRecord): RunRecord => ({
+  ...previous,
+  ...run,
 });

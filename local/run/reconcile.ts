@@ -124,7 +124,7 @@ export const applyLocally = async (
     state: await local.history.scope(plan.scope),
     allowDeletes: options.allowDeletes,
   });
-  const decision = await recheckDeletes(plan, checked, readerOf(local));
+  const decision = await recheckDeletes(plan, checked, () => readerOf(local));
   const repairs = repairsByAction(plan, decision);
   const phases = REPAIR_ORDER.flatMap((action) => {
     const messages = repairs.get(action) ?? [];

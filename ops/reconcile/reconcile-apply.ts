@@ -73,30 +73,6 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
       throw new OpsError(`Refused (${error.code}): ${error.message}`);
     throw error;
   }
-  // Agents may have worked a record to delete since the plan: its deletes are then held whole,
-  // as the plan would have held them, before anything is sent.
-  let rechecked: Awaited<ReturnType<typeof recheckDeletes>>;
-  try {
-    rechecked = await recheckDeletes(
-      plan,
-      decision,
-      platformReaderFor(deployment.config, 'records', {
-        platformUrl: options.platformUrl,
-        apiKey: options.apiKey,
-      }),
-    );
-  } catch (error) {
-    if (error instanceof PlanRefused)
-      throw new OpsError(`Refused (${error.code}): ${error.message}`);
-    if (error instanceof PlatformReadError) {
-      throw new OpsError(
-        `The records to delete could not be read again: ${error.message}. Nothing was sent.`,
-      );
-    }
-    throw error;
-  }
-  decision = rechecked;
-  const worked = rechecked.workedSincePlan;
   const repairs = repairsByAction(plan, decision);
   // Repair files and their checkpoints live beside a local plan, else in the current folder.
   const base = options.plan.startsWith('s3://')
@@ -105,9 +81,32 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   let failed = 0;
   let sent = 0;
   let before = 0;
+  let worked: readonly string[] = [];
   for (const action of REPAIR_ORDER) {
     const messages = repairs.get(action);
     if (messages === undefined || messages.length === 0) continue;
+    if (action === 'delete-campaign-record') {
+      // Agents may have worked a record to delete since the plan: searched again just before
+      // the deletes go (the creates and updates before them may take minutes), the deletes are
+      // then held whole, as the plan would have held them.
+      let rechecked: Awaited<ReturnType<typeof recheckDeletes>>;
+      try {
+        rechecked = await recheckDeletes(plan, decision, () =>
+          platformReaderFor(deployment.config, 'records', {
+            platformUrl: options.platformUrl,
+            apiKey: options.apiKey,
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof PlatformReadError)) throw error;
+        throw new OpsError(
+          `The records to delete could not be searched again: ${error.message}. No delete was sent; ${counted(sent, 'repair')} went before them${before > 0 ? `, besides ${before} sent by an earlier apply` : ''}. Rerun the same command: what was sent is not sent again.`,
+        );
+      }
+      decision = rechecked;
+      worked = rechecked.workedSincePlan;
+    }
+    if (action.startsWith('delete-') && !decision.sendDeletes) continue;
     const { queueUrl } = await deployment.queues(action);
     const result = await sendRepairs({
       action,
@@ -139,7 +138,8 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
     counts: plan.counts,
     approvedBy,
     planLocation: location.name,
-    ...(decision.heldDeletes > 0 ? { deletesHeld: decision.heldDeletes } : {}),
+    // Always said: the record is merged into the plan's, whose held deletes this apply may send.
+    deletesHeld: decision.heldDeletes,
   });
   if (complete) {
     await history.noteApplied(

@@ -146,28 +146,35 @@ const nameOf = (clientId: string) =>
   record(clientId)?.previewRecordData.find((i) => i.key === 'Name')?.value;
 
 /**
- * A fresh plan of one delete, under the header of the plan `from` wrote, its counts made to
- * match (apply refuses a header that differs from its entries). `held`: the gate's verdict.
+ * A fresh plan of one delete (after `others`, entries of other categories), under the header of
+ * the plan `from` wrote, its counts made to match (apply refuses a header that differs from its
+ * entries). `held`: the gate's verdict.
  */
 const oneDeletePlan = async (
   name: string,
   from: string,
   held: boolean,
   entry: (exportedAt: string) => object,
+  others: (exportedAt: string) => readonly { readonly category: string }[] = () => [],
 ): Promise<string> => {
   const [line = '{}'] = (await readFile(planOf(from), 'utf8')).split('\n');
   const head = JSON.parse(line);
-  const counts = {
-    ...Object.fromEntries(Object.keys(head.counts).map((c) => [c, 0])),
-    delete: 1,
-  };
+  const entries = [...others(head.snapshot.exportedAt), entry(head.snapshot.exportedAt)];
+  const counts = Object.fromEntries(Object.keys(head.counts).map((c) => [c, 0]));
+  for (const e of entries) {
+    const category = (e as { category: string }).category;
+    counts[category] = (counts[category] ?? 0) + 1;
+  }
   const deletes = { ...head.deletes, count: 1, held, heldBecause: held ? ['test'] : [] };
   const file = path.join(folder, `${name}.plan.jsonl`);
-  const header = { ...head, createdAt: new Date().toISOString(), counts, deletes, entryCount: 1 };
-  await writeFile(
-    file,
-    `${JSON.stringify(header)}\n${JSON.stringify(entry(head.snapshot.exportedAt))}\n`,
-  );
+  const header = {
+    ...head,
+    createdAt: new Date().toISOString(),
+    counts,
+    deletes,
+    entryCount: entries.length,
+  };
+  await writeFile(file, `${[header, ...entries].map((e) => JSON.stringify(e)).join('\n')}\n`);
   return file;
 };
 
@@ -386,6 +393,58 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     expect(run.stdout).toContain(
       `1 delete HELD (WORKED_BY_AGENT: an agent has worked 1 record to delete since the plan, first record:${SMALL_CAMPAIGN}:C-2900)`,
     );
+    expect(record('C-2900')).toBeDefined();
+  });
+
+  it('stops before the deletes when the records to delete cannot be searched again (exit 1)', async () => {
+    // Prepare: a plan creating C-3000 and deleting C-2900; the platform answers no search (404)
+    const unread = await oneDeletePlan(
+      'unread',
+      'crm-renewals.csv',
+      false,
+      (occurredAt) => ({
+        entity: `record:${SMALL_CAMPAIGN}:C-2900`,
+        category: 'delete',
+        reason: 'UNMANAGED_DELETE_ALLOWED',
+        repair: {
+          action: 'delete-campaign-record',
+          message: {
+            campaignName: SMALL_CAMPAIGN,
+            clientId: 'C-2900',
+            correlationId: 'unread-test',
+            occurredAt,
+          },
+        },
+      }),
+      (occurredAt) => [
+        {
+          entity: `record:${SMALL_CAMPAIGN}:C-3000`,
+          category: 'create',
+          repair: {
+            action: 'add-or-update-campaign-record',
+            message: {
+              campaignName: SMALL_CAMPAIGN,
+              clientId: 'C-3000',
+              previewRecordData: [{ key: 'Name', value: 'Unread' }],
+              correlationId: 'unread-test-create',
+              occurredAt,
+            },
+          },
+        },
+      ],
+    );
+
+    // Act
+    const run = await ops('reconcile', 'apply', unread, '--platform-url', `${simulator.baseUrl}/x`);
+    await drain();
+
+    // Assess: the create went first, no delete followed
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/add-or-update-campaign-record +1 repair: sent 1/);
+    expect(run.stderr).toMatch(
+      /The records to delete could not be searched again: search in "Spring-Renewals" failed: HTTP_404.*No delete was sent; 1 repair went before them\. Rerun the same command/,
+    );
+    expect(record('C-3000')).toBeDefined();
     expect(record('C-2900')).toBeDefined();
   });
 

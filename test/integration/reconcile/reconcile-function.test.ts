@@ -17,14 +17,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { dynamoDbLedgerItems } from '../../../lambdas/reconcile/dynamodb-ledger-items';
 import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
 } from '../../../lambdas/reconcile/dynamodb-run-history';
+import { LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
+import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
+import { parsePlan } from '../../../lambdas/reconcile/plan-file';
 import type {
   PlatformReader,
   PlatformReaderOptions,
 } from '../../../lambdas/reconcile/platform-reader';
+import { WORKED_STATES } from '../../../lambdas/reconcile/record-sweep';
 import {
   createReconcileRun,
   type PlannedOutput,
@@ -59,6 +64,7 @@ const scopes = parseScopes({
   },
   leads: { kind: 'records', apply: 'auto', campaigns: ['Leads'], splitKeys: ['CrmId'] },
   tidy: { kind: 'records', apply: 'auto', campaigns: ['Tidy'], deleteUnmanaged: true },
+  late: { kind: 'records', apply: 'auto', campaigns: ['Late'], deleteUnmanaged: true },
 });
 if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
@@ -389,13 +395,76 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(output).toMatchObject({ outcome: 'held', counts: { delete: 1 } });
     expect(output).toMatchObject({
       heldBecause: [
-        expect.stringContaining(
-          '1 of the records to delete were worked by an agent while the plan was made (first record:Tidy:T-gone)',
-        ),
+        '1 of the deletes are of records agents have worked (their attempts and work codes go with them)',
       ],
     });
     expect(output).not.toHaveProperty('repairsKey');
+    // Named as a plan names a worked delete: a person may allow its count with --allow-deletes.
+    const written = parsePlan(await text((output as PlannedOutput).planKey));
+    expect(written.entries.find((e) => e.category === 'delete')).toMatchObject({
+      entity: 'record:Tidy:T-gone',
+      reason: WORKED_BY_AGENT,
+    });
     expect(simulator.state.findByClientId('Tidy', 'T-gone')).toBeDefined();
+  });
+
+  it('holds the deletes of an auto-applied plan when the sweep leaves no time to search them again', async () => {
+    // Prepare: L-gone made by hand and not in the export; once the sweep has searched, the
+    // invocation has less time left than the handover needs
+    for (const clientId of ['L-keep', 'L-gone']) {
+      simulator.state.putRecord({
+        campaignName: 'Late',
+        clientId,
+        previewRecordData: [{ key: 'Name', value: clientId }],
+      });
+    }
+    const input = await drop(
+      'late',
+      'late',
+      [
+        {
+          campaignName: 'Late',
+          clientId: 'L-keep',
+          previewRecordData: [{ key: 'Name', value: 'L-keep' }],
+        },
+      ],
+      { kind: 'records' },
+    );
+    const searched: Parameters<PlatformReader['search']>[0][] = [];
+    const deps = () => {
+      const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+      return {
+        get calls() {
+          return inner.calls;
+        },
+        userExists: (login: string) => inner.userExists(login),
+        search: async (request: Parameters<typeof inner.search>[0]) => {
+          searched.push(request);
+          return inner.search(request);
+        },
+      };
+    };
+    // The sweep searches each worked state; after the last, less than the handover is left.
+    const states = () => new Set(searched.map((r) => r.previewRecordData?.[0]?.value));
+    const swept = {
+      getRemainingTimeInMillis: () => (states().size < WORKED_STATES.length ? 600_000 : 60_000),
+    };
+
+    // Act
+    const output = (await run({}, deps)(input, swept)) as PlannedOutput;
+
+    // Assess
+    expect(output).toMatchObject({
+      outcome: 'held',
+      counts: { delete: 1 },
+      heldBecause: [
+        expect.stringContaining('the records to delete could not be searched again in time'),
+      ],
+    });
+    expect(output).not.toHaveProperty('repairsKey');
+    expect(searched.filter((request) => request.clientId !== undefined)).toEqual([]);
+    expect(parsePlan(await text(output.planKey)).deletes).toMatchObject({ held: true, count: 1 });
+    expect(simulator.state.findByClientId('Late', 'L-gone')).toBeDefined();
   });
 
   it("plans a CSV export read with the bulk loader's column mappings", async () => {
@@ -455,35 +524,54 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(queries(simulator.stats.snapshot()) - queries(before)).toBe(6);
   });
 
-  it('refuses a plan that meets a ledger item it cannot parse, naming its key, and notes the refusal', async () => {
-    // Prepare: a user item of this schema whose events are not a list
-    const login = 'broken.item@example.com';
-    const table = new LedgerTable({ tableName, client: motoLedgerClient() });
-    const broken = {
-      schema: LEDGER_SCHEMA_VERSION,
-      kind: 'user',
-      id: { loginUserId: login },
-      events: 'x',
-      known: {},
-    };
-    await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(broken) } }, {});
-    const input = await drop('review-broken', 'review', [user(login)], {
-      exportedAt: '2026-11-26T04:00:00.000Z',
-    });
-
-    // Act
-    const output = await run()(input, plenty).finally(() =>
-      motoLedgerClient().send(
-        new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: userKey(login) } } }),
-      ),
-    );
-
-    // Assess
-    expect(output).toMatchObject({
-      outcome: 'refused',
-      code: 'LEDGER_ITEM_INVALID',
-      message: expect.stringContaining(`the ledger item ${userKey(login)} does not parse`),
-    });
-    expect(await refusals('review')).toContain('LEDGER_ITEM_INVALID');
+  const brokenDoc = (login: string) => ({
+    schema: LEDGER_SCHEMA_VERSION,
+    kind: 'user',
+    id: { loginUserId: login },
+    events: 'x',
+    known: {},
   });
+  it.each([
+    [
+      'whose events are not a list',
+      4,
+      (login: string) => ({ S: JSON.stringify(brokenDoc(login)) }),
+    ],
+    ['whose document is not JSON', 5, () => ({ S: 'not json' })],
+    // 0xff: a final block of the reserved type, which no deflate stream holds
+    ['whose document is not deflated', 6, () => ({ B: Uint8Array.from([0xff, 0xff]) })],
+  ] as const)(
+    'refuses a plan that meets a user item %s, naming its key, and notes the refusal',
+    async (_name, hour, doc) => {
+      // Prepare
+      const login = `broken.item${hour}@example.com`;
+      const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+      await table.put({ pk: { S: userKey(login) }, doc: doc(login) }, {});
+      const input = await drop(`review-broken-${hour}`, 'review', [user(login)], {
+        exportedAt: `2026-11-26T0${hour}:00:00.000Z`,
+      });
+      const view = new LedgerItemView({
+        items: dynamoDbLedgerItems({ tableName, client: motoLedgerClient() }),
+      });
+
+      // Act: the plan (the users scan), and the item read by its key
+      const read = await view
+        .createdByUs({ kind: 'user', loginUserId: login })
+        .catch((error: Error) => error.message);
+      const output = await run()(input, plenty).finally(() =>
+        motoLedgerClient().send(
+          new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: userKey(login) } } }),
+        ),
+      );
+
+      // Assess
+      expect(output).toMatchObject({
+        outcome: 'refused',
+        code: 'LEDGER_ITEM_INVALID',
+        message: expect.stringContaining(`the ledger item ${userKey(login)} does not parse`),
+      });
+      expect(await refusals('review')).toContain('LEDGER_ITEM_INVALID');
+      expect(read).toContain(`the ledger item ${userKey(login)} does not parse`);
+    },
+  );
 });

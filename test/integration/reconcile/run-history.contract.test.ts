@@ -113,5 +113,51 @@ describe.each(stores)('run history contract: %s', (_name, makeStore) => {
 
     // Assess: a run record is kept apart from the scope's state
     expect(await history.scope('roster')).toEqual({ lastSuccessAt: '2026-11-25T07:00:00.000Z' });
+    expect(await history.run('roster', 'r1')).toEqual({
+      runId: 'r1',
+      scope: 'roster',
+      status: 'no-changes',
+      at: '2026-11-25T07:00:00.000Z',
+    });
+  });
+
+  it("keeps what a run's plan noted when its apply is noted: the new record wins, what it leaves out stays", async () => {
+    // Prepare: the plan's record, with a warning, its report and its held deletes
+    const history = await makeStore();
+    await history.record({
+      runId: 'r2',
+      scope: 'roster',
+      status: 'held',
+      at: '2026-11-25T07:00:00.000Z',
+      deletesHeld: 2,
+      planLocation: 'p.plan.jsonl',
+      reportLocation: 'p.report.jsonl',
+      warnings: ["the previous snapshot's plan cannot be read"],
+    });
+
+    // Act: the apply's record names neither the report nor the warnings
+    await history.record({
+      runId: 'r2',
+      scope: 'roster',
+      status: 'applied',
+      at: '2026-11-25T08:00:00.000Z',
+      approvedBy: 'ops:ada',
+      deletesHeld: 0,
+      planLocation: 'p.plan.jsonl',
+    });
+
+    // Assess
+    expect(await history.run('roster', 'r2')).toEqual({
+      runId: 'r2',
+      scope: 'roster',
+      status: 'applied',
+      at: '2026-11-25T08:00:00.000Z',
+      approvedBy: 'ops:ada',
+      deletesHeld: 0,
+      planLocation: 'p.plan.jsonl',
+      reportLocation: 'p.report.jsonl',
+      warnings: ["the previous snapshot's plan cannot be read"],
+    });
+    expect(await history.run('other', 'r2')).toBeUndefined();
   });
 });

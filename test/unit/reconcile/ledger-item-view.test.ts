@@ -50,7 +50,9 @@ const counted = (items: ReadonlyMap<string, unknown>) => {
       return structuredClone(items.get(key));
     },
     users: async function* () {
-      for (const [key, item] of items) if (key.startsWith('user#')) yield structuredClone(item);
+      for (const [key, item] of items) {
+        if (key.startsWith('user#')) yield { key, item: structuredClone(item) };
+      }
     },
   };
   return { ledger, reads };
@@ -142,7 +144,7 @@ describe('ledger item view: one read per item', () => {
       items: {
         read: async () => broken({ region: REGION, clientId: 'R-1' }),
         users: async function* () {
-          yield broken({ loginUserId: 'u-1' });
+          yield { key: userKey('u-1'), item: broken({ loginUserId: 'u-1' }) };
         },
       },
     });
