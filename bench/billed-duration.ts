@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { chunk } from './batching';
 import type { WorkerScripts } from './build';
 import { lambdaHeapArgs, runWorker } from './child';
+import { type CpuIsolation, describeIsolation, withLoadOffMeasuredCpu } from './cpu-isolation';
 import type { CapacityUnits, FakeDynamoDb } from './fake-dynamodb';
 import type { FakeSecretsManager } from './fake-secrets-manager';
 import { describeLatency, type ModelledLatency } from './modelled-latency';
@@ -43,6 +44,8 @@ export interface BilledDurationOptions {
   readonly rounds: number;
   /** Invocations per container: the first is its cold one, the rest are warm. */
   readonly invocations: number;
+  /** Given: each container alone on one CPU, the fakes and the simulator on the others. */
+  readonly isolation?: CpuIsolation;
   readonly progress: (line: string) => void;
 }
 
@@ -67,6 +70,7 @@ export interface BilledDurationResult {
   readonly latency: ModelledLatency;
   readonly batchSize: number;
   readonly invocations: number;
+  readonly isolation: CpuIsolation | undefined;
   readonly rounds: readonly BilledRound[];
 }
 
@@ -122,6 +126,7 @@ export const measureBilledDuration = async (
       job,
       options.lambdaEnv,
       heapArgs,
+      options.isolation,
     );
     const failed = result.invocations.reduce((sum, i) => sum + i.failures, 0);
     if (failed > 0) throw new Error(`billed duration, ${side}: ${failed} records failed`);
@@ -145,7 +150,7 @@ export const measureBilledDuration = async (
   };
 
   const rounds: BilledRound[] = [];
-  try {
+  const measureRounds = async () => {
     for (let round = 1; round <= options.rounds; round += 1) {
       // Each round starts with the other side, so drift of the machine hits both alike.
       const order = round % 2 === 1 ? BILLED_SIDES : [...BILLED_SIDES].reverse();
@@ -158,6 +163,9 @@ export const measureBilledDuration = async (
         `  round ${round}: a warm batch of ${scenario.batchSize} bills ${warmBilledMs(ledger)} ms with the ledger, ${warmBilledMs(noLedger)} ms without`,
       );
     }
+  };
+  try {
+    await withLoadOffMeasuredCpu(options.isolation, [process.pid, simulator.pid], measureRounds);
   } finally {
     await simulator.setFaults({});
   }
@@ -165,6 +173,7 @@ export const measureBilledDuration = async (
     latency: options.latency,
     batchSize: scenario.batchSize,
     invocations: options.invocations,
+    isolation: options.isolation,
     rounds,
   };
 };
@@ -195,7 +204,11 @@ export const LEDGER_REQUESTS_TARGET = 2;
 const ledgerRequestsPerMessage = (run: ContainerRun): number =>
   Object.values(run.ledgerRequests).reduce((sum, n) => sum + n, 0) / messagesOf(run);
 
-export const billedDurationRows = (result: BilledDurationResult, memoryMiB: number): Row[] => {
+export const billedDurationRows = (
+  result: BilledDurationResult,
+  memoryMiB: number,
+  shared?: BilledDurationResult,
+): Row[] => {
   const ledgerMs = sideMedian(result, 'ledger', warmBilledMs);
   const noLedgerMs = sideMedian(result, 'noLedger', warmBilledMs);
   const billedRatio = ledgerRatio(result);
@@ -218,6 +231,7 @@ export const billedDurationRows = (result: BilledDurationResult, memoryMiB: numb
       target: `ratio ≤ ${BILLED_RATIO_TARGET.toFixed(2)}`,
       verdict: billedRatio <= BILLED_RATIO_TARGET ? 'PASS' : 'MISS',
     },
+    ...(shared === undefined ? [] : [sharedBilledRow(shared)]),
     {
       metric: `same, CPU time stretched to ${memoryMiB} MiB's vCPU share (modelled)`,
       value: `${stretched('ledger').toFixed(0)} ms`,
@@ -250,11 +264,20 @@ const SIDE_LABELS: { readonly [S in BilledSide]: string } = {
   noLedger: 'without',
 };
 
-export const billedDurationMarkdown = (result: BilledDurationResult): string[] => [
-  '### Billed duration',
-  '',
-  `Each round runs one container of each side, ${result.invocations} invocations of ${result.batchSize} messages one after another (the first is its cold one); the sides alternate which goes first. Modelled latencies: ${describeLatency(result.latency)}. Billed: each invocation's time rounded up to the millisecond; the summary takes each container's median over its warm invocations, the ratio is the median of the rounds' ratios.`,
-  '',
+/**
+ * The same measurement with the containers sharing the CPUs with the fakes and the simulator:
+ * shown beside the isolated one, so every run says how much the isolation moves the ratio.
+ */
+const sharedBilledRow = (shared: BilledDurationResult): Row => ({
+  metric: `same, each container sharing the CPUs with the fakes and the simulator (${shared.rounds.length} rounds)`,
+  value: `${sideMedian(shared, 'ledger', warmBilledMs).toFixed(0)} ms`,
+  baseline: `${sideMedian(shared, 'noLedger', warmBilledMs).toFixed(0)} ms (no ledger)`,
+  ratio: ratio(ledgerRatio(shared)),
+  target: '-',
+  verdict: 'info',
+});
+
+const roundsTable = (result: BilledDurationResult): string =>
   markdownTable(
     [
       'round',
@@ -280,8 +303,26 @@ export const billedDurationMarkdown = (result: BilledDurationResult): string[] =
         `${warmCpuMs(ledger).toFixed(1)} / ${warmCpuMs(noLedger).toFixed(1)}`,
       ];
     }),
-  ),
+  );
+
+export const billedDurationMarkdown = (
+  result: BilledDurationResult,
+  shared?: BilledDurationResult,
+): string[] => [
+  '### Billed duration',
   '',
+  `Each round runs one container of each side, ${result.invocations} invocations of ${result.batchSize} messages one after another (the first is its cold one); the sides alternate which goes first. Modelled latencies: ${describeLatency(result.latency)}. Billed: each invocation's time rounded up to the millisecond; the summary takes each container's median over its warm invocations, the ratio is the median of the rounds' ratios. CPUs: ${describeIsolation(result.isolation)}.`,
+  '',
+  roundsTable(result),
+  '',
+  ...(shared === undefined
+    ? []
+    : [
+        `The same with each container sharing the CPUs with the fakes and the simulator (ratio ${ratio(ledgerRatio(shared))}, the "same, … sharing" row):`,
+        '',
+        roundsTable(shared),
+        '',
+      ]),
   markdownTable(
     [
       'round',

@@ -1,6 +1,7 @@
 /** Runs a worker script in a fresh Node process and reads its result from fd 3. */
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { type CpuIsolation, onMeasuredCpu } from './cpu-isolation';
 import { PROJECT_ROOT } from './paths';
 
 const STDERR_KEPT = 8 * 1024;
@@ -19,9 +20,16 @@ export const runWorker = <T>(
   job: unknown,
   env: Readonly<Record<string, string>>,
   nodeArgs: readonly string[] = [],
+  /** Given: the worker runs alone on the measured CPU. */
+  isolation?: CpuIsolation,
 ): Promise<T> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, script, JSON.stringify(job)], {
+    const { command, argv } = onMeasuredCpu(isolation, process.execPath, [
+      ...nodeArgs,
+      script,
+      JSON.stringify(job),
+    ]);
+    const child = spawn(command, argv, {
       cwd: PROJECT_ROOT,
       env,
       stdio: ['ignore', 'ignore', 'pipe', 'pipe'],

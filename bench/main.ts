@@ -9,11 +9,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ACTION_NAMES } from '../lambdas/actions';
-import { measureBilledDuration } from './billed-duration';
+import { type BilledDurationResult, measureBilledDuration } from './billed-duration';
 import { buildWorkers, bundleHandler, type HandlerBundle } from './build';
 import { measureColdStart } from './cold-start';
 import { COLD_START_OPTIONS } from './cold-start-options';
 import { estimateCost, MESSAGES_PER_SECOND } from './cost';
+import { cpuIsolation } from './cpu-isolation';
 import { drainOptions, measureDrain } from './drain';
 import { meanBatchOf, measureEndToEnd } from './end-to-end-latency';
 import { startFakeDynamoDb } from './fake-dynamodb';
@@ -43,6 +44,8 @@ import { measureSynth } from './synth';
 
 const FULL = {
   billedRounds: 5,
+  /** The same without CPU isolation, to show what the isolation moves. */
+  sharedBilledRounds: 3,
   // A warm container: the JIT takes ~100 batches to settle (the first cost twice the CPU).
   billedInvocations: 121,
   endToEndMessages: 300,
@@ -58,6 +61,7 @@ const FULL = {
 const QUICK: typeof FULL = {
   ...FULL,
   billedRounds: 1,
+  sharedBilledRounds: 1,
   billedInvocations: 11,
   endToEndMessages: 40,
   coldStartSamples: 3,
@@ -196,10 +200,8 @@ const main = async (): Promise<void> => {
       options: optionBundles.map(({ option, bundle }) => ({ option, bundle: bundle.file })),
     });
 
-    progress(
-      `billed duration: ${settings.billedRounds} round(s) of a container with and without the ledger, ${settings.billedInvocations} batches each…`,
-    );
-    const billed = await measureBilledDuration({
+    const isolation = cpuIsolation();
+    const billedOptions = {
       scenario,
       workers,
       bundles: { ledger: measuredBundle.file, noLedger: noLedgerBundle.file },
@@ -208,10 +210,25 @@ const main = async (): Promise<void> => {
       dynamoDb: billedLedger,
       secretsManager: billedSecretsManager,
       latency,
-      rounds: settings.billedRounds,
       invocations: settings.billedInvocations,
       progress,
+    };
+    progress(
+      `billed duration: ${settings.billedRounds} round(s) of a container with and without the ledger, ${settings.billedInvocations} batches each${isolation ? `, on CPU ${isolation.measured} alone` : ''}…`,
+    );
+    const billed = await measureBilledDuration({
+      ...billedOptions,
+      rounds: settings.billedRounds,
+      ...(isolation ? { isolation } : {}),
     });
+    let billedShared: BilledDurationResult | undefined;
+    if (isolation !== undefined) {
+      progress(`billed duration: ${settings.sharedBilledRounds} round(s) sharing the CPUs…`);
+      billedShared = await measureBilledDuration({
+        ...billedOptions,
+        rounds: settings.sharedBilledRounds,
+      });
+    }
 
     progress('end to end on moto: SendMessage to platform request…');
     const endToEnd = await measureEndToEnd({
@@ -258,6 +275,7 @@ const main = async (): Promise<void> => {
       synth,
       coldStart,
       billed,
+      ...(billedShared ? { billedShared } : {}),
       logBytes,
       cost,
       endToEnd,

@@ -48,6 +48,8 @@ export interface Measurements {
   readonly optionBundles: readonly { readonly name: string; readonly bytes: number }[];
   readonly coldStart: ColdStartSamples;
   readonly billed: BilledDurationResult;
+  /** The billed duration again without CPU isolation, when `billed` had it. */
+  readonly billedShared?: BilledDurationResult;
   readonly logBytes: LogBytes;
   readonly cost: CostEstimate;
   readonly endToEnd: EndToEndResult;
@@ -85,7 +87,7 @@ export const buildRows = (m: Measurements): Row[] => {
   const d = derive(m);
   const { scenario, secretReads, synth } = m;
   const rows: Row[] = [
-    ...billedDurationRows(m.billed, scenario.lambda.memoryMiB),
+    ...billedDurationRows(m.billed, scenario.lambda.memoryMiB, m.billedShared),
     ...costRows(m.cost),
     ...logBytesRows(m.logBytes),
     ...endToEndRows(m.endToEnd),
@@ -331,7 +333,7 @@ export const resultsMarkdown = (m: Measurements, rows: readonly Row[]): string =
     '',
     `Scenario: config \`${'example'}\`, action \`${scenario.action}\`, batch size ${scenario.batchSize}, batching window ${scenario.batchingWindowSeconds} s, maxConcurrency ${scenario.maxConcurrency}, ${scenario.recordConcurrency} records of a batch at once, function memory ${scenario.lambda.memoryMiB} MiB, timeout ${scenario.lambda.timeoutMs / 1000} s.`,
     '',
-    ...billedDurationMarkdown(m.billed),
+    ...billedDurationMarkdown(m.billed, m.billedShared),
     ...logBytesMarkdown(m.logBytes),
     ...costMarkdown(m.cost),
     ...endToEndMarkdown(m.endToEnd),

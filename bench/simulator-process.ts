@@ -18,6 +18,8 @@ export interface SimulatorTenant {
 
 export interface SimulatorProcess {
   readonly baseUrl: string;
+  /** Its process id, for CPU pinning (bench/cpu-isolation.ts). */
+  readonly pid: number;
   /** Clears records and counters: each run starts from an empty platform. */
   reset(): Promise<void>;
   stats(): Promise<StatsSnapshot>;
@@ -104,8 +106,10 @@ export const startSimulatorProcess = async (tenant: SimulatorTenant): Promise<Si
   // Keep draining its output so a full pipe never blocks it.
   child.stdout?.resume();
   child.stderr?.resume();
+  if (child.pid === undefined) throw new Error('the simulator process has no pid');
   return {
     baseUrl,
+    pid: child.pid,
     reset: async () => {
       await admin(baseUrl, 'POST', 'reset');
     },

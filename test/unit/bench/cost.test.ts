@@ -44,6 +44,7 @@ const billed = (writeUnitsPerMessage: number): BilledDurationResult => ({
   latency: DEFAULT_LATENCY,
   batchSize: BATCH,
   invocations: 11,
+  isolation: undefined,
   rounds: [
     {
       order: ['ledger', 'noLedger'],
