@@ -259,8 +259,9 @@ Options:
 from the snapshot and row) through the bulk sender to the action queues, creates before deletes,
 each action's messages checkpointed beside the plan: a second apply sends nothing. The handlers
 order them against live events (a newer event wins; tombstones keep deleted entities away) and
-the mass-delete brake still applies. Refuses a plan older than reconcile.planMaxAgeHours, and one
-whose scope has planned or applied a newer snapshot since. Held deletes are sent only when
+the mass-delete brake still applies. Refuses a plan older than reconcile.planMaxAgeHours, one
+whose scope has planned or applied a newer snapshot since, and a plan file changed since it was
+written or never noted in this deployment's run history (edit nothing in a plan: plan again). Held deletes are sent only when
 --allow-deletes names their exact count; the rest of the plan goes either way. Just before
 record deletes go, this machine searches each record to delete again on the platform (reading
 the API key secret): if an agent has worked one since the plan (WORKED_BY_AGENT), every delete

@@ -14,7 +14,7 @@ import {
   workedHoldReason,
 } from './plan';
 import type { PlatformReader } from './platform-reader';
-import { isNewerSnapshot, type ScopeState } from './run-history';
+import { isNewerSnapshot, type RunRecord, type ScopeState } from './run-history';
 
 export const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 
@@ -22,13 +22,37 @@ export const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 export class PlanRefused extends Error {
   override readonly name = 'PlanRefused';
   constructor(
-    /** STALE_PLAN, SUPERSEDED or DELETE_COUNT. */
+    /** STALE_PLAN, SUPERSEDED, DELETE_COUNT, NOT_RECORDED or PLAN_ALTERED. */
     readonly code: string,
     message: string,
   ) {
     super(message);
   }
 }
+
+/**
+ * The plan file is the one its run noted when it was written (`planDigest`), so the gates and
+ * repairs `apply` reads from it are the ones that were planned. A run noted by a version from
+ * before the digest has none: its file is checked by its header alone (plan-file.ts).
+ */
+export const checkRecorded = (
+  plan: Pick<Plan, 'planId' | 'scope'>,
+  digest: string,
+  recorded: RunRecord | undefined,
+): void => {
+  if (recorded === undefined) {
+    throw new PlanRefused(
+      'NOT_RECORDED',
+      `plan ${plan.planId} is not in this deployment's run history of scope ${plan.scope}: it was made for another deployment, or its run was never noted. Plan again.`,
+    );
+  }
+  if (recorded.planSha256 !== undefined && recorded.planSha256 !== digest) {
+    throw new PlanRefused(
+      'PLAN_ALTERED',
+      `the plan file is not the one plan ${plan.planId} wrote (its SHA-256 differs from the one noted with the run): it was edited or damaged since. Plan again.`,
+    );
+  }
+};
 
 export interface ApplyDecision {
   /** The deletes go too; false when they are held (the rest still goes). */

@@ -5,6 +5,7 @@
  * them), and every repair message again against its action's schema, so an edited plan cannot
  * send what the plan never showed.
  */
+import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
@@ -49,6 +50,13 @@ const entry = z.looseObject({
 export class PlanFileError extends Error {
   override readonly name = 'PlanFileError';
 }
+
+/**
+ * The plan file's SHA-256, noted with its run when it is written: `apply` reads the gates and the
+ * repairs from the file, so a file changed since (a gate raised, a hold cleared, an entry added
+ * with its counts) must not pass as the plan a person reviewed or the stack made.
+ */
+export const planDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 export const serializePlan = (plan: Plan): string => {
   const { entries, ...rest } = plan;

@@ -20,7 +20,7 @@ import { decodeExport } from './export-decoder';
 import { LedgerItemView } from './ledger-item-view';
 import { SnapshotRefused } from './manifest';
 import { CHANGES, hasChanges, type Plan } from './plan';
-import { serializePlan } from './plan-file';
+import { planDigest, serializePlan } from './plan-file';
 import { noteRefusal, planSnapshot } from './planner';
 import { PlatformReadError, type PlatformReader } from './platform-reader';
 import {
@@ -216,7 +216,8 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     const changes = hasChanges(result);
     const auto = scope?.apply === 'auto' && !result.deletes.held;
     const outcome = !changes ? 'no-changes' : auto ? 'apply' : 'held';
-    await writeObject(s3, bucket, planKey, serializePlan(result));
+    const planText = serializePlan(result);
+    await writeObject(s3, bucket, planKey, planText);
     await writeObject(s3, bucket, reportKey, `${reportLines(result, { outcome }).join('\n')}\n`);
     const repairs = result.entries.flatMap((entry) => {
       if (entry.repair === undefined) return [];
@@ -244,6 +245,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       counts: result.counts,
       ...(result.deletes.held ? { deletesHeld: result.deletes.count } : {}),
       planLocation: `s3://${bucket}/${planKey}`,
+      planSha256: planDigest(planText),
       reportLocation: `s3://${bucket}/${reportKey}`,
       ...(run.warnings.length > 0 ? { warnings: run.warnings } : {}),
     });

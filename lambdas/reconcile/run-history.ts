@@ -34,6 +34,8 @@ export interface RunRecord {
   readonly deletesHeld?: number;
   readonly approvedBy?: string;
   readonly planLocation?: string;
+  /** SHA-256 of the plan file as written: `reconcile apply` refuses a file that differs. */
+  readonly planSha256?: string;
   readonly reportLocation?: string;
   readonly refusal?: { readonly code: string; readonly message: string };
   /** What the plan could not use (the previous snapshot's plan gone or damaged, say). */

@@ -8,13 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   checkApplicable,
+  checkRecorded,
   PlanRefused,
   recheckDeletes,
   repairsByAction,
 } from '../../lambdas/reconcile/apply-check';
 import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
 import { type RepairAction, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
-import { PlanFileError, parsePlan } from '../../lambdas/reconcile/plan-file';
+import { PlanFileError, parsePlan, planDigest } from '../../lambdas/reconcile/plan-file';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
 import { queueBatchSender } from '../bulk/batch-target';
 import { counted } from '../counted';
@@ -50,9 +51,10 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   const now = options.now ?? Date.now;
   const s3 = lazyS3(deployment.config.deployment?.region);
   const location = locate(options.plan, s3);
+  const text = await readText(location, 'plan');
   let plan: ReturnType<typeof parsePlan>;
   try {
-    plan = parsePlan(await readText(location, 'plan'), location.name);
+    plan = parsePlan(text, location.name);
   } catch (error) {
     if (error instanceof PlanFileError) throw new OpsError(error.message);
     throw error;
@@ -62,6 +64,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   const state = await history.scope(plan.scope);
   let decision: ReturnType<typeof checkApplicable>;
   try {
+    checkRecorded(plan, planDigest(text), await history.run(plan.scope, plan.planId));
     decision = checkApplicable(plan, {
       now: now(),
       maxAgeHours: deployment.config.reconcile.planMaxAgeHours,

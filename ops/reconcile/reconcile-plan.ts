@@ -11,7 +11,7 @@ import { decodeExport } from '../../lambdas/reconcile/export-decoder';
 import { LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
 import { SnapshotRefused } from '../../lambdas/reconcile/manifest';
 import { hasChanges } from '../../lambdas/reconcile/plan';
-import { serializePlan } from '../../lambdas/reconcile/plan-file';
+import { planDigest, serializePlan } from '../../lambdas/reconcile/plan-file';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
 import { noteRefusal, planSnapshot } from '../../lambdas/reconcile/planner';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
@@ -98,7 +98,8 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
   const planPath = path.resolve(options.out ?? defaultPlanPath(options.manifest));
   const reportPath = `${planPath.replace(/\.plan\.jsonl$|\.jsonl$/, '')}.report.jsonl`;
   const plans = locate(planPath, s3);
-  await plans.write(serializePlan(plan));
+  const planText = serializePlan(plan);
+  await plans.write(planText);
   await locate(reportPath, s3).write(`${reportLines(plan).join('\n')}\n`);
   await history.notePlanned(plan.scope, {
     exportedAt: plan.snapshot.exportedAt,
@@ -115,6 +116,7 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
     counts: plan.counts,
     ...(plan.deletes.held ? { deletesHeld: plan.deletes.count } : {}),
     planLocation: planPath,
+    planSha256: planDigest(planText),
     reportLocation: reportPath,
     ...(run.warnings.length > 0 ? { warnings: run.warnings } : {}),
   });

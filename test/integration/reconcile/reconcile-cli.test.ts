@@ -14,7 +14,10 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbRunHistory } from '../../../lambdas/reconcile/dynamodb-run-history';
+import { parsePlan, planDigest } from '../../../lambdas/reconcile/plan-file';
 import { loadConfig } from '../../../lib/config';
+import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
 import { runPipeline } from '../../../local/run/pipeline';
 import {
@@ -27,6 +30,7 @@ import { fileLogSink, type LogSink } from '../../../local/run/run-logger';
 import { loadRunSettings, withRetrySchedule } from '../../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { motoEndpoint, TEST_CREDENTIALS, uniqueName } from '../../support/aws-clients';
+import { motoLedgerClient } from '../../support/ledger-table';
 import { runOpsCaptured } from '../../support/ops-run';
 import { REPO_ROOT } from '../../support/repo-paths';
 
@@ -146,9 +150,27 @@ const nameOf = (clientId: string) =>
   record(clientId)?.previewRecordData.find((i) => i.key === 'Name')?.value;
 
 /**
+ * Notes a plan file made here as its run, with its digest, as `reconcile plan` notes the file it
+ * writes (apply refuses a plan file its run did not note).
+ */
+const noteAsPlanned = async (file: string): Promise<void> => {
+  const text = await readFile(file, 'utf8');
+  const plan = parsePlan(text);
+  const tableName = backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '';
+  await new DynamoDbRunHistory({ tableName, client: motoLedgerClient() }).record({
+    runId: plan.planId,
+    scope: plan.scope,
+    status: 'planned',
+    at: plan.createdAt,
+    planLocation: file,
+    planSha256: planDigest(text),
+  });
+};
+
+/**
  * A fresh plan of one delete (after `others`, entries of other categories), under the header of
- * the plan `from` wrote, its counts made to match (apply refuses a header that differs from its
- * entries). `held`: the gate's verdict.
+ * the plan `from` wrote (a plan id of its own), its counts made to match (apply refuses a header
+ * that differs from its entries), and noted as planned. `held`: the gate's verdict.
  */
 const oneDeletePlan = async (
   name: string,
@@ -169,12 +191,14 @@ const oneDeletePlan = async (
   const file = path.join(folder, `${name}.plan.jsonl`);
   const header = {
     ...head,
+    planId: `${head.planId}-${name}`,
     createdAt: new Date().toISOString(),
     counts,
     deletes,
     entryCount: entries.length,
   };
   await writeFile(file, `${[header, ...entries].map((e) => JSON.stringify(e)).join('\n')}\n`);
+  await noteAsPlanned(file);
   return file;
 };
 
@@ -224,9 +248,11 @@ describe('reconcile plan / apply against moto and the simulator', () => {
   it('refuses a plan older than reconcile.planMaxAgeHours', async () => {
     // Prepare
     const [head = '', ...rest] = (await readFile(planOf('hr-roster.csv'), 'utf8')).split('\n');
-    const old = { ...JSON.parse(head), createdAt: '2026-01-01T00:00:00.000Z' };
+    const old = JSON.parse(head);
+    const made = { ...old, planId: `${old.planId}-stale`, createdAt: '2026-01-01T00:00:00.000Z' };
     const stale = path.join(folder, 'stale.plan.jsonl');
-    await writeFile(stale, [JSON.stringify(old), ...rest].join('\n'));
+    await writeFile(stale, [JSON.stringify(made), ...rest].join('\n'));
+    await noteAsPlanned(stale);
 
     // Act
     const run = await ops('reconcile', 'apply', stale);
@@ -234,6 +260,41 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     // Assess
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Refused \(STALE_PLAN\): plan .* was made .* h ago, more than 24 h/);
+  });
+
+  it.each([
+    [
+      'PLAN_ALTERED',
+      'a plan file edited since it was written (its delete gate raised)',
+      (head: { planId: string }) => head,
+      /Refused \(PLAN_ALTERED\): the plan file is not the one plan .* wrote \(its SHA-256 differs/,
+    ],
+    [
+      'NOT_RECORDED',
+      'a plan file whose run this deployment never noted',
+      (head: { planId: string }) => ({ ...head, planId: 'made-elsewhere' }),
+      /Refused \(NOT_RECORDED\): plan made-elsewhere is not in this deployment's run history/,
+    ],
+  ])('refuses (%s) %s, sending nothing', async (code, _name, change, refusal) => {
+    // Prepare: the users plan, its header's gate raised as a hand that wanted more deletes to go
+    // without --allow-deletes would edit it (the header still agrees with its entries, which is
+    // all the file's own check can see)
+    const [head = '', ...rest] = (await readFile(planOf('hr-roster.csv'), 'utf8')).split('\n');
+    const parsed = JSON.parse(head);
+    const edited = change({ ...parsed, deletes: { ...parsed.deletes, gate: 1000 } });
+    const file = path.join(folder, `edited-${code}.plan.jsonl`);
+    await writeFile(file, [JSON.stringify(edited), ...rest].join('\n'));
+    const requestsBefore = simulator.stats.requests;
+
+    // Act
+    const run = await ops('reconcile', 'apply', file);
+    await drain();
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(refusal);
+    expect(simulator.stats.requests).toBe(requestsBefore);
+    expect(simulator.state.findUser('nina.new@example.com')).toBeUndefined();
   });
 
   it('applies both plans; a live event newer than the export wins over its repair', async () => {

@@ -24,7 +24,7 @@ import {
 } from '../../../lambdas/reconcile/dynamodb-run-history';
 import { LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
-import { parsePlan } from '../../../lambdas/reconcile/plan-file';
+import { parsePlan, planDigest } from '../../../lambdas/reconcile/plan-file';
 import type {
   PlatformReader,
   PlatformReaderOptions,
@@ -196,7 +196,7 @@ describe('the reconcile function (plan and applied steps)', () => {
     });
   });
 
-  it('records the applied step in the run history, with who approved it', async () => {
+  it('records the applied step in the run history, with who approved it and the plan file it applied', async () => {
     // Prepare
     const input = await drop('roster-2', 'roster', [user('second@example.com')], {
       exportedAt: '2026-11-25T07:00:00.000Z',
@@ -207,12 +207,17 @@ describe('the reconcile function (plan and applied steps)', () => {
     await run()({ step: 'applied', plan: planned }, plenty);
 
     // Assess
-    const state = await new DynamoDbRunHistory({ tableName, client: motoLedgerClient() }).scope(
-      'roster',
-    );
+    const history = new DynamoDbRunHistory({ tableName, client: motoLedgerClient() });
+    const state = await history.scope('roster');
     expect(state.applied).toMatchObject({
       exportedAt: '2026-11-25T07:00:00.000Z',
       approvedBy: 'auto-apply',
+    });
+    // The file's digest, kept through the applied step's record: `reconcile apply` of this plan
+    // (after a hold) refuses a file that differs from it.
+    expect(await history.run('roster', planned.runId)).toMatchObject({
+      status: 'applied',
+      planSha256: planDigest(await text(planned.planKey)),
     });
     expect(published.at(-1)?.values).toMatchObject({
       ReconcileDriftRepaired: 1,

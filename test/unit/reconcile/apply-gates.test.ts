@@ -1,12 +1,14 @@
 /**
  * The safety rules of a plan, table-driven: the delete gate max(N, p % of the scope) holds the
  * whole delete set; the shrink guard holds it when the export shrank too much; `apply` refuses
- * a stale or superseded plan and sends held deletes only when --allow-deletes names their count.
+ * a stale or superseded plan, and a plan file other than the one its run noted, and sends held
+ * deletes only when --allow-deletes names their count.
  */
 import { describe, expect, it } from 'vitest';
 import type { CampaignRecord } from '../../../lambdas/core/platform-responses';
 import {
   checkApplicable,
+  checkRecorded,
   repairsByAction,
   workedSincePlan,
 } from '../../../lambdas/reconcile/apply-check';
@@ -16,6 +18,8 @@ import {
   type PlanEntry,
   WORKED_BY_AGENT,
 } from '../../../lambdas/reconcile/plan';
+import { planDigest, serializePlan } from '../../../lambdas/reconcile/plan-file';
+import type { RunRecord } from '../../../lambdas/reconcile/run-history';
 import { parseScopes, type UsersScope } from '../../../lambdas/reconcile/scope';
 import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
 
@@ -166,6 +170,48 @@ describe('apply checks', () => {
     expect([...repairs.keys()]).toEqual(actions);
     expect(decision.heldDeletes).toBe(heldDeletes);
     expect(repairs.get('delete-user')?.length ?? 0).toBe(heldDeletes === 0 ? 2 : 0);
+  });
+});
+
+describe('the plan file its run noted', () => {
+  const noted = (planSha256?: string): RunRecord => ({
+    runId: 'p1',
+    scope: 's',
+    status: 'held',
+    at: '2026-11-25T06:30:00.000Z',
+    ...(planSha256 === undefined ? {} : { planSha256 }),
+  });
+
+  it.each([
+    ['a file whose run noted another digest (edited since)', noted('b'.repeat(64)), 'PLAN_ALTERED'],
+    ['a file whose run this history never noted', undefined, 'NOT_RECORDED'],
+  ])('refuses %s', (_name, recorded, code) => {
+    // Act
+    const attempt = () => checkRecorded({ planId: 'p1', scope: 's' }, 'a'.repeat(64), recorded);
+
+    // Assess
+    expect(attempt).toThrow(expect.objectContaining({ code }));
+  });
+
+  it.each([
+    ['the file its run noted', noted('a'.repeat(64))],
+    ['a file of a run noted before digests were kept (its header checks alone apply)', noted()],
+  ])('accepts %s', (_name, recorded) => {
+    // Act
+    const attempt = () => checkRecorded({ planId: 'p1', scope: 's' }, 'a'.repeat(64), recorded);
+
+    // Assess
+    expect(attempt).not.toThrow();
+  });
+
+  it('notes the digest of the text it is given: a changed byte changes it', () => {
+    // Prepare
+    const text = serializePlan(plan());
+
+    // Act / Assess
+    expect(planDigest(text)).toMatch(/^[0-9a-f]{64}$/);
+    expect(planDigest(text)).toBe(planDigest(serializePlan(plan())));
+    expect(planDigest(text.replace('"gate":', '"gate": '))).not.toBe(planDigest(text));
   });
 });
 
