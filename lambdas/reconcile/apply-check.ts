@@ -127,11 +127,13 @@ export const repairsByAction = (
  * WORKED_BY_AGENT are left out: a person saw them and allowed the count. Hours may pass between a
  * plan and its apply, and agents work records all day; the plan's own check cannot see that.
  * `reader` is called only when there is a record to search (it may read a secret first).
+ * `onWorked` hears of each as it is found, so a caller whose searches stop part-way (out of
+ * time) still knows the ones found before.
  */
 export const workedSincePlan = async (
   plan: Plan,
   reader: () => Pick<PlatformReader, 'search'>,
-  concurrency = 4,
+  options: { readonly concurrency?: number; readonly onWorked?: (entity: string) => void } = {},
 ): Promise<readonly string[]> => {
   const unworked = plan.entries.filter(
     (e): e is PlanEntry & { readonly repair: NonNullable<PlanEntry['repair']> } =>
@@ -141,18 +143,30 @@ export const workedSincePlan = async (
   );
   if (unworked.length === 0) return [];
   const platform = reader();
-  const worked = await mapLimit(unworked, concurrency, async ({ entity, repair }) => {
+  // After a search fails no other starts, and the ones in flight finish before it is thrown:
+  // what they found is heard, whatever order the answers come in.
+  let failure: { readonly error: unknown } | undefined;
+  const worked = await mapLimit(unworked, options.concurrency ?? 4, async ({ entity, repair }) => {
+    if (failure !== undefined) return undefined;
     // A plan file's repairs were checked against their action's schema when it was read
     // (parsePlan); a plan made in this process holds the planner's own.
     const { campaignName, region, clientId, previewRecordId } =
       repair.message as MessageOf<'delete-campaign-record'>;
-    const found = await platform.search({
-      campaignName,
-      ...(region === undefined ? {} : { region }),
-      ...(clientId === undefined ? { previewRecordId } : { clientId }),
-    });
-    return found.some((record) => record.workAttempts > 0) ? entity : undefined;
+    try {
+      const found = await platform.search({
+        campaignName,
+        ...(region === undefined ? {} : { region }),
+        ...(clientId === undefined ? { previewRecordId } : { clientId }),
+      });
+      if (!found.some((record) => record.workAttempts > 0)) return undefined;
+    } catch (error) {
+      failure ??= { error };
+      return undefined;
+    }
+    options.onWorked?.(entity);
+    return entity;
   });
+  if (failure !== undefined) throw failure.error;
   return worked.filter((entity) => entity !== undefined);
 };
 

@@ -198,12 +198,15 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
           },
         };
       };
+      const worked: string[] = [];
       try {
-        const worked = await workedSincePlan(result, timed);
+        await workedSincePlan(result, timed, { onWorked: (entity) => worked.push(entity) });
         if (worked.length > 0) result = withWorkedDeletes(result, worked);
       } catch (error) {
         if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
         if (!(error instanceof ReadBudgetSpent)) throw error;
+        // Those found worked before the time ran out are named, as a whole recheck names them.
+        if (worked.length > 0) result = withWorkedDeletes(result, worked);
         result = withDeletesHeld(
           result,
           `the records to delete could not be searched again in time (the sweep left too little of the invocation): check them, then apply the plan with reconcile apply --allow-deletes ${result.deletes.count}, which searches them again before they go`,

@@ -65,6 +65,7 @@ const scopes = parseScopes({
   leads: { kind: 'records', apply: 'auto', campaigns: ['Leads'], splitKeys: ['CrmId'] },
   tidy: { kind: 'records', apply: 'auto', campaigns: ['Tidy'], deleteUnmanaged: true },
   late: { kind: 'records', apply: 'auto', campaigns: ['Late'], deleteUnmanaged: true },
+  part: { kind: 'records', apply: 'auto', campaigns: ['Part'], deleteUnmanaged: true },
 });
 if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
@@ -470,6 +471,72 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(searched.filter((request) => request.clientId !== undefined)).toEqual([]);
     expect(parsePlan(await text(output.planKey)).deletes).toMatchObject({ held: true, count: 1 });
     expect(simulator.state.findByClientId('Late', 'L-gone')).toBeDefined();
+  });
+
+  it('names the deletes found worked before the time for searching them again ran out', async () => {
+    // Prepare: P-a and P-b made by hand, not in the export; an agent works P-a after the sweep;
+    // the invocation runs out of time once the first record to delete has been searched again
+    for (const clientId of ['P-keep', 'P-a', 'P-b']) {
+      simulator.state.putRecord({
+        campaignName: 'Part',
+        clientId,
+        previewRecordData: [{ key: 'Name', value: clientId }],
+      });
+    }
+    const input = await drop(
+      'part',
+      'part',
+      [
+        {
+          campaignName: 'Part',
+          clientId: 'P-keep',
+          previewRecordData: [{ key: 'Name', value: 'P-keep' }],
+        },
+      ],
+      { kind: 'records' },
+    );
+    const rechecked: string[] = [];
+    const deps = (kind: 'users' | 'records') => {
+      const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+      return {
+        get calls() {
+          return inner.calls;
+        },
+        userExists: (login: string) => inner.userExists(login),
+        search: async (request: Parameters<typeof inner.search>[0]) => {
+          if (kind === 'records' && request.clientId !== undefined) {
+            rechecked.push(request.clientId);
+            if (request.clientId === 'P-a') {
+              simulator.state.recordAttempt('Part', { clientId: 'P-a' }, { agent: 'agent.p' });
+            }
+          }
+          return inner.search(request);
+        },
+      };
+    };
+    const partly = {
+      getRemainingTimeInMillis: () => (rechecked.length === 0 ? 600_000 : 60_000),
+    };
+
+    // Act
+    const output = (await run({}, deps)(input, partly)) as PlannedOutput;
+
+    // Assess
+    expect(rechecked).toEqual(['P-a']);
+    expect(output).toMatchObject({
+      outcome: 'held',
+      counts: { delete: 2 },
+      heldBecause: [
+        '1 of the deletes are of records agents have worked (their attempts and work codes go with them)',
+        expect.stringContaining('the records to delete could not be searched again in time'),
+      ],
+    });
+    const written = parsePlan(await text(output.planKey));
+    expect(written.entries.filter((e) => e.reason === WORKED_BY_AGENT)).toEqual([
+      expect.objectContaining({ entity: 'record:Part:P-a' }),
+    ]);
+    expect(simulator.state.findByClientId('Part', 'P-a')).toBeDefined();
+    expect(simulator.state.findByClientId('Part', 'P-b')).toBeDefined();
   });
 
   it("plans a CSV export read with the bulk loader's column mappings", async () => {

@@ -275,4 +275,34 @@ describe('records worked since the plan', () => {
     expect(searched).toHaveLength(2 - workedAtPlan.length);
     expect(searched[0]).toMatchObject({ campaignName: 'Renewals', region: 'us-east-1' });
   });
+
+  it('when a search fails, starts no other, hears the worked ones in flight, then throws', async () => {
+    // Prepare: C-1 worked and answered last; C-2's search fails at once; C-3 never starts
+    let answerC1 = (): void => undefined;
+    const searched: string[] = [];
+    const reader = {
+      search: (request: { clientId?: string | undefined }): Promise<CampaignRecord[]> => {
+        searched.push(request.clientId ?? '');
+        if (request.clientId === 'C-2') return Promise.reject(new Error('out of time'));
+        return new Promise((resolve) => {
+          answerC1 = () => resolve([onPlatform('C-1', 1)]);
+        });
+      },
+    };
+    const entries = ['C-1', 'C-2', 'C-3'].map((id) => recordDelete(id, undefined));
+    const heard: string[] = [];
+
+    // Act
+    const recheck = workedSincePlan(plan({ kind: 'records', entries }), () => reader, {
+      concurrency: 2,
+      onWorked: (entity) => heard.push(entity),
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    answerC1();
+
+    // Assess
+    await expect(recheck).rejects.toThrow('out of time');
+    expect(heard).toEqual(['record:Renewals:C-1']);
+    expect(searched).toEqual(['C-1', 'C-2']);
+  });
 });
