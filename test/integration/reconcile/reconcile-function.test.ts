@@ -154,6 +154,43 @@ const user = (login: string) => ({
   userTemplateName: 'Agent',
 });
 
+/**
+ * Records made by hand in `campaign` (one of them, `keep`, also in the export, the others
+ * deletes of an auto-apply scope that deletes what it did not make), and the export's drop.
+ */
+const keepOneOf = async (scope: string, campaign: string, keep: string, others: string[]) => {
+  for (const clientId of [keep, ...others]) {
+    simulator.state.putRecord({
+      campaignName: campaign,
+      clientId,
+      previewRecordData: [{ key: 'Name', value: clientId }],
+    });
+  }
+  const kept = {
+    campaignName: campaign,
+    clientId: keep,
+    previewRecordData: [{ key: 'Name', value: keep }],
+  };
+  return drop(scope, scope, [kept], { kind: 'records' });
+};
+
+/** The simulator's reader, with `onSearch` hearing each records search before it is made. */
+const watchedReader =
+  (onSearch: (request: Parameters<PlatformReader['search']>[0]) => void) =>
+  (kind: 'users' | 'records') => {
+    const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+    return {
+      get calls() {
+        return inner.calls;
+      },
+      userExists: (login: string) => inner.userExists(login),
+      search: async (request: Parameters<typeof inner.search>[0]) => {
+        if (kind === 'records') onSearch(request);
+        return inner.search(request);
+      },
+    };
+  };
+
 beforeAll(async () => {
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   tableName = await createLedgerTable(motoDynamoDbClient());
@@ -357,42 +394,14 @@ describe('the reconcile function (plan and applied steps)', () => {
   });
 
   it('holds the deletes of an auto-applied plan when an agent works a record to delete while it is made', async () => {
-    // Prepare: two records made by hand, one of them not in the export; an agent takes it up
-    // after the sweep read it, before its delete would go
-    for (const clientId of ['T-keep', 'T-gone']) {
-      simulator.state.putRecord({
-        campaignName: 'Tidy',
-        clientId,
-        previewRecordData: [{ key: 'Name', value: clientId }],
-      });
-    }
-    const input = await drop(
-      'tidy',
-      'tidy',
-      [
-        {
-          campaignName: 'Tidy',
-          clientId: 'T-keep',
-          previewRecordData: [{ key: 'Name', value: 'T-keep' }],
-        },
-      ],
-      { kind: 'records' },
-    );
-    const deps = (kind: 'users' | 'records') => {
-      const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
-      return {
-        get calls() {
-          return inner.calls;
-        },
-        userExists: (login: string) => inner.userExists(login),
-        search: async (request: Parameters<typeof inner.search>[0]) => {
-          if (kind === 'records' && request.clientId === 'T-gone') {
-            simulator.state.recordAttempt('Tidy', { clientId: 'T-gone' }, { agent: 'agent.t' });
-          }
-          return inner.search(request);
-        },
-      };
-    };
+    // Prepare: T-gone made by hand and not in the export; an agent works it after the sweep
+    // read it, before its delete would go
+    const input = await keepOneOf('tidy', 'Tidy', 'T-keep', ['T-gone']);
+    const deps = watchedReader((request) => {
+      if (request.clientId === 'T-gone') {
+        simulator.state.recordAttempt('Tidy', { clientId: 'T-gone' }, { agent: 'agent.t' });
+      }
+    });
 
     // Act
     const output = await run({}, deps)(input, plenty);
@@ -417,39 +426,9 @@ describe('the reconcile function (plan and applied steps)', () => {
   it('holds the deletes of an auto-applied plan when the sweep leaves no time to search them again', async () => {
     // Prepare: L-gone made by hand and not in the export; once the sweep has searched, the
     // invocation has less time left than the handover needs
-    for (const clientId of ['L-keep', 'L-gone']) {
-      simulator.state.putRecord({
-        campaignName: 'Late',
-        clientId,
-        previewRecordData: [{ key: 'Name', value: clientId }],
-      });
-    }
-    const input = await drop(
-      'late',
-      'late',
-      [
-        {
-          campaignName: 'Late',
-          clientId: 'L-keep',
-          previewRecordData: [{ key: 'Name', value: 'L-keep' }],
-        },
-      ],
-      { kind: 'records' },
-    );
+    const input = await keepOneOf('late', 'Late', 'L-keep', ['L-gone']);
     const searched: Parameters<PlatformReader['search']>[0][] = [];
-    const deps = () => {
-      const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
-      return {
-        get calls() {
-          return inner.calls;
-        },
-        userExists: (login: string) => inner.userExists(login),
-        search: async (request: Parameters<typeof inner.search>[0]) => {
-          searched.push(request);
-          return inner.search(request);
-        },
-      };
-    };
+    const deps = watchedReader((request) => searched.push(request));
     // The sweep searches each worked state; after the last, less than the handover is left.
     const states = () => new Set(searched.map((r) => r.previewRecordData?.[0]?.value));
     const swept = {
@@ -476,44 +455,15 @@ describe('the reconcile function (plan and applied steps)', () => {
   it('names the deletes found worked before the time for searching them again ran out', async () => {
     // Prepare: P-a and P-b made by hand, not in the export; an agent works P-a after the sweep;
     // the invocation runs out of time once the first record to delete has been searched again
-    for (const clientId of ['P-keep', 'P-a', 'P-b']) {
-      simulator.state.putRecord({
-        campaignName: 'Part',
-        clientId,
-        previewRecordData: [{ key: 'Name', value: clientId }],
-      });
-    }
-    const input = await drop(
-      'part',
-      'part',
-      [
-        {
-          campaignName: 'Part',
-          clientId: 'P-keep',
-          previewRecordData: [{ key: 'Name', value: 'P-keep' }],
-        },
-      ],
-      { kind: 'records' },
-    );
+    const input = await keepOneOf('part', 'Part', 'P-keep', ['P-a', 'P-b']);
     const rechecked: string[] = [];
-    const deps = (kind: 'users' | 'records') => {
-      const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
-      return {
-        get calls() {
-          return inner.calls;
-        },
-        userExists: (login: string) => inner.userExists(login),
-        search: async (request: Parameters<typeof inner.search>[0]) => {
-          if (kind === 'records' && request.clientId !== undefined) {
-            rechecked.push(request.clientId);
-            if (request.clientId === 'P-a') {
-              simulator.state.recordAttempt('Part', { clientId: 'P-a' }, { agent: 'agent.p' });
-            }
-          }
-          return inner.search(request);
-        },
-      };
-    };
+    const deps = watchedReader((request) => {
+      if (request.clientId === undefined) return;
+      rechecked.push(request.clientId);
+      if (request.clientId === 'P-a') {
+        simulator.state.recordAttempt('Part', { clientId: 'P-a' }, { agent: 'agent.p' });
+      }
+    });
     const partly = {
       getRemainingTimeInMillis: () => (rechecked.length === 0 ? 600_000 : 60_000),
     };
