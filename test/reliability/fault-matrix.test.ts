@@ -281,12 +281,20 @@ const expectSoundAccounting = (report: RunReport, profile: MatrixProfile = { nam
       }
       continue;
     }
-    // Faults never turn into a refusal: valid messages end applied or knowingly skipped.
+    // Faults never turn into a refusal: valid messages end applied or knowingly skipped. Except
+    // as known limit (3) allows (docs/decisions.md): a request the client gave up on may be
+    // applied after the read that followed it, and an add of that user sent again then meets a
+    // user the ledger cannot tell from someone else's, which it never adopts.
+    const lateLanded =
+      profile.lateApplies === true && report.abandoned.has(entityOf(fate.message) ?? '');
+    const letters = fate.deadLetters.map(
+      (l) => `${l.reason?.errorCategory}:${l.reason?.errorCode}`,
+    );
     expect(
-      fate.deadLetters.map((l) => `${l.reason?.errorCategory}:${l.reason?.errorCode}`),
+      letters.filter((code) => !(lateLanded && code === 'permanent:USER_EXISTS_NOT_OURS')),
       id,
     ).toEqual([]);
-    expect(fate.successes, id).toHaveLength(1);
+    expect(fate.successes, id).toHaveLength(letters.length === 0 ? 1 : 0);
     if (expected.kind === 'read') expect(fate.results, id).toBeGreaterThan(0);
   }
 };
@@ -294,7 +302,7 @@ const expectSoundAccounting = (report: RunReport, profile: MatrixProfile = { nam
 /**
  * Every record and user must hold what `expected` (the model) says. With `lateApplies` an
  * entity may differ only where a request of it was given up by the client: the platform can
- * apply that request after a newer one of the same entity (docs/decisions.md, known limit 4).
+ * apply that request after a newer one of the same entity (docs/decisions.md, known limit 3).
  */
 const expectModelState = (
   report: RunReport,
