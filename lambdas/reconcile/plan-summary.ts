@@ -39,6 +39,11 @@ export const summarizePlan = (plan: Plan): string[] => {
       `  sweep ${sweep.campaignName}: ${sweep.records} records in ${sweep.searches} searches${sweep.splitOn.length > 0 ? `, split on ${sweep.splitOn.join(', ')}` : ''}, ${sweep.complete ? 'complete' : `NOT shown complete: ${sweep.incompleteBecause}`}`,
     );
   }
+  for (const { key, records } of plan.keptKeys ?? []) {
+    lines.push(
+      `  data key ${key}: on ${records} record(s), in no row of the export: kept, not erased`,
+    );
+  }
   if (plan.candidates !== undefined) {
     lines.push(
       `  candidates checked with query-existence: ${plan.candidates.checked}; ${plan.candidates.outOfReach}`,

@@ -77,6 +77,12 @@ export interface Plan {
   };
   /** Records: each campaign's sweep. */
   readonly sweeps?: readonly SweepSummary[];
+  /**
+   * Records: data keys the platform holds that no row of the export carries, with how many
+   * records hold each. Kept, not erased: an export without a column is not taken to mean that
+   * every record loses that item.
+   */
+  readonly keptKeys?: readonly { readonly key: string; readonly records: number }[];
   /** Users: candidates checked with query-existence, and what the plan cannot see. */
   readonly candidates?: { readonly checked: number; readonly outOfReach: string };
   /** Platform reads the plan made. */
@@ -113,19 +119,28 @@ const entityCorrelation = (snapshot: Snapshot, entity: string) =>
 const recordEntity = (campaign: string, clientId: string) => `record:${campaign}:${clientId}`;
 const userEntity = (loginUserId: string) => `user:${loginUserId}`;
 
+/** The record's data items, without the clientId item the platform adds on add. */
+const storedItems = (record: CampaignRecord, row: RecordRow) => {
+  const idKey = row.message.clientIdFieldName ?? DEFAULT_CLIENT_ID_FIELD_NAME;
+  return record.previewRecordData.filter(
+    (item) => !(item.key === idKey && item.value === row.clientId),
+  );
+};
+
 /**
  * The data fields a record differs in from its row: the data items by key (value, and
  * displayOrder where the row gives one), leaving out the clientId item the platform adds on
- * add. preferredAgent and the next work time are the platform's to change (an agent's work, the
- * 30-minute preference), so they are not compared and an update does not send them.
+ * add, and items whose key no row of the export carries (`exportedKeys`: kept, see
+ * `Plan.keptKeys`). preferredAgent and the next work time are the platform's to change (an
+ * agent's work, the 30-minute preference), so they are not compared and an update does not send
+ * them.
  */
-export const differingFields = (record: CampaignRecord, row: RecordRow): string[] => {
-  const idKey = row.message.clientIdFieldName ?? DEFAULT_CLIENT_ID_FIELD_NAME;
-  const stored = new Map(
-    record.previewRecordData
-      .filter((item) => !(item.key === idKey && item.value === row.clientId))
-      .map((item) => [item.key, item]),
-  );
+export const differingFields = (
+  record: CampaignRecord,
+  row: RecordRow,
+  exportedKeys: ReadonlySet<string>,
+): string[] => {
+  const stored = new Map(storedItems(record, row).map((item) => [item.key, item]));
   const wanted = new Map(row.message.previewRecordData.map((item) => [item.key, item]));
   const fields = new Set<string>();
   for (const [key, item] of wanted) {
@@ -138,9 +153,30 @@ export const differingFields = (record: CampaignRecord, row: RecordRow): string[
       fields.add(`data.${key}`);
     }
   }
-  for (const key of stored.keys()) if (!wanted.has(key)) fields.add(`data.${key}`);
+  for (const key of stored.keys()) {
+    if (!wanted.has(key) && exportedKeys.has(key)) fields.add(`data.${key}`);
+  }
   return [...fields].sort();
 };
+
+/**
+ * An update's data items: the row's, and the record's items under keys no row of the export
+ * carries, sent back as they are (an add-or-update replaces all of a record's data).
+ */
+const updatedItems = (
+  record: CampaignRecord,
+  row: RecordRow,
+  exportedKeys: ReadonlySet<string>,
+): RecordRow['message']['previewRecordData'] => [
+  ...row.message.previewRecordData,
+  ...storedItems(record, row)
+    .filter((item) => !exportedKeys.has(item.key))
+    .map(({ key, value, displayOrder }) => ({
+      key,
+      value,
+      ...(displayOrder === undefined ? {} : { displayOrder }),
+    })),
+];
 
 interface Candidate {
   readonly entry: PlanEntry;
@@ -151,8 +187,17 @@ interface Candidate {
 const planRecords = async (
   snapshot: Extract<Snapshot, { kind: 'records' }>,
   inputs: PlanInputs,
-): Promise<{ candidates: Candidate[]; sweeps: CampaignSweep[]; scopeSize: number }> => {
+): Promise<{
+  candidates: Candidate[];
+  sweeps: CampaignSweep[];
+  scopeSize: number;
+  keptKeys: { key: string; records: number }[];
+}> => {
   const { scope, rows, manifest } = snapshot;
+  const exportedKeys = new Set(
+    rows.flatMap((row) => row.message.previewRecordData.map((item) => item.key)),
+  );
+  const kept = new Map<string, number>();
   const region = rows[0]?.region ?? scope.region;
   if (region === undefined) throw new Error('a records snapshot has rows, and rows have a region');
   const concurrency = inputs.concurrency ?? 4;
@@ -201,7 +246,10 @@ const planRecords = async (
           },
         });
       } else {
-        const fields = differingFields(found[0], row);
+        const fields = differingFields(found[0], row, exportedKeys);
+        for (const item of storedItems(found[0], row)) {
+          if (!exportedKeys.has(item.key)) kept.set(item.key, (kept.get(item.key) ?? 0) + 1);
+        }
         if (fields.length === 0) {
           candidates.push({ ref, entry: { entity, line, category: 'in-sync' } });
         } else {
@@ -217,6 +265,7 @@ const planRecords = async (
                 action: 'add-or-update-campaign-record',
                 message: {
                   ...data,
+                  previewRecordData: updatedItems(found[0], row, exportedKeys),
                   correlationId: rowCorrelation(snapshot, line),
                   occurredAt: exportedAt,
                 },
@@ -278,7 +327,10 @@ const planRecords = async (
     });
   }
   const scopeSize = sweeps.reduce((n, s) => n + s.records.length, 0);
-  return { candidates, sweeps, scopeSize: Math.max(scopeSize, rows.length) };
+  const keptKeys = [...kept]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, records]) => ({ key, records }));
+  return { candidates, sweeps, scopeSize: Math.max(scopeSize, rows.length), keptKeys };
 };
 
 const planUsers = async (
@@ -513,6 +565,7 @@ export const buildPlan = async (inputs: PlanInputs): Promise<Plan> => {
             ...sweep,
             records: _r.length,
           })),
+          ...(built.keptKeys.length > 0 ? { keptKeys: built.keptKeys } : {}),
         }
       : {
           candidates: {

@@ -2,7 +2,8 @@
  * The reconciliation property: whatever the drift (users and records made by the integration or
  * by hand, edited, missing, extra; a roster with leavers; absent-means-leave on or off), one plan,
  * its apply through the bulk sender and the real handlers, and a drain leave the platform equal to
- * the scoped export for every managed entity, while what was never ours is untouched (deletes
+ * the scoped export for every managed entity (a data item no row of the export carries is kept),
+ * while what was never ours is untouched (deletes
  * held because an agent worked a record go once a person allows their count). A second
  * plan then finds nothing to change. CI-sized by default; RECONCILE_PROPERTY_RUNS for a soak.
  */
@@ -45,9 +46,12 @@ const userCase = fc.record({
 const recordCase = fc.record({
   origin: fc.constantFrom<Origin>('none', 'ours', 'by-hand'),
   before: value,
+  /** Made by hand with a data item no row of the export carries: kept, not erased. */
+  legacy: fc.boolean(),
   worked: fc.boolean(),
   row: fc.oneof(fc.constant('absent'), value),
 });
+const LEGACY = { key: 'Legacy', value: 'kept' };
 const drift = fc.record({
   users: fc.array(userCase, { minLength: 1, maxLength: 6 }),
   records: fc.array(recordCase, { minLength: 1, maxLength: 6 }),
@@ -133,7 +137,7 @@ describe('reconciliation property', () => {
             simulator.state.putRecord({
               campaignName: CAMPAIGN,
               clientId: clientId(i),
-              previewRecordData: data(clientId(i), r.before),
+              previewRecordData: [...data(clientId(i), r.before), ...(r.legacy ? [LEGACY] : [])],
             });
           }
           if (r.origin === 'ours') {
@@ -293,10 +297,11 @@ describe('reconciliation property', () => {
           const found = simulator.state.findByClientId(CAMPAIGN, clientId(i));
           if (recordRows.length === 0) return;
           if (r.row !== 'absent') {
+            const kept = r.origin === 'by-hand' && r.legacy ? [LEGACY.value] : [];
             expect(
               found?.previewRecordData.filter((d) => d.key !== 'Id').map((d) => d.value),
               `record ${i}`,
-            ).toEqual([clientId(i), r.row]);
+            ).toEqual([clientId(i), r.row, ...kept]);
           } else if (r.origin === 'by-hand') {
             expect(found?.previewRecordData, `record ${i} untouched`).toEqual(
               platformBefore.get(clientId(i)),

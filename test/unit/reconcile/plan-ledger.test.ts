@@ -10,7 +10,7 @@ import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import { buildPlan, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
 import { parseScopes, type RecordsScope } from '../../../lambdas/reconcile/scope';
-import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
+import type { RecordRow, Snapshot } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
 
@@ -163,4 +163,64 @@ describe('plan: a record beyond the export that an agent has worked', () => {
       expect(plan.deletes.heldBecause.join()).toMatch(held ? /agents have worked/ : /^$/);
     },
   );
+});
+
+describe('plan: data keys no row of the export carries', () => {
+  it('keeps them: an update sends them back, a record that differs only there is in sync, and the plan names them', async () => {
+    // Prepare: R-keep holds Legacy (no row has that column) and an old CrmId value; R-same
+    // differs from its row only by Legacy
+    simulator.reset();
+    simulator.state.putRecord({
+      campaignName: SCOPE_CAMPAIGN,
+      clientId: 'R-keep',
+      previewRecordData: [
+        { key: 'CrmId', value: 'old' },
+        { key: 'Legacy', value: 'x', displayOrder: 3 },
+      ],
+    });
+    simulator.state.putRecord({
+      campaignName: SCOPE_CAMPAIGN,
+      clientId: 'R-same',
+      previewRecordData: [
+        { key: 'CrmId', value: 'R-same' },
+        { key: 'Legacy', value: 'y' },
+      ],
+    });
+    const rowOf = (line: number, clientId: string, crmId: string): RecordRow => ({
+      line,
+      region: REGION,
+      campaignName: SCOPE_CAMPAIGN,
+      clientId,
+      message: {
+        campaignName: SCOPE_CAMPAIGN,
+        clientId,
+        previewRecordData: [{ key: 'CrmId', value: crmId }],
+      },
+    });
+    const base = snapshot();
+
+    // Act
+    const plan = await buildPlan({
+      snapshot: {
+        ...base,
+        kind: 'records',
+        rows: [rowOf(2, 'R-keep', 'R-keep'), rowOf(3, 'R-same', 'R-same')],
+        manifest: { ...base.manifest, rowCount: 2 },
+      } as Snapshot,
+      reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+      ledger: new LedgerItemView({ items: ledgerOf(new Map()) }),
+      now: Date.parse('2026-11-25T08:00:00.000Z'),
+    });
+
+    // Assess
+    const entry = (clientId: string) =>
+      plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:${clientId}`);
+    expect(entry('R-keep')).toMatchObject({ category: 'update', fields: ['data.CrmId'] });
+    expect(entry('R-keep')?.repair?.message.previewRecordData).toEqual([
+      { key: 'CrmId', value: 'R-keep' },
+      { key: 'Legacy', value: 'x', displayOrder: 3 },
+    ]);
+    expect(entry('R-same')?.category).toBe('in-sync');
+    expect(plan.keptKeys).toEqual([{ key: 'Legacy', records: 2 }]);
+  });
 });
