@@ -4,7 +4,7 @@
  * what the ledger knows; nothing here changes anything.
  */
 import { createHash } from 'node:crypto';
-import type { ActionName } from '../actions';
+import { type ActionName, parseMessage } from '../actions';
 import { mapLimit } from '../core/concurrency';
 import type { CampaignRecord } from '../core/platform-responses';
 import { DEFAULT_CLIENT_ID_FIELD_NAME } from '../messages/rules';
@@ -119,12 +119,13 @@ const entityCorrelation = (snapshot: Snapshot, entity: string) =>
 const recordEntity = (campaign: string, clientId: string) => `record:${campaign}:${clientId}`;
 const userEntity = (loginUserId: string) => `user:${loginUserId}`;
 
-/** The record's data items, without the clientId item the platform adds on add. */
+/**
+ * The record's data items, without the item under the clientId field name: the platform's own,
+ * added on add and dropped by any update, and a key no message may send.
+ */
 const storedItems = (record: CampaignRecord, row: RecordRow) => {
   const idKey = row.message.clientIdFieldName ?? DEFAULT_CLIENT_ID_FIELD_NAME;
-  return record.previewRecordData.filter(
-    (item) => !(item.key === idKey && item.value === row.clientId),
-  );
+  return record.previewRecordData.filter((item) => item.key !== idKey);
 };
 
 /**
@@ -254,23 +255,28 @@ const planRecords = async (
           candidates.push({ ref, entry: { entity, line, category: 'in-sync' } });
         } else {
           const { preferredAgent: _a, nextEarliestWorkTimeUTC: _n, ...data } = row.message;
+          const message = {
+            ...data,
+            previewRecordData: updatedItems(found[0], row, exportedKeys),
+            correlationId: rowCorrelation(snapshot, line),
+            occurredAt: exportedAt,
+          };
+          // The row passed the message contract; an item kept from the platform may not (the
+          // contract is stricter than the platform, or the items are too many together). Sent
+          // without it, the update would erase it; sent with it, the message would be refused:
+          // the record is left as it is, and the report names it.
+          const sendable = parseMessage('add-or-update-campaign-record', message).success;
           candidates.push({
             ref,
-            entry: {
-              entity,
-              line,
-              category: 'update',
-              fields,
-              repair: {
-                action: 'add-or-update-campaign-record',
-                message: {
-                  ...data,
-                  previewRecordData: updatedItems(found[0], row, exportedKeys),
-                  correlationId: rowCorrelation(snapshot, line),
-                  occurredAt: exportedAt,
-                },
-              },
-            },
+            entry: sendable
+              ? {
+                  entity,
+                  line,
+                  category: 'update',
+                  fields,
+                  repair: { action: 'add-or-update-campaign-record', message },
+                }
+              : { entity, line, category: 'skipped', reason: KEPT_ITEM_UNSENDABLE, fields },
           });
         }
       }
@@ -464,6 +470,12 @@ const skipNewer = async (
     const { repair: _r, fields: _f, ...rest } = entry;
     return { ...rest, category: 'skipped', reason: 'NEWER_EVENT' };
   });
+
+/**
+ * The reason of an update left unsent: an item it would keep (a key no row of the export
+ * carries) is one the message contract refuses.
+ */
+export const KEPT_ITEM_UNSENDABLE = 'KEPT_ITEM_UNSENDABLE';
 
 /** The reason of a delete whose record an agent has worked (`workAttempts` > 0). */
 export const WORKED_BY_AGENT = 'WORKED_BY_AGENT';

@@ -8,7 +8,7 @@ import { familyKey } from '../../../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
-import { buildPlan, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
+import { buildPlan, KEPT_ITEM_UNSENDABLE, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
 import { parseScopes, type RecordsScope } from '../../../lambdas/reconcile/scope';
 import type { RecordRow, Snapshot } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
@@ -222,5 +222,39 @@ describe('plan: data keys no row of the export carries', () => {
     ]);
     expect(entry('R-same')?.category).toBe('in-sync');
     expect(plan.keptKeys).toEqual([{ key: 'Legacy', records: 2 }]);
+  });
+
+  it('leaves a record as it is when an item it would keep is one the message contract refuses', async () => {
+    // Prepare: R-keep differs from its row, and holds an unexported item with displayOrder 0
+    // (the platform took it; the contract wants 1 or more) and the platform's own Id item
+    simulator.reset();
+    simulator.state.putRecord({
+      campaignName: SCOPE_CAMPAIGN,
+      clientId: 'R-keep',
+      previewRecordData: [
+        { key: 'CrmId', value: 'old' },
+        { key: 'Id', value: 'R-keep' },
+        { key: 'Odd', value: 'x', displayOrder: 0 },
+      ],
+    });
+
+    // Act
+    const plan = await buildPlan({
+      snapshot: snapshot(),
+      reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+      ledger: new LedgerItemView({ items: ledgerOf(new Map()) }),
+      now: Date.parse('2026-11-25T08:00:00.000Z'),
+    });
+
+    // Assess: not an update that would erase Odd, nor one apply would refuse; Id is never kept
+    const entry = plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:R-keep`);
+    expect(entry).toEqual({
+      entity: `record:${SCOPE_CAMPAIGN}:R-keep`,
+      line: 2,
+      category: 'skipped',
+      reason: KEPT_ITEM_UNSENDABLE,
+      fields: ['data.CrmId'],
+    });
+    expect(plan.keptKeys).toEqual([{ key: 'Odd', records: 1 }]);
   });
 });
