@@ -166,26 +166,44 @@ describe('plan: a record beyond the export that an agent has worked', () => {
 });
 
 describe('plan: data keys no row of the export carries', () => {
-  it('keeps them: an update sends them back, a record that differs only there is in sync, and the plan names them', async () => {
-    // Prepare: R-keep holds Legacy (no row has that column) and an old CrmId value; R-same
-    // differs from its row only by Legacy
+  type Items = Parameters<RunningSimulator['state']['putRecord']>[0]['previewRecordData'];
+  /** The platform, reset, holding R-keep with `items` (and R-same with `same`, when given). */
+  const holding = (items: Items, same?: Items): void => {
     simulator.reset();
     simulator.state.putRecord({
       campaignName: SCOPE_CAMPAIGN,
       clientId: 'R-keep',
-      previewRecordData: [
+      previewRecordData: items,
+    });
+    if (same !== undefined) {
+      simulator.state.putRecord({
+        campaignName: SCOPE_CAMPAIGN,
+        clientId: 'R-same',
+        previewRecordData: same,
+      });
+    }
+  };
+  const planOf = (of: Snapshot) =>
+    buildPlan({
+      snapshot: of,
+      reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+      ledger: new LedgerItemView({ items: ledgerOf(new Map()) }),
+      now: Date.parse('2026-11-25T08:00:00.000Z'),
+    });
+
+  it('keeps them: an update sends them back, a record that differs only there is in sync, and the plan names them', async () => {
+    // Prepare: R-keep holds Legacy (no row has that column) and an old CrmId value; R-same
+    // differs from its row only by Legacy
+    holding(
+      [
         { key: 'CrmId', value: 'old' },
         { key: 'Legacy', value: 'x', displayOrder: 3 },
       ],
-    });
-    simulator.state.putRecord({
-      campaignName: SCOPE_CAMPAIGN,
-      clientId: 'R-same',
-      previewRecordData: [
+      [
         { key: 'CrmId', value: 'R-same' },
         { key: 'Legacy', value: 'y' },
       ],
-    });
+    );
     const rowOf = (line: number, clientId: string, crmId: string): RecordRow => ({
       line,
       region: REGION,
@@ -200,17 +218,12 @@ describe('plan: data keys no row of the export carries', () => {
     const base = snapshot();
 
     // Act
-    const plan = await buildPlan({
-      snapshot: {
-        ...base,
-        kind: 'records',
-        rows: [rowOf(2, 'R-keep', 'R-keep'), rowOf(3, 'R-same', 'R-same')],
-        manifest: { ...base.manifest, rowCount: 2 },
-      } as Snapshot,
-      reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
-      ledger: new LedgerItemView({ items: ledgerOf(new Map()) }),
-      now: Date.parse('2026-11-25T08:00:00.000Z'),
-    });
+    const plan = await planOf({
+      ...base,
+      kind: 'records',
+      rows: [rowOf(2, 'R-keep', 'R-keep'), rowOf(3, 'R-same', 'R-same')],
+      manifest: { ...base.manifest, rowCount: 2 },
+    } as Snapshot);
 
     // Assess
     const entry = (clientId: string) =>
@@ -227,24 +240,14 @@ describe('plan: data keys no row of the export carries', () => {
   it('leaves a record as it is when an item it would keep is one the message contract refuses', async () => {
     // Prepare: R-keep differs from its row, and holds an unexported item with displayOrder 0
     // (the platform took it; the contract wants 1 or more) and the platform's own Id item
-    simulator.reset();
-    simulator.state.putRecord({
-      campaignName: SCOPE_CAMPAIGN,
-      clientId: 'R-keep',
-      previewRecordData: [
-        { key: 'CrmId', value: 'old' },
-        { key: 'Id', value: 'R-keep' },
-        { key: 'Odd', value: 'x', displayOrder: 0 },
-      ],
-    });
+    holding([
+      { key: 'CrmId', value: 'old' },
+      { key: 'Id', value: 'R-keep' },
+      { key: 'Odd', value: 'x', displayOrder: 0 },
+    ]);
 
     // Act
-    const plan = await buildPlan({
-      snapshot: snapshot(),
-      reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
-      ledger: new LedgerItemView({ items: ledgerOf(new Map()) }),
-      now: Date.parse('2026-11-25T08:00:00.000Z'),
-    });
+    const plan = await planOf(snapshot());
 
     // Assess: not an update that would erase Odd, nor one apply would refuse; Id is never kept
     const entry = plan.entries.find((e) => e.entity === `record:${SCOPE_CAMPAIGN}:R-keep`);
