@@ -202,6 +202,17 @@ const oneDeletePlan = async (
   return file;
 };
 
+/** A plan entry deleting the hand-made C-2900 (allowed by the plan: not held). */
+const deleteOfC2900 = (correlationId: string) => (occurredAt: string) => ({
+  entity: `record:${SMALL_CAMPAIGN}:C-2900`,
+  category: 'delete',
+  reason: 'UNMANAGED_DELETE_ALLOWED',
+  repair: {
+    action: 'delete-campaign-record',
+    message: { campaignName: SMALL_CAMPAIGN, clientId: 'C-2900', correlationId, occurredAt },
+  },
+});
+
 describe('reconcile plan / apply against moto and the simulator', () => {
   it('plans each drift case and exits 2 (changes), writing a plan and a report without data values', async () => {
     // Act
@@ -429,20 +440,12 @@ describe('reconcile plan / apply against moto and the simulator', () => {
   it('holds every delete when an agent has worked a record to delete since the plan', async () => {
     // Prepare: a plan deleting the hand-made C-2900 (allowed by the plan, not held), which an
     // agent then works before the apply
-    const worked = await oneDeletePlan('worked', 'crm-renewals.csv', false, (occurredAt) => ({
-      entity: `record:${SMALL_CAMPAIGN}:C-2900`,
-      category: 'delete',
-      reason: 'UNMANAGED_DELETE_ALLOWED',
-      repair: {
-        action: 'delete-campaign-record',
-        message: {
-          campaignName: SMALL_CAMPAIGN,
-          clientId: 'C-2900',
-          correlationId: 'worked-test',
-          occurredAt,
-        },
-      },
-    }));
+    const worked = await oneDeletePlan(
+      'worked',
+      'crm-renewals.csv',
+      false,
+      deleteOfC2900('worked-test'),
+    );
     simulator.state.recordAttempt(SMALL_CAMPAIGN, { clientId: 'C-2900' }, { agent: 'agent-7' });
 
     // Act
@@ -463,20 +466,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
       'unread',
       'crm-renewals.csv',
       false,
-      (occurredAt) => ({
-        entity: `record:${SMALL_CAMPAIGN}:C-2900`,
-        category: 'delete',
-        reason: 'UNMANAGED_DELETE_ALLOWED',
-        repair: {
-          action: 'delete-campaign-record',
-          message: {
-            campaignName: SMALL_CAMPAIGN,
-            clientId: 'C-2900',
-            correlationId: 'unread-test',
-            occurredAt,
-          },
-        },
-      }),
+      deleteOfC2900('unread-test'),
       (occurredAt) => [
         {
           entity: `record:${SMALL_CAMPAIGN}:C-3000`,

@@ -282,44 +282,40 @@ const readBack = <Id, Op, State, Known>(
   parts: DocParts<Id, Op, State, Known>,
 ) => parseLedgerDoc(docOf({ doc: docAttribute(doc) }), doc.kind, parts);
 
+/** Stored and read back as the ledger does: nothing dropped, nothing added. */
+const keepsEveryField = <Id, Op, State, Known>(
+  docs: fc.Arbitrary<Doc<Id, Op, State, Known>>,
+  parts: DocParts<Id, Op, State, Known>,
+): void => {
+  fc.assert(
+    fc.property(docs, (doc) => {
+      // Act
+      const read = readBack(doc, parts);
+
+      // Assess
+      expect(read).toStrictEqual(doc);
+    }),
+  );
+};
+
 describe('a ledger item read back', () => {
+  // Prepare (each): items with every optional field present in some and absent in others.
   it("keeps every field of a user's id, events, snapshot and known platform state", () => {
-    // Prepare: user items with every optional field present in some and absent in others.
-    const docs = ledgerDoc(user.name, {
-      id: userId,
-      op: userOp,
-      state: userState,
-      known: knownUser,
-    });
-
-    fc.assert(
-      fc.property(docs, (doc) => {
-        // Act: stored and read back as the ledger does.
-        const read = readBack(doc, user.parts);
-
-        // Assess: nothing dropped, nothing added.
-        expect(read).toStrictEqual(doc);
-      }),
+    keepsEveryField(
+      ledgerDoc(user.name, { id: userId, op: userOp, state: userState, known: knownUser }),
+      user.parts,
     );
   });
 
   it("keeps every field of a record family's id, events, snapshot and known platform state", () => {
-    // Prepare: record family items with every optional field present in some and absent in others.
-    const docs = ledgerDoc(recordFamily.name, {
-      id: familyId,
-      op: recordOp,
-      state: familyState,
-      known: knownFamily,
-    });
-
-    fc.assert(
-      fc.property(docs, (doc) => {
-        // Act: stored and read back as the ledger does.
-        const read = readBack(doc, recordFamily.parts);
-
-        // Assess: nothing dropped, nothing added.
-        expect(read).toStrictEqual(doc);
+    keepsEveryField(
+      ledgerDoc(recordFamily.name, {
+        id: familyId,
+        op: recordOp,
+        state: familyState,
+        known: knownFamily,
       }),
+      recordFamily.parts,
     );
   });
 });
