@@ -5,7 +5,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
@@ -15,7 +15,12 @@ import type { HeldMessage } from '../../../lambdas/core/ports';
 import { createScimHandler } from '../../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../../lambdas/scim/scim-profiles';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
-import { InMemoryApiKeySource, InMemorySecretStore, lambdaContext } from '../../../testkit';
+import {
+  apiGatewayEvent,
+  InMemoryApiKeySource,
+  InMemorySecretStore,
+  lambdaContext,
+} from '../../../testkit';
 import { lateBound } from '../../support/late-bound';
 import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
 
@@ -76,25 +81,19 @@ export const buildScim = (
   let requests = 0;
   const call = async (method: string, path: string, c: ScimCall = {}): Promise<ScimAnswer> => {
     requests += 1;
-    const proxy = path.replace(/^\//, '');
-    const event = {
-      httpMethod: method,
-      path: `/scim/v2/${proxy}`,
-      resource: '/scim/v2/{proxy+}',
-      pathParameters: { proxy },
-      queryStringParameters: c.query ?? null,
-      multiValueQueryStringParameters: null,
+    const event = apiGatewayEvent({
+      method,
+      path,
+      query: c.query,
       headers: {
         Host: 'scim.example.com',
         'Content-Type': 'application/scim+json',
         ...(c.token === null ? {} : { Authorization: `Bearer ${c.token ?? secret.value}` }),
       },
-      multiValueHeaders: {},
       body: c.rawBody ?? (c.body === undefined ? null : JSON.stringify(c.body)),
-      isBase64Encoded: false,
-      stageVariables: null,
-      requestContext: { requestId: `req-${requests}`, requestTimeEpoch: now(), stage: 'prod' },
-    } as unknown as APIGatewayProxyEvent;
+      requestId: `req-${requests}`,
+      requestTimeEpoch: now(),
+    });
     const result: APIGatewayProxyResult = await handler(event, lambdaContext());
     return {
       status: result.statusCode,
