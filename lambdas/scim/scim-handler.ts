@@ -225,6 +225,8 @@ export const createScimHandler = (deps: ScimHandlerDependencies) => {
     action: AnyAction,
     message: AddUserMessage | DeleteUserMessage,
     request: Request,
+    /** Not counted by the brake: it cannot remove anything from the platform. */
+    uncounted = false,
   ): Promise<Disposition> =>
     processMessage(
       action,
@@ -239,6 +241,7 @@ export const createScimHandler = (deps: ScimHandlerDependencies) => {
         deadline: request.deadline,
         answersCaller: true,
         source: 'scim',
+        ...(uncounted ? { brakeReleased: true } : {}),
       },
       processor,
     );
@@ -354,17 +357,30 @@ export const createScimHandler = (deps: ScimHandlerDependencies) => {
     }
   };
 
-  /** Brings the platform to `active` for the user, through the pipeline; throws what it cannot. */
+  /**
+   * Brings the platform to `active` for the user, through the pipeline; throws what it cannot.
+   * An event is sent whenever the request changes the IdP's view (the item's `active`) or the
+   * ledger's, and for every DELETE, so that a queue message that arrives late is ordered against
+   * it. A delete of a user the ledger knows is gone removes nothing from the platform (a late
+   * older add is then skipped as stale), so the brake does not count it.
+   */
   const makeActive = async (
     profile: ScimProfile,
     user: ScimUser,
     active: boolean,
     request: Request,
+    always = false,
   ): Promise<ScimProfile> => {
-    const there = await isThere(profile);
-    if (active === there) return profile;
+    const known = ledgerSaysThere(await deps.ledgerStore.read(userKey(user.userName)));
+    const there = known ?? profile.user.active;
     if (active) {
+      if (there && profile.user.active) return profile;
       mustApply(await send(addUser, addMessage(user, request), request));
+      return profile;
+    }
+    if (known === false) {
+      if (!always && !profile.user.active) return profile;
+      mustApply(await send(deleteUser, deleteMessage(user.userName, request), request, true));
       return profile;
     }
     if ((profile.heldDeleteUntil ?? 0) > request.receivedAt) {
@@ -500,7 +516,7 @@ export const createScimHandler = (deps: ScimHandlerDependencies) => {
   const deleteResource = async (id: string, request: Request) => {
     const held = await holdById(id, request);
     try {
-      const settled = await makeActive(held.profile, held.profile.user, false, request);
+      const settled = await makeActive(held.profile, held.profile.user, false, request, true);
       if (settled.heldDeleteUntil !== held.profile.heldDeleteUntil) {
         await saveProfile(held, settled);
         throw heldByBrake();
