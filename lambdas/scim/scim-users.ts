@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { LIST_SCHEMA } from './scim-discovery';
+import { LIST_SCHEMA, PLATFORM_EXTENSION } from './scim-discovery';
 import { badRequest, notFound, ScimError } from './scim-error';
 import { parseUserFilter } from './scim-filter';
 import { answer, bodyOf, integerParameter, type ScimRequest } from './scim-http';
@@ -29,6 +29,9 @@ import { addMessage, joinVersion, type ScimWrites } from './scim-writes';
  * what changes the platform goes through `ScimWrites`; `active` is answered from the ledger.
  */
 const DAY_SECONDS = 86_400;
+
+/** Attributes a PUT that leaves them out keeps as they are. */
+const KEPT_BY_PUT = ['name', 'emails', 'active', PLATFORM_EXTENSION] as const;
 
 export interface UsersOptions {
   readonly profiles: ScimProfiles;
@@ -126,20 +129,17 @@ export class UsersResource {
 
   put(event: APIGatewayProxyEvent, id: string, request: ScimRequest) {
     const body = bodyOf(event);
-    return this.#replace(id, request, (current) => {
-      // What a PUT leaves out of what cannot change anyway is kept, not cleared: IdPs that
-      // cannot send the extension, or a second e-mail, would otherwise be refused.
-      const user = readScimUser(body, extensionOf(current));
-      if (!isObject(body) || attr(body, 'emails') !== undefined) return user;
-      const { primaryEmailAddr, secondaryEmailAddr } = current.fields;
-      return {
-        ...user,
-        fields: {
-          ...user.fields,
-          ...(primaryEmailAddr === undefined ? {} : { primaryEmailAddr }),
-          ...(secondaryEmailAddr === undefined ? {} : { secondaryEmailAddr }),
-        },
-      };
+    return this.#replace(id, request, (current, rendered) => {
+      if (!isObject(body)) return readScimUser(body, extensionOf(current));
+      // What a PUT leaves out of what cannot change (names, e-mails, the extension) is kept, not
+      // cleared, and so is `active`: IdPs that cannot send the extension or a second e-mail are
+      // not refused, and a PUT without `active` does not reactivate a deactivated user.
+      const filled = { ...body };
+      for (const name of KEPT_BY_PUT) {
+        if (attr(body, name) === undefined && rendered[name] !== undefined)
+          filled[name] = rendered[name];
+      }
+      return readScimUser(filled, extensionOf(current));
     });
   }
 
