@@ -98,6 +98,8 @@ describe('ops trace', () => {
       /2026-11-24T08:00:00\.000Z {2}add-user +SUCCESS\n {4}2026-11-24T08:10:00\.000Z {2}add-user +STALE_SKIPPED \[from queue\]\n {4}2026-11-24T08:30:00\.000Z {2}delete-user +SUCCESS, then 1 duplicate skipped \[from scim\]\n/,
     );
     expect(run.stdout).toContain('desired            no (since 2026-11-24T08:30:00.000Z)');
+    // Made by the queues only: no SCIM section.
+    expect(run.stdout).not.toContain('\nSCIM\n');
     expect(run.stdout).toContain('on the platform    no (since 2026-11-24T08:30:00.000Z)');
     expect(run.stdout).toContain('"correlationId":"leave-again"');
     expect(run.stdout).toContain('errorCode       VALIDATION');
