@@ -143,9 +143,13 @@ export const SCIM_NAME_OF: Readonly<Record<keyof AddUserMessage, string>> = {
 export const readScimUser = (body: unknown, defaults: ScimDefaults): ScimUser => {
   if (!isObject(body)) throw badRequest('invalidSyntax', 'the body must be a JSON object');
   checkSchemas(body, USER_SCHEMA);
+  const corePrefix = `${USER_SCHEMA}:`.toLowerCase();
   for (const key of Object.keys(body)) {
     const lower = key.toLowerCase();
-    if (MAPPED.has(lower) || IGNORED_CORE.has(lower) || lower.startsWith('urn:')) continue;
+    // A core attribute named with its schema URN is still one of the core schema's.
+    const bare = lower.startsWith(corePrefix) ? lower.slice(corePrefix.length) : lower;
+    if (MAPPED.has(bare) || IGNORED_CORE.has(bare)) continue;
+    if (bare === lower && lower.startsWith('urn:')) continue;
     throw badRequest(
       'invalidValue',
       `${key} is not an attribute of ${USER_SCHEMA} (an extension's attribute goes under its schema URN)`,

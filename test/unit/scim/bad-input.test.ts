@@ -80,6 +80,19 @@ const BAD: readonly {
     detail: /favouriteColour/,
   },
   {
+    name: 'an unknown attribute named with the core schema URN',
+    method: 'POST',
+    path: 'Users',
+    call: () => ({
+      body: oktaUser('x@example.com', {
+        'urn:ietf:params:scim:schemas:core:2.0:User:favouriteColour': 'green',
+      }),
+    }),
+    status: 400,
+    scimType: 'invalidValue',
+    detail: /favouriteColour is not an attribute/,
+  },
+  {
     name: 'a missing name.familyName',
     method: 'POST',
     path: 'Users',
