@@ -235,6 +235,14 @@ const BAD: readonly {
     detail: /no groups/,
   },
   {
+    name: 'an id that does not decode',
+    method: 'GET',
+    path: 'Users/100%',
+    call: () => ({}),
+    status: 404,
+    detail: /no User with id 100%/,
+  },
+  {
     name: 'an id this endpoint never made',
     method: 'DELETE',
     path: 'Users/2819c223-7f76-453a-919d-413861904646',
