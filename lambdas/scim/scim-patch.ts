@@ -6,7 +6,7 @@ import {
 } from 'scim-patch';
 import { PATCH_SCHEMA, USER_SCHEMA } from './scim-discovery';
 import { badRequest, type ScimType } from './scim-error';
-import { attr, checkSchemas, isObject } from './scim-user';
+import { attr, CORE_USER_ATTRIBUTES, checkSchemas, isObject } from './scim-user';
 
 /**
  * RFC 7644 §3.5.2 PATCH, applied by the `scim-patch` library to the User as this endpoint
@@ -17,34 +17,6 @@ import { attr, checkSchemas, isObject } from './scim-user';
  * rules (immutable attributes, `active`) apply to both.
  */
 type Json = Record<string, unknown>;
-
-/** The core schema's attributes a path may name (RFC 7643 §4.1). */
-const CORE_ATTRIBUTES = new Set(
-  [
-    'userName',
-    'name',
-    'displayName',
-    'emails',
-    'active',
-    'externalId',
-    'nickName',
-    'profileUrl',
-    'title',
-    'userType',
-    'preferredLanguage',
-    'locale',
-    'timezone',
-    'password',
-    'phoneNumbers',
-    'ims',
-    'photos',
-    'addresses',
-    'groups',
-    'entitlements',
-    'roles',
-    'x509Certificates',
-  ].map((n) => n.toLowerCase()),
-);
 
 /** Read-only attributes some clients echo back in a value without a path: nothing to change. */
 const READ_ONLY = new Set(['id', 'meta', 'schemas']);
@@ -61,7 +33,7 @@ const attributeOf = (path: string): string => {
 
 const checkPath = (path: string, at: string): void => {
   const attribute = attributeOf(path);
-  if (attribute !== 'urn:' && !CORE_ATTRIBUTES.has(attribute)) {
+  if (attribute !== 'urn:' && !CORE_USER_ATTRIBUTES.has(attribute)) {
     throw badRequest('invalidPath', `${at}: ${path} is not an attribute of ${USER_SCHEMA}`);
   }
 };
