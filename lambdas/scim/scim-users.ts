@@ -75,7 +75,7 @@ export class UsersResource {
         Location: `${request.baseUrl}/Users/${profile.id}`,
       });
     } finally {
-      await held.release();
+      await held.release(this.#expiry(this.#o.tombstoneSeconds));
     }
   }
 
@@ -161,7 +161,7 @@ export class UsersResource {
       await this.#save(held, { ...settled, deleted: true, lastModified: stamp(request) });
       return answer(204, undefined);
     } finally {
-      await held.release();
+      await held.release(this.#expiry(this.#o.tombstoneSeconds));
     }
   }
 
@@ -194,7 +194,7 @@ export class UsersResource {
       if (settled.heldDeleteUntil !== current.heldDeleteUntil) throw this.#o.writes.heldByBrake();
       return answer(200, await this.#render(profile, request.baseUrl));
     } finally {
-      await held.release();
+      await held.release(this.#expiry(this.#o.tombstoneSeconds));
     }
   }
 
@@ -274,14 +274,18 @@ export class UsersResource {
     const held = await this.#hold(userName, request);
     const profile = held.profile;
     if (profile === undefined || profile.deleted === true || profile.id !== id) {
-      await held.release();
+      await held.release(this.#expiry(this.#o.tombstoneSeconds));
       throw notFound(`no User with id ${id}`);
     }
     return { ...held, profile };
   }
 
+  #expiry(seconds: number): number {
+    return Math.floor(this.#o.now() / 1000) + seconds;
+  }
+
   async #save(held: HeldProfile, profile: ScimProfile): Promise<void> {
-    const expiry = (seconds: number) => Math.floor(this.#o.now() / 1000) + seconds;
+    const expiry = (seconds: number) => this.#expiry(seconds);
     await held.save(
       profile,
       profile.deleted === true ? expiry(this.#o.tombstoneSeconds) : undefined,
