@@ -43,7 +43,7 @@ const checkPath = (path: string, at: string): void => {
  * extension's object under its URN key (whose `2.0` the library would read as a dotted path) as
  * one operation per attribute.
  */
-const normalised = (operation: unknown, i: number): ScimPatchOperation[] => {
+const normalised = (resource: Json, operation: unknown, i: number): ScimPatchOperation[] => {
   const at = `Operations[${i}]`;
   if (!isObject(operation)) throw badRequest('invalidSyntax', `${at} must be an object`);
   const rawOp = attr(operation, 'op');
@@ -58,6 +58,15 @@ const normalised = (operation: unknown, i: number): ScimPatchOperation[] => {
     if (path === undefined || path === '')
       throw badRequest('noTarget', `${at}: remove needs a path`);
     checkPath(path, at);
+    const extension = extensionNamed(resource, path);
+    if (extension !== undefined) {
+      // The whole extension: each of its attributes.
+      const present = resource[extension];
+      return Object.keys(isObject(present) ? present : {}).map((name) => ({
+        op: 'remove' as const,
+        path: `${extension}:${name}`,
+      }));
+    }
     return [{ op: 'remove', path, ...(value === undefined ? {} : { value }) }];
   }
   if (value === undefined) throw badRequest('invalidValue', `${at}.value is required for ${op}`);
@@ -85,8 +94,28 @@ const normalised = (operation: unknown, i: number): ScimPatchOperation[] => {
     ];
   }
   checkPath(path, at);
+  if (extensionNamed(resource, path) !== undefined || isSchemaUrn(path)) {
+    // The whole extension as the path: one operation per attribute of its value.
+    if (!isObject(value))
+      throw badRequest('invalidValue', `${at}.value must be an object for ${path}`);
+    return Object.entries(value).map(([name, sub]) => ({
+      op: op as 'add' | 'replace',
+      path: `${path}:${name}`,
+      value: sub,
+    }));
+  }
   return [{ op: op as 'add' | 'replace', path, value }];
 };
+
+/** A schema URN (`urn:…:2.0:User`), not one of its attributes. */
+const isSchemaUrn = (path: string): boolean => /^urn:.*:\d+\.\d+:[A-Za-z]+$/i.test(path.trim());
+
+/** The resource's key of the extension `path` names as a whole, if it does. */
+const extensionNamed = (resource: Json, path: string): string | undefined =>
+  Object.keys(resource).find(
+    (key) =>
+      key.toLowerCase().startsWith('urn:') && key.toLowerCase() === path.trim().toLowerCase(),
+  );
 
 const isLibraryError = (error: unknown): error is PatchLibraryError =>
   error instanceof Error && typeof (error as { scimCode?: unknown }).scimCode === 'string';
@@ -99,7 +128,9 @@ export const applyPatch = (resource: Json, body: unknown): Json => {
   if (!Array.isArray(operations) || operations.length === 0) {
     throw badRequest('invalidSyntax', 'Operations must be a non-empty list');
   }
-  const normalisedOperations = operations.flatMap(normalised);
+  const normalisedOperations = operations.flatMap((operation, i) =>
+    normalised(resource, operation, i),
+  );
   try {
     // Entra ID replaces `emails[type eq "work"].value` on a user without one: it is added.
     return scimPatch(resource as unknown as ScimResource, normalisedOperations, {

@@ -145,9 +145,18 @@ export class UsersResource {
 
   patch(event: APIGatewayProxyEvent, id: string, request: ScimRequest) {
     const body = bodyOf(event);
-    return this.#replace(id, request, (current, rendered) =>
-      readScimUser(applyPatch(rendered, body), extensionOf(current)),
-    );
+    return this.#replace(id, request, (current, rendered) => {
+      const patched = applyPatch(rendered, body);
+      // A removed extension attribute would read as the deployment's default: a change.
+      const before = rendered[PLATFORM_EXTENSION];
+      const after = attr(patched, PLATFORM_EXTENSION);
+      for (const name of Object.keys(isObject(before) ? before : {})) {
+        if (!isObject(after) || attr(after, name) === undefined) {
+          throw immutable(`${PLATFORM_EXTENSION}:${name}`);
+        }
+      }
+      return readScimUser(patched, extensionOf(current));
+    });
   }
 
   async delete(id: string, request: ScimRequest): Promise<APIGatewayProxyResult> {
@@ -177,13 +186,7 @@ export class UsersResource {
       const rendered = await this.#render(current, request.baseUrl);
       const wanted = next({ ...current.user, active: rendered.active }, rendered);
       const changed = changedImmutable(current.user, wanted);
-      if (changed !== undefined) {
-        throw new ScimError(
-          400,
-          `${changed} is immutable: the platform has no call that changes a user once created`,
-          'mutability',
-        );
-      }
+      if (changed !== undefined) throw immutable(changed);
       const settled = await this.#makeActive(current, wanted.active, request);
       const profile: ScimProfile = {
         ...settled,
@@ -303,6 +306,13 @@ export class UsersResource {
 /** Our user is on the platform, as the ledger knows; what the IdP asked while it cannot tell. */
 const isThere = (place: LedgerPlace | undefined, asked: boolean): boolean =>
   place === undefined ? asked : place === 'ours';
+
+const immutable = (name: string): ScimError =>
+  new ScimError(
+    400,
+    `${name} is immutable: the platform has no call that changes a user once created`,
+    'mutability',
+  );
 
 const stamp = (request: ScimRequest) => new Date(request.receivedAt).toISOString();
 

@@ -128,6 +128,46 @@ describe('PATCH /Users/{id}', () => {
     expect(byNewExternalId.body.totalResults).toBe(1);
   });
 
+  it.each([
+    [
+      'replaced whole, with another template',
+      { op: 'replace', path: EXTENSION, value: { userTemplateName: 'Supervisor' } },
+    ],
+    ['removed whole', { op: 'remove', path: EXTENSION }],
+    ['one attribute removed', { op: 'remove', path: `${EXTENSION}:createInCloudConnect` }],
+  ])('refuses the extension %s as immutable, and changes nothing', async (_name, operation) => {
+    // Prepare
+    const scim = buildScim(sim);
+    const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
+
+    // Act
+    const answer = await scim.call('PATCH', `Users/${body.id}`, { body: patch(operation) });
+
+    // Assess
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { scimType: 'mutability', detail: expect.stringContaining(EXTENSION) },
+    });
+  });
+
+  it('accepts the extension as a whole path with the values it has', async () => {
+    // Prepare
+    const scim = buildScim(sim);
+    const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
+
+    // Act
+    const answer = await scim.call('PATCH', `Users/${body.id}`, {
+      body: patch({
+        op: 'add',
+        path: EXTENSION,
+        value: { userTemplateName: 'Agent', createInCloudConnect: false },
+      }),
+    });
+
+    // Assess
+    expect(answer.status).toBe(200);
+  });
+
   it('refuses a change of the extension attributes as immutable', async () => {
     // Prepare
     const scim = buildScim(sim);
