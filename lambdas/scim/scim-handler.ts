@@ -134,7 +134,7 @@ export const createScimHandler = (deps: ScimHandlerDependencies) => {
         }
         switch (method) {
           case 'GET':
-            return users.get(id, request);
+            return users.get(event, id, request);
           case 'PUT':
             return users.put(event, id, request);
           case 'PATCH':

@@ -12,6 +12,7 @@ import {
   type ScimProfiles,
   userNameOfId,
 } from './scim-profiles';
+import { project } from './scim-projection';
 import {
   attr,
   changedImmutable,
@@ -79,13 +80,20 @@ export class UsersResource {
     }
   }
 
-  async get(id: string, request: ScimRequest): Promise<APIGatewayProxyResult> {
+  async get(
+    event: APIGatewayProxyEvent,
+    id: string,
+    request: ScimRequest,
+  ): Promise<APIGatewayProxyResult> {
     const userName = userNameOfId(id);
     const profile = userName === undefined ? undefined : await this.#o.profiles.read(userName);
     if (profile === undefined || profile.deleted === true || profile.id !== id) {
       throw notFound(`no User with id ${id}`);
     }
-    return answer(200, await this.#render(profile, request.baseUrl));
+    return answer(
+      200,
+      project(await this.#render(profile, request.baseUrl), event.queryStringParameters ?? {}),
+    );
   }
 
   async list(event: APIGatewayProxyEvent, request: ScimRequest): Promise<APIGatewayProxyResult> {
@@ -117,7 +125,9 @@ export class UsersResource {
       found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }
     const page = found.slice(startIndex - 1, startIndex - 1 + pageSize);
-    const resources = await Promise.all(page.map((p) => this.#render(p, request.baseUrl)));
+    const resources = await Promise.all(
+      page.map(async (p) => project(await this.#render(p, request.baseUrl), query)),
+    );
     return answer(200, {
       schemas: [LIST_SCHEMA],
       totalResults: found.length,

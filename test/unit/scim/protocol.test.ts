@@ -82,6 +82,27 @@ describe('GET /Users', () => {
   });
 });
 
+describe('attributes and excludedAttributes', () => {
+  it('are honoured by GET by id and by the list', async () => {
+    // Prepare
+    const scim = buildScim(sim);
+    const { body } = await scim.call('POST', 'Users', { body: entraUser('ada@example.com') });
+
+    // Act
+    const one = await scim.call('GET', `Users/${body.id}`, {
+      query: { excludedAttributes: 'displayName' },
+    });
+    const list = await scim.call('GET', 'Users', { query: { attributes: 'userName' } });
+
+    // Assess
+    expect(one.body).not.toHaveProperty('displayName');
+    expect(one.body.userName).toBe('ada@example.com');
+    expect(list.body.Resources).toEqual([
+      { schemas: body.schemas, id: body.id, userName: 'ada@example.com' },
+    ]);
+  });
+});
+
 describe('PATCH /Users/{id}', () => {
   it.each([
     ['Okta: no path, an object value, active false', { op: 'replace', value: { active: false } }],
