@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { EntityLedger } from '../core/ledger/entity-ledger';
 import type { LedgerStore } from '../core/ledger/ledger-store';
@@ -171,6 +171,12 @@ export const createScimHandler = (deps: ScimHandlerDependencies) => {
     };
     if (answered.statusCode >= 500) deps.logger.warn('SCIM request answered', fields);
     else deps.logger.info('SCIM request answered', fields);
+    // Every request counts (a read alone would otherwise publish no metric, and warn so).
+    deps.metrics.addMetric('ScimRequests', MetricUnit.Count, 1);
+    if (answered.statusCode >= 500) deps.metrics.addMetric('ScimServerErrors', MetricUnit.Count, 1);
+    else if (answered.statusCode >= 400) {
+      deps.metrics.addMetric('ScimClientErrors', MetricUnit.Count, 1);
+    }
     return answered;
   };
 

@@ -343,6 +343,28 @@ describe('the log', () => {
     expect(JSON.stringify(lines)).not.toMatch(/grace|Hopper/);
     expect(JSON.stringify(lines)).not.toContain(body.id);
   });
+
+  it('counts every request, and the refused and failed ones apart', async () => {
+    // Prepare
+    const scim = buildScim(sim);
+    const added = vi.spyOn(scim.metrics, 'addMetric');
+    sim.setFaults({ serverErrorRate: 1 });
+
+    // Act
+    await scim.call('GET', 'ServiceProviderConfig');
+    await scim.call('GET', 'Users', { query: { count: '1000' } });
+    await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
+
+    // Assess
+    const names = added.mock.calls.map(([name]) => name).filter((name) => name.startsWith('Scim'));
+    expect(names).toEqual([
+      'ScimRequests',
+      'ScimRequests',
+      'ScimClientErrors',
+      'ScimRequests',
+      'ScimServerErrors',
+    ]);
+  });
 });
 
 describe('discovery', () => {

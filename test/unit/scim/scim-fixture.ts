@@ -134,7 +134,7 @@ export const buildScim = (
       ),
       lambdaContext(),
     );
-  return { call, ledgerStore, secret, held, brakeStore, release, logger };
+  return { call, ledgerStore, secret, held, brakeStore, release, logger, metrics };
 };
 
 /** One simulator for the file, reset before each test. */
