@@ -23,6 +23,7 @@ import { CHANGES, hasChanges, type Plan } from './plan';
 import { planDigest, serializePlan } from './plan-file';
 import { noteRefusal, planSnapshot } from './planner';
 import { PlatformReadError, type PlatformReader } from './platform-reader';
+import type { RefusalCode } from './reconcile-codes';
 import {
   type Answers,
   emptyAnswers,
@@ -49,7 +50,7 @@ export type PlanStepOutput =
   | { readonly outcome: 'continue'; readonly answered: number }
   | {
       readonly outcome: 'refused';
-      readonly code: string;
+      readonly code: RefusalCode;
       readonly message: string;
       readonly scope?: string;
     }
@@ -127,7 +128,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     let run: Awaited<ReturnType<typeof planSnapshot>>;
     const manifestText = await readS3Text(s3, input);
     // Every refusal is noted in the run history, where an operator looks for the runs.
-    const refuse = async (code: string, message: string): Promise<PlanStepOutput> => {
+    const refuse = async (code: RefusalCode, message: string): Promise<PlanStepOutput> => {
       const at = new Date(now()).toISOString();
       const scope = await noteRefusal(history, manifestText, { code, message }, at);
       deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
