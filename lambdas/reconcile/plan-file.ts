@@ -159,15 +159,17 @@ const checkHeader = (
   // As `deleteGate` decides: deletes beyond the gate are held, and held means a reason is given.
   if (count > gate && !held)
     refuse('deletes.held', `false, yet ${count} deletes exceed the gate of ${gate}`);
-  for (const [reason, what] of [
-    [WORKED_BY_AGENT, 'records agents have worked'],
-    [OWNER_AMBIGUOUS, 'users another scope may cover'],
+  for (const [reason, one, many] of [
+    [WORKED_BY_AGENT, 'a record agents have worked', 'records agents have worked'],
+    [OWNER_AMBIGUOUS, 'a user another scope may cover', 'users another scope may cover'],
   ] as const) {
     const n = entries.filter((e) => e.category === 'delete' && e.reason === reason).length;
     if (n > 0 && !held) {
       refuse(
         'deletes.held',
-        `false, yet ${n} of the deletes ${n === 1 ? 'is' : 'are'} ${reason} (${what})`,
+        n === 1
+          ? `false, yet 1 of the deletes is ${reason} (${one})`
+          : `false, yet ${n} of the deletes are ${reason} (${many})`,
       );
     }
   }

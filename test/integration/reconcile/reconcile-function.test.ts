@@ -410,7 +410,7 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(output).toMatchObject({ outcome: 'held', counts: { delete: 1 } });
     expect(output).toMatchObject({
       heldBecause: [
-        '1 of the deletes are of records agents have worked (their attempts and work codes go with them)',
+        '1 of the deletes is of a record agents have worked (their attempts and work codes go with them)',
       ],
     });
     expect(output).not.toHaveProperty('repairsKey');
@@ -477,7 +477,7 @@ describe('the reconcile function (plan and applied steps)', () => {
       outcome: 'held',
       counts: { delete: 2 },
       heldBecause: [
-        '1 of the deletes are of records agents have worked (their attempts and work codes go with them)',
+        '1 of the deletes is of a record agents have worked (their attempts and work codes go with them)',
         expect.stringContaining('the records to delete could not be searched again in time'),
       ],
     });
