@@ -25,7 +25,17 @@ export interface ScopeState {
   readonly lastSuccessAt?: string;
 }
 
-export type RunStatus = 'refused' | 'no-changes' | 'planned' | 'held' | 'applied';
+/**
+ * `held`: the plan waits for a person, nothing of it sent; `applied-deletes-held`: the rest of
+ * the plan was sent, its deletes wait (`reconcile apply` exits 3).
+ */
+export type RunStatus =
+  | 'refused'
+  | 'no-changes'
+  | 'planned'
+  | 'held'
+  | 'applied'
+  | 'applied-deletes-held';
 
 export interface RunRecord {
   readonly runId: string;

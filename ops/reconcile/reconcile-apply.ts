@@ -140,7 +140,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   await history.record({
     runId: plan.planId,
     scope: plan.scope,
-    status: complete ? 'applied' : 'held',
+    status: complete ? 'applied' : failed > 0 ? 'held' : 'applied-deletes-held',
     at,
     counts: plan.counts,
     approvedBy,

@@ -396,6 +396,42 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(simulator.state.findUser('live@desk.example')).toBeDefined();
   });
 
+  it('applies the rest of an auto plan whose deletes are held, and notes the run as applied with its deletes held', async () => {
+    // Prepare: a new user, and two leavers still provisioned beyond strict's gate of one
+    for (const login of ['held1@example.com', 'held2@example.com'])
+      simulator.state.addUser(user(login));
+    const leaver = (login: string) => ({ loginUserId: login, status: 'terminated' });
+    const input = await drop(
+      'strict-rest',
+      'strict',
+      [user('joins@example.com'), leaver('held1@example.com'), leaver('held2@example.com')],
+      { exportedAt: '2026-11-25T05:00:00.000Z' },
+    );
+
+    // Act
+    const planned = (await run()(input, plenty)) as PlannedOutput;
+    await run()({ step: 'applied', plan: planned }, plenty);
+
+    // Assess: only the create goes; the run says its deletes wait, and the alarm's metric fires
+    expect(planned).toMatchObject({ outcome: 'apply', repairs: 1, deletesHeld: 2 });
+    expect(await text(planned.repairsKey ?? '')).not.toContain('held1@example.com');
+    const history = new DynamoDbRunHistory({ tableName, client: motoLedgerClient() });
+    expect(await history.run('strict', planned.runId)).toMatchObject({
+      status: 'applied-deletes-held',
+      deletesHeld: 2,
+    });
+    expect((await history.scope('strict')).applied).toBeUndefined();
+    expect(published.at(-1)).toEqual({
+      scope: 'strict',
+      values: {
+        ReconcileDriftRepaired: 1,
+        ReconcileDeletesHeld: 2,
+        ReconcilePlansHeld: 1,
+        ReconcileRunSucceeded: 0,
+      },
+    });
+  });
+
   it('holds the plan of a plan-only scope for a person, and says so in a metric', async () => {
     // Prepare
     const input = await drop('review-1', 'review', [user('held@example.com')]);
