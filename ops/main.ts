@@ -268,6 +268,8 @@ record deletes go, this machine searches each record to delete again on the plat
 the API key secret): if an agent has worked one since the plan (WORKED_BY_AGENT), every delete
 is held and the plan must be made again; if the platform cannot be read, no delete is sent and
 apply exits 1, saying how many repairs went before (a rerun does not send them again).
+Exit 0: every repair sent; 3: the rest sent, the deletes held for a person (the last line says
+what and the command that releases them); 1: refused or failed, a wrong command line included.
 
 Options:
   --allow-deletes <count>  send the plan's held deletes: the count the plan shows, no other

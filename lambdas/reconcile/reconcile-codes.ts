@@ -58,5 +58,3 @@ export const REFUSAL_CODES = {
   DELETE_COUNT: "--allow-deletes does not name the plan's delete count",
 } as const;
 export type RefusalCode = keyof typeof REFUSAL_CODES;
-
-export const isRefusalCode = (code: string): code is RefusalCode => code in REFUSAL_CODES;
