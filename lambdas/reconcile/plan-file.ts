@@ -161,7 +161,11 @@ const checkHeader = (
     refuse('deletes.held', `false, yet ${count} deletes exceed the gate of ${gate}`);
   for (const [reason, one, many] of [
     [WORKED_BY_AGENT, 'a record agents have worked', 'records agents have worked'],
-    [OWNER_AMBIGUOUS, 'a user another scope may cover', 'users another scope may cover'],
+    [
+      OWNER_AMBIGUOUS,
+      'a user whose scope cannot be decided',
+      'users whose scopes cannot be decided',
+    ],
   ] as const) {
     const n = entries.filter((e) => e.category === 'delete' && e.reason === reason).length;
     if (n > 0 && !held) {

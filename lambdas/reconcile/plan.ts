@@ -369,7 +369,8 @@ const planUsers = async (
     for await (const id of inputs.ledger.createdUsers()) if (covered(id)) ids.add(id);
   }
   const all = [...ids];
-  const claimants = (id: string, row: UserRow | undefined) => ownersBesides(scope, inputs, id, row);
+  const claimants = (id: string, row: UserRow | undefined) =>
+    ambiguousOwners(scope, inputs, id, row);
   const concurrency = inputs.concurrency ?? 4;
   const found = await mapLimit(all, concurrency, async (id) => {
     const existence = await inputs.reader.userExists(id);
@@ -394,8 +395,8 @@ const planUsers = async (
           entity,
           ...at,
           category: 'delete',
-          ...(owners.length > 0
-            ? { reason: OWNER_AMBIGUOUS, scopes: [scope.name, ...owners] }
+          ...(owners !== undefined
+            ? { reason: OWNER_AMBIGUOUS, scopes: owners }
             : reason === undefined
               ? {}
               : { reason }),
@@ -485,16 +486,17 @@ const planUsers = async (
 };
 
 /**
- * The other scopes that cover, or may cover, a user this scope would delete; its own rule
- * counts too when it cannot be decided (a template no row shows). A scope without a rule claims
- * only its own rows, which another plan cannot see: it is never named here.
+ * The scopes a user this scope would delete may belong to, when that is not this scope alone
+ * (undefined: it is): another scope's rule matches it or may (a template no row shows), or this
+ * scope's own rule may not (a user beyond its rows). A scope without a rule claims only its own
+ * rows, which another plan cannot see: it is never named for another's user.
  */
-const ownersBesides = (
+const ambiguousOwners = (
   scope: UsersScope,
   inputs: PlanInputs,
   loginUserId: string,
   row: UserRow | undefined,
-): string[] => {
+): string[] | undefined => {
   const known = { loginUserId, userTemplateName: row?.userTemplateName };
   const others = Object.values(inputs.scopes ?? {}).flatMap((other) =>
     other.kind === 'users' &&
@@ -506,7 +508,7 @@ const ownersBesides = (
   );
   const undecided =
     row === undefined && scope.covers !== undefined && userCoverage(scope.covers, known) !== 'yes';
-  return others.length > 0 || undecided ? others.sort() : [];
+  return others.length > 0 || undecided ? [scope.name, ...others.sort()] : undefined;
 };
 
 /** A live event newer than the export already decided the entity: the export does not repair it. */
@@ -549,7 +551,7 @@ export const workedHoldReason = (worked: number): string =>
 export const ambiguousHoldReason = (ambiguous: readonly PlanEntry[]): string => {
   const [first] = ambiguous;
   const n = ambiguous.length;
-  return `${ofTheDeletes(n)} of ${n === 1 ? 'a user' : 'users'} another scope may cover too, never guessed (${first?.entity}: scopes ${first?.scopes?.join(', ')}${n > 1 ? '; the rest in the report' : ''})`;
+  return `${ofTheDeletes(n)} of ${n === 1 ? 'a user whose scope' : 'users whose scopes'} cannot be decided, never guessed (${first?.entity}: scopes ${first?.scopes?.join(', ')}${n > 1 ? '; the rest in the report' : ''})`;
 };
 
 /**

@@ -26,7 +26,7 @@ export const ENTRY_REASONS = {
   UNMANAGED_DELETE_ALLOWED: 'never ours, deleted because the scope sets deleteUnmanaged',
   WORKED_BY_AGENT: 'a record an agent has worked: every delete waits for a person',
   OWNER_AMBIGUOUS:
-    'a user another scope may cover too (or whose coverage cannot be decided): every delete waits for a person, the scopes named',
+    'a user whose scope cannot be decided (another scope may cover it, or a field its rule needs is unknown): every delete waits for a person, the scopes named',
 } as const;
 export type EntryReason = keyof typeof ENTRY_REASONS;
 

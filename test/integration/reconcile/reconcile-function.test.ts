@@ -382,7 +382,7 @@ describe('the reconcile function (plan and applied steps)', () => {
       outcome: 'held',
       counts: { delete: 1 },
       heldBecause: [
-        '1 of the deletes is of a user another scope may cover too, never guessed (user:live@desk.example: scopes agents, supervisors)',
+        '1 of the deletes is of a user whose scope cannot be decided, never guessed (user:live@desk.example: scopes agents, supervisors)',
       ],
     });
     const report = await text((output as PlannedOutput).reportKey);

@@ -164,7 +164,7 @@ describe('users plan: only what the scope covers', () => {
     });
     expect(result.deletes.held).toBe(true);
     expect(result.deletes.heldBecause).toContain(
-      '1 of the deletes is of a user another scope may cover too, never guessed (user:live@corp.example: scopes agents, supervisors)',
+      '1 of the deletes is of a user whose scope cannot be decided, never guessed (user:live@corp.example: scopes agents, supervisors)',
     );
   });
 
@@ -195,6 +195,36 @@ describe('users plan: only what the scope covers', () => {
         scopes: ['hr', 'vendor'],
       }),
     ]);
+    expect(result.deletes.held).toBe(true);
+  });
+
+  it('holds the delete of a user beyond its rows whose template its rule needs and no row shows', async () => {
+    // Prepare: one scope only, its rule on the template too
+    const scopes = scopesOf({
+      agents: {
+        kind: 'users',
+        covers: { loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] },
+        absentMeansLeave: true,
+      },
+    });
+    const ledger = createdByUs([
+      { login: 'ann@corp.example', template: 'Agent' },
+      { login: 'unsure@corp.example', template: 'Agent' },
+    ]);
+
+    // Act
+    const result = await plan(
+      roster(scopes.agents as UsersScope, ['ann@corp.example']),
+      ledger,
+      scopes,
+    );
+
+    // Assess
+    expect(result.entries.find((e) => e.entity === 'user:unsure@corp.example')).toMatchObject({
+      category: 'delete',
+      reason: 'OWNER_AMBIGUOUS',
+      scopes: ['agents'],
+    });
     expect(result.deletes.held).toBe(true);
   });
 
