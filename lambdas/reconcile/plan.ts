@@ -653,7 +653,9 @@ export const buildPlan = async (inputs: PlanInputs): Promise<Plan> => {
           candidates: {
             checked: built.checked,
             outOfReach:
-              'users this integration never knew (not in this export, the previous snapshot or the ledger) cannot be found: the platform has no list call',
+              snapshot.kind === 'users' && snapshot.scope.covers === undefined
+                ? "users this integration never knew (not in this export or the previous snapshot) cannot be found: the platform has no list call; the ledger's other users are not this scope's to judge (it has no covers rule)"
+                : 'users this integration never knew (not in this export, the previous snapshot or the ledger) cannot be found: the platform has no list call',
           },
         }),
     platformReads: inputs.reader.calls,
