@@ -20,6 +20,7 @@ import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { DynamoDbRunHistory } from '../../../lambdas/reconcile/dynamodb-run-history';
 import { parsePlan, planDigest } from '../../../lambdas/reconcile/plan-file';
+import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { loadConfig } from '../../../lib/config';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
@@ -33,9 +34,11 @@ import {
 import { fileLogSink, type LogSink } from '../../../local/run/run-logger';
 import { loadRunSettings, withRetrySchedule } from '../../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { openDeployment } from '../../../ops/deployment';
+import { runReconcilePlan } from '../../../ops/reconcile/reconcile-plan';
 import { motoEndpoint, TEST_CREDENTIALS, uniqueName } from '../../support/aws-clients';
 import { motoLedgerClient } from '../../support/ledger-table';
-import { runOpsCaptured } from '../../support/ops-run';
+import { CapturedWriter, runOpsCaptured } from '../../support/ops-run';
 import { REPO_ROOT } from '../../support/repo-paths';
 
 const settings = withRetrySchedule(
@@ -204,6 +207,29 @@ const oneDeletePlan = async (
   await writeFile(file, `${[header, ...entries].map((e) => JSON.stringify(e)).join('\n')}\n`);
   await noteAsPlanned(file);
   return file;
+};
+
+/** Users on the platform that the ledger shows this integration created (by live events). */
+const createdByUs = async (logins: readonly string[]) => {
+  const tableName = backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '';
+  const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'c'.repeat(16));
+  for (const login of logins) {
+    simulator.state.addUser({
+      loginUserId: login,
+      firstName: 'C',
+      lastName: 'V',
+      userTemplateName: 'Agent-Standard',
+    });
+    const doc = {
+      schema: LEDGER_SCHEMA_VERSION,
+      kind: 'user',
+      id: { loginUserId: login },
+      events: [],
+      known: { place: { user: { born: v, at: v } }, written: true },
+    };
+    await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
+  }
 };
 
 /** A plan entry deleting the hand-made C-2900 (allowed by the plan: not held). */
@@ -494,25 +520,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
   it('a roster reading absence as leaving deletes only the users its scope covers', async () => {
     // Prepare: contractors a live event made (ledger: ours), one still listed, one gone; the HR
     // users this integration made (una) are absent from the contractors' roster
-    const tableName = backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '';
-    const table = new LedgerTable({ tableName, client: motoLedgerClient() });
-    const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'c'.repeat(16));
-    for (const login of ['cara@contractors.example.com', 'carl@contractors.example.com']) {
-      simulator.state.addUser({
-        loginUserId: login,
-        firstName: 'C',
-        lastName: 'V',
-        userTemplateName: 'Agent-Standard',
-      });
-      const doc = {
-        schema: LEDGER_SCHEMA_VERSION,
-        kind: 'user',
-        id: { loginUserId: login },
-        events: [],
-        known: { place: { user: { born: v, at: v } }, written: true },
-      };
-      await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
-    }
+    await createdByUs(['cara@contractors.example.com', 'carl@contractors.example.com']);
     const file = await writeExport(
       'contractors.csv',
       'loginUserId,firstName,lastName,userTemplateName\ncara@contractors.example.com,C,V,Agent-Standard\n',
@@ -535,6 +543,57 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     expect(applied.code, applied.stderr).toBe(0);
     expect(simulator.state.findUser('carl@contractors.example.com')).toBeUndefined();
     expect(simulator.state.findUser('nina.new@example.com')).toBeDefined();
+  });
+
+  it('holds the delete of a user two scopes may cover, naming both, and apply exits 3', async () => {
+    // Prepare: a deployment whose two desk rosters share a domain and split it by template
+    // (the example config has no such pair; the plan command runs with it, as with --config)
+    const desk = (template: string) => ({
+      kind: 'users',
+      covers: { loginUserIdDomains: ['desk.example.com'], userTemplateNames: [template] },
+      absentMeansLeave: true,
+    });
+    const scopes = parseScopes({ 'desk-agents': desk('Agent'), 'desk-leads': desk('Lead') });
+    if (!scopes.success) throw new Error(scopes.error);
+    await createdByUs(['dee@desk.example.com', 'live@desk.example.com']);
+    const file = await writeExport(
+      'desk.csv',
+      'loginUserId,firstName,lastName,userTemplateName\ndee@desk.example.com,C,V,Agent\n',
+      'desk-agents',
+      'users',
+    );
+    const deployment = openDeployment({
+      configName: 'example',
+      stackName: args[3],
+      outputsFile: args[5],
+    });
+    const [stdout, stderr] = [new CapturedWriter(), new CapturedWriter()];
+
+    // Act
+    const planned = await runReconcilePlan(
+      {
+        ...deployment,
+        config: { ...config, reconcile: { ...config.reconcile, scopes: scopes.scopes } },
+      },
+      { manifest: file, platformUrl: simulator.baseUrl },
+      { stdout, stderr },
+    );
+    const applied = await ops('reconcile', 'apply', planOf('desk.csv'));
+    await drain();
+
+    // Assess
+    expect(planned, stderr.text).toBe(2);
+    expect(stdout.text).toContain(
+      'user:live@desk.example.com  (OWNER_AMBIGUOUS; scopes desk-agents, desk-leads)',
+    );
+    expect(stdout.text).toContain(
+      'deletes HELD: 1 of the deletes is of a user whose scope cannot be decided, never guessed (user:live@desk.example.com: scopes desk-agents, desk-leads)',
+    );
+    expect(applied.code, applied.stderr).toBe(3);
+    expect(applied.stdout.trim().split('\n').at(-1)).toMatch(
+      /^HELD 1 delete \(1 of the deletes is of a user whose scope cannot be decided.*\): check them in the plan, then release them: npm run ops -- reconcile apply \S+desk\.csv\.plan\.jsonl --allow-deletes 1 --config example/,
+    );
+    expect(simulator.state.findUser('live@desk.example.com')).toBeDefined();
   });
 
   it('stops before the deletes when the records to delete cannot be searched again (exit 1)', async () => {
