@@ -23,8 +23,8 @@ export interface ProcessorDependencies extends SettleDependencies {
   /** Sends the action's requests (key, retries, classification); built with the same observer. */
   readonly platform: PlatformCaller;
   /**
-   * Orders each entity's events (write actions), with the kind of entity the action writes.
-   * Without it, writes are sent as they come (only the bench builds a handler so).
+   * Orders each entity's events, with the kind of entity the action writes: required for a write
+   * action (its one path), absent for a read.
    */
   readonly ledger?: { readonly ledger: EntityLedger; readonly entity: AnyEntityKind };
   /** The deployment's campaign region: part of a record's identity when a message names none. */
@@ -87,6 +87,17 @@ const identify = async (
   return entity.resolve(name.lookup, { platform, call, store: ledger.store });
 };
 
+/** The ledger a write action's events go through; built with the handler, so never missing. */
+export const ledgerOf = (
+  action: AnyAction,
+  deps: Pick<ProcessorDependencies, 'ledger'>,
+): NonNullable<ProcessorDependencies['ledger']> => {
+  if (deps.ledger === undefined) {
+    throw new Error(`${action.name} is a write action: its handler needs the entity ledger`);
+  }
+  return deps.ledger;
+};
+
 /**
  * Decides one message's outcome: parse at the edge, brake, order it (writes), call the
  * platform; then settles it (`settle`). Throws only when the dead-letter send itself failed.
@@ -145,9 +156,11 @@ export const processMessage = async (
         correlationId,
         redelivered: inbound.receiveCount > 1,
       };
-      const ordering = action.ordering;
-      if (ordering !== undefined && deps.ledger !== undefined) {
-        const { ledger, entity: kind } = deps.ledger;
+      if (action.kind === 'read') {
+        outcome = await action.execute(message, deps.platform, call);
+      } else {
+        const ordering = action.ordering;
+        const { ledger, entity: kind } = ledgerOf(action, deps);
         const named = await identify(
           ordering.name(message, deps.campaignRegion ?? deps.platform.campaignRegion),
           kind,
@@ -179,8 +192,6 @@ export const processMessage = async (
             ...(named.alias === undefined ? {} : { alias: named.alias }),
           });
         }
-      } else {
-        outcome = await action.execute(message, deps.platform, call);
       }
     } else {
       outcome = invalid('INVALID_MESSAGE', parsed.error);

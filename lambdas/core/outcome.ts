@@ -155,17 +155,6 @@ export const alreadyApplied = (outcome: Outcome, code: OutcomeCode, message: str
   message,
 });
 
-/**
- * The action's idempotency override: the platform's `answer` means the desired state is
- * already in place (a delete of what is gone), so it is a success with code `as`.
- */
-export const answerMeansApplied = (
-  outcome: Outcome,
-  answer: OutcomeCode,
-  as: OutcomeCode,
-  message: string,
-): Outcome => (outcome.code === answer ? alreadyApplied(outcome, as, message) : outcome);
-
 /** A success this integration decided without (further) platform requests. */
 export const success = (code: OutcomeCode, message: string, attempts = 0): Outcome => ({
   category: 'success',

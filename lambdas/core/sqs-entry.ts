@@ -6,7 +6,7 @@ import { type Disposition, loggableMessage } from './disposition';
 import { inEventOrder, oneEntityAtATime } from './entity-batching';
 import { isEventBridgeEvent } from './envelope';
 import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
-import { type ProcessorDependencies, processMessage } from './message-pipeline';
+import { ledgerOf, type ProcessorDependencies, processMessage } from './message-pipeline';
 import { RetryableFailure } from './outcome';
 import type { Rescheduler } from './ports';
 import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
@@ -77,6 +77,8 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
   const limit = createLimiter(deps.recordConcurrency ?? 10);
   const margin = deps.safetyMarginMs ?? 2000;
   const isRead = action.kind === 'read';
+  // A write without its ledger fails here, at cold start, not on each message.
+  if (!isRead) ledgerOf(action, deps);
 
   const deadlineOf = (context: Context): number =>
     now() + Math.max(0, context.getRemainingTimeInMillis() - margin);

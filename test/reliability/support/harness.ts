@@ -8,7 +8,8 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { vi } from 'vitest';
 import { type ActionName, actionDefinition } from '../../../lambdas/actions';
-import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import {
   METRICS_NAMESPACE,
   requestObserver,
@@ -98,7 +99,7 @@ export interface TestHandlerOptions {
   readonly maxReceiveCount?: number;
   readonly recordConcurrency?: number;
   readonly safetyMarginMs?: number;
-  /** Orders each entity's events (write actions). @default none: applied as they come */
+  /** Orders each entity's events (write actions). @default a ledger of its own, in memory */
   readonly ledger?: EntityLedger;
 }
 
@@ -124,12 +125,11 @@ export const testHandler = (action: ActionName, options: TestHandlerOptions): Te
     logger,
     metrics,
     maxReceiveCount: options.maxReceiveCount ?? 3,
-    ...(options.ledger === undefined
-      ? {}
-      : {
-          ...orderedWith(actionDefinition(action), options.ledger),
-          campaignRegion: settingsFor(options.baseUrl).campaignRegion,
-        }),
+    ...orderedWith(
+      actionDefinition(action),
+      options.ledger ?? new EntityLedger({ store: new InMemoryLedgerStore() }),
+    ),
+    campaignRegion: settingsFor(options.baseUrl).campaignRegion,
     ...(options.recordConcurrency === undefined
       ? {}
       : { recordConcurrency: options.recordConcurrency }),
