@@ -1,4 +1,5 @@
 import { correlationId as correlationIdRule } from '../messages/common';
+import { SyncError } from './errors';
 
 /**
  * An inbound message after JSON decoding and unwrapping, before schema validation. An SQS body
@@ -14,8 +15,10 @@ export interface UnwrappedMessage {
   readonly eventTime?: string;
 }
 
-export class EnvelopeError extends Error {
+/** The body is not a message of this action: not JSON, or an event of another action. */
+export class EnvelopeError extends SyncError<'INVALID_JSON' | 'WRONG_DETAIL_TYPE'> {
   override readonly name = 'EnvelopeError';
+  readonly category = 'permanent';
   constructor(
     readonly code: 'INVALID_JSON' | 'WRONG_DETAIL_TYPE',
     message: string,

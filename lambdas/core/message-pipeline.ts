@@ -1,14 +1,14 @@
 import { parseWith } from '../messages/parse';
 import type { AnyAction, EntityName } from './action';
 import { type Disposition, type Received, type SettleDependencies, settle } from './disposition';
-import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from './envelope';
+import { declaredCorrelationId, unwrapBody, unwrapDecoded } from './envelope';
+import { isErrorOf, type SyncError } from './errors';
 import type { AnyEntityKind } from './ledger/entity-kind';
 import { type EntityLedger, newEvent } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
 import { versionOf } from './ledger/event-version';
-import { LedgerDocError } from './ledger/ledger-doc';
 import { HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
-import type { Outcome, OutcomeCode } from './outcome';
+import { isOwnCode, type Outcome, type OutcomeCode, type OwnCode } from './outcome';
 import type { CallOptions, PlatformCaller } from './platform-caller';
 import type { ForwardedAttribute, HeldMessageSink } from './ports';
 
@@ -69,6 +69,44 @@ const invalid = (code: OutcomeCode, message: string): Outcome => ({
   message,
   attempts: 0,
 });
+
+/**
+ * An error that says the message, or its entity's ledger item, is wrong (a body that is not
+ * JSON, an event of another action, an item that does not parse): no redelivery can cure it.
+ */
+const isMessageFault = (error: unknown): error is SyncError<OwnCode> =>
+  isErrorOf(error, 'permanent') && isOwnCode(error.code);
+
+/** What the dead letter says of it; for a ledger item, also what the operator does. */
+const faultMessage = (error: SyncError<OwnCode>): string =>
+  error.code === 'LEDGER_ITEM_INVALID'
+    ? `the ledger item of this entity does not parse (${error.message}); delete it (its key is the log line's entity; the next message then reads the platform first) or repair it, then redrive`
+    : error.message;
+
+/**
+ * An unexpected fault (key source down, a bug): not the message's fault, so retry it. Its text
+ * may quote personal data, which no log line or dead letter may carry, so both name only its
+ * kind, and the log adds where it was thrown.
+ */
+const unexpected = (
+  error: unknown,
+  correlationId: string,
+  inbound: InboundMessage,
+  deps: ProcessorDependencies,
+): Outcome => {
+  deps.logger.error('unexpected error', {
+    correlationId,
+    messageId: inbound.sourceMessageId,
+    errorKind: errorKind(error),
+    stack: stackFrames(error),
+  });
+  return {
+    category: 'retryable',
+    code: 'UNEXPECTED_ERROR',
+    message: `unexpected ${errorKind(error)}; the function's log says where it was thrown (search for the correlationId)`,
+    attempts: 0,
+  };
+};
 
 /**
  * The entity a message names, with the alias to index when it was found through one: one search
@@ -197,30 +235,9 @@ export const processMessage = async (
       outcome = invalid('INVALID_MESSAGE', parsed.error);
     }
   } catch (error) {
-    if (error instanceof EnvelopeError) {
-      outcome = invalid(error.code, error.message);
-    } else if (error instanceof LedgerDocError) {
-      outcome = invalid(
-        'LEDGER_ITEM_INVALID',
-        `the ledger item of this entity does not parse (${error.message}); delete it (its key is the log line's entity; the next message then reads the platform first) or repair it, then redrive`,
-      );
-    } else {
-      // An unexpected fault (key source down, a bug): not the message's fault, so retry it. Its
-      // text may quote personal data, which no log line or dead letter may carry, so both name
-      // only its kind, and the log adds where it was thrown.
-      deps.logger.error('unexpected error', {
-        correlationId,
-        messageId: inbound.sourceMessageId,
-        errorKind: errorKind(error),
-        stack: stackFrames(error),
-      });
-      outcome = {
-        category: 'retryable',
-        code: 'UNEXPECTED_ERROR',
-        message: `unexpected ${errorKind(error)}; the function's log says where it was thrown (search for the correlationId)`,
-        attempts: 0,
-      };
-    }
+    outcome = isMessageFault(error)
+      ? invalid(error.code, faultMessage(error))
+      : unexpected(error, correlationId, inbound, deps);
   }
 
   return settle(

@@ -5,6 +5,7 @@ import { createLimiter } from './concurrency';
 import { type Disposition, loggableMessage } from './disposition';
 import { inEventOrder, oneEntityAtATime } from './entity-batching';
 import { isEventBridgeEvent } from './envelope';
+import { SyncError } from './errors';
 import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
 import { ledgerOf, type ProcessorDependencies, processMessage } from './message-pipeline';
 import { RetryableFailure } from './outcome';
@@ -50,10 +51,10 @@ export interface DirectInvocationResult {
 }
 
 /** A direct invocation that could not be answered; the caller sees it as the function error. */
-export class ActionFailedError extends Error {
+export class ActionFailedError extends SyncError<string> {
   override readonly name = 'ActionFailedError';
   constructor(
-    readonly category: string,
+    readonly category: 'retryable' | 'permanent',
     readonly code: string,
     message: string,
   ) {
