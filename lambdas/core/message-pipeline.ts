@@ -189,11 +189,7 @@ export const processMessage = async (
     } else if (parsed.success) {
       const message = parsed.message;
       request = message;
-      const call: CallOptions = {
-        deadline: inbound.deadline,
-        correlationId,
-        redelivered: inbound.receiveCount > 1,
-      };
+      const call: CallOptions = { deadline: inbound.deadline, correlationId };
       if (action.kind === 'read') {
         outcome = await action.execute(message, deps.platform, call);
       } else {
