@@ -16,7 +16,7 @@ import type { ForwardedAttribute, HeldMessageSink } from './ports';
  * One message, from its body to its outcome: parse at the edge, the mass-delete brake, the
  * breaker's hold, then either the entity ledger (a write: its event ordered with its entity's
  * others) or the action's own request (a read). `disposition.ts` settles the outcome; the entry
- * point (`sqs-entry.ts`) routes invocations here and answers SQS.
+ * point (`invocation-entry.ts`) routes invocations here and answers SQS.
  */
 
 export interface ProcessorDependencies extends SettleDependencies {

@@ -9,6 +9,7 @@ import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source
 import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
 import { SqsHeldQueue } from './aws/sqs-held-queue';
 import { SqsVisibilityRescheduler } from './aws/sqs-visibility-rescheduler';
+import { createActionHandler } from './invocation-entry';
 import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
 import type { AnyEntityKind } from './ledger/entity-kind';
 import { EntityLedger } from './ledger/entity-ledger';
@@ -27,11 +28,10 @@ import { PlatformCaller } from './platform-caller';
 import { guardFor } from './platform-guard';
 import type { ResultPublisher } from './ports';
 import { platformSettingsOf, readRuntimeEnv } from './runtime-env';
-import { createActionHandler } from './sqs-entry';
 
 /**
  * How a function is built, once per container: the environment contract read, the AWS SDK
- * adapters wired. No message passes through here; `sqs-entry.ts` routes them.
+ * adapters wired. No message passes through here; `invocation-entry.ts` routes them.
  */
 
 /** Builds the publisher of a read action's results (an entry point's choice, see below). */

@@ -8,6 +8,10 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { vi } from 'vitest';
 import { type ActionName, actionDefinition } from '../../../lambdas/actions';
+import {
+  createActionHandler,
+  type HandlerDependencies,
+} from '../../../lambdas/core/invocation-entry';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import {
@@ -24,7 +28,6 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../../lambdas/core/ports';
-import { createActionHandler, type HandlerDependencies } from '../../../lambdas/core/sqs-entry';
 import { orderedWith } from '../../../lambdas/entities';
 import { failedIds, sqsRecord as kitSqsRecord, lambdaContext } from '../../../testkit';
 

@@ -1,4 +1,4 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AnyAction } from './action';
 import { createLimiter } from './concurrency';
@@ -9,32 +9,17 @@ import { SyncError } from './errors';
 import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
 import { ledgerOf, type ProcessorDependencies, processMessage } from './message-pipeline';
 import { RetryableFailure } from './outcome';
-import type { Rescheduler } from './ports';
-import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
+import { type RetryPolicy, RetryWindowProcessor } from './retry-window-processor';
 
 /**
  * The Lambda entry point of one action, as an invocation meets it: an SQS batch (each record's
- * failure reported apart, the partial batch response), an EventBridge event (rule target =
+ * failure reported apart: Powertools' partial batch response, with the retry window and each
+ * failed record's visibility in `retry-window-processor.ts`), an EventBridge event (rule target =
  * function), or a direct call of a read. It routes one message at a time to
- * `message-pipeline.ts`, and owns what is SQS's: the retry window and each failed record's
- * visibility. `wiring.ts` builds it from the environment.
+ * `message-pipeline.ts`. `wiring.ts` builds it from the environment.
  */
 
-export interface HandlerDependencies extends ProcessorDependencies {
-  /** Receives after which SQS moves a message to the DLQ (the queue's redrive policy). */
-  readonly maxReceiveCount: number;
-  /**
-   * Retry window and backoff of SQS messages. With `rescheduler`, a retryable failure waits its
-   * backoff in the message's visibility and is dead-lettered once the window is spent.
-   * @default - failed records come back after the queue's visibility timeout
-   */
-  readonly retrySchedule?: RetrySchedule;
-  /** Sets a failed message's visibility (`ChangeMessageVisibility`). @default none */
-  readonly rescheduler?: Rescheduler;
-  /** The clock of the queue's timestamps (`SentTimestamp`), for the retry window. @default now */
-  readonly queueClock?: () => number;
-  /** Jitter of the backoff. @default Math.random */
-  readonly random?: () => number;
+export interface HandlerDependencies extends ProcessorDependencies, Omit<RetryPolicy, 'logger'> {
   /** Publishes the breaker state after each invocation (PlatformUnavailable). @default none */
   readonly availability?: { publish(): void };
   /** Records of one batch processed at once. @default 10 */
@@ -83,52 +68,10 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
 
   const deadlineOf = (context: Context): number =>
     now() + Math.max(0, context.getRemainingTimeInMillis() - margin);
-  const schedule = deps.retrySchedule;
-  const random = deps.random ?? Math.random;
-  const queueNow = deps.queueClock ?? now;
-
-  /** Set when the next retry of this record would start after its retry window. */
-  const retryWindowSpent = (record: SQSRecord, receiveCount: number) => {
-    const sentAt = Number(record.attributes.SentTimestamp);
-    if (schedule === undefined || !Number.isFinite(sentAt)) return undefined;
-    const at = queueNow();
-    return windowSpent(schedule, receiveCount, sentAt, at)
-      ? { triedForMs: at - sentAt, windowSeconds: schedule.windowSeconds }
-      : undefined;
-  };
-
-  /** Keeps a failed record invisible for its backoff (at least what the platform asked). */
-  const reschedule = async (
-    record: SQSRecord,
-    receiveCount: number,
-    disposition: Disposition,
-  ): Promise<void> => {
-    if (schedule === undefined || deps.rescheduler === undefined) return;
-    const delaySeconds = nextDelaySeconds(
-      schedule,
-      receiveCount,
-      disposition.outcome.retryAfterMs,
-      random,
-    );
-    try {
-      await deps.rescheduler.reschedule(record.receiptHandle, delaySeconds);
-      deps.logger.debug('message rescheduled', {
-        messageId: record.messageId,
-        receiveCount,
-        delaySeconds,
-      });
-    } catch (error) {
-      // Still failed, so still redelivered: after the queue's visibility timeout instead.
-      deps.logger.warn('message not rescheduled; it returns after the queue visibility timeout', {
-        messageId: record.messageId,
-        error: error instanceof Error ? error.name : typeof error,
-      });
-    }
-  };
 
   const handleSqs = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const deadline = deadlineOf(context);
-    const processor = new BatchProcessor(EventType.SQS);
+    const processor = new RetryWindowProcessor(deps, now);
     const inTurn = oneEntityAtATime();
     const campaignRegion = deps.campaignRegion ?? deps.platform.campaignRegion;
     // Records of one entity go in the order their events happened; each body is read once here.
@@ -138,18 +81,14 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
       const reading = batch?.readings.get(record);
       return limit(() =>
         inTurn(reading?.entity, async () => {
-          const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
-          const windowSpent = retryWindowSpent(record, receiveCount);
           const disposition = await processMessage(
             action,
             {
               body: record.body,
               ...(reading?.decoded === undefined ? {} : { decoded: reading.decoded }),
               sourceMessageId: record.messageId,
-              receiveCount,
+              ...processor.receiveOf(record),
               sentTimestamp: record.attributes.SentTimestamp,
-              isLastReceive: receiveCount >= deps.maxReceiveCount || windowSpent !== undefined,
-              ...(windowSpent === undefined ? {} : { windowSpent }),
               deadline,
               answersCaller: false,
               attributes: record.messageAttributes,
@@ -157,11 +96,8 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
             },
             deps,
           );
-          if (disposition.kind === 'retry') {
-            await reschedule(record, receiveCount, disposition);
-            // Throwing fails this record only: SQS redelivers it.
-            throw new RetryableFailure(disposition.outcome);
-          }
+          // Throwing fails this record only: the processor reschedules it, SQS redelivers it.
+          if (disposition.kind === 'retry') throw new RetryableFailure(disposition.outcome);
           return disposition;
         }),
       );
