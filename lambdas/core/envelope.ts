@@ -30,16 +30,18 @@ export class EnvelopeError extends SyncError<'INVALID_JSON' | 'WRONG_DETAIL_TYPE
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** True for an object shaped like an EventBridge event (`detail-type` and `detail`). */
-export const isEventBridgeEvent = (
-  value: unknown,
-): value is {
+/** An object shaped like an EventBridge event, before its `detail` is read. */
+export interface EventBridgeShape {
   'detail-type': string;
   detail: unknown;
   id?: unknown;
   source?: unknown;
   time?: unknown;
-} => isRecord(value) && typeof value['detail-type'] === 'string' && 'detail' in value;
+}
+
+/** True for an object shaped like an EventBridge event (`detail-type` and `detail`). */
+export const isEventBridgeEvent = (value: unknown): value is EventBridgeShape =>
+  isRecord(value) && typeof value['detail-type'] === 'string' && 'detail' in value;
 
 /** Unwraps an already decoded value; a detail-type naming another action is a routing error. */
 export const unwrapDecoded = (action: string, decoded: unknown): UnwrappedMessage => {

@@ -4,7 +4,7 @@ import type { AnyAction } from './action';
 import { createLimiter } from './concurrency';
 import { type Disposition, loggableMessage } from './disposition';
 import { inEventOrder, oneEntityAtATime } from './entity-batching';
-import { isEventBridgeEvent } from './envelope';
+import { type EventBridgeShape, isEventBridgeEvent } from './envelope';
 import { SyncError } from './errors';
 import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
 import { ledgerOf, type ProcessorDependencies, processMessage } from './message-pipeline';
@@ -110,42 +110,46 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
     });
   };
 
+  /**
+   * An EventBridge event (rule target = function). Lambda's asynchronous retries keep no count
+   * the function can see, and after the last one only an on-failure destination keeps the event
+   * (the rule target's DLQ takes only what EventBridge could not hand over), in a shape redrive
+   * cannot replay. So every attempt is the last: a failure the in-process retries cannot cure
+   * goes to the DLQ with its reason now. The stack routes through SQS, which waits and retries
+   * longer.
+   */
+  const handleEventBridge = async (
+    event: EventBridgeShape,
+    context: Context,
+  ): Promise<undefined> => {
+    const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
+    await processMessage(
+      action,
+      {
+        body: JSON.stringify(event),
+        decoded: event,
+        sourceMessageId: id,
+        receiveCount: 1,
+        isLastReceive: true,
+        deadline: deadlineOf(context),
+        answersCaller: false,
+      },
+      deps,
+    );
+    return undefined;
+  };
+
   return async (event: unknown, context: Context): Promise<unknown> => {
     deps.platform.prefetch(action);
     try {
       if (isSqsEvent(event)) return await handleSqs(event, context);
-
-      if (isEventBridgeEvent(event)) {
-        const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
-        // Lambda's asynchronous retries keep no count the function can see, and after the last
-        // one only an on-failure destination keeps the event (the rule target's DLQ takes only
-        // what EventBridge could not hand over), in a shape redrive cannot replay. So every
-        // attempt is the last: a failure the in-process retries cannot cure goes to the DLQ
-        // with its reason now. The stack routes through SQS, which waits and retries longer.
-        await processMessage(
-          action,
-          {
-            body: JSON.stringify(event),
-            decoded: event,
-            sourceMessageId: id,
-            receiveCount: 1,
-            isLastReceive: true,
-            deadline: deadlineOf(context),
-            answersCaller: false,
-          },
-          deps,
-        );
-        return undefined;
-      }
-
-      if (!isRead) {
-        throw new ActionFailedError(
-          'permanent',
-          'UNSUPPORTED_EVENT',
-          `${action.name} accepts SQS batches and EventBridge events only`,
-        );
-      }
-      return await invokeDirectly(event, context);
+      if (isEventBridgeEvent(event)) return await handleEventBridge(event, context);
+      if (isRead) return await invokeDirectly(event, context);
+      throw new ActionFailedError(
+        'permanent',
+        'UNSUPPORTED_EVENT',
+        `${action.name} accepts SQS batches and EventBridge events only`,
+      );
     } finally {
       deps.availability?.publish();
       deps.metrics.publishStoredMetrics();
