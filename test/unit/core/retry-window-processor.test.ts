@@ -45,6 +45,17 @@ const processorWith = (overrides: Partial<RetryPolicy> = {}) => {
 const retryable = () =>
   new RetryableFailure({ category: 'retryable', code: 'FAILED', message: 'm', attempts: 1 });
 
+/** One record, on its first receive, whose handler fails retryably. */
+const failRetryably = (processor: RetryWindowProcessor) =>
+  processPartialResponse(
+    sqsEvent(record('retry', 1)),
+    async () => {
+      throw retryable();
+    },
+    processor,
+    { throwOnFullBatchFailure: false },
+  );
+
 const record = (id: string, receiveCount: number, sentAt = T0 - 60_000): SQSRecord =>
   sqsRecord('{}', { messageId: id, receiptHandle: `rh-${id}`, receiveCount, sentAt });
 
@@ -99,14 +110,7 @@ describe('RetryWindowProcessor with processPartialResponse', () => {
     rescheduler.fail = true;
 
     // Act
-    const response = await processPartialResponse(
-      sqsEvent(record('retry', 1)),
-      async () => {
-        throw retryable();
-      },
-      processor,
-      { throwOnFullBatchFailure: false },
-    );
+    const response = await failRetryably(processor);
 
     // Assess
     expect(failedIds(response)).toEqual(['retry']);
@@ -117,14 +121,7 @@ describe('RetryWindowProcessor with processPartialResponse', () => {
     const { processor, rescheduler } = processorWith({ retrySchedule: undefined });
 
     // Act
-    const response = await processPartialResponse(
-      sqsEvent(record('retry', 1)),
-      async () => {
-        throw retryable();
-      },
-      processor,
-      { throwOnFullBatchFailure: false },
-    );
+    const response = await failRetryably(processor);
 
     // Assess
     expect(failedIds(response)).toEqual(['retry']);
