@@ -18,8 +18,9 @@ import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
 import { openDeployment } from './deployment';
 import { describeError, exitCodeOf, UsageError } from './errors';
 import { type OpsIo, writeLine } from './io';
+import { RECONCILE_EXIT } from './reconcile/exit-codes';
 import { runReconcileApply } from './reconcile/reconcile-apply';
-import { PLAN_EXIT, runReconcilePlan } from './reconcile/reconcile-plan';
+import { runReconcilePlan } from './reconcile/reconcile-plan';
 import { runRedrive } from './redrive';
 import { runSend } from './send';
 import { runTrace } from './trace';
@@ -267,6 +268,8 @@ record deletes go, this machine searches each record to delete again on the plat
 the API key secret): if an agent has worked one since the plan (WORKED_BY_AGENT), every delete
 is held and the plan must be made again; if the platform cannot be read, no delete is sent and
 apply exits 1, saying how many repairs went before (a rerun does not send them again).
+Exit 0: every repair sent; 3: the rest sent, the deletes held for a person (the last line says
+what and the command that releases them); 1: refused or failed, a wrong command line included.
 
 Options:
   --allow-deletes <count>  send the plan's held deletes: the count the plan shows, no other
@@ -427,21 +430,15 @@ const runReconcile = async (
   io: OpsIo,
 ): Promise<number> => {
   if (name === 'reconcile plan') {
-    try {
-      return await runReconcilePlan(
-        deploymentOf(values, io),
-        {
-          manifest: file,
-          out: stringOption(values, 'out'),
-          platformUrl: stringOption(values, 'platform-url'),
-        },
-        io,
-      );
-    } catch (error) {
-      // Exit 2 means "changes" here: every failure is 1, as with a detailed Terraform plan.
-      writeLine(io.stderr, `Error: ${describeError(error)}`);
-      return PLAN_EXIT.error;
-    }
+    return runReconcilePlan(
+      deploymentOf(values, io),
+      {
+        manifest: file,
+        out: stringOption(values, 'out'),
+        platformUrl: stringOption(values, 'platform-url'),
+      },
+      io,
+    );
   }
   return runReconcileApply(
     deploymentOf(values, io),
@@ -450,9 +447,35 @@ const runReconcile = async (
       platformUrl: stringOption(values, 'platform-url'),
       allowDeletes: parseAllowDeletes(stringOption(values, 'allow-deletes')),
       parallel: parseParallel(stringOption(values, 'parallel')),
+      environment: ENVIRONMENT_OPTIONS.flatMap((option) => {
+        const value = stringOption(values, option);
+        return value === undefined ? [] : [`--${option}`, value];
+      }),
     },
     io,
   );
+};
+
+/** The options that choose the deployment: a command printed for the operator repeats them. */
+const ENVIRONMENT_OPTIONS = ['config', 'stack', 'outputs-file', 'region'] as const;
+
+/**
+ * The command line names a `reconcile` command: its errors are all 1, a wrong command line
+ * included, because 2 means "changes" to a script that runs `reconcile plan` (as Terraform's
+ * detailed exit code does). Read leniently, so that an unknown option still shows the command.
+ */
+const isReconcileLine = (argv: readonly string[]): boolean => {
+  try {
+    const { positionals } = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: false,
+    });
+    return positionals[0] === 'reconcile';
+  } catch {
+    return false;
+  }
 };
 
 const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
@@ -597,14 +620,14 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
 
 /**
  * Runs one operator command; resolves to the exit code (0 ok, 1 failed, 2 usage error,
- * 130 interrupted). Errors are written to `io.stderr` as one clear message, never thrown.
+ * 130 interrupted; `reconcile`: ops/reconcile/exit-codes.ts). Errors are written to `io.stderr` as one clear message, never thrown.
  */
 export const runOps = async (argv: readonly string[], io: OpsIo): Promise<number> => {
   try {
     return await run(argv, io);
   } catch (error) {
     writeLine(io.stderr, `Error: ${describeError(error)}`);
-    return exitCodeOf(error);
+    return isReconcileLine(argv) ? RECONCILE_EXIT.error : exitCodeOf(error);
   }
 };
 

@@ -14,6 +14,7 @@ import {
   workedHoldReason,
 } from './plan';
 import type { PlatformReader } from './platform-reader';
+import type { RefusalCode } from './reconcile-codes';
 import { isNewerSnapshot, type RunRecord, type ScopeState } from './run-history';
 
 export const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
@@ -23,7 +24,7 @@ export class PlanRefused extends Error {
   override readonly name = 'PlanRefused';
   constructor(
     /** STALE_PLAN, SUPERSEDED, DELETE_COUNT, NOT_RECORDED or PLAN_ALTERED. */
-    readonly code: string,
+    readonly code: RefusalCode,
     message: string,
   ) {
     super(message);

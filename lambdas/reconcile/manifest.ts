@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { formatIssues } from '../messages/parse';
+import type { RefusalCode } from './reconcile-codes';
 
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -38,8 +39,8 @@ export type Manifest = Omit<z.infer<typeof manifestSchema>, 'format' | 'exported
 export class SnapshotRefused extends Error {
   override readonly name = 'SnapshotRefused';
   constructor(
-    /** Short code for reports and metrics: MANIFEST, COUNT_MISMATCH, HASH_MISMATCH, EMPTY, … */
-    readonly code: string,
+    /** For reports and metrics: one of the table's (reconcile-codes.ts). */
+    readonly code: RefusalCode,
     message: string,
   ) {
     super(message);

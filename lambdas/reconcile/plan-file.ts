@@ -9,7 +9,15 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
-import { CATEGORIES, CHANGES, type Plan, type PlanEntry, WORKED_BY_AGENT } from './plan';
+import {
+  CATEGORIES,
+  CHANGES,
+  OWNER_AMBIGUOUS,
+  type Plan,
+  type PlanEntry,
+  WORKED_BY_AGENT,
+} from './plan';
+import type { RefusalCode } from './reconcile-codes';
 
 export const PLAN_FILE_VERSION = 1;
 
@@ -46,9 +54,16 @@ const entry = z.looseObject({
   ),
 });
 
-/** The plan file cannot be used; the message says why. */
+/** The plan file cannot be used; the message says why, the code which kind of refusal it is. */
 export class PlanFileError extends Error {
   override readonly name = 'PlanFileError';
+  constructor(
+    message: string,
+    /** PLAN_UNREADABLE, PLAN_INCOMPLETE, or PLAN_ALTERED (its checks disagree with its header). */
+    readonly code: Extract<RefusalCode, `PLAN_${string}`> = 'PLAN_UNREADABLE',
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -89,6 +104,7 @@ export const parsePlan = (text: string, where = 'plan'): Plan => {
   if (head.data.entryCount !== rest.length) {
     throw new PlanFileError(
       `${where}: holds ${rest.length} entries, its header says ${head.data.entryCount}: the file is incomplete`,
+      'PLAN_INCOMPLETE',
     );
   }
   const entries = rest.map((line, index): PlanEntry => {
@@ -127,6 +143,7 @@ const checkHeader = (
   const refuse = (field: string, problem: string): never => {
     throw new PlanFileError(
       `${where}: ${field}: the header says ${problem}: an edited or damaged plan`,
+      'PLAN_ALTERED',
     );
   };
   const found = new Map<string, number>();
@@ -142,9 +159,23 @@ const checkHeader = (
   // As `deleteGate` decides: deletes beyond the gate are held, and held means a reason is given.
   if (count > gate && !held)
     refuse('deletes.held', `false, yet ${count} deletes exceed the gate of ${gate}`);
-  const worked = entries.filter((e) => e.category === 'delete' && e.reason === WORKED_BY_AGENT);
-  if (worked.length > 0 && !held) {
-    refuse('deletes.held', `false, yet ${worked.length} deletes are of records agents have worked`);
+  for (const [reason, one, many] of [
+    [WORKED_BY_AGENT, 'a record agents have worked', 'records agents have worked'],
+    [
+      OWNER_AMBIGUOUS,
+      'a user whose scope cannot be decided',
+      'users whose scopes cannot be decided',
+    ],
+  ] as const) {
+    const n = entries.filter((e) => e.category === 'delete' && e.reason === reason).length;
+    if (n > 0 && !held) {
+      refuse(
+        'deletes.held',
+        n === 1
+          ? `false, yet 1 of the deletes is ${reason} (${one})`
+          : `false, yet ${n} of the deletes are ${reason} (${many})`,
+      );
+    }
   }
   if (held !== (count > 0 && heldBecause.length > 0)) {
     refuse(
@@ -163,16 +194,18 @@ const checkRepairs = (entries: readonly PlanEntry[], exportedAt: string, where: 
     if (repair === undefined) return;
     const at = `${where}: line ${index + 2}`;
     if (!CHANGES.includes(category)) {
-      throw new PlanFileError(`${at}: repair: a ${category} entry carries none`);
+      throw new PlanFileError(`${at}: repair: a ${category} entry carries none`, 'PLAN_ALTERED');
     }
     if (repair.action.startsWith('delete-') !== (category === 'delete')) {
       throw new PlanFileError(
         `${at}: repair.action: ${repair.action} in a ${category} entry: an edited or damaged plan`,
+        'PLAN_ALTERED',
       );
     }
     if (Date.parse(String(repair.message.occurredAt)) !== Date.parse(exportedAt)) {
       throw new PlanFileError(
         `${at}: repair.message.occurredAt: not the export's time ${exportedAt}: an edited or damaged plan`,
+        'PLAN_ALTERED',
       );
     }
   });

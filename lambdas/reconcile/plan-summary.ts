@@ -27,6 +27,7 @@ export const summarizePlan = (plan: Plan): string[] => {
       const detail = [
         entry.fields?.join(', '),
         entry.reason,
+        entry.scopes === undefined ? undefined : `scopes ${entry.scopes.join(', ')}`,
         entry.line === undefined ? undefined : `line ${entry.line}`,
       ].filter((d) => d !== undefined);
       lines.push(`      ${entry.entity}${detail.length > 0 ? `  (${detail.join('; ')})` : ''}`);

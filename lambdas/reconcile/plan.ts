@@ -8,9 +8,12 @@ import { type ActionName, parseMessage } from '../actions';
 import { mapLimit } from '../core/concurrency';
 import type { CampaignRecord } from '../core/platform-responses';
 import { DEFAULT_CLIENT_ID_FIELD_NAME } from '../messages/rules';
+import { userCoverage } from './coverage';
 import type { LedgerView } from './ledger-view';
 import type { PlatformReader } from './platform-reader';
+import type { EntryReason } from './reconcile-codes';
 import { type CampaignSweep, lookUpUnseen, sweepCampaign } from './record-sweep';
+import type { ReconcileScope, UsersScope } from './scope';
 import type { RecordRow, Snapshot, UserRow } from './snapshot';
 
 export const CATEGORIES = [
@@ -35,8 +38,10 @@ export interface PlanEntry {
   /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */
   readonly entity: string;
   readonly category: Category;
-  /** Why, for every category but create and in-sync: a code such as USER_EXISTS_NOT_OURS. */
-  readonly reason?: string;
+  /** Why, for every category but create and in-sync (reconcile-codes.ts). */
+  readonly reason?: EntryReason;
+  /** OWNER_AMBIGUOUS: every scope that covers or may cover the user, this one first. */
+  readonly scopes?: readonly string[];
   /** An update: the fields that differ (`data.<key>`). */
   readonly fields?: readonly string[];
   /** The export line the entity came from. */
@@ -105,6 +110,11 @@ export interface PlanInputs {
   readonly ledger: LedgerView;
   readonly previous?: PreviousSnapshot | undefined;
   readonly now: number;
+  /**
+   * Every scope of the deployment: a users plan holds the delete of a user another scope covers
+   * too. @default the snapshot's scope alone
+   */
+  readonly scopes?: Readonly<Record<string, ReconcileScope>>;
   /** Reads in flight at once. @default 4 */
   readonly concurrency?: number;
 }
@@ -347,9 +357,20 @@ const planUsers = async (
   const exportedAt = manifest.exportedAt;
   const byId = new Map<string, UserRow>(rows.map((row) => [row.loginUserId, row]));
   const ids = new Set(byId.keys());
-  if (inputs.previous?.keys) for await (const id of inputs.previous.keys()) ids.add(id);
-  for await (const id of inputs.ledger.createdUsers()) ids.add(id);
+  // Beyond its rows, a scope considers only the users it covers: its rule's, or without a rule
+  // the ones its previous roster named. Another roster's users, and users a live event made that
+  // no rule of its matches, are not its to judge.
+  const covered = (id: string) =>
+    scope.covers === undefined || userCoverage(scope.covers, { loginUserId: id }) !== 'no';
+  if (inputs.previous?.keys) {
+    for await (const id of inputs.previous.keys()) if (covered(id)) ids.add(id);
+  }
+  if (scope.covers !== undefined) {
+    for await (const id of inputs.ledger.createdUsers()) if (covered(id)) ids.add(id);
+  }
   const all = [...ids];
+  const claimants = (id: string, row: UserRow | undefined) =>
+    ambiguousOwners(scope, inputs, id, row);
   const concurrency = inputs.concurrency ?? 4;
   const found = await mapLimit(all, concurrency, async (id) => {
     const existence = await inputs.reader.userExists(id);
@@ -366,26 +387,33 @@ const planUsers = async (
     const ref = { kind: 'user', loginUserId: id } as const;
     const line = row?.line;
     const at = line === undefined ? {} : { line };
-    const remove = (reason?: string): Candidate => ({
-      ref,
-      entry: {
-        entity,
-        ...at,
-        category: 'delete',
-        ...(reason === undefined ? {} : { reason }),
-        repair: {
-          action: 'delete-user',
-          message: {
-            loginUserId: id,
-            correlationId:
-              line === undefined
-                ? entityCorrelation(snapshot, entity)
-                : rowCorrelation(snapshot, line),
-            occurredAt: exportedAt,
+    const remove = (reason?: EntryReason): Candidate => {
+      const owners = claimants(id, row);
+      return {
+        ref,
+        entry: {
+          entity,
+          ...at,
+          category: 'delete',
+          ...(owners !== undefined
+            ? { reason: OWNER_AMBIGUOUS, scopes: owners }
+            : reason === undefined
+              ? {}
+              : { reason }),
+          repair: {
+            action: 'delete-user',
+            message: {
+              loginUserId: id,
+              correlationId:
+                line === undefined
+                  ? entityCorrelation(snapshot, entity)
+                  : rowCorrelation(snapshot, line),
+              occurredAt: exportedAt,
+            },
           },
         },
-      },
-    });
+      };
+    };
     if (row !== undefined && !row.leaver && row.message !== undefined) {
       if (!existence.exists) {
         candidates.push({
@@ -457,6 +485,32 @@ const planUsers = async (
   return { candidates, checked: all.length, scopeSize: Math.max(rows.length, existing) };
 };
 
+/**
+ * The scopes a user this scope would delete may belong to, when that is not this scope alone
+ * (undefined: it is): another scope's rule matches it or may (a template no row shows), or this
+ * scope's own rule may not (a user beyond its rows). A scope without a rule claims only its own
+ * rows, which another plan cannot see: it is never named for another's user.
+ */
+const ambiguousOwners = (
+  scope: UsersScope,
+  inputs: PlanInputs,
+  loginUserId: string,
+  row: UserRow | undefined,
+): string[] | undefined => {
+  const known = { loginUserId, userTemplateName: row?.userTemplateName };
+  const others = Object.values(inputs.scopes ?? {}).flatMap((other) =>
+    other.kind === 'users' &&
+    other.name !== scope.name &&
+    other.covers !== undefined &&
+    userCoverage(other.covers, known) !== 'no'
+      ? [other.name]
+      : [],
+  );
+  const undecided =
+    row === undefined && scope.covers !== undefined && userCoverage(scope.covers, known) !== 'yes';
+  return others.length > 0 || undecided ? [scope.name, ...others.sort()] : undefined;
+};
+
 /** A live event newer than the export already decided the entity: the export does not repair it. */
 const skipNewer = async (
   candidates: readonly Candidate[],
@@ -475,17 +529,30 @@ const skipNewer = async (
  * The reason of an update left unsent: an item it would keep (a key no row of the export
  * carries) is one the message contract refuses.
  */
-export const KEPT_ITEM_UNSENDABLE = 'KEPT_ITEM_UNSENDABLE';
+export const KEPT_ITEM_UNSENDABLE: Extract<EntryReason, 'KEPT_ITEM_UNSENDABLE'> =
+  'KEPT_ITEM_UNSENDABLE';
 
 /** The reason of a delete whose record an agent has worked (`workAttempts` > 0). */
-export const WORKED_BY_AGENT = 'WORKED_BY_AGENT';
+export const WORKED_BY_AGENT: Extract<EntryReason, 'WORKED_BY_AGENT'> = 'WORKED_BY_AGENT';
+
+/** The reason of a delete of a user another scope covers or may cover (the entry names them). */
+export const OWNER_AMBIGUOUS: Extract<EntryReason, 'OWNER_AMBIGUOUS'> = 'OWNER_AMBIGUOUS';
+
+const ofTheDeletes = (n: number) => `${n} of the deletes ${n === 1 ? 'is' : 'are'}`;
 
 /**
  * Why the deletes wait when `worked` of them are WORKED_BY_AGENT: one text whether the plan saw
  * the attempts or the stack's auto-apply found them when it searched again.
  */
 export const workedHoldReason = (worked: number): string =>
-  `${worked} of the deletes are of records agents have worked (their attempts and work codes go with them)`;
+  `${ofTheDeletes(worked)} of ${worked === 1 ? 'a record' : 'records'} agents have worked (their attempts and work codes go with them)`;
+
+/** Why the deletes wait when some are OWNER_AMBIGUOUS: the first one and its scopes named. */
+export const ambiguousHoldReason = (ambiguous: readonly PlanEntry[]): string => {
+  const [first] = ambiguous;
+  const n = ambiguous.length;
+  return `${ofTheDeletes(n)} of ${n === 1 ? 'a user whose scope' : 'users whose scopes'} cannot be decided, never guessed (${first?.entity}: scopes ${first?.scopes?.join(', ')}${n > 1 ? '; the rest in the report' : ''})`;
+};
 
 /**
  * Whether the deletes may go with the rest, or wait whole for a person to name their count:
@@ -497,6 +564,7 @@ export const deleteGate = (
   scopeSize: number,
   previous: PreviousSnapshot | undefined,
   worked = 0,
+  ambiguous: readonly PlanEntry[] = [],
 ): Plan['deletes'] => {
   const { deleteGate: gate, shrinkGuardPercent } = snapshot.scope;
   const limit = Math.max(gate.count, Math.floor((gate.percent / 100) * scopeSize));
@@ -513,6 +581,7 @@ export const deleteGate = (
     );
   }
   if (worked > 0) heldBecause.push(workedHoldReason(worked));
+  if (ambiguous.length > 0) heldBecause.push(ambiguousHoldReason(ambiguous));
   return {
     count,
     gate: limit,
@@ -570,6 +639,7 @@ export const buildPlan = async (inputs: PlanInputs): Promise<Plan> => {
       built.scopeSize,
       inputs.previous,
       entries.filter((e) => e.category === 'delete' && e.reason === WORKED_BY_AGENT).length,
+      entries.filter((e) => e.category === 'delete' && e.reason === OWNER_AMBIGUOUS),
     ),
     ...('sweeps' in built
       ? {
@@ -583,7 +653,9 @@ export const buildPlan = async (inputs: PlanInputs): Promise<Plan> => {
           candidates: {
             checked: built.checked,
             outOfReach:
-              'users this integration never knew (not in this export, the previous snapshot or the ledger) cannot be found: the platform has no list call',
+              snapshot.kind === 'users' && snapshot.scope.covers === undefined
+                ? "users this integration never knew (not in this export or the previous snapshot) cannot be found: the platform has no list call; the ledger's other users are not this scope's to judge (it has no covers rule)"
+                : 'users this integration never knew (not in this export, the previous snapshot or the ledger) cannot be found: the platform has no list call',
           },
         }),
     platformReads: inputs.reader.calls,

@@ -10,6 +10,7 @@ import { type Manifest, parseManifest, SnapshotRefused } from './manifest';
 import { buildPlan, type Plan, type PreviousSnapshot } from './plan';
 import { PlanFileError, parsePlan } from './plan-file';
 import type { PlatformReader } from './platform-reader';
+import type { RefusalCode } from './reconcile-codes';
 import type { RunHistory, ScopeState } from './run-history';
 import type { ReconcileScope } from './scope';
 import { type ExportDecoder, type Snapshot, verifySnapshot } from './snapshot';
@@ -121,7 +122,7 @@ export const scopeNamed = (manifestText: string): string | undefined => {
 export const noteRefusal = async (
   history: RunHistory,
   manifestText: string,
-  refusal: { readonly code: string; readonly message: string },
+  refusal: { readonly code: RefusalCode; readonly message: string },
   at: string,
 ): Promise<string> => {
   const scope = scopeNamed(manifestText) ?? 'unknown';
@@ -173,6 +174,7 @@ export const planSnapshot = async (inputs: PlanRunInputs): Promise<PlanRun> => {
       ledger: inputs.ledger(scope),
       previous: previousOf(state, inputs.readPlan, warnings),
       now: inputs.now,
+      scopes: inputs.scopes,
       ...(inputs.concurrency === undefined ? {} : { concurrency: inputs.concurrency }),
     });
   } catch (error) {

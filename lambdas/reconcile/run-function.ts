@@ -7,7 +7,8 @@
  *   gates: its repairs are written as JSON Lines the state machine's Distributed Map sends to
  *   the queues), `held` (plan only, or deletes held: an alarm fires), `no-changes`, `refused`,
  *   or `continue` (out of time: the answers so far are kept and the next invocation goes on).
- * - `applied`: the Distributed Map sent every repair: the scope notes the snapshot as applied.
+ * - `applied`: the Distributed Map sent every repair: the scope notes the snapshot as applied, or,
+ *   when the plan's deletes were held while the rest went, notes the run so and alarms.
  */
 
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -23,6 +24,7 @@ import { CHANGES, hasChanges, type Plan } from './plan';
 import { planDigest, serializePlan } from './plan-file';
 import { noteRefusal, planSnapshot } from './planner';
 import { PlatformReadError, type PlatformReader } from './platform-reader';
+import type { RefusalCode } from './reconcile-codes';
 import {
   type Answers,
   emptyAnswers,
@@ -49,7 +51,7 @@ export type PlanStepOutput =
   | { readonly outcome: 'continue'; readonly answered: number }
   | {
       readonly outcome: 'refused';
-      readonly code: string;
+      readonly code: RefusalCode;
       readonly message: string;
       readonly scope?: string;
     }
@@ -64,6 +66,8 @@ export type PlannedOutput = {
   readonly reportKey: string;
   readonly repairsKey?: string;
   readonly repairs: number;
+  /** `apply`: the plan's deletes, held for a person while the rest is sent (0: none held). */
+  readonly deletesHeld: number;
   readonly counts: Plan['counts'];
   readonly snapshot: {
     readonly exportedAt: string;
@@ -127,7 +131,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     let run: Awaited<ReturnType<typeof planSnapshot>>;
     const manifestText = await readS3Text(s3, input);
     // Every refusal is noted in the run history, where an operator looks for the runs.
-    const refuse = async (code: string, message: string): Promise<PlanStepOutput> => {
+    const refuse = async (code: RefusalCode, message: string): Promise<PlanStepOutput> => {
       const at = new Date(now()).toISOString();
       const scope = await noteRefusal(history, manifestText, { code, message }, at);
       deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
@@ -217,13 +221,18 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     const planKey = `${base}/plan.jsonl`;
     const reportKey = `${base}/report.jsonl`;
     const changes = hasChanges(result);
-    const auto = scope?.apply === 'auto' && !result.deletes.held;
+    // Held deletes wait for a person; what else the plan repairs goes, as `reconcile apply`
+    // sends it (the applied step then notes the run as applied with its deletes held).
+    const others = CHANGES.some((c) => c !== 'delete' && result.counts[c] > 0);
+    const auto = scope?.apply === 'auto' && (!result.deletes.held || others);
     const outcome = !changes ? 'no-changes' : auto ? 'apply' : 'held';
+    const deletesHeld = outcome === 'apply' && result.deletes.held ? result.deletes.count : 0;
     const planText = serializePlan(result);
     await writeObject(s3, bucket, planKey, planText);
     await writeObject(s3, bucket, reportKey, `${reportLines(result, { outcome }).join('\n')}\n`);
     const repairs = result.entries.flatMap((entry) => {
       if (entry.repair === undefined) return [];
+      if (entry.category === 'delete' && deletesHeld > 0) return [];
       const queueUrl = deps.queueUrls[entry.repair.action];
       if (queueUrl === undefined)
         throw new Error(`no queue for ${entry.repair.action}: is the action enabled?`);
@@ -255,7 +264,8 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     if (outcome === 'no-changes') await history.noteSuccess(result.scope, result.createdAt);
     deps.metrics.publish(result.scope, {
       ReconcileDriftFound: CHANGES.reduce((n, c) => n + result.counts[c], 0),
-      ReconcileDeletesHeld: result.deletes.held ? result.deletes.count : 0,
+      // An applied plan's held deletes are counted when it is applied (the applied step).
+      ReconcileDeletesHeld: result.deletes.held && deletesHeld === 0 ? result.deletes.count : 0,
       ReconcilePlansHeld: outcome === 'held' ? 1 : 0,
       ReconcileUnmanaged: result.counts.unmanaged,
       ReconcileConflicts: result.counts.conflict,
@@ -269,6 +279,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       reportKey,
       ...(outcome === 'apply' ? { repairsKey } : {}),
       repairs: repairs.length,
+      deletesHeld,
       counts: result.counts,
       snapshot,
       heldBecause:
@@ -281,24 +292,32 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
   const applied = async (input: AppliedStepInput): Promise<{ readonly outcome: 'applied' }> => {
     const at = new Date(now()).toISOString();
     const { plan: step } = input;
-    await history.noteApplied(
-      step.scope,
-      { ...step.snapshot, planLocation: `s3://${bucket}/${step.planKey}` },
-      { at, approvedBy: 'auto-apply' },
-    );
+    // As `reconcile apply` does: a plan whose deletes wait is not the scope's applied snapshot
+    // yet, its run says the deletes are held, and the PlanHeld alarm fires for a person.
+    const held = step.deletesHeld ?? 0;
+    if (held === 0) {
+      await history.noteApplied(
+        step.scope,
+        { ...step.snapshot, planLocation: `s3://${bucket}/${step.planKey}` },
+        { at, approvedBy: 'auto-apply' },
+      );
+    }
     await history.record({
       runId: step.runId,
       scope: step.scope,
-      status: 'applied',
+      status: held > 0 ? 'applied-deletes-held' : 'applied',
       at,
       counts: step.counts,
       approvedBy: 'auto-apply',
+      deletesHeld: held,
       planLocation: `s3://${bucket}/${step.planKey}`,
       reportLocation: `s3://${bucket}/${step.reportKey}`,
     });
     deps.metrics.publish(step.scope, {
       ReconcileDriftRepaired: step.repairs,
-      ReconcileRunSucceeded: 1,
+      ReconcileDeletesHeld: held,
+      ReconcilePlansHeld: held > 0 ? 1 : 0,
+      ReconcileRunSucceeded: held > 0 ? 0 : 1,
     });
     return { outcome: 'applied' };
   };

@@ -6,6 +6,8 @@
  * the scope's transitions below, so they cannot drift apart.
  */
 
+import type { RefusalCode } from './reconcile-codes';
+
 export interface SnapshotMark {
   readonly exportedAt: string;
   readonly rowCount: number;
@@ -23,7 +25,17 @@ export interface ScopeState {
   readonly lastSuccessAt?: string;
 }
 
-export type RunStatus = 'refused' | 'no-changes' | 'planned' | 'held' | 'applied';
+/**
+ * `held`: the plan waits for a person, nothing of it sent; `applied-deletes-held`: the rest of
+ * the plan was sent, its deletes wait (`reconcile apply` exits 3).
+ */
+export type RunStatus =
+  | 'refused'
+  | 'no-changes'
+  | 'planned'
+  | 'held'
+  | 'applied'
+  | 'applied-deletes-held';
 
 export interface RunRecord {
   readonly runId: string;
@@ -37,7 +49,7 @@ export interface RunRecord {
   /** SHA-256 of the plan file as written: `reconcile apply` refuses a file that differs. */
   readonly planSha256?: string;
   readonly reportLocation?: string;
-  readonly refusal?: { readonly code: string; readonly message: string };
+  readonly refusal?: { readonly code: RefusalCode; readonly message: string };
   /** What the plan could not use (the previous snapshot's plan gone or damaged, say). */
   readonly warnings?: readonly string[];
 }

@@ -17,6 +17,7 @@ export const reportLines = (plan: Plan, extra: Record<string, unknown> = {}): st
           entity: entry.entity,
           category: entry.category,
           ...(entry.reason === undefined ? {} : { reason: entry.reason }),
+          ...(entry.scopes === undefined ? {} : { scopes: entry.scopes }),
           ...(entry.fields === undefined ? {} : { fields: entry.fields }),
           ...(entry.line === undefined ? {} : { line: entry.line }),
           ...(entry.repair === undefined ? {} : { action: entry.repair.action }),

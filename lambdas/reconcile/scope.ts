@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { PLATFORM_REGIONS } from '../core/regions';
 import { formatIssues } from '../messages/parse';
+import { overlaps } from './coverage';
 
 export const SCOPE_DEFAULTS = {
   splitKeys: ['Id'],
@@ -72,8 +73,38 @@ const recordsScope = z.strictObject({
   ...policy,
 });
 
+const domain = z
+  .string()
+  .check(
+    z.regex(
+      /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/,
+      'must be a domain such as example.com (no "@")',
+    ),
+  );
+
+/** Which users a users scope covers (coverage.ts): every clause given must match. */
+const userRule = z
+  .strictObject({
+    /** The part of loginUserId after its last "@" (any case). */
+    loginUserIdDomains: z.optional(z.array(domain).check(z.minLength(1, 'must list at least one'))),
+    /** userTemplateName, exactly. */
+    userTemplateNames: z.optional(nonEmptyList),
+  })
+  .check(
+    z.refine(
+      (rule) => rule.loginUserIdDomains !== undefined || rule.userTemplateNames !== undefined,
+      'must give loginUserIdDomains, userTemplateNames or both',
+    ),
+  );
+
 const usersScope = z.strictObject({
   kind: z.literal('users', 'must be "records" or "users"'),
+  /**
+   * The users this scope covers: the only ones its plan considers beyond its own rows, and may
+   * delete without a person. @default none: the scope covers only the users its rosters name,
+   * and `absentMeansLeave` is refused
+   */
+  covers: z.optional(userRule),
   /** The roster column that marks leavers. */
   statusColumn: z._default(
     z.string().check(z.minLength(1, 'must not be empty')),
@@ -86,6 +117,20 @@ const usersScope = z.strictObject({
 });
 
 export const scopeSchema = z.discriminatedUnion('kind', [recordsScope, usersScope]);
+
+/**
+ * A users scope that reads absence as leaving must say which users it covers: without a rule it
+ * cannot know that a user absent from its roster is its own (another roster's, one a live event
+ * made), and would delete them.
+ */
+const absentNeedsCovers = (scopes: Readonly<Record<string, z.infer<typeof scopeSchema>>>) =>
+  Object.entries(scopes).flatMap(([key, scope]) =>
+    scope.kind === 'users' && scope.absentMeansLeave && scope.covers === undefined
+      ? [
+          `${key}.covers: is required when absentMeansLeave is true: say which users this roster speaks for (loginUserIdDomains, userTemplateNames), or a user absent from it that another roster or a live event made would be deleted`,
+        ]
+      : [],
+  );
 export const scopesSchema = z.record(name, scopeSchema);
 
 export type RecordsScope = z.infer<typeof recordsScope> & { readonly name: string };
@@ -100,10 +145,10 @@ export type ScopesResult =
 export const parseScopes = (input: unknown): ScopesResult => {
   const parsed = z.safeParse(scopesSchema, input, { reportInput: true });
   if (!parsed.success) return { success: false, error: formatIssues(parsed.error.issues) };
-  return {
-    success: true,
-    scopes: Object.fromEntries(
-      Object.entries(parsed.data).map(([key, scope]) => [key, { ...scope, name: key }]),
-    ),
-  };
+  const scopes = Object.fromEntries(
+    Object.entries(parsed.data).map(([key, scope]) => [key, { ...scope, name: key }]),
+  );
+  const problems = [...absentNeedsCovers(parsed.data), ...overlaps(Object.values(scopes))];
+  if (problems.length > 0) return { success: false, error: problems.join('\n') };
+  return { success: true, scopes };
 };

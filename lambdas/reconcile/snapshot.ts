@@ -12,7 +12,9 @@ import {
 } from '../actions';
 import type { PlatformRegion } from '../core/regions';
 import type { InputItem } from '../input/input-format';
+import { userCoverage } from './coverage';
 import { type ExportFormat, type Manifest, SnapshotRefused } from './manifest';
+import type { RefusalCode } from './reconcile-codes';
 import type { ReconcileScope, RecordsScope, UsersScope } from './scope';
 
 /** One decoded row of an export, or why its line could not be read: the bulk loader's item. */
@@ -28,6 +30,8 @@ export interface UserRow {
   readonly leaver: boolean;
   /** The add-user message an active row asks for (undefined for a leaver). */
   readonly message: AddUserMessage | undefined;
+  /** The template the row shows, if any (a leaver's row need not): what a covers rule reads. */
+  readonly userTemplateName?: string | undefined;
 }
 
 export interface RecordRow {
@@ -79,7 +83,7 @@ const listing = (problems: readonly string[]): string =>
     ? problems.join('; ')
     : `${problems.slice(0, LISTED).join('; ')}; and ${problems.length - LISTED} more`;
 
-const refuseRows = (code: string, what: string, problems: readonly string[]): never => {
+const refuseRows = (code: RefusalCode, what: string, problems: readonly string[]): never => {
   throw new SnapshotRefused(code, `${problems.length} ${what}: ${listing(problems)}`);
 };
 
@@ -101,6 +105,7 @@ const userRows = (
   items: readonly { position: number; value: unknown }[],
 ): UserRow[] => {
   const problems: string[] = [];
+  const outside: string[] = [];
   const rows: UserRow[] = [];
   const leaverValues = new Set(scope.leaverStatuses.map((s) => s.trim().toLowerCase()));
   for (const { position, value } of items) {
@@ -126,7 +131,23 @@ const userRows = (
         problems.push(`line ${position}: loginUserId: is required`);
         continue;
       }
-      rows.push({ line: position, loginUserId, leaver, message: undefined });
+      const template = fields.userTemplateName;
+      const known = {
+        loginUserId,
+        userTemplateName: typeof template === 'string' ? template : undefined,
+      };
+      // A leaver row need not show its template: only a rule it plainly fails puts it outside.
+      if (scope.covers !== undefined && userCoverage(scope.covers, known) === 'no') {
+        outside.push(`line ${position}`);
+        continue;
+      }
+      rows.push({
+        line: position,
+        loginUserId,
+        leaver,
+        message: undefined,
+        userTemplateName: known.userTemplateName,
+      });
       continue;
     }
     const parsed = parseMessage('add-user', fields);
@@ -134,14 +155,26 @@ const userRows = (
       problems.push(`line ${position}: not a valid add-user row: ${parsed.error}`);
       continue;
     }
+    if (scope.covers !== undefined && userCoverage(scope.covers, parsed.message) !== 'yes') {
+      outside.push(`line ${position}`);
+      continue;
+    }
     rows.push({
       line: position,
       loginUserId: parsed.message.loginUserId,
       leaver,
       message: parsed.message,
+      userTemplateName: parsed.message.userTemplateName,
     });
   }
   if (problems.length > 0) refuseRows('INVALID_ROWS', 'invalid rows', problems);
+  if (outside.length > 0) {
+    refuseRows(
+      'OUT_OF_SCOPE',
+      `rows outside scope "${scope.name}" (users its covers rule does not match)`,
+      outside,
+    );
+  }
   duplicates(
     rows.map((r) => ({ key: r.loginUserId, line: r.line })),
     'loginUserIds',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SyncError } from '../core/errors';
 import { platformEnvShape } from '../core/runtime-env';
 import '../core/zod-locale';
 
@@ -63,8 +64,10 @@ export const scimEnvSchema = z.object({
 
 export type ScimEnv = z.infer<typeof scimEnvSchema>;
 
-export class ScimEnvError extends Error {
+export class ScimEnvError extends SyncError<'SCIM_ENV_INVALID'> {
   override readonly name = 'ScimEnvError';
+  readonly code = 'SCIM_ENV_INVALID';
+  readonly category = 'operator';
 }
 
 /** Reads the contract from `env`; throws one error naming every bad variable. */

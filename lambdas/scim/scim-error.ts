@@ -2,6 +2,8 @@
  * SCIM's error answer (RFC 7644 §3.12): `status` as a string, a `scimType` where the RFC has
  * one, and a detail naming the attribute. Thrown anywhere in a request, answered by the handler.
  */
+import { type ErrorCategory, SyncError } from '../core/errors';
+
 export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 export type ScimType =
@@ -16,8 +18,11 @@ export type ScimType =
   | 'invalidVers'
   | 'sensitive';
 
-export class ScimError extends Error {
+/** A request answered with SCIM's error: a 4xx is the request's fault, a 5xx a passing one. */
+export class ScimError extends SyncError<`SCIM_${number}`> {
   override readonly name = 'ScimError';
+  readonly code: `SCIM_${number}`;
+  readonly category: ErrorCategory;
   constructor(
     readonly status: number,
     readonly detail: string,
@@ -26,6 +31,8 @@ export class ScimError extends Error {
     readonly retryAfterSeconds?: number,
   ) {
     super(detail);
+    this.code = `SCIM_${status}`;
+    this.category = status >= 500 ? 'retryable' : 'permanent';
   }
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
+import { SyncError } from '../core/errors';
 import { LeaseLostError, type LedgerStore } from '../core/ledger/ledger-store';
 import type { ScimUser } from './scim-user';
 
@@ -102,8 +103,11 @@ export interface HeldProfile {
   release(expiresAtSeconds: number): Promise<void>;
 }
 
-export class ScimBusyError extends Error {
+/** Another request of the same user holds its item until its deadline. */
+export class ScimBusyError extends SyncError<'SCIM_USER_BUSY'> {
   override readonly name = 'ScimBusyError';
+  readonly code = 'SCIM_USER_BUSY';
+  readonly category = 'retryable';
 }
 
 const BUSY_WAITS_MS = [50, 100, 200, 400, 800, 1600];

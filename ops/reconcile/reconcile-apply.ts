@@ -22,6 +22,7 @@ import { counted } from '../counted';
 import type { OpsCommand } from '../deployment';
 import { OpsError } from '../errors';
 import { writeLine } from '../io';
+import { RECONCILE_EXIT } from './exit-codes';
 import { lazyS3, locate, readText } from './locations';
 import { type PlatformAccessOptions, platformReaderFor } from './platform-access';
 import { ledgerTableOf } from './reconcile-plan';
@@ -39,6 +40,8 @@ export interface ReconcileApplyOptions extends PlatformAccessOptions {
   readonly plan: string;
   readonly allowDeletes?: number | undefined;
   readonly parallel: number;
+  /** The options that chose the deployment (`--config example`, …): the release command repeats them. */
+  readonly environment?: readonly string[];
   readonly now?: () => number;
   readonly backoffMs?: (retry: number) => number;
 }
@@ -56,7 +59,8 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   try {
     plan = parsePlan(text, location.name);
   } catch (error) {
-    if (error instanceof PlanFileError) throw new OpsError(error.message);
+    if (error instanceof PlanFileError)
+      throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was sent.`);
     throw error;
   }
   const tableName = await ledgerTableOf(deployment);
@@ -73,7 +77,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
     });
   } catch (error) {
     if (error instanceof PlanRefused)
-      throw new OpsError(`Refused (${error.code}): ${error.message}`);
+      throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was sent.`);
     throw error;
   }
   const repairs = repairsByAction(plan, decision);
@@ -136,7 +140,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   await history.record({
     runId: plan.planId,
     scope: plan.scope,
-    status: complete ? 'applied' : 'held',
+    status: complete ? 'applied' : failed > 0 ? 'held' : 'applied-deletes-held',
     at,
     counts: plan.counts,
     approvedBy,
@@ -160,23 +164,25 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
     io.stdout,
     `Applied plan ${plan.planId}: ${counted(sent, 'repair')} sent now${before > 0 ? `, ${before} by an earlier apply` : ''}, stamped occurredAt ${plan.snapshot.exportedAt}; the handlers order them against live events.`,
   );
-  if (worked.length > 0) {
-    writeLine(
-      io.stdout,
-      `${counted(decision.heldDeletes, 'delete')} HELD (${WORKED_BY_AGENT}: an agent has worked ${counted(worked.length, 'record')} to delete since the plan, first ${worked[0]}): plan again; the new plan names them.`,
-    );
-  } else if (decision.heldDeletes > 0) {
-    writeLine(
-      io.stdout,
-      `${counted(decision.heldDeletes, 'delete')} HELD (${plan.deletes.heldBecause.join('; ')}): check them in the plan, then rerun with --allow-deletes ${decision.heldDeletes}.`,
-    );
-  }
   if (failed > 0) {
     writeLine(
       io.stderr,
       `${counted(failed, 'repair')} could not be sent: rerun the same command to send them.`,
     );
-    return 1;
+    return RECONCILE_EXIT.error;
   }
-  return 0;
+  if (decision.heldDeletes === 0) return RECONCILE_EXIT.done;
+  // The last line: what waits for a person, and the one command that releases it.
+  const held = counted(decision.heldDeletes, 'delete');
+  const command = [
+    `npm run ops -- reconcile apply ${options.plan} --allow-deletes ${decision.heldDeletes}`,
+    ...(options.environment ?? []),
+  ].join(' ');
+  writeLine(
+    io.stdout,
+    worked.length > 0
+      ? `HELD ${held} (${WORKED_BY_AGENT}: an agent has worked ${counted(worked.length, 'record')} to delete since the plan, first ${worked[0]}): this plan cannot release them; plan the snapshot ${plan.snapshot.file} again (npm run ops -- reconcile plan <its manifest>), which names them, and apply that plan with --allow-deletes <its delete count>.`
+      : `HELD ${held} (${plan.deletes.heldBecause.join('; ')}): check them in the plan, then release them: ${command}`,
+  );
+  return RECONCILE_EXIT.deletesHeld;
 };

@@ -21,10 +21,15 @@ import type { Deployment, OpsCommand } from '../deployment';
 import { OpsError } from '../errors';
 import { writeLine } from '../io';
 import { requireOutput } from '../stack-outputs';
+import { RECONCILE_EXIT } from './exit-codes';
 import { lazyS3, locate, readText } from './locations';
 import { platformReaderFor } from './platform-access';
 
-export const PLAN_EXIT = { noChanges: 0, error: 1, changes: 2 } as const;
+export const PLAN_EXIT = {
+  noChanges: RECONCILE_EXIT.done,
+  error: RECONCILE_EXIT.error,
+  changes: RECONCILE_EXIT.changes,
+} as const;
 
 export interface ReconcilePlanOptions {
   readonly manifest: string;
@@ -88,9 +93,11 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
       throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was planned.`);
     }
     if (error instanceof PlatformReadError) {
-      const refusal = { code: 'PLATFORM_READ', message: error.message };
+      const refusal = { code: 'PLATFORM_READ', message: error.message } as const;
       await noteRefusal(history, manifestText, refusal, new Date(now()).toISOString());
-      throw new OpsError(`The platform could not be read: ${error.message}. Nothing was planned.`);
+      throw new OpsError(
+        `Refused (PLATFORM_READ): the platform could not be read: ${error.message}. Nothing was planned.`,
+      );
     }
     throw error;
   }

@@ -231,4 +231,34 @@ describe('reconcile config', () => {
     // Assess
     expect(attempt).toThrow(/reconcile\.scopes: x\.campaigns: must list at least one/);
   });
+
+  it.each([
+    [
+      'two records scopes covering one campaign',
+      {
+        renewals: { kind: 'records', campaigns: ['Spring-Renewals'] },
+        intake: { kind: 'records', campaigns: ['Bulk-Intake', 'Spring-Renewals'] },
+      },
+      /reconcile\.scopes: intake\.campaigns: "Spring-Renewals" is also covered by scope renewals/,
+    ],
+    [
+      'two users scopes whose rules can both match a user',
+      {
+        staff: { kind: 'users', covers: { loginUserIdDomains: ['example.com'] } },
+        agents: { kind: 'users', covers: { userTemplateNames: ['Agent-Standard'] } },
+      },
+      /reconcile\.scopes: agents\.covers: can match the same users as scope staff's covers/,
+    ],
+    [
+      'a roster reading absence as leaving without a rule',
+      { hr: { kind: 'users', absentMeansLeave: true } },
+      /reconcile\.scopes: hr\.covers: is required when absentMeansLeave is true/,
+    ],
+  ])('refuses %s at synth, naming the field and both scopes', (_case, overlapping, message) => {
+    // Act
+    const attempt = () => synth(configWith({ reconcile: { scopes: overlapping } }));
+
+    // Assess
+    expect(attempt).toThrow(message);
+  });
 });

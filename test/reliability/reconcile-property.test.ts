@@ -196,7 +196,12 @@ describe('reconciliation property', () => {
           r.row === 'absent' ? [] : [[CAMPAIGN, clientId(i), clientId(i), r.row]],
         );
         const scopes = parseScopes({
-          people: { kind: 'users', absentMeansLeave, deleteGate: { count: 100, percent: 0 } },
+          people: {
+            kind: 'users',
+            covers: { loginUserIdDomains: ['example.com'] },
+            absentMeansLeave,
+            deleteGate: { count: 100, percent: 0 },
+          },
           leads: {
             kind: 'records',
             campaigns: [CAMPAIGN],

@@ -14,8 +14,13 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
+import { userKey } from '../../../lambdas/core/ledger/entity-key';
+import { eventVersion } from '../../../lambdas/core/ledger/event-version';
+import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { DynamoDbRunHistory } from '../../../lambdas/reconcile/dynamodb-run-history';
 import { parsePlan, planDigest } from '../../../lambdas/reconcile/plan-file';
+import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { loadConfig } from '../../../lib/config';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
@@ -29,9 +34,11 @@ import {
 import { fileLogSink, type LogSink } from '../../../local/run/run-logger';
 import { loadRunSettings, withRetrySchedule } from '../../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { openDeployment } from '../../../ops/deployment';
+import { runReconcilePlan } from '../../../ops/reconcile/reconcile-plan';
 import { motoEndpoint, TEST_CREDENTIALS, uniqueName } from '../../support/aws-clients';
 import { motoLedgerClient } from '../../support/ledger-table';
-import { runOpsCaptured } from '../../support/ops-run';
+import { CapturedWriter, runOpsCaptured } from '../../support/ops-run';
 import { REPO_ROOT } from '../../support/repo-paths';
 
 const settings = withRetrySchedule(
@@ -200,6 +207,29 @@ const oneDeletePlan = async (
   await writeFile(file, `${[header, ...entries].map((e) => JSON.stringify(e)).join('\n')}\n`);
   await noteAsPlanned(file);
   return file;
+};
+
+/** Users on the platform that the ledger shows this integration created (by live events). */
+const createdByUs = async (logins: readonly string[]) => {
+  const tableName = backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '';
+  const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'c'.repeat(16));
+  for (const login of logins) {
+    simulator.state.addUser({
+      loginUserId: login,
+      firstName: 'C',
+      lastName: 'V',
+      userTemplateName: 'Agent-Standard',
+    });
+    const doc = {
+      schema: LEDGER_SCHEMA_VERSION,
+      kind: 'user',
+      id: { loginUserId: login },
+      events: [],
+      known: { place: { user: { born: v, at: v } }, written: true },
+    };
+    await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
+  }
 };
 
 /** A plan entry deleting the hand-made C-2900 (allowed by the plan: not held). */
@@ -428,8 +458,10 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     await drain();
 
     // Assess
-    expect(without.code).toBe(0);
-    expect(without.stdout).toContain('1 delete HELD');
+    expect(without.code).toBe(3);
+    expect(without.stdout.trim().split('\n').at(-1)).toBe(
+      `HELD 1 delete (test): check them in the plan, then release them: npm run ops -- reconcile apply ${held} --allow-deletes 1 ${args.join(' ')}`,
+    );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('Refused (DELETE_COUNT)');
     expect(stillThere).toBeDefined();
@@ -453,11 +485,115 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     await drain();
 
     // Assess
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(
-      `1 delete HELD (WORKED_BY_AGENT: an agent has worked 1 record to delete since the plan, first record:${SMALL_CAMPAIGN}:C-2900)`,
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stdout.trim().split('\n').at(-1)).toContain(
+      `HELD 1 delete (WORKED_BY_AGENT: an agent has worked 1 record to delete since the plan, first record:${SMALL_CAMPAIGN}:C-2900): this plan cannot release them; plan the snapshot`,
     );
     expect(record('C-2900')).toBeDefined();
+  });
+
+  it('refuses a plan whose hold was cleared by hand in the same Refused (<CODE>) form (exit 1)', async () => {
+    // Prepare: a worked delete, held as planned; then its hold and reasons edited away
+    const cleared = await oneDeletePlan('cleared', 'crm-renewals.csv', true, (occurredAt) => ({
+      ...deleteOfC2900('cleared-test')(occurredAt),
+      reason: 'WORKED_BY_AGENT',
+    }));
+    const planned = await readFile(cleared, 'utf8');
+    await writeFile(
+      cleared,
+      planned
+        .replace('"held":true', '"held":false')
+        .replace(/"heldBecause":\[[^\]]*\]/, '"heldBecause":[]'),
+    );
+
+    // Act
+    const run = await ops('reconcile', 'apply', cleared);
+
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `Refused (PLAN_ALTERED): ${cleared}: deletes.held: the header says false, yet 1 of the deletes is WORKED_BY_AGENT (a record agents have worked)`,
+    );
+    expect(record('C-2900')).toBeDefined();
+  });
+
+  it('a roster reading absence as leaving deletes only the users its scope covers', async () => {
+    // Prepare: contractors a live event made (ledger: ours), one still listed, one gone; the HR
+    // users this integration made (una) are absent from the contractors' roster
+    await createdByUs(['cara@contractors.example.com', 'carl@contractors.example.com']);
+    const file = await writeExport(
+      'contractors.csv',
+      'loginUserId,firstName,lastName,userTemplateName\ncara@contractors.example.com,C,V,Agent-Standard\n',
+      'vendor-contractors',
+      'users',
+    );
+
+    // Act
+    const planned = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+    const applied = await ops('reconcile', 'apply', planOf('contractors.csv'));
+    await drain();
+
+    // Assess
+    expect(planned.code, planned.stderr).toBe(2);
+    const plan = parsePlan(await readFile(planOf('contractors.csv'), 'utf8'));
+    expect(plan.entries.map((e) => [e.entity, e.category])).toEqual([
+      ['user:carl@contractors.example.com', 'delete'],
+      ['user:cara@contractors.example.com', 'in-sync'],
+    ]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(simulator.state.findUser('carl@contractors.example.com')).toBeUndefined();
+    expect(simulator.state.findUser('nina.new@example.com')).toBeDefined();
+  });
+
+  it('holds the delete of a user two scopes may cover, naming both, and apply exits 3', async () => {
+    // Prepare: a deployment whose two desk rosters share a domain and split it by template
+    // (the example config has no such pair; the plan command runs with it, as with --config)
+    const desk = (template: string) => ({
+      kind: 'users',
+      covers: { loginUserIdDomains: ['desk.example.com'], userTemplateNames: [template] },
+      absentMeansLeave: true,
+    });
+    const scopes = parseScopes({ 'desk-agents': desk('Agent'), 'desk-leads': desk('Lead') });
+    if (!scopes.success) throw new Error(scopes.error);
+    await createdByUs(['dee@desk.example.com', 'live@desk.example.com']);
+    const file = await writeExport(
+      'desk.csv',
+      'loginUserId,firstName,lastName,userTemplateName\ndee@desk.example.com,C,V,Agent\n',
+      'desk-agents',
+      'users',
+    );
+    const deployment = openDeployment({
+      configName: 'example',
+      stackName: args[3],
+      outputsFile: args[5],
+    });
+    const [stdout, stderr] = [new CapturedWriter(), new CapturedWriter()];
+
+    // Act
+    const planned = await runReconcilePlan(
+      {
+        ...deployment,
+        config: { ...config, reconcile: { ...config.reconcile, scopes: scopes.scopes } },
+      },
+      { manifest: file, platformUrl: simulator.baseUrl },
+      { stdout, stderr },
+    );
+    const applied = await ops('reconcile', 'apply', planOf('desk.csv'));
+    await drain();
+
+    // Assess
+    expect(planned, stderr.text).toBe(2);
+    expect(stdout.text).toContain(
+      'user:live@desk.example.com  (OWNER_AMBIGUOUS; scopes desk-agents, desk-leads)',
+    );
+    expect(stdout.text).toContain(
+      'deletes HELD: 1 of the deletes is of a user whose scope cannot be decided, never guessed (user:live@desk.example.com: scopes desk-agents, desk-leads)',
+    );
+    expect(applied.code, applied.stderr).toBe(3);
+    expect(applied.stdout.trim().split('\n').at(-1)).toMatch(
+      /^HELD 1 delete \(1 of the deletes is of a user whose scope cannot be decided.*\): check them in the plan, then release them: npm run ops -- reconcile apply \S+desk\.csv\.plan\.jsonl --allow-deletes 1 --config example/,
+    );
+    expect(simulator.state.findUser('live@desk.example.com')).toBeDefined();
   });
 
   it('stops before the deletes when the records to delete cannot be searched again (exit 1)', async () => {

@@ -16,6 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
+import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { dynamoDbLedgerItems } from '../../../lambdas/reconcile/dynamodb-ledger-items';
 import {
@@ -66,6 +67,32 @@ const scopes = parseScopes({
   tidy: { kind: 'records', apply: 'auto', campaigns: ['Tidy'], deleteUnmanaged: true },
   late: { kind: 'records', apply: 'auto', campaigns: ['Late'], deleteUnmanaged: true },
   part: { kind: 'records', apply: 'auto', campaigns: ['Part'], deleteUnmanaged: true },
+  // Two rosters in one deployment, each reading absence as leaving: each covers its own domain.
+  staff: {
+    kind: 'users',
+    apply: 'auto',
+    covers: { loginUserIdDomains: ['corp.example'] },
+    absentMeansLeave: true,
+  },
+  vendor: {
+    kind: 'users',
+    apply: 'auto',
+    covers: { loginUserIdDomains: ['vendor.example'] },
+    absentMeansLeave: true,
+  },
+  // One domain, two templates: a user whose template no row shows may be either's.
+  agents: {
+    kind: 'users',
+    apply: 'auto',
+    covers: { loginUserIdDomains: ['desk.example'], userTemplateNames: ['Agent'] },
+    absentMeansLeave: true,
+  },
+  supervisors: {
+    kind: 'users',
+    apply: 'auto',
+    covers: { loginUserIdDomains: ['desk.example'], userTemplateNames: ['Supervisor'] },
+    absentMeansLeave: true,
+  },
 });
 if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
@@ -295,6 +322,116 @@ describe('the reconcile function (plan and applied steps)', () => {
     ]);
   });
 
+  /** Users on the platform that the ledger shows this integration created (by live events). */
+  const createdByUs = async (logins: readonly string[]) => {
+    const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+    const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'e'.repeat(16));
+    for (const login of logins) {
+      simulator.state.addUser(user(login));
+      const doc = {
+        schema: LEDGER_SCHEMA_VERSION,
+        kind: 'user',
+        id: { loginUserId: login },
+        events: [],
+        known: { place: { user: { born: v, at: v } }, written: true },
+      };
+      await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
+    }
+  };
+  const deletesIn = async (output: PlanStepOutput) =>
+    (await text((output as PlannedOutput).repairsKey ?? ''))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(JSON.parse(l).body))
+      .filter((m) => m.firstName === undefined)
+      .map((m) => m.loginUserId);
+
+  it('two rosters reading absence as leaving in one deployment: each deletes only its own', async () => {
+    // Prepare: each roster's stayer and leaver, a user no scope covers, all created by us
+    await createdByUs([
+      'ann@corp.example',
+      'al.left@corp.example',
+      'vic@vendor.example',
+      'val.left@vendor.example',
+      'nobody@elsewhere.example',
+    ]);
+    const staffRoster = await drop('staff-1', 'staff', [user('ann@corp.example')]);
+    const vendorRoster = await drop('vendor-1', 'vendor', [user('vic@vendor.example')]);
+
+    // Act
+    const staff = await run()(staffRoster, plenty);
+    const vendor = await run()(vendorRoster, plenty);
+
+    // Assess
+    expect(staff).toMatchObject({ outcome: 'apply', counts: { delete: 1, 'in-sync': 1 } });
+    expect(vendor).toMatchObject({ outcome: 'apply', counts: { delete: 1, 'in-sync': 1 } });
+    expect(await deletesIn(staff as PlanStepOutput)).toEqual(['al.left@corp.example']);
+    expect(await deletesIn(vendor as PlanStepOutput)).toEqual(['val.left@vendor.example']);
+  });
+
+  it('holds the delete of a user both rules may match, naming both scopes, and the alarm metric fires', async () => {
+    // Prepare: a user a live event made, whose template no roster row shows
+    await createdByUs(['dee@desk.example', 'live@desk.example']);
+    const input = await drop('agents-1', 'agents', [user('dee@desk.example')]);
+
+    // Act
+    const output = await run()(input, plenty);
+
+    // Assess
+    expect(output).toMatchObject({
+      outcome: 'held',
+      counts: { delete: 1 },
+      heldBecause: [
+        '1 of the deletes is of a user whose scope cannot be decided, never guessed (user:live@desk.example: scopes agents, supervisors)',
+      ],
+    });
+    const report = await text((output as PlannedOutput).reportKey);
+    expect(report).toContain(
+      '"entity":"user:live@desk.example","category":"delete","reason":"OWNER_AMBIGUOUS","scopes":["agents","supervisors"]',
+    );
+    expect(published.at(-1)).toEqual({
+      scope: 'agents',
+      values: expect.objectContaining({ ReconcileDeletesHeld: 1, ReconcilePlansHeld: 1 }),
+    });
+    expect(simulator.state.findUser('live@desk.example')).toBeDefined();
+  });
+
+  it('applies the rest of an auto plan whose deletes are held, and notes the run as applied with its deletes held', async () => {
+    // Prepare: a new user, and two leavers still provisioned beyond strict's gate of one
+    for (const login of ['held1@example.com', 'held2@example.com'])
+      simulator.state.addUser(user(login));
+    const leaver = (login: string) => ({ loginUserId: login, status: 'terminated' });
+    const input = await drop(
+      'strict-rest',
+      'strict',
+      [user('joins@example.com'), leaver('held1@example.com'), leaver('held2@example.com')],
+      { exportedAt: '2026-11-25T05:00:00.000Z' },
+    );
+
+    // Act
+    const planned = (await run()(input, plenty)) as PlannedOutput;
+    await run()({ step: 'applied', plan: planned }, plenty);
+
+    // Assess: only the create goes; the run says its deletes wait, and the alarm's metric fires
+    expect(planned).toMatchObject({ outcome: 'apply', repairs: 1, deletesHeld: 2 });
+    expect(await text(planned.repairsKey ?? '')).not.toContain('held1@example.com');
+    const history = new DynamoDbRunHistory({ tableName, client: motoLedgerClient() });
+    expect(await history.run('strict', planned.runId)).toMatchObject({
+      status: 'applied-deletes-held',
+      deletesHeld: 2,
+    });
+    expect((await history.scope('strict')).applied).toBeUndefined();
+    expect(published.at(-1)).toEqual({
+      scope: 'strict',
+      values: {
+        ReconcileDriftRepaired: 1,
+        ReconcileDeletesHeld: 2,
+        ReconcilePlansHeld: 1,
+        ReconcileRunSucceeded: 0,
+      },
+    });
+  });
+
   it('holds the plan of a plan-only scope for a person, and says so in a metric', async () => {
     // Prepare
     const input = await drop('review-1', 'review', [user('held@example.com')]);
@@ -410,7 +547,7 @@ describe('the reconcile function (plan and applied steps)', () => {
     expect(output).toMatchObject({ outcome: 'held', counts: { delete: 1 } });
     expect(output).toMatchObject({
       heldBecause: [
-        '1 of the deletes are of records agents have worked (their attempts and work codes go with them)',
+        '1 of the deletes is of a record agents have worked (their attempts and work codes go with them)',
       ],
     });
     expect(output).not.toHaveProperty('repairsKey');
@@ -477,7 +614,7 @@ describe('the reconcile function (plan and applied steps)', () => {
       outcome: 'held',
       counts: { delete: 2 },
       heldBecause: [
-        '1 of the deletes are of records agents have worked (their attempts and work codes go with them)',
+        '1 of the deletes is of a record agents have worked (their attempts and work codes go with them)',
         expect.stringContaining('the records to delete could not be searched again in time'),
       ],
     });

@@ -83,3 +83,57 @@ describe('ops command line', () => {
     expect(run.stderr).toContain('available: example');
   });
 });
+
+describe('reconcile command line: every error exits 1 (2 means "changes")', () => {
+  it.each([
+    [
+      'unknown option',
+      ['reconcile', 'plan', 'm.json', '--no-such-option'],
+      "Unknown option '--no-such-option'",
+    ],
+    [
+      'option of another command',
+      ['reconcile', 'plan', 'm.json', '--force'],
+      '--force does not apply to reconcile plan',
+    ],
+    [
+      'missing argument (plan)',
+      ['reconcile', 'plan'],
+      'Usage: npm run ops -- reconcile plan <manifest>',
+    ],
+    [
+      'missing argument (apply)',
+      ['reconcile', 'apply'],
+      'Usage: npm run ops -- reconcile apply <plan>',
+    ],
+    [
+      'extra argument',
+      ['reconcile', 'plan', 'm.json', 'extra.json'],
+      'Usage: npm run ops -- reconcile plan',
+    ],
+    [
+      'bad option value',
+      ['reconcile', 'apply', 'p.jsonl', '--allow-deletes', 'all'],
+      '--allow-deletes must be the number',
+    ],
+    ['unknown subcommand', ['reconcile', 'destroy'], 'Unknown command "reconcile destroy"'],
+    [
+      'unreadable manifest',
+      ['reconcile', 'plan', '/nonexistent/m.manifest.json'],
+      'Cannot read the manifest /nonexistent/m.manifest.json',
+    ],
+    [
+      'unreadable plan',
+      ['reconcile', 'apply', '/nonexistent/p.plan.jsonl'],
+      'Cannot read the plan /nonexistent/p.plan.jsonl',
+    ],
+  ])('%s: exit 1', async (_kind, argv, message) => {
+    // Act
+    const run = await runOpsCaptured(argv);
+
+    // Assess
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe('');
+  });
+});

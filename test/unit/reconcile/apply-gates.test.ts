@@ -19,6 +19,7 @@ import {
   WORKED_BY_AGENT,
 } from '../../../lambdas/reconcile/plan';
 import { planDigest, serializePlan } from '../../../lambdas/reconcile/plan-file';
+import type { EntryReason } from '../../../lambdas/reconcile/reconcile-codes';
 import type { RunRecord } from '../../../lambdas/reconcile/run-history';
 import { parseScopes, type UsersScope } from '../../../lambdas/reconcile/scope';
 import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
@@ -216,7 +217,7 @@ describe('the plan file its run noted', () => {
 });
 
 describe('records worked since the plan', () => {
-  const recordDelete = (clientId: string, reason?: string): PlanEntry => ({
+  const recordDelete = (clientId: string, reason?: EntryReason): PlanEntry => ({
     entity: `record:Renewals:${clientId}`,
     category: 'delete',
     ...(reason === undefined ? {} : { reason }),

@@ -72,7 +72,7 @@ const worked: Plan = {
     gate: 100,
     scopeSize: 2,
     held: true,
-    heldBecause: ['1 of the deletes are of records agents have worked'],
+    heldBecause: ['1 of the deletes is of a record agents have worked'],
   },
   entries: [
     {
@@ -220,8 +220,9 @@ describe('plan file with a delete of a worked record', () => {
 
     // Assess
     expect(attempt).toThrow(
-      /deletes\.held: the header says false, yet 1 deletes are of records agents have worked/,
+      /deletes\.held: the header says false, yet 1 of the deletes is WORKED_BY_AGENT \(a record agents have worked\)/,
     );
+    expect(attempt).toThrow(expect.objectContaining({ code: 'PLAN_ALTERED' }));
   });
 });
 
