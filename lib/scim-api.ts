@@ -17,6 +17,7 @@ import { Construct } from 'constructs';
 import { grantApiKeyRead } from './api-key-grant';
 import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
+import { SCIM_BASE_PATH, SCIM_STAGE_NAME } from './scim-routes';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -24,12 +25,6 @@ const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SCIM_HANDLER_ENTRY = fileURLToPath(
   new URL('../lambdas/handlers/scim.ts', import.meta.url),
 );
-
-/** Where SCIM lives under the stage: `https://…/<stage>/scim/v2`. */
-export const SCIM_BASE_PATH = 'scim/v2';
-
-/** The stage name: part of the URL the IdP is given. */
-export const SCIM_STAGE_NAME = 'prod';
 
 /**
  * Access log fields: the request, the route template and the outcome, nothing of the person.
