@@ -42,7 +42,9 @@ const eventLine = (event: StoredEvent<RecordOp | UserOp>): string => {
   // A user's events name no campaign: no empty column for them.
   const where = what(event.op);
   const column = where === '' ? '' : `${where.padEnd(24)} `;
-  return `    ${when(event.v)}  ${event.action.padEnd(30)} ${column}${got}${repeats}`;
+  // Items written before sources were kept show none.
+  const source = event.source === undefined ? '' : ` [from ${event.source}]`;
+  return `    ${when(event.v)}  ${event.action.padEnd(30)} ${column}${got}${repeats}${source}`;
 };
 
 /** A record's visible values without personal data: state, queue, zone; the rest by when it was set. */

@@ -2,7 +2,7 @@ import { parseWith } from '../messages/parse';
 import type { AnyAction, EntityName } from './action';
 import { type Disposition, type Received, type SettleDependencies, settle } from './disposition';
 import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from './envelope';
-import type { AnyEntityKind } from './ledger/entity-kind';
+import type { AnyEntityKind, EventSource } from './ledger/entity-kind';
 import { type EntityLedger, newEvent } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
 import { versionOf } from './ledger/event-version';
@@ -48,6 +48,8 @@ export interface InboundMessage extends Received {
   readonly attributes?: Readonly<Record<string, ForwardedAttribute>>;
   /** Let through by an operator (`brake release`): the brake neither counts nor holds it. */
   readonly brakeReleased?: boolean;
+  /** What carried it, kept with its ledger event for `ops trace`. @default none kept */
+  readonly source?: EventSource;
 }
 
 /** What kind of error it was, never its text (that may quote the body or the platform). */
@@ -171,7 +173,7 @@ export const processMessage = async (
           const v = versionOf(ordering.rank, op, occurred);
           outcome = await ledger.apply(kind, {
             id: named.id,
-            event: newEvent(action.name, v, op),
+            event: newEvent(action.name, v, op, inbound.source),
             platform: deps.platform,
             call,
             deadline: inbound.deadline,

@@ -149,6 +149,7 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
               ...(windowSpent === undefined ? {} : { windowSpent }),
               deadline,
               answersCaller: false,
+              source: 'queue',
               attributes: record.messageAttributes,
               brakeReleased: record.messageAttributes?.[BRAKE_RELEASED_ATTRIBUTE] !== undefined,
             },
@@ -193,6 +194,7 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
             isLastReceive: true,
             deadline: deadlineOf(context),
             answersCaller: false,
+            source: 'queue',
           },
           deps,
         );

@@ -31,7 +31,13 @@ export interface StoredEvent<Op> {
   readonly outcome?: string;
   /** Copies of it skipped as duplicates since. */
   readonly repeats?: number;
+  /** What brought it (absent on items written before sources were kept). */
+  readonly source?: EventSource;
 }
+
+/** Where an event came from: an action's queue (or EventBridge), the SCIM endpoint, a reconcile apply. */
+export const EVENT_SOURCES = ['queue', 'scim', 'reconcile'] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
 
 /** What an event did in the replay, at its place in version order. */
 export type Effect =

@@ -5,6 +5,7 @@ import {
   type AnyEntityKind,
   CONFLICT_CODES,
   type Effect,
+  type EventSource,
   type Replayed,
   type StoredEvent,
 } from './entity-kind';
@@ -42,14 +43,21 @@ export interface NewEvent {
   readonly v: Version;
   readonly action: string;
   readonly op: unknown;
+  readonly source?: EventSource;
 }
 
 /** A message's event for the ledger: its version, and the key every copy of it shares. */
-export const newEvent = (action: string, v: Version, op: unknown): NewEvent => ({
+export const newEvent = (
+  action: string,
+  v: Version,
+  op: unknown,
+  source?: EventSource,
+): NewEvent => ({
   key: `${action}@${v}`,
   v,
   action,
   op,
+  ...(source === undefined ? {} : { source }),
 });
 
 export interface ApplyRequest {

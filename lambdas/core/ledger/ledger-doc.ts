@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { StoredEvent } from './entity-kind';
+import { EVENT_SOURCES, type StoredEvent } from './entity-kind';
 import type { Version } from './event-version';
 
 /**
@@ -64,6 +64,7 @@ const storedEvent = z.object({
   settled: z.optional(z.literal(true)),
   outcome: z.optional(z.string()),
   repeats: z.optional(z.number()),
+  source: z.optional(z.enum(EVENT_SOURCES)),
 });
 
 const envelope = z.object({

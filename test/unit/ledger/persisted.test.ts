@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { docAttribute, docOf } from '../../../lambdas/core/ledger/doc-attribute';
-import type { StoredEvent } from '../../../lambdas/core/ledger/entity-kind';
+import { EVENT_SOURCES, type StoredEvent } from '../../../lambdas/core/ledger/entity-kind';
 import {
   type DocParts,
   LEDGER_SCHEMA_VERSION,
@@ -242,6 +242,7 @@ const storedEvent = <Op>(op: fc.Arbitrary<Op>): fc.Arbitrary<StoredEvent<Op>> =>
       settled: fc.constant(true),
       outcome: text,
       repeats: fc.nat(),
+      source: fc.constantFrom(...EVENT_SOURCES),
     } satisfies Every<StoredEvent<Op>>,
     ['key', 'v', 'action', 'op'],
   );

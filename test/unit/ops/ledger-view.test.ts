@@ -33,4 +33,57 @@ describe('what ops trace shows of a ledger item', () => {
     // Assess
     expect(lines.join('\n')).toContain(expected);
   });
+
+  it('shows each event with its source, and an older event without one', () => {
+    // Prepare: a queue add, a SCIM delete, and an event written before sources were kept.
+    const join = {
+      kind: 'join',
+      user: { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' },
+    };
+    const raw = {
+      schema: LEDGER_SCHEMA_VERSION,
+      kind: 'user',
+      id: { loginUserId: 'ada@example.com' },
+      events: [
+        {
+          key: 'add-user@1',
+          v: '000001700000000000.1.a',
+          action: 'add-user',
+          op: join,
+          settled: true,
+          outcome: 'SUCCESS',
+        },
+        {
+          key: 'add-user@2',
+          v: '000001700000001000.1.b',
+          action: 'add-user',
+          op: join,
+          settled: true,
+          outcome: 'ALREADY_EXISTS',
+          source: 'queue',
+        },
+        {
+          key: 'delete-user@3',
+          v: '000001700000002000.4.c',
+          action: 'delete-user',
+          op: { kind: 'leave' },
+          settled: true,
+          outcome: 'SUCCESS',
+          source: 'scim',
+        },
+      ],
+      known: { place: { gone: '000001700000002000.4.c' }, written: true },
+    };
+
+    // Act
+    const lines = describeLedgerItem(ENTITY_KINDS.user, raw);
+
+    // Assess
+    const events = lines.filter((line) => /(add|delete)-user/.test(line));
+    expect(events).toEqual([
+      expect.not.stringContaining('[from'),
+      expect.stringMatching(/add-user .*ALREADY_EXISTS \[from queue\]$/),
+      expect.stringMatching(/delete-user .*SUCCESS \[from scim\]$/),
+    ]);
+  });
 });
