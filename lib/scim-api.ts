@@ -163,6 +163,12 @@ export class ScimApi extends Construct {
       actions: [...LEDGER_ITEM_ACTIONS],
       resources: [props.ledger.table.tableArn],
     });
+    // An unfiltered GET /Users (Okta's test connection) lists SCIM's items by a key-prefix Scan.
+    allow({
+      sid: 'ListScimUsers',
+      actions: ['dynamodb:Scan'],
+      resources: [props.ledger.table.tableArn],
+    });
     if (props.heldQueue !== undefined) {
       allow({
         sid: 'HoldDeletes',

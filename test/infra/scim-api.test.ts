@@ -156,7 +156,7 @@ describe('the SCIM API', () => {
     expect(config.scim.timeoutSeconds).toBeLessThan(29);
   });
 
-  it('lets the function read exactly the token and API key secrets, the ledger, and send only to the held queue', () => {
+  it('lets the function read exactly the token and API key secrets, the ledger (items, and a Scan to list), and send only to the held queue', () => {
     // Act
     const statements = roleStatements().filter(
       (s) => !actionsOf(s).some((a) => a.startsWith('logs:')),
@@ -207,6 +207,12 @@ describe('the SCIM API', () => {
         Sid: 'EntityLedger',
         Effect: 'Allow',
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Resource: getAtt(stack.ledger.table),
+      },
+      {
+        Sid: 'ListScimUsers',
+        Effect: 'Allow',
+        Action: 'dynamodb:Scan',
         Resource: getAtt(stack.ledger.table),
       },
       {
