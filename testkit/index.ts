@@ -4,6 +4,8 @@
  * reconciliation's platform reads against a local platform. One kit
  * for the tests, the bench and the local run (`npm start`).
  */
+
+export * from './api-gateway-events';
 export * from './api-key-source';
 export * from './eventbridge-events';
 export * from './lambda-context';

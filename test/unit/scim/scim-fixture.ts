@@ -1,0 +1,156 @@
+/**
+ * The SCIM function in-process against the simulator over a real socket, with in-memory ledger,
+ * brake and token secret: what a test needs to call it as API Gateway would and look at what
+ * reached the platform.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
+import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import type { HeldMessage } from '../../../lambdas/core/ports';
+import { createScimHandler } from '../../../lambdas/scim/scim-handler';
+import { inMemoryProfileLister } from '../../../lambdas/scim/scim-profiles';
+import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import {
+  apiGatewayEvent,
+  InMemoryApiKeySource,
+  InMemorySecretStore,
+  lambdaContext,
+} from '../../../testkit';
+import { lateBound } from '../../support/late-bound';
+import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
+
+export const SCIM_TOKEN = 'scim-token-1f2e3d';
+export const DEFAULT_TEMPLATE = 'Agent';
+export const EXTENSION = 'urn:contact-center-sync:params:scim:schemas:extension:platform:2.0:User';
+export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+
+export interface ScimAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the endpoint answered
+  readonly body: any;
+}
+
+export interface ScimCall {
+  readonly body?: unknown;
+  /** A raw body, sent as it is (a body that is not JSON). */
+  readonly rawBody?: string;
+  readonly token?: string | null;
+  readonly query?: Record<string, string>;
+}
+
+/** A running SCIM function with its own stores; `call` sends one request as API Gateway would. */
+export const buildScim = (
+  sim: RunningSimulator,
+  options: { readonly brakeLimit?: number; readonly now?: () => number } = {},
+) => {
+  const ledgerStore = new InMemoryLedgerStore();
+  const secret = new InMemorySecretStore(SCIM_TOKEN);
+  const tokens = new InMemoryApiKeySource({ store: secret, maxAgeSeconds: 300 });
+  const held: HeldMessage[] = [];
+  const brakeStore = new InMemoryBrakeStore();
+  const now = options.now ?? Date.now;
+  const handler = createScimHandler({
+    platform: new PlatformCaller(settingsFor(sim.baseUrl), new InMemoryApiKeySource(TEST_KEY)),
+    ledgerStore,
+    listProfiles: inMemoryProfileLister(ledgerStore),
+    tokens,
+    defaults: { userTemplateName: DEFAULT_TEMPLATE, createInCloudConnect: false },
+    maxResults: 100,
+    logger: new Logger({ serviceName: 'scim-test', logLevel: 'SILENT' }),
+    metrics: new Metrics({ namespace: 'Test', serviceName: 'scim-test' }),
+    now,
+    ...(options.brakeLimit === undefined
+      ? {}
+      : {
+          brake: {
+            gate: new MassDeleteBrake('delete-user', brakeStore, {
+              limit: options.brakeLimit,
+              windowMs: 3_600_000,
+            }),
+            held: { hold: async (message: HeldMessage) => void held.push(message) },
+          },
+        }),
+  });
+  let requests = 0;
+  const call = async (method: string, path: string, c: ScimCall = {}): Promise<ScimAnswer> => {
+    requests += 1;
+    const event = apiGatewayEvent({
+      method,
+      path,
+      query: c.query,
+      headers: {
+        Host: 'scim.example.com',
+        'Content-Type': 'application/scim+json',
+        ...(c.token === null ? {} : { Authorization: `Bearer ${c.token ?? secret.value}` }),
+      },
+      body: c.rawBody ?? (c.body === undefined ? null : JSON.stringify(c.body)),
+      requestId: `req-${requests}`,
+      requestTimeEpoch: now(),
+    });
+    const result: APIGatewayProxyResult = await handler(event, lambdaContext());
+    return {
+      status: result.statusCode,
+      headers: (result.headers ?? {}) as Record<string, string>,
+      body: result.body === '' ? undefined : JSON.parse(result.body),
+    };
+  };
+  return { call, ledgerStore, secret, held, brakeStore };
+};
+
+/** One simulator for the file, reset before each test. */
+export const scimSimulator = () => {
+  const sim = lateBound<RunningSimulator>('the simulator');
+  beforeAll(async () => {
+    sim.set(await startSimulator({ ...TENANT, apiKey: TEST_KEY }));
+  });
+  afterAll(async () => {
+    await sim.peek()?.close();
+  });
+  beforeEach(() => sim.value().reset());
+  return sim.standIn;
+};
+
+/** A User as Entra ID's default mappings send it (attributes the platform cannot hold included). */
+export const entraUser = (userName: string, overrides: Record<string, unknown> = {}) => ({
+  schemas: [USER_SCHEMA, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
+  externalId: `entra-${userName}`,
+  userName,
+  active: true,
+  displayName: 'Ada Lovelace',
+  title: 'Analyst',
+  emails: [{ primary: true, type: 'work', value: userName }],
+  preferredLanguage: 'en-GB',
+  name: { formatted: 'Ada Lovelace', familyName: 'Lovelace', givenName: 'Ada' },
+  addresses: [{ type: 'work', formatted: '1 Main St', primary: true }],
+  phoneNumbers: [{ type: 'work', value: '+44 20 7946 0000' }],
+  'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': {
+    employeeNumber: '701984',
+    department: 'Sales',
+  },
+  ...overrides,
+});
+
+/** A User as Okta sends it on create. */
+export const oktaUser = (userName: string, overrides: Record<string, unknown> = {}) => ({
+  schemas: [USER_SCHEMA],
+  userName,
+  name: { givenName: 'Grace', familyName: 'Hopper' },
+  emails: [{ primary: true, value: userName, type: 'work' }],
+  displayName: 'Grace Hopper',
+  locale: 'en-US',
+  externalId: `00u${userName.length}okta`,
+  groups: [],
+  password: 'xY7!secret-never-kept',
+  active: true,
+  ...overrides,
+});
+
+/** Requests the simulator served, of every kind. */
+export const platformRequests = (sim: RunningSimulator): number => sim.stats.snapshot().requests;
