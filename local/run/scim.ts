@@ -7,15 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { InMemoryBrakeStore } from '../../lambdas/core/in-memory-brake-store';
-import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
-import { MassDeleteBrake } from '../../lambdas/core/mass-delete-brake';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
-import type { HeldMessage } from '../../lambdas/core/ports';
-import { createScimHandler } from '../../lambdas/scim/scim-handler';
-import { inMemoryProfileLister } from '../../lambdas/scim/scim-profiles';
 import { DELETE_BRAKE_DEFAULTS, SCIM_DEFAULTS } from '../../lib/config';
-import { InMemoryApiKeySource } from '../../testkit';
 import {
   entraIdSequence,
   type IdpSequence,
@@ -23,6 +15,7 @@ import {
   replaySequence,
   type StepOutcome,
 } from '../scim/idp-sequences';
+import { createLocalScimHandler, LOCAL_USER_TEMPLATE } from '../scim/local-scim-handler';
 import { type ScimProxyServer, startScimProxyServer } from '../scim/proxy-server';
 import { startSimulator } from '../simulator';
 import type { Style } from './report';
@@ -43,9 +36,6 @@ export interface ScimRunOptions {
   /** @default <root>/.tools/local-run.log */
   readonly logFile?: string;
 }
-
-/** The user template the local endpoint gives users without the extension (the example's). */
-const LOCAL_USER_TEMPLATE = 'Agent';
 
 const untilSignal = (): Promise<void> =>
   new Promise((resolve) => {
@@ -87,37 +77,17 @@ export const executeScimRun = async (options: ScimRunOptions): Promise<number> =
   );
   let server: ScimProxyServer | undefined;
   try {
-    const ledgerStore = new InMemoryLedgerStore();
-    const held: HeldMessage[] = [];
-    const handler = createScimHandler({
-      platform: new PlatformCaller(
-        {
-          platformCode: settings.tenant.platformCode,
-          companyCode: settings.tenant.companyCode,
-          environmentName: settings.tenant.environmentName,
-          baseUrl: simulator.baseUrl,
-          campaignRegion: settings.campaignRegion,
-          secretsRegion: settings.secretsRegion,
-        },
-        new InMemoryApiKeySource(apiKey),
-      ),
-      ledgerStore,
-      listProfiles: inMemoryProfileLister(ledgerStore),
-      brake: {
-        gate: new MassDeleteBrake('delete-user', new InMemoryBrakeStore(), {
-          limit: DELETE_BRAKE_DEFAULTS.limit,
-          windowMs: DELETE_BRAKE_DEFAULTS.windowMinutes * 60_000,
-        }),
-        held: {
-          hold: async (message: HeldMessage) => {
-            held.push(message);
-          },
-        },
+    const { handler, held } = createLocalScimHandler({
+      platform: {
+        platformCode: settings.tenant.platformCode,
+        companyCode: settings.tenant.companyCode,
+        environmentName: settings.tenant.environmentName,
+        baseUrl: simulator.baseUrl,
+        campaignRegion: settings.campaignRegion,
+        secretsRegion: settings.secretsRegion,
       },
-      tokens: new InMemoryApiKeySource(token),
-      defaults: { userTemplateName: LOCAL_USER_TEMPLATE, createInCloudConnect: false },
-      maxResults: SCIM_DEFAULTS.maxResults,
-      campaignRegion: settings.campaignRegion,
+      apiKey,
+      token,
       // SCIM writes are add-user and delete-user events: their logs go with add-user's label.
       logger: new RunLogger({ action: 'add-user', sink: logSink }),
       metrics: createRunMetrics('add-user', logSink),
