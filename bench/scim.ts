@@ -21,7 +21,7 @@ import { createLocalScimHandler } from '../local/scim/local-scim-handler';
 import { startSimulator } from '../local/simulator';
 import { apiGatewayEvent, lambdaContext } from '../testkit';
 import { PRICES, PRICES_AS_OF } from './cost';
-import { DEFAULT_LATENCY, describeLatency, type ModelledLatency } from './modelled-latency';
+import { DEFAULT_LATENCY, type ModelledLatency } from './modelled-latency';
 import { percentile, type Row, ratio, textTable } from './report';
 
 /** API Gateway REST API and X-Ray prices (us-east-1, same date as `PRICES`). */
@@ -220,7 +220,7 @@ export const scimRows = (result: ScimBenchResult, queuePathUsd?: number): Row[] 
   const cost = scimCost(result);
   return [
     {
-      metric: `SCIM create and deactivate (PATCH active "False"), function time, ${describeLatency(result.latency)}`,
+      metric: `SCIM create and deactivate (PATCH active "False"), function time, platform ${result.latency.platformMs} ms and DynamoDB ${result.latency.dynamoDbMs} ms per request`,
       value: `create p50 ${msText(p(result.createMs, 50))}, p99 ${msText(p(result.createMs, 99))}; deactivate p50 ${msText(p(result.deactivateMs, 50))}, p99 ${msText(p(result.deactivateMs, 99))}`,
       baseline: `${result.users} users, one after another`,
       ratio: '-',
