@@ -25,3 +25,6 @@ export {
 export { DEFAULT_PLAN_MAX_AGE_HOURS } from './reconcile/apply-check';
 export { RUN_HISTORY_KEY_PREFIX } from './reconcile/dynamodb-run-history';
 export { parseScopes, type ReconcileScope, SCOPE_DEFAULTS } from './reconcile/scope';
+/** SCIM (issue 33): the function's variables, the least page maximum, and its items' key prefix. */
+export { SCIM_ENVIRONMENT_VARIABLES, SCIM_MIN_MAX_RESULTS } from './scim/scim-env';
+export { PROFILE_PREFIX as SCIM_PROFILE_KEY_PREFIX } from './scim/scim-profiles';

@@ -10,6 +10,7 @@ import { unwrapBody } from '../lambdas/core/envelope';
 import { DynamoDbLedgerStore } from '../lambdas/core/ledger/dynamodb-ledger-store';
 import { familyKey, userKey } from '../lambdas/core/ledger/entity-key';
 import { ENTITY_KINDS } from '../lambdas/entities';
+import { profileKey } from '../lambdas/scim/scim-profiles';
 import { actionOutputKeys, LEDGER_TABLE_OUTPUT_KEY } from '../lib/stack-outputs';
 import {
   approximateVisibleCount,
@@ -20,6 +21,7 @@ import {
 import type { OpsCommand } from './deployment';
 import { writeLine } from './io';
 import { describeLedgerItem } from './ledger-view';
+import { describeScimItem } from './scim-view';
 import { requireOutput } from './stack-outputs';
 
 export interface TraceOptions {
@@ -63,6 +65,11 @@ export const runTrace: OpsCommand<TraceOptions> = async (deployment, options, io
   writeLine(io.stdout, 'Entity ledger');
   const entity = kind === 'user' ? ENTITY_KINDS.user : ENTITY_KINDS['record-family'];
   for (const line of describeLedgerItem(entity, doc)) writeLine(io.stdout, line);
+  if (kind === 'user') {
+    const scim = describeScimItem(await store.read(profileKey(options.id)));
+    if (scim.length > 0) writeLine(io.stdout);
+    for (const line of scim) writeLine(io.stdout, line);
+  }
 
   writeLine(io.stdout);
   writeLine(io.stdout, 'Dead letters');

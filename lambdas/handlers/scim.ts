@@ -10,6 +10,7 @@ import { SqsHeldQueue } from '../core/aws/sqs-held-queue';
 import { DynamoDbLedgerStore } from '../core/ledger/dynamodb-ledger-store';
 import { MassDeleteBrake } from '../core/mass-delete-brake';
 import {
+  availabilityMetric,
   brakeLog,
   breakerLog,
   censusLog,
@@ -98,6 +99,7 @@ export const handler = createScimHandler({
   campaignRegion: env.CAMPAIGN_REGION,
   logger,
   metrics,
+  ...(guard?.services.length ? { availability: availabilityMetric(guard) } : {}),
   // A delete the brake holds is not parked again for the brake's window.
   ...(env.DELETE_BRAKE_WINDOW_SECONDS === undefined
     ? {}

@@ -89,3 +89,6 @@ export const readScimEnv = (env: Record<string, string | undefined>): ScimEnv =>
   }
   return parsed.data;
 };
+
+/** Every variable the SCIM function reads, besides `POWERTOOLS_*` (the stack sets exactly these). */
+export const SCIM_ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(scimEnvSchema.shape);

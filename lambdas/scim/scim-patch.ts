@@ -38,6 +38,8 @@ const KNOWN_TOP = new Set(
   ].map((n) => n.toLowerCase()),
 );
 
+const READ_ONLY = new Set(['id', 'meta', 'schemas']);
+
 /** The key `name` is stored under in `object`, whatever its case; `name` when absent. */
 const keyIn = (object: Json, name: string): string =>
   Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase()) ?? name;
@@ -189,6 +191,8 @@ export const applyPatch = (resource: Json, body: unknown): Json => {
         );
       }
       for (const [key, item] of Object.entries(value)) {
+        // Read-only attributes some clients echo back with the rest: nothing to change.
+        if (READ_ONLY.has(key.toLowerCase())) continue;
         if (key.toLowerCase().startsWith('urn:') && isObject(item)) {
           // A whole extension's attributes under its schema URN: merged into it.
           const at = keyIn(result, key);

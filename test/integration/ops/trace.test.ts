@@ -63,16 +63,17 @@ describe('ops trace', () => {
       kind: 'join',
       user: { firstName: 'Grace', lastName: 'Hopper', userTemplateName: 'Agent' },
     };
-    for (const [action, minute, kind, op] of [
-      ['add-user', 0, 'create', joinOp],
-      ['delete-user', 30, 'delete', { kind: 'leave' }],
-      ['delete-user', 30, 'delete', { kind: 'leave' }],
-      ['add-user', 10, 'create', joinOp],
+    // The first add from before sources were kept; the leave from the SCIM endpoint.
+    for (const [action, minute, kind, op, source] of [
+      ['add-user', 0, 'create', joinOp, undefined],
+      ['delete-user', 30, 'delete', { kind: 'leave' }, 'scim'],
+      ['delete-user', 30, 'delete', { kind: 'leave' }, 'scim'],
+      ['add-user', 10, 'create', joinOp, 'queue'],
     ] as const) {
       const v = at(minute, kind);
       await ledger.apply(user, {
         id: { loginUserId: LEAVER },
-        event: newEvent(action, v, op),
+        event: newEvent(action, v, op, source),
         platform,
         call: { deadline },
         deadline,
@@ -94,9 +95,11 @@ describe('ops trace', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`ledger key         ${key}`);
     expect(run.stdout).toMatch(
-      /2026-11-24T08:00:00\.000Z {2}add-user +SUCCESS\n {4}2026-11-24T08:10:00\.000Z {2}add-user +STALE_SKIPPED\n {4}2026-11-24T08:30:00\.000Z {2}delete-user +SUCCESS, then 1 duplicate skipped\n/,
+      /2026-11-24T08:00:00\.000Z {2}add-user +SUCCESS\n {4}2026-11-24T08:10:00\.000Z {2}add-user +STALE_SKIPPED \[from queue\]\n {4}2026-11-24T08:30:00\.000Z {2}delete-user +SUCCESS, then 1 duplicate skipped \[from scim\]\n/,
     );
     expect(run.stdout).toContain('desired            no (since 2026-11-24T08:30:00.000Z)');
+    // Made by the queues only: no SCIM section.
+    expect(run.stdout).not.toContain('\nSCIM\n');
     expect(run.stdout).toContain('on the platform    no (since 2026-11-24T08:30:00.000Z)');
     expect(run.stdout).toContain('"correlationId":"leave-again"');
     expect(run.stdout).toContain('errorCode       VALIDATION');

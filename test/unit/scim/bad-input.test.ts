@@ -336,4 +336,25 @@ describe('the mass-delete brake', () => {
     expect(sim.state.findUser('two@example.com')).toBeDefined();
     expect((await scim.call('GET', `Users/${second}`)).body.active).toBe(true);
   });
+
+  it("applies a held delete once an operator releases it, and the IdP's next retry gets its 204", async () => {
+    // Prepare
+    const scim = buildScim(sim, { brakeLimit: 1 });
+    const first = await created(scim, 'one@example.com');
+    const second = await created(scim, 'two@example.com');
+    await scim.call('DELETE', `Users/${first}`);
+    await scim.call('DELETE', `Users/${second}`);
+    const [held] = scim.held;
+    if (held === undefined) throw new Error('the delete was not held');
+
+    // Act
+    await scim.release(held);
+    const retried = await scim.call('DELETE', `Users/${second}`);
+
+    // Assess
+    expect(sim.state.findUser('two@example.com')).toBeUndefined();
+    expect(retried.status).toBe(204);
+    expect(scim.held).toHaveLength(1);
+    expect((await scim.call('GET', `Users/${second}`)).status).toBe(404);
+  });
 });

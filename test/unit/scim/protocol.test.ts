@@ -149,6 +149,50 @@ describe('PATCH /Users/{id}', () => {
   });
 });
 
+describe('PUT /Users/{id}', () => {
+  it('keeps what it leaves out: names, e-mails, the extension and active (no reactivation)', async () => {
+    // Prepare
+    const scim = buildScim(sim);
+    const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
+    await scim.call('PATCH', `Users/${body.id}`, {
+      body: patch({ op: 'replace', value: { active: false } }),
+    });
+
+    // Act
+    const answer = await scim.call('PUT', `Users/${body.id}`, {
+      body: { schemas: [USER_SCHEMA], userName: 'grace@example.com', displayName: 'G. Hopper' },
+    });
+
+    // Assess
+    expect(answer).toMatchObject({
+      status: 200,
+      body: {
+        displayName: 'G. Hopper',
+        active: false,
+        name: { givenName: 'Grace', familyName: 'Hopper' },
+        emails: [{ value: 'grace@example.com', primary: true }],
+      },
+    });
+    expect(sim.state.findUser('grace@example.com')).toBeUndefined();
+  });
+});
+
+describe('PATCH with read-only attributes echoed', () => {
+  it('ignores id, meta and schemas in a value without a path', async () => {
+    // Prepare
+    const scim = buildScim(sim);
+    const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
+
+    // Act
+    const answer = await scim.call('PATCH', `Users/${body.id}`, {
+      body: patch({ op: 'replace', value: { id: body.id, meta: {}, active: false } }),
+    });
+
+    // Assess
+    expect(answer).toMatchObject({ status: 200, body: { id: body.id, active: false } });
+  });
+});
+
 describe('POST /Users', () => {
   it('sends the extension and the e-mails to add-user', async () => {
     // Prepare

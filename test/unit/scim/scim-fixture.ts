@@ -7,11 +7,15 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
+import { BRAKE_RELEASED_ATTRIBUTE, MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HeldMessage } from '../../../lambdas/core/ports';
+import { createActionHandler } from '../../../lambdas/core/sqs-entry';
+import { user } from '../../../lambdas/entities/user';
 import { createScimHandler } from '../../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../../lambdas/scim/scim-profiles';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
@@ -20,6 +24,8 @@ import {
   InMemoryApiKeySource,
   InMemorySecretStore,
   lambdaContext,
+  sqsEvent,
+  sqsRecord,
 } from '../../../testkit';
 import { lateBound } from '../../support/late-bound';
 import { settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
@@ -56,15 +62,18 @@ export const buildScim = (
   const held: HeldMessage[] = [];
   const brakeStore = new InMemoryBrakeStore();
   const now = options.now ?? Date.now;
+  const platform = new PlatformCaller(settingsFor(sim.baseUrl), new InMemoryApiKeySource(TEST_KEY));
+  const logger = new Logger({ serviceName: 'scim-test', logLevel: 'SILENT' });
+  const metrics = new Metrics({ namespace: 'Test', serviceName: 'scim-test' });
   const handler = createScimHandler({
-    platform: new PlatformCaller(settingsFor(sim.baseUrl), new InMemoryApiKeySource(TEST_KEY)),
+    platform,
     ledgerStore,
     listProfiles: inMemoryProfileLister(ledgerStore),
     tokens,
     defaults: { userTemplateName: DEFAULT_TEMPLATE, createInCloudConnect: false },
     maxResults: 100,
-    logger: new Logger({ serviceName: 'scim-test', logLevel: 'SILENT' }),
-    metrics: new Metrics({ namespace: 'Test', serviceName: 'scim-test' }),
+    logger,
+    metrics,
     now,
     ...(options.brakeLimit === undefined
       ? {}
@@ -101,7 +110,31 @@ export const buildScim = (
       body: result.body === '' ? undefined : JSON.parse(result.body),
     };
   };
-  return { call, ledgerStore, secret, held, brakeStore };
+  /** delete-user's queue handler on the same ledger and platform, as the stack runs it. */
+  const deleteUserQueue = createActionHandler(deleteUser, {
+    platform,
+    ledger: { ledger: new EntityLedger({ store: ledgerStore }), entity: user },
+    deadLetters: { send: async () => {} },
+    logger,
+    metrics,
+    maxReceiveCount: 3,
+  });
+  /** Delivers a held message as `brake release` sends it back to the source queue. */
+  const release = async (message: HeldMessage) =>
+    deleteUserQueue(
+      sqsEvent(
+        sqsRecord(message.body, {
+          messageAttributes: {
+            [BRAKE_RELEASED_ATTRIBUTE]: {
+              dataType: 'String',
+              stringValue: new Date(now()).toISOString(),
+            },
+          },
+        }),
+      ),
+      lambdaContext(),
+    );
+  return { call, ledgerStore, secret, held, brakeStore, release };
 };
 
 /** One simulator for the file, reset before each test. */
