@@ -1,8 +1,10 @@
 /**
  * API Gateway's REST proxy integration on this machine: a node:http server on loopback that turns
- * each request under `/<stage>/scim/v2` into the `APIGatewayProxyEvent` the stack's
- * `/scim/v2/{proxy+}` resource gives the function, and the function's result back into the
- * response. Other paths get API Gateway's own 403 `Missing Authentication Token`, as deployed.
+ * each request under `/scim/v2` into the `APIGatewayProxyEvent` the stack's `/scim/v2/{proxy+}`
+ * resource gives the function (stage `prod`, the `X-Forwarded-*` headers API Gateway adds), and
+ * the function's result back into the response. Other paths get API Gateway's own 403
+ * `Missing Authentication Token`, as deployed. Plain HTTP has no stage in its path: the function
+ * puts the stage in the URLs it answers only behind HTTPS (`X-Forwarded-Proto`), as deployed.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,7 +18,7 @@ export type ProxyHandler = (
 ) => Promise<APIGatewayProxyResult>;
 
 export interface ScimProxyServer {
-  /** `http://127.0.0.1:<port>/prod/scim/v2`: what the IdP (or a test) is given. */
+  /** `http://127.0.0.1:<port>/scim/v2`: what the IdP (or a test) is given. */
   readonly baseUrl: string;
   close(): Promise<void>;
 }
@@ -94,7 +96,7 @@ export const startScimProxyServer = async (
   handler: ProxyHandler,
   options: { readonly port?: number } = {},
 ): Promise<ScimProxyServer> => {
-  const prefix = `/${SCIM_STAGE_NAME}/${SCIM_BASE_PATH}`;
+  const prefix = `/${SCIM_BASE_PATH}`;
   const server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -115,9 +117,18 @@ export const startScimProxyServer = async (
         return;
       }
       // The path without the stage, as a REST API passes it; the proxy parameter is the rest.
-      const path = url.pathname.slice(`/${SCIM_STAGE_NAME}`.length);
+      const path = url.pathname;
       const proxy = url.pathname.slice(prefix.length + 1);
       const headers = headersOf(request);
+      const { port } = request.socket.address() as AddressInfo;
+      for (const [name, value] of [
+        ['X-Forwarded-For', request.socket.remoteAddress ?? '127.0.0.1'],
+        ['X-Forwarded-Port', String(port)],
+        ['X-Forwarded-Proto', 'http'],
+      ] as const) {
+        headers.single[name] = value;
+        headers.multi[name] = [value];
+      }
       const query = queryOf(url);
       const event: APIGatewayProxyEvent = {
         resource: proxy === '' ? `/${SCIM_BASE_PATH}` : `/${SCIM_BASE_PATH}/{proxy+}`,
@@ -154,7 +165,7 @@ export const startScimProxyServer = async (
             userAgent: request.headers['user-agent'] ?? null,
             userArn: null,
           },
-          path: url.pathname,
+          path: `/${SCIM_STAGE_NAME}${url.pathname}`,
           stage: SCIM_STAGE_NAME,
           requestId,
           requestTimeEpoch: Date.now(),

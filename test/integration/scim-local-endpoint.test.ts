@@ -137,6 +137,21 @@ describe('the local SCIM endpoint over HTTP', () => {
     },
   );
 
+  it('answers a create with the location of the user under the URL it was given', async () => {
+    // Act
+    const response = await scim('/Users', {
+      method: 'POST',
+      body: newUser({ userName: 'located@examplecorp.com' }),
+    });
+
+    // Assess
+    const body = (await response.json()) as { id: string; meta: { location: string } };
+    expect(response.status).toBe(201);
+    expect(body.meta.location).toBe(`${served.baseUrl}/Users/${body.id}`);
+    const read = await scim(`/Users/${encodeURIComponent(body.id)}`);
+    expect(read.status).toBe(200);
+  });
+
   it('tells the truth in /ServiceProviderConfig: patch and filter yes, bulk, sort and password change no', async () => {
     // Act
     const response = await scim('/ServiceProviderConfig');

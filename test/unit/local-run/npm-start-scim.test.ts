@@ -20,7 +20,7 @@ describe('npm start -- --scim', () => {
 
       // Assess
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-      expect(run.stdout).toMatch(/^ {2}endpoint +http:\/\/127\.0\.0\.1:\d+\/prod\/scim\/v2$/m);
+      expect(run.stdout).toMatch(/^ {2}endpoint +http:\/\/127\.0\.0\.1:\d+\/scim\/v2$/m);
       expect(run.stdout).toMatch(/^ {2}token +[A-Za-z0-9_-]{43} /m);
       expect(run.stdout).toMatch(/^ {2}platform +simulator http:\/\/127\.0\.0\.1:\d+$/m);
       const steps = run.stdout.split('\n').flatMap((line) => {

@@ -1,5 +1,5 @@
 /**
- * The local API Gateway in front of the SCIM function: each request under `/prod/scim/v2` becomes
+ * The local API Gateway in front of the SCIM function: each request under `/scim/v2` becomes
  * the REST proxy event the deployed `/scim/v2/{proxy+}` resource gives the function, and the
  * function's result the response; other paths and a throwing function get API Gateway's answers.
  */
@@ -43,7 +43,7 @@ describe('the local SCIM proxy', () => {
     );
 
     // Assess
-    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/prod\/scim\/v2$/);
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/scim\/v2$/);
     expect(response.status).toBe(201);
     expect(response.headers.get('content-type')).toBe('application/scim+json');
     expect(await response.json()).toEqual({ ok: true });
@@ -58,7 +58,10 @@ describe('the local SCIM proxy', () => {
       isBase64Encoded: false,
       requestContext: { stage: 'prod', path: '/prod/scim/v2/Users', httpMethod: 'POST' },
     });
-    expect(events[0]?.headers).toMatchObject({ Authorization: 'Bearer t' });
+    expect(events[0]?.headers).toMatchObject({
+      Authorization: 'Bearer t',
+      'X-Forwarded-Proto': 'http',
+    });
   });
 
   it('gives the base path itself the root resource, no proxy parameter and a null body', async () => {
@@ -78,7 +81,7 @@ describe('the local SCIM proxy', () => {
     });
   });
 
-  it.each(['/', '/prod', '/prod/scim', '/other/scim/v2/Users', '/prod/scim/v2x'])(
+  it.each(['/', '/scim', '/prod/scim/v2/Users', '/other/scim/v2/Users', '/scim/v2x'])(
     "answers %s with API Gateway's 403 without calling the function",
     async (path) => {
       // Prepare
