@@ -280,6 +280,34 @@ const heldQueue = (of: ContactCenterSyncStack) => {
   return queue;
 };
 
+describe("with delete-user's brake off", () => {
+  it('gives the function no held queue, no brake variables and no send permission', () => {
+    // Prepare
+    const off = withoutReconciliation(
+      configWith({ scim: SCIM_ON, deleteBrake: { 'delete-user': { enabled: false } } }),
+    );
+
+    // Act
+    const { stack: braked, template: brakedTemplate } = synth(off);
+
+    // Assess
+    const api = braked.scimApi;
+    if (api === undefined) throw new Error('no SCIM API');
+    const statements = identityStatements(brakedTemplate, logicalId(api.role));
+    expect(statements.flatMap(actionsOf)).not.toContain('sqs:SendMessage');
+    brakedTemplate.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'contact-center-sync: SCIM 2.0 endpoint',
+      Environment: {
+        Variables: Match.objectLike({
+          HELD_QUEUE_URL: Match.absent(),
+          DELETE_BRAKE_LIMIT: Match.absent(),
+          DELETE_BRAKE_WINDOW_SECONDS: Match.absent(),
+        }),
+      },
+    });
+  });
+});
+
 describe('without scim.enabled', () => {
   it.each([
     ['a minimal config', () => configWith()],
