@@ -7,12 +7,17 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readScimEnv, scimEnvSchema } from '../../lambdas/scim/scim-env';
+import {
+  SCIM_MIN_MAX_RESULTS as RUNTIME_MIN_MAX_RESULTS,
+  readScimEnv,
+  scimEnvSchema,
+} from '../../lambdas/scim/scim-env';
 import {
   type DeploymentConfig,
   deleteBrakeFor,
   loadConfig,
   parseConfig,
+  SCIM_MIN_MAX_RESULTS,
   scimSettingsOf,
 } from '../../lib/config';
 import type { ContactCenterSyncStack } from '../../lib/contact-center-sync-stack';
@@ -353,6 +358,11 @@ describe('scim config errors name the field', () => {
 
     // Assess
     expect(parse).toThrow(message);
+  });
+
+  it("holds maxResults to the runtime's own minimum", () => {
+    // Assess
+    expect(SCIM_MIN_MAX_RESULTS).toBe(RUNTIME_MIN_MAX_RESULTS);
   });
 
   it('refuses SCIM with delete-user off, naming scim.enabled', () => {
