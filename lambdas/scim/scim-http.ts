@@ -54,7 +54,16 @@ export const routeOf = (event: APIGatewayProxyEvent): string[] => {
   return path
     .split('/')
     .filter((part) => part !== '')
-    .map(decodeURIComponent);
+    .map(decoded);
+};
+
+/** A path segment decoded once; one API Gateway already decoded (a stray `%`) is kept. */
+const decoded = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 };
 
 /** The endpoint's base URL as the IdP called it (the stage in it behind API Gateway). */

@@ -22,39 +22,43 @@ export interface ScimDefaults {
   readonly createInCloudConnect: boolean;
 }
 
+/** What the endpoint maps of the core User schema (RFC 7643 §4.1). */
+const MAPPED = ['userName', 'name', 'emails', 'active', 'externalId', 'displayName'];
+
 /**
- * The core schema's attributes (RFC 7643 §4.1, §3.1) besides the ones mapped: accepted and
- * ignored, because Entra ID's and Okta's default mappings send many of them and a 400 would
- * quarantine the application. A top-level name outside this list and the mapped ones, that is
- * no schema URN either, is an error: it is a typo or a custom attribute sent without its schema.
+ * The rest of the core User schema: accepted and ignored, because Entra ID's and Okta's default
+ * mappings send many of them and a 400 would quarantine the application.
  */
-const IGNORED_CORE = new Set(
-  [
-    'id',
-    'meta',
-    'nickName',
-    'profileUrl',
-    'title',
-    'userType',
-    'preferredLanguage',
-    'locale',
-    'timezone',
-    'password',
-    'phoneNumbers',
-    'ims',
-    'photos',
-    'addresses',
-    'groups',
-    'entitlements',
-    'roles',
-    'x509Certificates',
-  ].map((n) => n.toLowerCase()),
+const IGNORED = [
+  'nickName',
+  'profileUrl',
+  'title',
+  'userType',
+  'preferredLanguage',
+  'locale',
+  'timezone',
+  'password',
+  'phoneNumbers',
+  'ims',
+  'photos',
+  'addresses',
+  'groups',
+  'entitlements',
+  'roles',
+  'x509Certificates',
+];
+
+/** Every attribute of the core User schema a request may name (lower-cased: names are case-insensitive). */
+export const CORE_USER_ATTRIBUTES: ReadonlySet<string> = new Set(
+  [...MAPPED, ...IGNORED].map((n) => n.toLowerCase()),
 );
-const MAPPED = new Set(
-  ['schemas', 'userName', 'name', 'emails', 'active', 'externalId', 'displayName'].map((n) =>
-    n.toLowerCase(),
-  ),
-);
+
+/**
+ * What a POST or PUT body may carry at its top level besides those: the common attributes
+ * (RFC 7643 §3.1; `id` and `meta` are read-only and ignored) and schema URNs. Any other name is an
+ * error: a typo, or a custom attribute sent without its schema.
+ */
+const COMMON = new Set(['schemas', 'id', 'meta']);
 
 type Json = Record<string, unknown>;
 
@@ -143,9 +147,13 @@ export const SCIM_NAME_OF: Readonly<Record<keyof AddUserMessage, string>> = {
 export const readScimUser = (body: unknown, defaults: ScimDefaults): ScimUser => {
   if (!isObject(body)) throw badRequest('invalidSyntax', 'the body must be a JSON object');
   checkSchemas(body, USER_SCHEMA);
+  const corePrefix = `${USER_SCHEMA}:`.toLowerCase();
   for (const key of Object.keys(body)) {
     const lower = key.toLowerCase();
-    if (MAPPED.has(lower) || IGNORED_CORE.has(lower) || lower.startsWith('urn:')) continue;
+    // A core attribute named with its schema URN is still one of the core schema's.
+    const bare = lower.startsWith(corePrefix) ? lower.slice(corePrefix.length) : lower;
+    if (CORE_USER_ATTRIBUTES.has(bare) || COMMON.has(bare)) continue;
+    if (bare === lower && lower.startsWith('urn:')) continue;
     throw badRequest(
       'invalidValue',
       `${key} is not an attribute of ${USER_SCHEMA} (an extension's attribute goes under its schema URN)`,

@@ -80,6 +80,19 @@ const BAD: readonly {
     detail: /favouriteColour/,
   },
   {
+    name: 'an unknown attribute named with the core schema URN',
+    method: 'POST',
+    path: 'Users',
+    call: () => ({
+      body: oktaUser('x@example.com', {
+        'urn:ietf:params:scim:schemas:core:2.0:User:favouriteColour': 'green',
+      }),
+    }),
+    status: 400,
+    scimType: 'invalidValue',
+    detail: /favouriteColour is not an attribute/,
+  },
+  {
     name: 'a missing name.familyName',
     method: 'POST',
     path: 'Users',
@@ -220,6 +233,14 @@ const BAD: readonly {
     call: () => ({}),
     status: 404,
     detail: /no groups/,
+  },
+  {
+    name: 'an id that does not decode',
+    method: 'GET',
+    path: 'Users/100%',
+    call: () => ({}),
+    status: 404,
+    detail: /no User with id 100%/,
   },
   {
     name: 'an id this endpoint never made',

@@ -41,9 +41,9 @@ describe('applyPatch', () => {
       { emails: [USER.emails[0], { type: 'home', value: 'a@home.example' }] },
     ],
     [
-      'remove with a value filter removes the matching element',
+      'remove with a value filter removes the matching element (the last one: the attribute)',
       { op: 'remove', path: 'emails[type eq "work"]' },
-      { emails: [] },
+      { emails: undefined },
     ],
     [
       'an extension attribute under its schema URN',
@@ -89,10 +89,12 @@ describe('parseUserFilter', () => {
 
   it.each([
     ['userName sw "ada"', /operator sw is not supported/],
-    ['userName pr', /only `userName eq/],
-    ['userName eq "a" and active eq true', /only `userName eq/],
+    ['userName pr', /operator pr is not supported/],
+    ['userName eq "a" and active eq true', /and is not supported/],
+    ['emails[type eq "work"]', /\[\] is not supported/],
     ['displayName eq "Ada"', /displayName cannot be filtered on/],
-    ['userName like "a"', /like is not an operator/],
+    ['userName eq 5', /compared with a string/],
+    ['userName like "a"', /not a SCIM filter/],
   ])('refuses %s as invalidFilter', (text, detail) => {
     // Act
     const act = () => parseUserFilter(text);

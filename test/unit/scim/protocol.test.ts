@@ -243,6 +243,23 @@ describe('POST /Users', () => {
   });
 });
 
+describe('requests of one user at the same time', () => {
+  it('run one after the other: two POSTs of one userName create it once', async () => {
+    // Prepare
+    const scim = buildScim(sim);
+
+    // Act
+    const answers = await Promise.all([
+      scim.call('POST', 'Users', { body: oktaUser('grace@example.com') }),
+      scim.call('POST', 'Users', { body: oktaUser('grace@example.com') }),
+    ]);
+
+    // Assess
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    expect(sim.stats.snapshot().endpoints['add-user']?.requests).toBe(1);
+  });
+});
+
 describe('discovery', () => {
   it('tells what the endpoint does: patch yes, bulk, sort, change password and etag no, filter with its maximum', async () => {
     // Act
