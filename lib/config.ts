@@ -304,6 +304,11 @@ const scimSchema = z
         burstLimit: int(1, 5000).default(SCIM_DEFAULTS.throttle.burstLimit),
       })
       .prefault({}),
+    /**
+     * API Gateway writes access logs through one CloudWatch Logs role per account and region (its
+     * account settings); true lets this stack set it, for an account where none is set yet.
+     */
+    createApiGatewayLogRole: z.boolean('must be true or false').default(false),
     /** Below API Gateway's 29 s integration limit, so the function answers before the gateway gives up. */
     timeoutSeconds: int(1, 28).default(SCIM_DEFAULTS.timeoutSeconds),
     memoryMiB: int(128, 10_240).default(SCIM_DEFAULTS.memoryMiB),
@@ -333,6 +338,7 @@ export interface ScimSettings {
   readonly defaults: { readonly userTemplateName: string; readonly createInCloudConnect: boolean };
   readonly maxResults: number;
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  readonly createApiGatewayLogRole: boolean;
   readonly timeoutSeconds: number;
   readonly memoryMiB: number;
 }

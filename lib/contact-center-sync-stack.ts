@@ -196,6 +196,7 @@ export class ContactCenterSyncStack extends Stack {
         ...(heldQueue === undefined ? {} : { heldQueue }),
         throttleRateLimit: scim.throttle.rateLimit,
         throttleBurstLimit: scim.throttle.burstLimit,
+        createAccountLogRole: scim.createApiGatewayLogRole,
         timeout: Duration.seconds(scim.timeoutSeconds),
         memorySize: scim.memoryMiB,
         logRetention: config.logRetentionDays as logs.RetentionDays,

@@ -79,6 +79,12 @@ export interface ScimApiProps {
   /** Retention of the function's and the access logs' log groups. */
   readonly logRetention: logs.RetentionDays;
   /**
+   * Create the account's API Gateway CloudWatch Logs role (`AWS::ApiGateway::Account`, one per
+   * account and region, kept when the stack is deleted): access logs need it set.
+   * @default false - the account already has one
+   */
+  readonly createAccountLogRole?: boolean;
+  /**
    * Handler entry file exporting `handler`.
    * @default SCIM_HANDLER_ENTRY (`lambdas/handlers/scim.ts`)
    */
@@ -198,8 +204,8 @@ export class ScimApi extends Construct {
       restApiName: `${stack.stackName}-scim`,
       description: 'contact-center-sync: SCIM 2.0 endpoint for the identity provider',
       endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
-      // Execution logs need the account-wide API Gateway role; access logs below are enough.
-      cloudWatchRole: false,
+      // Access logs go through the account's API Gateway role: set once per account and region.
+      cloudWatchRole: props.createAccountLogRole ?? false,
       deployOptions: {
         stageName: SCIM_STAGE_NAME,
         throttlingRateLimit: props.throttleRateLimit,
@@ -221,11 +227,11 @@ export class ScimApi extends Construct {
     });
     this.url = this.api.urlForPath(`/${SCIM_BASE_PATH}`);
 
-    this.acknowledgeFindings();
+    this.acknowledgeFindings(props.createAccountLogRole === true);
   }
 
   /** What cdk-nag asks of a REST API that this endpoint answers otherwise, and why. */
-  private acknowledgeFindings(): void {
+  private acknowledgeFindings(accountLogRole: boolean): void {
     const acknowledge = (rule: string, reason: string) =>
       Validations.of(this).acknowledge({ id: `AwsSolutions::AwsSolutions-${rule}`, reason });
     acknowledge(
@@ -256,6 +262,13 @@ export class ScimApi extends Construct {
       'LambdaTracing',
       'The stage traces each request (gateway and integration time); function tracing would add an X-Ray Resource::* grant, and Powertools logs and metrics carry the request id.',
     );
+    if (accountLogRole) {
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          "API Gateway's own role for the account's CloudWatch Logs delivery: AWS's managed policy is the documented one, and API Gateway names the log groups it writes.",
+      });
+    }
     acknowledge(
       'APIG6',
       'Execution logs need the account-wide API Gateway CloudWatch role (one per account and region, shared with other APIs) and can hold user ids in paths; the JSON access log and the function log cover each request.',

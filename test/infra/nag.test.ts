@@ -30,6 +30,18 @@ const variants: ReadonlyArray<[string, () => DeploymentConfig]> = [
         actions: { 'add-user': { enabled: false } },
       }),
   ],
+  [
+    "SCIM setting the account's API Gateway log role",
+    () =>
+      configWith({
+        scim: {
+          enabled: true,
+          tokenSecretId: 'cc/scim-token',
+          defaults: { userTemplateName: 'Agent' },
+          createApiGatewayLogRole: true,
+        },
+      }),
+  ],
 ];
 
 interface Acknowledgement {
@@ -105,7 +117,9 @@ describe.each(variants)('AwsSolutionsChecks on %s', (_name, config) => {
           !path.endsWith('/Reconciliation') &&
           !(
             path.endsWith('/Scim') &&
-            /-(APIG2|APIG3|APIG4|APIG6|COG4|LambdaDLQ|LambdaTracing)$/.test(id)
+            /-(APIG2|APIG3|APIG4|APIG6|COG4|LambdaDLQ|LambdaTracing|IAM4\[Policy::.+\/AmazonAPIGatewayPushToCloudWatchLogs\])$/.test(
+              id,
+            )
           ),
       ),
     ).toEqual([]);

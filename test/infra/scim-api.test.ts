@@ -411,3 +411,29 @@ describe('ScimApi props', () => {
     expect(Template.fromStack(stack).findResources('AWS::ApiGateway::RestApi')).toEqual({});
   });
 });
+
+describe("the account's API Gateway log role", () => {
+  it.each([
+    [false, 0],
+    [true, 1],
+  ])('createApiGatewayLogRole %s: %i AWS::ApiGateway::Account', (create, count) => {
+    // Act
+    const { template: built } = synth(
+      withoutReconciliation(configWith({ scim: { ...SCIM_ON, createApiGatewayLogRole: create } })),
+    );
+
+    // Assess
+    built.resourceCountIs('AWS::ApiGateway::Account', count);
+    if (create) {
+      built.hasResource('AWS::ApiGateway::Account', {
+        DeletionPolicy: 'Retain',
+        Properties: { CloudWatchRoleArn: Match.anyValue() },
+      });
+      built.hasResourceProperties('AWS::IAM::Role', {
+        AssumeRolePolicyDocument: {
+          Statement: [Match.objectLike({ Principal: { Service: 'apigateway.amazonaws.com' } })],
+        },
+      });
+    }
+  });
+});
