@@ -271,7 +271,7 @@ export class ScimApi extends Construct {
     }
     acknowledge(
       'APIG6',
-      'Execution logs need the account-wide API Gateway CloudWatch role (one per account and region, shared with other APIs) and can hold user ids in paths; the JSON access log and the function log cover each request.',
+      'Execution logs hold request paths with user ids (and at INFO, request data): personal data this endpoint keeps out of its logs; the JSON access log and the function log cover each request.',
     );
   }
 }
