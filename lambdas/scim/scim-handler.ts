@@ -153,25 +153,45 @@ export const createScimHandler = (deps: ScimHandlerDependencies) => {
     }
   };
 
+  /** One line per request without personal data: the path's template, never its id or query. */
+  const logAnswer = (
+    event: APIGatewayProxyEvent,
+    request: ScimRequest,
+    answered: APIGatewayProxyResult,
+    error?: ScimError,
+  ): APIGatewayProxyResult => {
+    const [resource, id] = routeOf(event);
+    const fields = {
+      requestId: request.requestId,
+      method: event.httpMethod,
+      resource: `/${resource ?? ''}${id === undefined ? '' : '/{id}'}`,
+      status: answered.statusCode,
+      ...(error?.scimType === undefined ? {} : { scimType: error.scimType }),
+      latencyMs: now() - request.startedAt,
+    };
+    if (answered.statusCode >= 500) deps.logger.warn('SCIM request answered', fields);
+    else deps.logger.info('SCIM request answered', fields);
+    return answered;
+  };
+
   return async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const request = requestOf(event, context, now, budgetMs);
     try {
       await auth.check(header(event, 'authorization'));
-      return await route(event, request);
+      return logAnswer(event, request, await route(event, request));
     } catch (error) {
-      if (error instanceof ScimError) return errorAnswer(error);
+      if (error instanceof ScimError) return logAnswer(event, request, errorAnswer(error), error);
       // Its text may quote personal data: the log names only its kind and where it was thrown.
       deps.logger.error('SCIM request failed', {
         requestId: request.requestId,
         errorKind: error instanceof Error ? error.name : typeof error,
         stack: error instanceof Error ? error.stack?.split('\n').slice(1).join('\n') : undefined,
       });
-      return errorAnswer(
-        new ScimError(
-          500,
-          'the request failed; the function log names why (search for its requestId)',
-        ),
+      const failed = new ScimError(
+        500,
+        'the request failed; the function log names why (search for its requestId)',
       );
+      return logAnswer(event, request, errorAnswer(failed), failed);
     } finally {
       deps.availability?.publish();
       deps.metrics.publishStoredMetrics();

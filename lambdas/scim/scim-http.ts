@@ -17,6 +17,8 @@ export interface ScimRequest {
   readonly deadline: number;
   /** `https://host/stage/scim/v2`, for `meta.location`. */
   readonly baseUrl: string;
+  /** Epoch ms the function started on it (its latency is logged). */
+  readonly startedAt: number;
 }
 
 export const answer = (
@@ -91,6 +93,7 @@ export const requestOf = (
     // Inside API Gateway's limit and the invocation's, whichever ends first.
     deadline: at + Math.min(budgetMs, Math.max(0, context.getRemainingTimeInMillis() - 1000)),
     baseUrl: baseUrlOf(event),
+    startedAt: at,
   };
 };
 

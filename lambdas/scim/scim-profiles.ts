@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import type { LedgerStore } from '../core/ledger/ledger-store';
+import { LeaseLostError, type LedgerStore } from '../core/ledger/ledger-store';
 import type { ScimUser } from './scim-user';
 
 /**
@@ -95,7 +95,11 @@ export const inMemoryProfileLister = (store: {
 export interface HeldProfile {
   readonly profile: ScimProfile | undefined;
   save(profile: ScimProfile, expiresAtSeconds?: number): Promise<void>;
-  release(): Promise<void>;
+  /**
+   * Drops the hold. An item the claim made for a user with no profile (a refused POST) is
+   * written empty with an expiry, so refused creates leave nothing behind for good.
+   */
+  release(expiresAtSeconds: number): Promise<void>;
 }
 
 export class ScimBusyError extends Error {
@@ -141,10 +145,19 @@ export class ScimProfiles {
     if (claim.kind !== 'claimed')
       throw new ScimBusyError('another request of this user is running');
     const store = this.#store;
+    const found = claim.doc;
     return {
-      profile: parseProfile(claim.doc),
+      profile: parseProfile(found),
       save: (profile, expiresAt) => store.commit(key, token, profile, expiresAt),
-      release: () => store.release(key, token),
+      release: async (expiresAt) => {
+        if (found !== undefined) return store.release(key, token);
+        try {
+          await store.commit(key, token, {}, expiresAt);
+        } catch (error) {
+          // Saved already (the lease went with the save): nothing to drop.
+          if (!(error instanceof LeaseLostError)) throw error;
+        }
+      },
     };
   }
 

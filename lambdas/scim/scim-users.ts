@@ -21,7 +21,7 @@ import {
   type ScimDefaults,
   type ScimUser,
 } from './scim-user';
-import { addMessage, joinVersion, type ScimWrites } from './scim-writes';
+import { addMessage, joinVersion, type LedgerPlace, type ScimWrites } from './scim-writes';
 
 /**
  * The /Users resource (RFC 7644 §3.3-§3.6): POST, GET by id and by filter with paging, PUT,
@@ -75,7 +75,7 @@ export class UsersResource {
         Location: `${request.baseUrl}/Users/${profile.id}`,
       });
     } finally {
-      await held.release();
+      await held.release(this.#expiry(this.#o.tombstoneSeconds));
     }
   }
 
@@ -161,7 +161,7 @@ export class UsersResource {
       await this.#save(held, { ...settled, deleted: true, lastModified: stamp(request) });
       return answer(204, undefined);
     } finally {
-      await held.release();
+      await held.release(this.#expiry(this.#o.tombstoneSeconds));
     }
   }
 
@@ -194,7 +194,7 @@ export class UsersResource {
       if (settled.heldDeleteUntil !== current.heldDeleteUntil) throw this.#o.writes.heldByBrake();
       return answer(200, await this.#render(profile, request.baseUrl));
     } finally {
-      await held.release();
+      await held.release(this.#expiry(this.#o.tombstoneSeconds));
     }
   }
 
@@ -203,6 +203,7 @@ export class UsersResource {
    * the IdP's view (the item's `active`) or the ledger's, and for every DELETE (`always`), so a
    * queue message that arrives late is ordered against it. A delete of a user the ledger knows is
    * gone removes nothing (a late older add is then skipped as stale): the brake does not count it.
+   * A user the ledger finds someone else's is never sent a delete.
    */
   async #makeActive(
     profile: ScimProfile,
@@ -212,13 +213,14 @@ export class UsersResource {
   ): Promise<ScimProfile> {
     const { writes } = this.#o;
     const { user } = profile;
-    const known = await writes.ledgerSaysThere(user.userName);
+    const place = await writes.ledgerPlace(user.userName);
     if (active) {
-      if ((known ?? user.active) && user.active) return profile;
+      if (isThere(place, user.active) && user.active) return profile;
       await writes.add(user, request);
       return profile;
     }
-    if (known === false) {
+    if (place === 'theirs') return profile;
+    if (place === 'absent') {
       if (always || user.active) await writes.remove(user.userName, request, true);
       return profile;
     }
@@ -234,9 +236,9 @@ export class UsersResource {
   }
 
   async #render(profile: ScimProfile, baseUrl: string) {
-    const there = await this.#o.writes.ledgerSaysThere(profile.user.userName);
+    const place = await this.#o.writes.ledgerPlace(profile.user.userName);
     return renderScimUser(
-      { ...profile.user, active: there ?? profile.user.active },
+      { ...profile.user, active: isThere(place, profile.user.active) },
       {
         id: profile.id,
         created: profile.created,
@@ -272,14 +274,18 @@ export class UsersResource {
     const held = await this.#hold(userName, request);
     const profile = held.profile;
     if (profile === undefined || profile.deleted === true || profile.id !== id) {
-      await held.release();
+      await held.release(this.#expiry(this.#o.tombstoneSeconds));
       throw notFound(`no User with id ${id}`);
     }
     return { ...held, profile };
   }
 
+  #expiry(seconds: number): number {
+    return Math.floor(this.#o.now() / 1000) + seconds;
+  }
+
   async #save(held: HeldProfile, profile: ScimProfile): Promise<void> {
-    const expiry = (seconds: number) => Math.floor(this.#o.now() / 1000) + seconds;
+    const expiry = (seconds: number) => this.#expiry(seconds);
     await held.save(
       profile,
       profile.deleted === true ? expiry(this.#o.tombstoneSeconds) : undefined,
@@ -293,6 +299,10 @@ export class UsersResource {
     }
   }
 }
+
+/** Our user is on the platform, as the ledger knows; what the IdP asked while it cannot tell. */
+const isThere = (place: LedgerPlace | undefined, asked: boolean): boolean =>
+  place === undefined ? asked : place === 'ours';
 
 const stamp = (request: ScimRequest) => new Date(request.receivedAt).toISOString();
 

@@ -21,6 +21,8 @@ import { SCIM_NAME_OF, type ScimUser } from './scim-user';
  */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
 
+export type LedgerPlace = 'ours' | 'theirs' | 'absent';
+
 /** The SCIM-facing name of each add-user field, for a refusal the admin can act on. */
 const scimNames = (text: string): string =>
   text.replace(
@@ -70,16 +72,27 @@ export class ScimWrites {
     );
   }
 
-  /** Whether the ledger knows our user is on the platform; undefined while it cannot tell. */
-  async ledgerSaysThere(userName: string): Promise<boolean | undefined> {
+  /**
+   * Where the ledger knows the user is: ours on the platform, someone else's there, absent; or
+   * undefined while it cannot tell (never seen, or in doubt after a call that got no answer).
+   */
+  async ledgerPlace(userName: string): Promise<LedgerPlace | undefined> {
     const doc = parseLedgerDoc(
       await this.#store.read(userKey(userName)),
       userKind.name,
       userKind.parts,
     );
     const place = (doc?.known as KnownUser | undefined)?.place;
-    if (place === undefined || isUnsureUser(place)) return undefined;
-    return 'user' in place && place.user.born !== '';
+    if (place === undefined) return undefined;
+    if (isUnsureUser(place)) {
+      // A refused join leaves someone else's user as a doubt to look at again: still not ours.
+      const { before, after } = place.unsure;
+      return [before, after].some((p) => p !== undefined && 'user' in p && p.user.born === '')
+        ? 'theirs'
+        : undefined;
+    }
+    if (!('user' in place)) return 'absent';
+    return place.user.born === '' ? 'theirs' : 'ours';
   }
 
   /** Adds the user; throws the SCIM answer unless it ended applied or already in place. */

@@ -9,9 +9,12 @@ import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledge
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { apiGatewayEvent, lambdaContext } from '../../../testkit';
 import {
+  createQueue,
   createSecret,
   motoSecretsManagerClient,
+  motoSqsClient,
   putSecretValue,
+  receiveAllMessages,
   uniqueName,
 } from '../../support/aws-clients';
 import { motoLedgerClient } from '../../support/ledger-table';
@@ -25,23 +28,35 @@ const FIRST_TOKEN = 'scim-token-initial-9c1d';
 let tokenSecret = '';
 let handler: ScimEntry;
 
-beforeAll(async () => {
-  tokenSecret = (await createSecret(secrets, FIRST_TOKEN, uniqueName('scim-token'))).name;
+/** Cold-starts the entry point with the SCIM environment (and `overrides`), as a new container. */
+const load = async (overrides: Record<string, string> = {}): Promise<ScimEntry> => {
   for (const [name, value] of Object.entries(
     harness.environment({
       SCIM_TOKEN_SECRET_ID: tokenSecret,
       SCIM_DEFAULT_USER_TEMPLATE: 'Agent',
       SCIM_MAX_RESULTS: '100',
+      ...overrides,
     }),
   )) {
     vi.stubEnv(name, value);
   }
   vi.resetModules();
-  handler = (await import('../../../lambdas/handlers/scim')).handler;
+  return (await import('../../../lambdas/handlers/scim')).handler;
+};
+
+beforeAll(async () => {
+  tokenSecret = (await createSecret(secrets, FIRST_TOKEN, uniqueName('scim-token'))).name;
+  handler = await load();
 });
 
-const call = async (method: string, path: string, token: string, body?: unknown) => {
-  const result = await handler(
+const call = async (
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  entry: ScimEntry = handler,
+) => {
+  const result = await entry(
     apiGatewayEvent({
       method,
       path,
@@ -118,5 +133,32 @@ describe('the SCIM entry point on moto', () => {
     } finally {
       await putSecretValue(secrets, tokenSecret, FIRST_TOKEN);
     }
+  });
+});
+
+describe("the SCIM entry point with delete-user's brake on moto", () => {
+  it('parks a delete past the limit in the held queue once, and answers 503 each time', async () => {
+    // Prepare
+    const sqs = motoSqsClient();
+    const held = await createQueue(sqs, { name: uniqueName('held') });
+    const braked = await load({
+      HELD_QUEUE_URL: held.queueUrl,
+      DELETE_BRAKE_LIMIT: '1',
+      DELETE_BRAKE_WINDOW_SECONDS: '3600',
+    });
+    const one = await call('POST', 'Users', FIRST_TOKEN, user('one@example.com'), braked);
+    const two = await call('POST', 'Users', FIRST_TOKEN, user('two@example.com'), braked);
+
+    // Act
+    const first = await call('DELETE', `Users/${one.body.id}`, FIRST_TOKEN, undefined, braked);
+    const second = await call('DELETE', `Users/${two.body.id}`, FIRST_TOKEN, undefined, braked);
+    const repeated = await call('DELETE', `Users/${two.body.id}`, FIRST_TOKEN, undefined, braked);
+    const parked = await receiveAllMessages(sqs, held.queueUrl, { atLeast: 1 });
+
+    // Assess
+    expect([first.status, second.status, repeated.status]).toEqual([204, 503, 503]);
+    expect(parked.map((m) => JSON.parse(m.Body ?? '{}').loginUserId)).toEqual(['two@example.com']);
+    expect(harness.sim.state.findUser('two@example.com')).toBeDefined();
+    expect(harness.sim.state.findUser('one@example.com')).toBeUndefined();
   });
 });

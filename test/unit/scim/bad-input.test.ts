@@ -331,6 +331,41 @@ describe("someone else's user", () => {
   });
 });
 
+describe("someone else's user in place of ours", () => {
+  it('is refused on reactivation and never deleted by a later deactivation or DELETE', async () => {
+    // Prepare: ours, deactivated, then someone makes a user of that login by hand
+    const scim = buildScim(sim);
+    const login = 'ada@example.com';
+    const id = await created(scim, login);
+    await scim.call('PATCH', `Users/${id}`, {
+      body: {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: 'replace', path: 'active', value: false }],
+      },
+    });
+    sim.state.addUser({
+      loginUserId: login,
+      firstName: 'Not',
+      lastName: 'Ours',
+      userTemplateName: 'Boss',
+    });
+
+    // Act
+    const reactivated = await scim.call('PATCH', `Users/${id}`, {
+      body: {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: 'replace', path: 'active', value: true }],
+      },
+    });
+    const deleted = await scim.call('DELETE', `Users/${id}`);
+
+    // Assess
+    expect(reactivated).toMatchObject({ status: 409, body: { scimType: 'uniqueness' } });
+    expect(deleted.status).toBe(204);
+    expect(sim.state.findUser(login)).toMatchObject({ firstName: 'Not', lastName: 'Ours' });
+  });
+});
+
 describe('the mass-delete brake', () => {
   it('holds a SCIM delete past its limit: 503 with Retry-After, parked once however often the IdP retries, the user kept', async () => {
     // Prepare

@@ -2,7 +2,7 @@
  * RFC 7644's list, filter and patch semantics as this endpoint serves them, the discovery
  * documents, and the answers of a platform that cannot take a write now.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   buildScim,
   EXTENSION,
@@ -257,6 +257,30 @@ describe('requests of one user at the same time', () => {
     // Assess
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
     expect(sim.stats.snapshot().endpoints['add-user']?.requests).toBe(1);
+  });
+});
+
+describe('the log', () => {
+  it('has one line per request with the path template, never the id, the query or the user', async () => {
+    // Prepare
+    const scim = buildScim(sim);
+    const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
+    const info = vi.spyOn(scim.logger, 'info');
+
+    // Act
+    await scim.call('GET', `Users/${body.id}`);
+    await scim.call('GET', 'Users', { query: { filter: 'userName eq "grace@example.com"' } });
+    await scim.call('GET', 'Users', { query: { filter: 'userName co "grace"' } });
+
+    // Assess
+    const lines = info.mock.calls.filter(([message]) => message === 'SCIM request answered');
+    expect(lines.map(([, fields]) => fields)).toEqual([
+      expect.objectContaining({ method: 'GET', resource: '/Users/{id}', status: 200 }),
+      expect.objectContaining({ method: 'GET', resource: '/Users', status: 200 }),
+      expect.objectContaining({ resource: '/Users', status: 400, scimType: 'invalidFilter' }),
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/grace|Hopper/);
+    expect(JSON.stringify(lines)).not.toContain(body.id);
   });
 });
 

@@ -134,7 +134,7 @@ export const buildScim = (
       ),
       lambdaContext(),
     );
-  return { call, ledgerStore, secret, held, brakeStore, release };
+  return { call, ledgerStore, secret, held, brakeStore, release, logger };
 };
 
 /** One simulator for the file, reset before each test. */
