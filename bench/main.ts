@@ -38,6 +38,7 @@ import {
   resultsMarkdown,
 } from './results';
 import { BENCH_API_KEY, lambdaEnvironment, loadScenario } from './scenario';
+import { measureScim, type ScimBenchResult, scimRows } from './scim';
 import { measureSecretReads } from './secret-reads';
 import { startSimulatorProcess } from './simulator-process';
 import { measureSynth } from './synth';
@@ -56,6 +57,7 @@ const FULL = {
   outageMinutes: 360,
   orderingHistories: 50,
   reconcileRows: 100_000,
+  scimUsers: 200,
 };
 
 const QUICK: typeof FULL = {
@@ -69,6 +71,7 @@ const QUICK: typeof FULL = {
   outageMinutes: 60,
   orderingHistories: 10,
   reconcileRows: 10_000,
+  scimUsers: 20,
 };
 
 const USAGE = `Usage: npm run bench [-- --quick] [-- --dynamodb-ms N --secrets-manager-ms N --platform-ms N]
@@ -175,6 +178,7 @@ const main = async (): Promise<void> => {
   });
   let measurements: Omit<Measurements, 'totalSeconds'>;
   let reconcile: ReconcilePlanMeasurement[] = [];
+  let scim: ScimBenchResult | undefined;
   try {
     const coldEndpoints = {
       simulatorUrl: simulator.baseUrl,
@@ -264,6 +268,8 @@ const main = async (): Promise<void> => {
     const ordering = await measureOrdering({ histories: settings.orderingHistories });
     progress(`reconcile: plan time for ${settings.reconcileRows} rows of records and of users…`);
     reconcile = await measureReconcilePlan(settings.reconcileRows);
+    progress(`scim: ${settings.scimUsers} creates and deactivations at the modelled latencies…`);
+    scim = await measureScim(latency, settings.scimUsers);
     measurements = {
       machine,
       scenario,
@@ -297,7 +303,10 @@ const main = async (): Promise<void> => {
     totalSeconds: (performance.now() - started) / 1000,
   };
 
-  const rows = buildRows(complete);
+  const rows = [
+    ...buildRows(complete),
+    ...(scim === undefined ? [] : scimRows(scim, complete.cost.oursUsd)),
+  ];
   console.log(textTable(rows));
   console.log('');
   console.log(coldStartOptionsText(complete));

@@ -253,6 +253,96 @@ const eventBusSchema = z
     return { kind: 'create', name: bus.name };
   });
 
+/** Defaults of the SCIM endpoint (`scim.*`); docs/decisions.md#scim says why. */
+export const SCIM_DEFAULTS = {
+  enabled: false,
+  maxResults: 100,
+  throttle: { rateLimit: 10, burstLimit: 20 },
+  timeoutSeconds: 25,
+  memoryMiB: 256,
+} as const;
+
+/** RFC 7644 §3.4.2.4 lets the service cap a page; Okta asks for pages of 100, so at least that. */
+export const SCIM_MIN_MAX_RESULTS = 100;
+
+/** Like `apiKey.secretId`: a secret name (the stack's account and region) or a complete ARN. */
+const secretIdSchema = z
+  .string('must be a secret name or ARN')
+  .min(1, 'must not be empty')
+  .refine(
+    (id) => (id.startsWith('arn:') ? SECRET_ARN.test(id) : SECRET_NAME.test(id)),
+    'must be a secret name or a complete secret ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>-<6 characters>)',
+  );
+
+const scimSchema = z
+  .strictObject({
+    enabled: z.boolean('must be true or false').default(SCIM_DEFAULTS.enabled),
+    /** The IdP's bearer token: its own secret (plain string), never the platform key's. */
+    tokenSecretId: secretIdSchema.optional(),
+    /** What a user gets when the IdP sends no extension attributes (it often cannot at first). */
+    defaults: z
+      .strictObject({
+        userTemplateName: z
+          .string('must be a string')
+          .trim()
+          .min(1, 'must not be empty')
+          .max(256, 'must be at most 256 characters')
+          .optional(),
+        createInCloudConnect: z.boolean('must be true or false').default(false),
+      })
+      .prefault({}),
+    /** Most users in one `GET /Users` page. */
+    maxResults: int(SCIM_MIN_MAX_RESULTS, 1000).default(SCIM_DEFAULTS.maxResults),
+    /** API Gateway stage throttling: the IdP backs off on 429. */
+    throttle: z
+      .strictObject({
+        rateLimit: z
+          .number('must be a number of requests per second')
+          .positive('must be more than 0')
+          .max(10_000, 'must be at most 10000')
+          .default(SCIM_DEFAULTS.throttle.rateLimit),
+        burstLimit: int(1, 5000).default(SCIM_DEFAULTS.throttle.burstLimit),
+      })
+      .prefault({}),
+    /**
+     * API Gateway writes access logs through one CloudWatch Logs role per account and region (its
+     * account settings); true lets this stack set it, for an account where none is set yet.
+     */
+    createApiGatewayLogRole: z.boolean('must be true or false').default(false),
+    /** Below API Gateway's 29 s integration limit, so the function answers before the gateway gives up. */
+    timeoutSeconds: int(1, 28).default(SCIM_DEFAULTS.timeoutSeconds),
+    memoryMiB: int(128, 10_240).default(SCIM_DEFAULTS.memoryMiB),
+  })
+  .superRefine((scim, ctx) => {
+    if (!scim.enabled) return;
+    if (scim.tokenSecretId === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tokenSecretId'],
+        message: 'is required when scim.enabled is true',
+      });
+    }
+    if (scim.defaults.userTemplateName === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['defaults', 'userTemplateName'],
+        message:
+          'is required when scim.enabled is true (Entra ID and Okta often cannot send the extension)',
+      });
+    }
+  });
+
+/** The SCIM settings of an enabled endpoint (what the stack and the function environment use). */
+export interface ScimSettings {
+  readonly tokenSecretId: string;
+  readonly defaults: { readonly userTemplateName: string; readonly createInCloudConnect: boolean };
+  readonly maxResults: number;
+  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+  readonly createApiGatewayLogRole: boolean;
+  readonly timeoutSeconds: number;
+  readonly memoryMiB: number;
+}
+
 const configSchema = z
   .strictObject({
     /** Overrides the stack name `ContactCenterSync-<environmentName>`. */
@@ -448,6 +538,8 @@ const configSchema = z
         return z.NEVER;
       })
       .prefault({}),
+    /** The SCIM 2.0 endpoint identity providers provision users through (docs/deploy.md#scim). */
+    scim: scimSchema.prefault({}),
     logRetentionDays: z
       .int('must be an integer')
       .refine(
@@ -500,6 +592,17 @@ const configSchema = z
           code: 'custom',
           path: ['platformRateLimits', service],
           message: `gives each function instance ${share.toFixed(4)} requests/s (the ceiling ÷ ${instances}, the summed maxConcurrency of the enabled ${service} actions); at least ${MIN_RATE_SHARE_PER_SECOND}/s is needed: raise it or lower maxConcurrency`,
+        });
+      }
+    }
+    if (config.scim.enabled) {
+      // SCIM writes run add-user's and delete-user's pipeline (ledger, brake, breaker) in-process.
+      const off = (['add-user', 'delete-user'] as const).filter((a) => !config.actions[a].enabled);
+      if (off.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scim', 'enabled'],
+          message: `needs ${off.join(' and ')} enabled in actions (SCIM writes are their events)`,
         });
       }
     }
@@ -668,3 +771,12 @@ const instancesCalling = (
 
 /** The smallest per-instance request rate the runtime is given (its variable has 3 decimals). */
 const MIN_RATE_SHARE_PER_SECOND = 0.01;
+
+/** The SCIM settings when the endpoint is on; undefined when `scim.enabled` is false. */
+export const scimSettingsOf = (config: DeploymentConfig): ScimSettings | undefined => {
+  const { enabled, tokenSecretId, defaults, ...rest } = config.scim;
+  const { userTemplateName } = defaults;
+  // The schema requires both when enabled; checked again so the type needs no cast.
+  if (!enabled || tokenSecretId === undefined || userTemplateName === undefined) return undefined;
+  return { tokenSecretId, defaults: { ...defaults, userTemplateName }, ...rest };
+};

@@ -21,6 +21,7 @@ import {
   defaultEventBusName,
   deleteBrakeFor,
   parseSecretArn,
+  scimSettingsOf,
   sourceQueueRetentionSeconds,
 } from './config';
 import { EntityLedgerTable } from './entity-ledger-table';
@@ -29,6 +30,8 @@ import { type MonitoredPipeline, OperationsDashboard } from './operations-dashbo
 import { PlatformAvailabilityAlarms } from './platform-availability-alarms';
 import { reconcileEnvironment } from './reconcile-environment';
 import { Reconciliation } from './reconciliation';
+import { ScimApi } from './scim-api';
+import { scimEnvironment } from './scim-environment';
 import {
   actionOutputKeys,
   EVENT_BUS_OUTPUT_KEY,
@@ -36,6 +39,7 @@ import {
   pascalCase,
   RECONCILE_BUCKET_OUTPUT_KEY,
   RECONCILE_STATE_MACHINE_OUTPUT_KEY,
+  SCIM_URL_OUTPUT_KEY,
 } from './stack-outputs';
 
 export interface ContactCenterSyncStackProps extends StackProps {
@@ -57,6 +61,8 @@ export class ContactCenterSyncStack extends Stack {
   readonly platformAlarms: PlatformAvailabilityAlarms;
   /** The bucket, rule and state machine of reconciliation; only with `reconcile.scopes`. */
   readonly reconciliation?: Reconciliation;
+  /** The SCIM 2.0 endpoint identity providers provision users through; only with `scim.enabled`. */
+  readonly scimApi?: ScimApi;
 
   constructor(scope: Construct, id: string, props: ContactCenterSyncStackProps) {
     super(scope, id, props);
@@ -170,6 +176,38 @@ export class ContactCenterSyncStack extends Stack {
       });
     }
 
+    const scim = scimSettingsOf(config);
+    if (scim !== undefined) {
+      const heldQueue = pipelines.get('delete-user')?.heldQueue;
+      this.scimApi = new ScimApi(this, 'Scim', {
+        environment: scimEnvironment(config, scim, {
+          ledgerTableName: ledger.table.tableName,
+          heldQueueUrl: heldQueue?.queueUrl,
+        }),
+        // The token's secret, like the API key's, is the operator's: referenced, never created,
+        // so its value never passes through CloudFormation and rotating it needs no deploy.
+        tokenSecretArn: this.secretArn(scim.tokenSecretId, this.region),
+        apiKeySecretArn,
+        apiKeySecretsRegion: config.apiKey.secretsRegion,
+        ...(config.apiKey.kmsKeyArn === undefined
+          ? {}
+          : { apiKeyKmsKeyArn: config.apiKey.kmsKeyArn }),
+        ledger,
+        ...(heldQueue === undefined ? {} : { heldQueue }),
+        throttleRateLimit: scim.throttle.rateLimit,
+        throttleBurstLimit: scim.throttle.burstLimit,
+        createAccountLogRole: scim.createApiGatewayLogRole,
+        timeout: Duration.seconds(scim.timeoutSeconds),
+        memorySize: scim.memoryMiB,
+        logRetention: config.logRetentionDays as logs.RetentionDays,
+      });
+      new CfnOutput(this, SCIM_URL_OUTPUT_KEY, {
+        description:
+          'SCIM 2.0 base URL: Tenant URL in Entra ID, base URL in Okta (docs/deploy.md#scim)',
+        value: this.scimApi.url,
+      });
+    }
+
     new CfnOutput(this, EVENT_BUS_OUTPUT_KEY, {
       description: 'Put action events here (detail-type = action name)',
       value: this.eventBus.eventBusName,
@@ -255,7 +293,11 @@ export class ContactCenterSyncStack extends Stack {
 
   /** Exactly the configured secret: a complete ARN as given, a name with the random suffix. */
   private apiKeySecretArn(config: DeploymentConfig): string {
-    const { secretId, secretsRegion } = config.apiKey;
+    return this.secretArn(config.apiKey.secretId, config.apiKey.secretsRegion);
+  }
+
+  /** IAM resource of one secret given by complete ARN or by name (in `secretsRegion`). */
+  private secretArn(secretId: string, secretsRegion: string): string {
     if (parseSecretArn(secretId)) return secretId;
     // Secrets Manager appends "-" and 6 random characters to a secret's name in its ARN.
     return this.formatArn({

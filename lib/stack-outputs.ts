@@ -15,6 +15,9 @@ export const LEDGER_TABLE_OUTPUT_KEY = 'EntityLedgerTableName';
 export const RECONCILE_BUCKET_OUTPUT_KEY = 'ReconcileBucketName';
 export const RECONCILE_STATE_MACHINE_OUTPUT_KEY = 'ReconcileStateMachineArn';
 
+/** Output holding the SCIM 2.0 base URL the identity provider is given (with `scim.enabled`). */
+export const SCIM_URL_OUTPUT_KEY = 'ScimBaseUrl';
+
 export interface ActionOutputKeys {
   /** URL of the action's source queue. */
   readonly queueUrl: string;

@@ -8,6 +8,7 @@ import { PythonToolsUnavailableError } from './backends';
 import { executeReconcileRun } from './run/reconcile';
 import { plainStyle, streamStyle } from './run/report';
 import { EXIT, executeRun } from './run/run';
+import { executeScimRun } from './run/scim';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -36,6 +37,12 @@ Options:
                              still provisioned, an unmanaged user, a record missing, one
                              edited, one extra, a campaign of 1200 records), plans, applies
                              through the real handlers, and plans again (no changes)
+  --scim                     the SCIM 2.0 endpoint instead: serves /scim/v2 on loopback
+                             against the simulator, prints its URL, bearer token and the
+                             simulator's URL, then replays Entra ID's and Okta's requests
+                             for one joiner and checks the platform after each
+  --serve                    with --scim: keep serving after the replay until Ctrl+C, for
+                             an IdP-like client (curl, scim2-cli, a conformance tester)
   -h, --help                 show this help
 
 Exit codes: 0 every message ended where it should, 1 some did not (listed at the end),
@@ -63,6 +70,8 @@ const main = async (argv: readonly string[]): Promise<number> => {
     outage?: string;
     'aws-emulator'?: boolean;
     reconcile?: boolean;
+    scim?: boolean;
+    serve?: boolean;
     help?: boolean;
   };
   let positionals: string[];
@@ -76,6 +85,8 @@ const main = async (argv: readonly string[]): Promise<number> => {
         outage: { type: 'string' },
         'aws-emulator': { type: 'boolean', default: false },
         reconcile: { type: 'boolean', default: false },
+        scim: { type: 'boolean', default: false },
+        serve: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -118,7 +129,29 @@ const main = async (argv: readonly string[]): Promise<number> => {
   ) {
     return fail(`--reconcile runs its own drift; it takes only --aws-emulator\n\n${USAGE}`);
   }
+  if (values.serve && !values.scim) {
+    return fail(`--serve only applies with --scim\n\n${USAGE}`);
+  }
+  if (
+    values.scim &&
+    (values.reconcile ||
+      values['aws-emulator'] ||
+      values.events !== undefined ||
+      values.faults ||
+      values.chaos ||
+      outageMs !== undefined)
+  ) {
+    return fail(`--scim runs its own requests; it takes only --serve\n\n${USAGE}`);
+  }
   try {
+    if (values.scim) {
+      return await executeScimRun({
+        root: ROOT,
+        out,
+        style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,
+        serve: values.serve === true,
+      });
+    }
     if (values.reconcile) {
       return await executeReconcileRun({
         root: ROOT,

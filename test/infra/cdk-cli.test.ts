@@ -81,8 +81,8 @@ describe('cdk synth through the CLI', () => {
     const functions = Object.values(template.Resources).filter(
       (r) => r.Type === 'AWS::Lambda::Function',
     );
-    // One per action, and the reconcile run (the example config has reconcile scopes).
-    expect(functions).toHaveLength(ACTION_NAMES.length + 1);
+    // One per action, the reconcile run and the SCIM endpoint (the example config has both).
+    expect(functions).toHaveLength(ACTION_NAMES.length + 2);
   });
 
   it('bundles every handler as one minified ESM file with a source map, the AWS SDK inside', () => {
@@ -97,7 +97,8 @@ describe('cdk synth through the CLI', () => {
     const reconcile = all.filter(isReconcile);
 
     // Assess
-    expect(bundles).toHaveLength(ACTION_NAMES.length);
+    // The action handlers and the SCIM function: the same build.
+    expect(bundles).toHaveLength(ACTION_NAMES.length + 1);
     // The reconcile run: the same build, S3 inside.
     expect(reconcile).toHaveLength(1);
     for (const bundle of reconcile) {

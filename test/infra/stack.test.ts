@@ -35,6 +35,7 @@ import {
   resourcesOfType,
   synth,
   withoutReconciliation,
+  withoutScim,
 } from './synth';
 
 let config: DeploymentConfig;
@@ -42,7 +43,7 @@ let stack: ContactCenterSyncStack;
 let template: Template;
 
 beforeAll(() => {
-  config = withoutReconciliation(loadConfig('example'));
+  config = withoutScim(withoutReconciliation(loadConfig('example')));
   ({ stack, template } = synth(config, { bundle: true }));
 });
 

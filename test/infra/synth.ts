@@ -37,6 +37,12 @@ export const withoutReconciliation = (config: DeploymentConfig): DeploymentConfi
   reconcile: { ...config.reconcile, scopes: {} },
 });
 
+/** A config without the SCIM endpoint: its function and role are tested in scim-api.test.ts. */
+export const withoutScim = (config: DeploymentConfig): DeploymentConfig => ({
+  ...config,
+  scim: { ...config.scim, enabled: false },
+});
+
 export interface Synthesized {
   readonly stack: ReturnType<typeof createApp>['stack'];
   readonly app: ReturnType<typeof createApp>['app'];
