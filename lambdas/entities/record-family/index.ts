@@ -123,6 +123,16 @@ export const recordFamily: EntityKind<
   plan: planFamily,
   run: runRecordStep,
   learn: learnFamily,
+  // The campaigns whose record the ledger knows one of our creates made (not one found there).
+  createdByUs: (known) => ({
+    kind: 'places',
+    ours: new Set(
+      Object.entries(known.places).flatMap(([campaign, place]) => {
+        const record = recordAt(surePlace(place));
+        return record !== undefined && record.born !== '' ? [campaign] : [];
+      }),
+    ),
+  }),
   isGone: (desired, known) =>
     Object.values(desired).every((p) => recordAt(p) === undefined) &&
     Object.values(known.places).every((p) => !isUnsure(p) && recordAt(p) === undefined),
