@@ -35,6 +35,7 @@ import {
 import { reportLines } from './run-report';
 import { parseS3Uri, readS3Bytes, readS3Text, siblingKey } from './s3-object';
 import type { ReconcileScope } from './scope';
+import { parseAnswers, serializeAnswers } from './stored-answers';
 
 /** Time left when an invocation stops reading and hands over to the next. */
 const HANDOVER_MS = 90_000;
@@ -106,8 +107,9 @@ const writeObject = (s3: S3Client, bucket: string, key: string, body: string) =>
 const answersKey = (runName: string) => `runs/answers/${runName}.json`;
 
 const loadAnswers = async (s3: S3Client, bucket: string, runName: string): Promise<Answers> => {
+  const key = answersKey(runName);
   try {
-    const users = JSON.parse(await readS3Text(s3, { bucket, key: answersKey(runName) }));
+    const users = parseAnswers(await readS3Text(s3, { bucket, key }), `s3://${bucket}/${key}`);
     return { ...emptyAnswers(), users };
   } catch (error) {
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return emptyAnswers();
@@ -175,7 +177,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       if (error instanceof ReadBudgetSpent) {
         // Reads already on their way still answer: kept, they are not asked again.
         await Promise.all(readers.map((reader) => reader.settled()));
-        await writeObject(s3, bucket, answersKey(input.runName), JSON.stringify(answers.users));
+        await writeObject(s3, bucket, answersKey(input.runName), serializeAnswers(answers.users));
         return { outcome: 'continue', answered: Object.keys(answers.users).length };
       }
       if (error instanceof SnapshotRefused) return refuse(error.code, error.message);

@@ -1,3 +1,4 @@
+import { parseAliasTarget } from '../../core/ledger/alias-target';
 import { familyKey, recordIdAlias } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
 import { isPlatformVersion, type Version, versionTime } from '../../core/ledger/event-version';
@@ -107,7 +108,9 @@ export const recordFamily: EntityKind<
     if (found.clientId !== undefined)
       return { id: { region: name.region, clientId: found.clientId }, alias };
     const indexed = await store.readAlias(alias);
-    if (indexed !== undefined) return { id: JSON.parse(indexed) as FamilyId };
+    if (indexed !== undefined) {
+      return { id: parseAliasTarget(indexed, RECORD_FAMILY_PARTS.id, alias) };
+    }
     return {
       outcome: {
         category: 'retryable',
