@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { parseMessage } from '../actions';
+import { DESTRUCTIVE_ACTIONS, parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
 import {
   CATEGORIES,
@@ -203,7 +203,8 @@ const checkRepairs = (entries: readonly PlanEntry[], exportedAt: string, where: 
     if (!CHANGES.includes(category)) {
       throw new PlanFileError(`${at}: repair: a ${category} entry carries none`, 'PLAN_ALTERED');
     }
-    if (repair.action.startsWith('delete-') !== (category === 'delete')) {
+    // The action's own module says whether it removes something (its mass-delete brake too).
+    if (DESTRUCTIVE_ACTIONS.includes(repair.action) !== (category === 'delete')) {
       throw new PlanFileError(
         `${at}: repair.action: ${repair.action} in a ${category} entry: an edited or damaged plan`,
         'PLAN_ALTERED',
