@@ -6,9 +6,9 @@
 import { familyKey, userKey } from '../core/ledger/entity-key';
 import type { AnyEntityKind, CreatedByUs } from '../core/ledger/entity-kind';
 import { versionTime } from '../core/ledger/event-version';
-import { LedgerDocError, parseLedgerDoc } from '../core/ledger/ledger-doc';
+import { type DocParts, LedgerDocError, parseLedgerDoc } from '../core/ledger/ledger-doc';
 import { ENTITY_KINDS } from '../entities';
-import type { UserId } from '../entities/user/platform-steps';
+import { user } from '../entities/user';
 import type { EntityRef, LedgerView, PlacedRef } from './ledger-view';
 
 /**
@@ -36,8 +36,12 @@ export const unparsableItem = (key: string, error: LedgerDocError): LedgerDocErr
     `the ledger item ${key} does not parse (${error.message}): the plan cannot tell whether its entity is ours; repair or delete the item under that key, then plan again`,
   );
 
-/** An item, parsed. */
-const parsed = (raw: unknown, kind: AnyEntityKind, key: string) => {
+/** An item, parsed by its kind's own parts (typed as the kind's, when the kind is known here). */
+const parsed = <Id, Op, State, Known>(
+  raw: unknown,
+  kind: { readonly name: string; readonly parts: DocParts<Id, Op, State, Known> },
+  key: string,
+) => {
   try {
     return parseLedgerDoc(raw, kind.name, kind.parts);
   } catch (error) {
@@ -112,11 +116,11 @@ export class LedgerItemView implements LedgerView {
   }
 
   async *createdUsers(): AsyncIterable<string> {
-    const kind = ENTITY_KINDS.user;
+    const kind = user;
     for await (const { key, item } of this.#items.users()) {
       const doc = parsed(item, kind, key);
       if (doc === undefined) continue;
-      const { loginUserId } = doc.id as UserId;
+      const { loginUserId } = doc.id;
       const facts = factsOf(doc, kind);
       // Kept, so the plan's questions about these users (in every invocation of a plan that
       // takes several, each of which lists them again) are answered without reading each item.
