@@ -3,8 +3,8 @@
  * batches of `batchSize` one after another, as Lambda runs one batch per container at a time,
  * against the fakes and the simulator answering with the modelled latencies. Lambda bills each
  * invocation from the call to the answer, rounded up to the millisecond. The deployed function
- * runs beside the same function built without the entity ledger (the breaker's shared state
- * kept, so the ledger alone differs), alternating which goes first in each round.
+ * runs beside the same function with its ledger's items in memory (the breaker's shared state
+ * kept, so the ledger's table alone differs), alternating which goes first in each round.
  *
  * The same runs give what the cost is computed from: DynamoDB requests and capacity units,
  * Secret Manager calls, the bytes the handler logs, the init (import) time and peak memory.

@@ -7,9 +7,12 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { actionDefinition } from '../lambdas/actions';
 import { SecretsManagerApiKeySource } from '../lambdas/core/aws';
+import { createActionHandler } from '../lambdas/core/invocation-entry';
+import { EntityLedger } from '../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
 import { createLogger, createMetrics } from '../lambdas/core/observability';
 import { PlatformCaller } from '../lambdas/core/platform-caller';
-import { createActionHandler } from '../lambdas/core/sqs-entry';
+import { orderedWith } from '../lambdas/entities';
 import { InMemoryDeadLetterQueue } from '../local/in-memory/dead-letter-queue';
 import { failedIds } from '../testkit';
 import { chunk } from './batching';
@@ -59,8 +62,11 @@ export const measureSecretReads = async (
   });
   const logger = createLogger(action);
   logger.setLogLevel('SILENT');
-  const handler = createActionHandler(actionDefinition(action), {
+  const definition = actionDefinition(action);
+  const handler = createActionHandler(definition, {
     platform: new PlatformCaller(platformSettings(scenario, options.simulatorUrl), apiKey),
+    // A write's one path: its ledger, here in memory (the secret reads are what is counted).
+    ...orderedWith(definition, new EntityLedger({ store: new InMemoryLedgerStore() })),
     deadLetters: new InMemoryDeadLetterQueue(`${action}-dlq`),
     logger,
     metrics: createMetrics(action),

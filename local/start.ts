@@ -3,12 +3,11 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { isErrorOf } from '../lambdas/core/errors';
 import { PythonToolsUnavailableError } from './backends';
-import { EventInputError } from './run/event-input';
 import { executeReconcileRun } from './run/reconcile';
 import { plainStyle, streamStyle } from './run/report';
 import { EXIT, executeRun } from './run/run';
-import { RunSettingsError } from './run/run-settings';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -146,9 +145,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
     if (error instanceof PythonToolsUnavailableError) {
       return fail(`--aws-emulator cannot run: ${error.message}`);
     }
-    if (error instanceof EventInputError || error instanceof RunSettingsError) {
-      return fail(error.message);
-    }
+    if (isErrorOf(error, 'usage')) return fail(error.message);
     throw error;
   }
 };

@@ -1,4 +1,4 @@
-import { InputRefused } from '../lambdas/input/input-refused';
+import { type ErrorCategory, isErrorOf, SyncError } from '../lambdas/core/errors';
 
 /**
  * Errors the operator commands report as one clear message (no stack trace), and the
@@ -6,9 +6,10 @@ import { InputRefused } from '../lambdas/input/input-refused';
  */
 
 /** A failure the operator can act on; printed as-is. Exit code 1. */
-export class OpsError extends Error {
+export class OpsError extends SyncError<'OPS_FAILED' | 'USAGE'> {
   override readonly name: string = 'OpsError';
-  readonly exitCode: number = 1;
+  readonly code: 'OPS_FAILED' | 'USAGE' = 'OPS_FAILED';
+  readonly category: ErrorCategory = 'operator';
 }
 
 export const USAGE_EXIT = 2;
@@ -19,12 +20,12 @@ export const USAGE_EXIT = 2;
  */
 export class UsageError extends OpsError {
   override readonly name = 'UsageError';
-  override readonly exitCode = USAGE_EXIT;
+  override readonly code = 'USAGE';
+  override readonly category = 'usage';
 }
 
 /** The exit code of a failed command: a usage error or an unreadable input file 2, else 1. */
-export const exitCodeOf = (error: unknown): number =>
-  error instanceof InputRefused ? USAGE_EXIT : error instanceof OpsError ? error.exitCode : 1;
+export const exitCodeOf = (error: unknown): number => (isErrorOf(error, 'usage') ? USAGE_EXIT : 1);
 
 const CREDENTIAL_HELP =
   'Set AWS_PROFILE (after `aws sso login` when the profile uses SSO), or AWS_ACCESS_KEY_ID and ' +
@@ -87,7 +88,8 @@ export const isQueueLevelError = (error: unknown): boolean => {
  * resources, never message bodies, so they are safe to show.
  */
 export const describeError = (error: unknown): string => {
-  if (error instanceof OpsError || error instanceof InputRefused) return error.message;
+  // Written for the operator: a command's own failure, or a usage error (an input file's too).
+  if (error instanceof OpsError || isErrorOf(error, 'usage')) return error.message;
   const name = errorName(error);
   const message = error instanceof Error ? error.message : String(error);
   if (MISSING_CREDENTIALS.has(name)) {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Action } from '../core/action';
+import type { WriteAction } from '../core/action';
 import { pickDefined } from '../core/pick-defined';
 import type { RecordOp } from '../entities/record-family/model';
 import {
@@ -42,7 +42,7 @@ export const addOrUpdateCampaignRecordMessage = z
 
 export type AddOrUpdateCampaignRecordMessage = z.infer<typeof addOrUpdateCampaignRecordMessage>;
 
-export const addOrUpdateCampaignRecord: Action<
+export const addOrUpdateCampaignRecord: WriteAction<
   'add-or-update-campaign-record',
   AddOrUpdateCampaignRecordMessage
 > = {
@@ -63,7 +63,6 @@ export const addOrUpdateCampaignRecord: Action<
       pickDefined(item, ['key', 'value', 'displayOrder']),
     ),
   }),
-  execute: (message, platform, call) => platform.send(addOrUpdateCampaignRecord, message, call),
   ordering: {
     entity: 'record-family',
     rank: 'create',

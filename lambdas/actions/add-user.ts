@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Action } from '../core/action';
+import type { WriteAction } from '../core/action';
 import { pickDefined } from '../core/pick-defined';
 import type { UserOp } from '../entities/user/model';
 import { correlationId, email, nonEmpty, occurredAt } from '../messages/common';
@@ -22,7 +22,7 @@ export const addUserMessage = z.strictObject({
 
 export type AddUserMessage = z.infer<typeof addUserMessage>;
 
-export const addUser: Action<'add-user', AddUserMessage> = {
+export const addUser: WriteAction<'add-user', AddUserMessage> = {
   name: 'add-user',
   service: 'provisioning',
   endpoint: 'add-user',
@@ -38,7 +38,6 @@ export const addUser: Action<'add-user', AddUserMessage> = {
       'userTemplateName',
       'createInCloudConnect',
     ]),
-  execute: (message, platform, call) => platform.send(addUser, message, call),
   ordering: {
     entity: 'user',
     rank: 'create',

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Action } from '../core/action';
+import type { WriteAction } from '../core/action';
 import { pickDefined } from '../core/pick-defined';
 import { RECORD_STATES, type RecordOp } from '../entities/record-family/model';
 import {
@@ -49,7 +49,7 @@ export const changeCampaignRecordStatusMessage = z
 
 export type ChangeCampaignRecordStatusMessage = z.infer<typeof changeCampaignRecordStatusMessage>;
 
-export const changeCampaignRecordStatus: Action<
+export const changeCampaignRecordStatus: WriteAction<
   'change-campaign-record-status',
   ChangeCampaignRecordStatusMessage
 > = {
@@ -65,7 +65,6 @@ export const changeCampaignRecordStatus: Action<
       'previewRecordStateEnum',
       ...RECORD_ROUTING_FIELDS,
     ]),
-  execute: (message, platform, call) => platform.send(changeCampaignRecordStatus, message, call),
   // REMOVED takes the record out of the campaign's work: as final for the agents as a delete.
   destructive: (message) => message.previewRecordStateEnum === 'REMOVED',
   ordering: {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Action } from '../core/action';
+import type { ReadAction } from '../core/action';
 import { alreadyApplied, type Outcome } from '../core/outcome';
 import { pickDefined } from '../core/pick-defined';
 import type { ProvisioningResponse } from '../core/platform-responses';
@@ -36,7 +36,7 @@ export const existenceResult = (outcome: Outcome): UserExistenceResult => {
   };
 };
 
-export const queryUserExistence: Action<'query-user-existence', QueryUserExistenceMessage> = {
+export const queryUserExistence: ReadAction<'query-user-existence', QueryUserExistenceMessage> = {
   name: 'query-user-existence',
   service: 'provisioning',
   endpoint: 'query-existence',

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Action } from '../core/action';
+import type { ReadAction } from '../core/action';
 import { alreadyApplied, type Outcome } from '../core/outcome';
 import { pickDefined } from '../core/pick-defined';
 import type { CampaignRecord } from '../core/platform-responses';
@@ -119,7 +119,7 @@ const searchResult = (outcome: Outcome): SearchResult => ({
   records: records(outcome),
 });
 
-export const searchCampaignRecords: Action<
+export const searchCampaignRecords: ReadAction<
   'search-campaign-records',
   SearchCampaignRecordsMessage
 > & { readonly records: typeof records } = {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Action } from '../core/action';
+import type { WriteAction } from '../core/action';
 import { pickDefined } from '../core/pick-defined';
 import type { RecordOp } from '../entities/record-family/model';
 import {
@@ -40,7 +40,7 @@ export const transferCampaignRecordMessage = z
 
 export type TransferCampaignRecordMessage = z.infer<typeof transferCampaignRecordMessage>;
 
-export const transferCampaignRecord: Action<
+export const transferCampaignRecord: WriteAction<
   'transfer-campaign-record',
   TransferCampaignRecordMessage
 > = {
@@ -56,7 +56,6 @@ export const transferCampaignRecord: Action<
       'transferToCampaign',
       ...RECORD_ROUTING_FIELDS,
     ]),
-  execute: (message, platform, call) => platform.send(transferCampaignRecord, message, call),
   ordering: {
     entity: 'record-family',
     rank: 'move',

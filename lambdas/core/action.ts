@@ -7,29 +7,47 @@ import type { ServiceName } from './platform-services';
 /**
  * What one action is: the contract every module under `lambdas/actions/` fulfils. The shared
  * code (transport, key, retries, classification, batches, the ledger) reads an action only
- * through this interface and names none.
+ * through this interface and names none. A read sends its own request (`execute`); a write has
+ * one path, its entity's ledger (`ordering`), whose platform steps send its requests.
  */
-export interface Action<Name extends string = string, Message = unknown> {
+export type Action<Name extends string = string, Message = unknown> =
+  | ReadAction<Name, Message>
+  | WriteAction<Name, Message>;
+
+/** What every action has, read or write. */
+interface ActionBase<Name extends string, Message> {
   /** Handler file, EventBridge detail-type, queue and JSON Schema name; never changes once deployed. */
   readonly name: Name;
   readonly service: ServiceName;
   /** The service's path suffix, e.g. `addOrUpdateCampaignRecord` or `add-user`. */
   readonly endpoint: string;
-  /** A read answers with a result (result bus or direct caller) and takes no lease. */
-  readonly kind: 'read' | 'write';
   /** The public contract of an SQS body or EventBridge `detail` (and `schemas/`). */
   readonly schema: z.ZodMiniType<Message>;
   /** The action's own request properties; the service adds its common ones. */
   requestFields(message: Message): Readonly<Record<string, unknown>>;
-  /** Sends the message and reads the answer: idempotency overrides, the result of a read. */
-  execute(message: Message, platform: PlatformCaller, call: CallOptions): Promise<Outcome>;
-  /** A write's place in its entity's order; reads have none. */
-  readonly ordering?: Ordering<Message>;
   /**
    * Whether this message removes something (a user, a record): such messages pass the
    * deployment's mass-delete brake. Absent: the action never removes anything.
    */
   destructive?(message: Message): boolean;
+}
+
+/** A read answers with a result (result bus or direct caller) and takes no lease. */
+export interface ReadAction<Name extends string = string, Message = unknown>
+  extends ActionBase<Name, Message> {
+  readonly kind: 'read';
+  /** Sends the message and reads the answer: the result of the read. */
+  execute(message: Message, platform: PlatformCaller, call: CallOptions): Promise<Outcome>;
+  readonly ordering?: never;
+}
+
+/** A write is ordered with its entity's other events; the entity's platform steps send it. */
+export interface WriteAction<Name extends string = string, Message = unknown>
+  extends ActionBase<Name, Message> {
+  readonly kind: 'write';
+  /** The write's place in its entity's order. */
+  readonly ordering: Ordering<Message>;
+  readonly execute?: never;
 }
 
 /** The entity kinds the ledger orders (lambdas/entities/). */

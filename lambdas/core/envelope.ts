@@ -1,4 +1,5 @@
 import { correlationId as correlationIdRule } from '../messages/common';
+import { SyncError } from './errors';
 
 /**
  * An inbound message after JSON decoding and unwrapping, before schema validation. An SQS body
@@ -14,8 +15,10 @@ export interface UnwrappedMessage {
   readonly eventTime?: string;
 }
 
-export class EnvelopeError extends Error {
+/** The body is not a message of this action: not JSON, or an event of another action. */
+export class EnvelopeError extends SyncError<'INVALID_JSON' | 'WRONG_DETAIL_TYPE'> {
   override readonly name = 'EnvelopeError';
+  readonly category = 'permanent';
   constructor(
     readonly code: 'INVALID_JSON' | 'WRONG_DETAIL_TYPE',
     message: string,
@@ -27,16 +30,18 @@ export class EnvelopeError extends Error {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** True for an object shaped like an EventBridge event (`detail-type` and `detail`). */
-export const isEventBridgeEvent = (
-  value: unknown,
-): value is {
+/** An object shaped like an EventBridge event, before its `detail` is read. */
+export interface EventBridgeShape {
   'detail-type': string;
   detail: unknown;
   id?: unknown;
   source?: unknown;
   time?: unknown;
-} => isRecord(value) && typeof value['detail-type'] === 'string' && 'detail' in value;
+}
+
+/** True for an object shaped like an EventBridge event (`detail-type` and `detail`). */
+export const isEventBridgeEvent = (value: unknown): value is EventBridgeShape =>
+  isRecord(value) && typeof value['detail-type'] === 'string' && 'detail' in value;
 
 /** Unwraps an already decoded value; a detail-type naming another action is a routing error. */
 export const unwrapDecoded = (action: string, decoded: unknown): UnwrappedMessage => {

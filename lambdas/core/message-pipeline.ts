@@ -1,14 +1,14 @@
 import { parseWith } from '../messages/parse';
 import type { AnyAction, EntityName } from './action';
 import { type Disposition, type Received, type SettleDependencies, settle } from './disposition';
-import { declaredCorrelationId, EnvelopeError, unwrapBody, unwrapDecoded } from './envelope';
+import { declaredCorrelationId, unwrapBody, unwrapDecoded } from './envelope';
+import { isErrorOf, type SyncError } from './errors';
 import type { AnyEntityKind } from './ledger/entity-kind';
 import { type EntityLedger, newEvent } from './ledger/entity-ledger';
 import { eventTime } from './ledger/event-time';
 import { versionOf } from './ledger/event-version';
-import { LedgerDocError } from './ledger/ledger-doc';
 import { HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
-import type { Outcome, OutcomeCode } from './outcome';
+import { isOwnCode, type Outcome, type OutcomeCode, type OwnCode } from './outcome';
 import type { CallOptions, PlatformCaller } from './platform-caller';
 import type { ForwardedAttribute, HeldMessageSink } from './ports';
 
@@ -16,15 +16,15 @@ import type { ForwardedAttribute, HeldMessageSink } from './ports';
  * One message, from its body to its outcome: parse at the edge, the mass-delete brake, the
  * breaker's hold, then either the entity ledger (a write: its event ordered with its entity's
  * others) or the action's own request (a read). `disposition.ts` settles the outcome; the entry
- * point (`sqs-entry.ts`) routes invocations here and answers SQS.
+ * point (`invocation-entry.ts`) routes invocations here and answers SQS.
  */
 
 export interface ProcessorDependencies extends SettleDependencies {
   /** Sends the action's requests (key, retries, classification); built with the same observer. */
   readonly platform: PlatformCaller;
   /**
-   * Orders each entity's events (write actions), with the kind of entity the action writes.
-   * Without it, writes are sent as they come (only the bench builds a handler so).
+   * Orders each entity's events, with the kind of entity the action writes: required for a write
+   * action (its one path), absent for a read.
    */
   readonly ledger?: { readonly ledger: EntityLedger; readonly entity: AnyEntityKind };
   /** The deployment's campaign region: part of a record's identity when a message names none. */
@@ -71,6 +71,44 @@ const invalid = (code: OutcomeCode, message: string): Outcome => ({
 });
 
 /**
+ * An error that says the message, or its entity's ledger item, is wrong (a body that is not
+ * JSON, an event of another action, an item that does not parse): no redelivery can cure it.
+ */
+const isMessageFault = (error: unknown): error is SyncError<OwnCode> =>
+  isErrorOf(error, 'permanent') && isOwnCode(error.code);
+
+/** What the dead letter says of it; for a ledger item, also what the operator does. */
+const faultMessage = (error: SyncError<OwnCode>): string =>
+  error.code === 'LEDGER_ITEM_INVALID'
+    ? `the ledger item of this entity does not parse (${error.message}); delete it (its key is the log line's entity; the next message then reads the platform first) or repair it, then redrive`
+    : error.message;
+
+/**
+ * An unexpected fault (key source down, a bug): not the message's fault, so retry it. Its text
+ * may quote personal data, which no log line or dead letter may carry, so both name only its
+ * kind, and the log adds where it was thrown.
+ */
+const unexpected = (
+  error: unknown,
+  correlationId: string,
+  inbound: InboundMessage,
+  deps: ProcessorDependencies,
+): Outcome => {
+  deps.logger.error('unexpected error', {
+    correlationId,
+    messageId: inbound.sourceMessageId,
+    errorKind: errorKind(error),
+    stack: stackFrames(error),
+  });
+  return {
+    category: 'retryable',
+    code: 'UNEXPECTED_ERROR',
+    message: `unexpected ${errorKind(error)}; the function's log says where it was thrown (search for the correlationId)`,
+    attempts: 0,
+  };
+};
+
+/**
  * The entity a message names, with the alias to index when it was found through one: one search
  * for a record named only by its previewRecordId, then the ledger's index of ids it has seen
  * (the record may have moved on since the message was written).
@@ -85,6 +123,17 @@ const identify = async (
   if ('id' in name) return { id: name.id };
   if (entity.resolve === undefined) throw new Error(`${entity.name} cannot resolve a name`);
   return entity.resolve(name.lookup, { platform, call, store: ledger.store });
+};
+
+/** The ledger a write action's events go through; built with the handler, so never missing. */
+export const ledgerOf = (
+  action: AnyAction,
+  deps: Pick<ProcessorDependencies, 'ledger'>,
+): NonNullable<ProcessorDependencies['ledger']> => {
+  if (deps.ledger === undefined) {
+    throw new Error(`${action.name} is a write action: its handler needs the entity ledger`);
+  }
+  return deps.ledger;
 };
 
 /**
@@ -140,14 +189,12 @@ export const processMessage = async (
     } else if (parsed.success) {
       const message = parsed.message;
       request = message;
-      const call: CallOptions = {
-        deadline: inbound.deadline,
-        correlationId,
-        redelivered: inbound.receiveCount > 1,
-      };
-      const ordering = action.ordering;
-      if (ordering !== undefined && deps.ledger !== undefined) {
-        const { ledger, entity: kind } = deps.ledger;
+      const call: CallOptions = { deadline: inbound.deadline, correlationId };
+      if (action.kind === 'read') {
+        outcome = await action.execute(message, deps.platform, call);
+      } else {
+        const ordering = action.ordering;
+        const { ledger, entity: kind } = ledgerOf(action, deps);
         const named = await identify(
           ordering.name(message, deps.campaignRegion ?? deps.platform.campaignRegion),
           kind,
@@ -179,37 +226,14 @@ export const processMessage = async (
             ...(named.alias === undefined ? {} : { alias: named.alias }),
           });
         }
-      } else {
-        outcome = await action.execute(message, deps.platform, call);
       }
     } else {
       outcome = invalid('INVALID_MESSAGE', parsed.error);
     }
   } catch (error) {
-    if (error instanceof EnvelopeError) {
-      outcome = invalid(error.code, error.message);
-    } else if (error instanceof LedgerDocError) {
-      outcome = invalid(
-        'LEDGER_ITEM_INVALID',
-        `the ledger item of this entity does not parse (${error.message}); delete it (its key is the log line's entity; the next message then reads the platform first) or repair it, then redrive`,
-      );
-    } else {
-      // An unexpected fault (key source down, a bug): not the message's fault, so retry it. Its
-      // text may quote personal data, which no log line or dead letter may carry, so both name
-      // only its kind, and the log adds where it was thrown.
-      deps.logger.error('unexpected error', {
-        correlationId,
-        messageId: inbound.sourceMessageId,
-        errorKind: errorKind(error),
-        stack: stackFrames(error),
-      });
-      outcome = {
-        category: 'retryable',
-        code: 'UNEXPECTED_ERROR',
-        message: `unexpected ${errorKind(error)}; the function's log says where it was thrown (search for the correlationId)`,
-        attempts: 0,
-      };
-    }
+    outcome = isMessageFault(error)
+      ? invalid(error.code, faultMessage(error))
+      : unexpected(error, correlationId, inbound, deps);
   }
 
   return settle(

@@ -10,13 +10,3 @@ export interface Observer {
   attempt?(attempt: AttemptInfo): void;
   disposition?(disposition: Disposition): void;
 }
-
-/** Tells each of the observers, in order. */
-export const observeAll = (...observers: readonly (Observer | undefined)[]): Observer => ({
-  attempt: (attempt) => {
-    for (const observer of observers) observer?.attempt?.(attempt);
-  },
-  disposition: (disposition) => {
-    for (const observer of observers) observer?.disposition?.(disposition);
-  },
-});

@@ -3,6 +3,7 @@
  * the category only: success is done, retryable is redelivered by SQS, permanent goes to
  * the dead-letter queue at once.
  */
+import { SyncError } from './errors';
 export type OutcomeCategory = 'success' | 'retryable' | 'permanent';
 
 /** The statuses the two platform specs list (realtime `previewResultStatus`, provisioning `result`). */
@@ -126,10 +127,13 @@ export interface Outcome<TBody = unknown> {
  * Thrown to fail a record so that SQS redelivers it. Carries the outcome so the harness
  * can log and count it; never swallowed.
  */
-export class RetryableFailure extends Error {
+export class RetryableFailure extends SyncError<OutcomeCode> {
   override readonly name = 'RetryableFailure';
+  readonly category = 'retryable';
+  readonly code: OutcomeCode;
   constructor(readonly outcome: Outcome) {
     super(`${outcome.code}: ${outcome.message}`);
+    this.code = outcome.code;
   }
 }
 
@@ -154,17 +158,6 @@ export const alreadyApplied = (outcome: Outcome, code: OutcomeCode, message: str
   code,
   message,
 });
-
-/**
- * The action's idempotency override: the platform's `answer` means the desired state is
- * already in place (a delete of what is gone), so it is a success with code `as`.
- */
-export const answerMeansApplied = (
-  outcome: Outcome,
-  answer: OutcomeCode,
-  as: OutcomeCode,
-  message: string,
-): Outcome => (outcome.code === answer ? alreadyApplied(outcome, as, message) : outcome);
 
 /** A success this integration decided without (further) platform requests. */
 export const success = (code: OutcomeCode, message: string, attempts = 0): Outcome => ({

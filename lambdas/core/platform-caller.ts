@@ -39,8 +39,6 @@ export interface CallOptions {
   readonly deadline?: number;
   /** The message this call is made for: named in every attempt the observer sees. */
   readonly correlationId?: string;
-  /** The message was received before: an earlier delivery may have applied it already. */
-  readonly redelivered?: boolean;
   /**
    * Return at the first failure that may still have been applied instead of retrying it, so
    * the action can look before it repeats a write that is not harmless to repeat. @default false

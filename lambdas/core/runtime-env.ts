@@ -4,6 +4,7 @@ import { MAX_API_KEY_MAX_AGE_SECONDS } from './ports';
 import { PLATFORM_REGIONS } from './regions';
 import { DEFAULT_RETRY_SCHEDULE, SQS_MAX_VISIBILITY_SECONDS } from './retry-schedule';
 import './zod-locale';
+import { SyncError } from './errors';
 
 /**
  * The handler environment contract. The CDK stack sets these variables from the deployment
@@ -137,8 +138,11 @@ export const runtimeEnvSchema = z.object({
 
 export type RuntimeEnv = z.infer<typeof runtimeEnvSchema>;
 
-export class RuntimeEnvError extends Error {
+/** The function's environment breaks its contract: the deployment must be fixed. */
+export class RuntimeEnvError extends SyncError<'RUNTIME_ENV_INVALID'> {
   override readonly name = 'RuntimeEnvError';
+  readonly code = 'RUNTIME_ENV_INVALID';
+  readonly category = 'operator';
 }
 
 /**

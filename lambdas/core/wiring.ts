@@ -9,9 +9,11 @@ import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source
 import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
 import { SqsHeldQueue } from './aws/sqs-held-queue';
 import { SqsVisibilityRescheduler } from './aws/sqs-visibility-rescheduler';
+import { createActionHandler } from './invocation-entry';
 import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
 import type { AnyEntityKind } from './ledger/entity-kind';
 import { EntityLedger } from './ledger/entity-ledger';
+import type { LedgerStore } from './ledger/ledger-store';
 import { MassDeleteBrake } from './mass-delete-brake';
 import {
   availabilityMetric,
@@ -26,11 +28,10 @@ import { PlatformCaller } from './platform-caller';
 import { guardFor } from './platform-guard';
 import type { ResultPublisher } from './ports';
 import { platformSettingsOf, readRuntimeEnv } from './runtime-env';
-import { createActionHandler } from './sqs-entry';
 
 /**
  * How a function is built, once per container: the environment contract read, the AWS SDK
- * adapters wired. No message passes through here; `sqs-entry.ts` routes them.
+ * adapters wired. No message passes through here; `invocation-entry.ts` routes them.
  */
 
 /** Builds the publisher of a read action's results (an entry point's choice, see below). */
@@ -51,10 +52,10 @@ export const createLambdaHandler = (
   action: AnyAction,
   options: {
     /**
-     * `off` builds a write function without the entity ledger: only the bench uses it, to
-     * measure what the ledger costs. @default 'required' for writes
+     * Where a write's entity ledger keeps its items. Only the bench passes one (in memory), to
+     * measure what the ledger's table costs. @default the DynamoDB table `LEDGER_TABLE_NAME`
      */
-    readonly ledger?: 'required' | 'off';
+    readonly ledgerStore?: LedgerStore;
     /**
      * The kind of entity a write action's events belong to (lambdas/entities/): its entry point
      * passes it, so that a bundle carries only its own kind's model. Required for writes.
@@ -73,11 +74,14 @@ export const createLambdaHandler = (
   } = {},
 ) => {
   const isRead = action.kind === 'read';
-  const withLedger = !isRead && options.ledger !== 'off';
-  if (withLedger && options.entity === undefined) {
+  const withLedgerTable = !isRead && options.ledgerStore === undefined;
+  if (!isRead && options.entity === undefined) {
     throw new Error(`${action.name} is a write action: its entry point must pass \`entity\``);
   }
-  const env = readRuntimeEnv(process.env, { requireResultBus: isRead, requireLedger: withLedger });
+  const env = readRuntimeEnv(process.env, {
+    requireResultBus: isRead,
+    requireLedger: withLedgerTable,
+  });
   if (isRead && options.results === undefined) {
     throw new Error(`${action.name} is a read action: its entry point must pass \`results\``);
   }
@@ -90,7 +94,7 @@ export const createLambdaHandler = (
     maxAgeSeconds: env.API_KEY_MAX_AGE_SECONDS,
     clientConfig,
   });
-  const ledgerTable = withLedger ? env.LEDGER_TABLE_NAME : undefined;
+  const ledgerTable = withLedgerTable ? env.LEDGER_TABLE_NAME : undefined;
   const table = env.BREAKER_TABLE_NAME;
   const dynamoDb =
     table === undefined && ledgerTable === undefined ? undefined : ledgerTableClient(clientConfig);
@@ -116,12 +120,17 @@ export const createLambdaHandler = (
     {},
     { observer: requestObserver(logger, metrics), ...(guard ? { guard } : {}) },
   );
+  const ledgerStore =
+    options.ledgerStore ??
+    (ledgerTable === undefined
+      ? undefined
+      : new DynamoDbLedgerStore({ tableName: ledgerTable, client: dynamoDb }));
   const ledger =
-    ledgerTable === undefined || options.entity === undefined
+    ledgerStore === undefined || options.entity === undefined
       ? undefined
       : {
           ledger: new EntityLedger({
-            store: new DynamoDbLedgerStore({ tableName: ledgerTable, client: dynamoDb }),
+            store: ledgerStore,
             tombstoneDays: env.LEDGER_TOMBSTONE_DAYS,
           }),
           entity: options.entity,

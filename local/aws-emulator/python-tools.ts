@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SyncError } from '../../lambdas/core/errors';
 
 /**
  * Pinned so every machine runs the same emulator and linter. `moto[server]` is the only moto
@@ -122,8 +123,10 @@ export const INSTALL_HINT =
   'Set PYTHON=/path/to/python3 to choose another interpreter.';
 
 /** The Python tools cannot be provided: no usable Python, or the venv / pip install failed. */
-export class PythonToolsUnavailableError extends Error {
+export class PythonToolsUnavailableError extends SyncError<'PYTHON_TOOLS_UNAVAILABLE'> {
   override readonly name = 'PythonToolsUnavailableError';
+  readonly code = 'PYTHON_TOOLS_UNAVAILABLE';
+  readonly category = 'operator';
   constructor(
     readonly problem: 'no-python' | 'venv-failed' | 'install-failed',
     message: string,

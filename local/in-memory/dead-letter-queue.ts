@@ -1,3 +1,4 @@
+import { SyncError } from '../../lambdas/core/errors';
 import type { DeadLetterReason, DeadLetterSink } from '../../lambdas/core/ports';
 
 /** One message in a dead-letter queue, as an operator would find it there. */
@@ -15,8 +16,10 @@ export interface DeadLetter {
 }
 
 /** Thrown by `send` while told to fail; SQS would report it as a failed SendMessage. */
-export class DeadLetterSendError extends Error {
+export class DeadLetterSendError extends SyncError<'DEAD_LETTER_SEND_FAILED'> {
   override readonly name = 'DeadLetterSendError';
+  readonly code = 'DEAD_LETTER_SEND_FAILED';
+  readonly category = 'retryable';
 }
 
 /**

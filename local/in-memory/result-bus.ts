@@ -1,8 +1,11 @@
+import { SyncError } from '../../lambdas/core/errors';
 import type { ResultEvent, ResultPublisher } from '../../lambdas/core/ports';
 
 /** Thrown by `publish` while told to fail; PutEvents would report a failed entry. */
-export class ResultPublishFailure extends Error {
+export class ResultPublishFailure extends SyncError<'RESULT_PUBLISH_FAILED'> {
   override readonly name = 'ResultPublishFailure';
+  readonly code = 'RESULT_PUBLISH_FAILED';
+  readonly category = 'retryable';
 }
 
 /** The result bus in memory: records every result event a read action publishes. */

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { SyncError } from '../../lambdas/core/errors';
 
 /**
  * Reads the events a run feeds in: a file, or a folder whose event files run one after the
@@ -69,8 +70,10 @@ export interface Scenario {
  * The input cannot be run. Every problem found is listed, each naming its file and index
  * (JSON) or line (JSONL), so that one edit fixes them all; nothing runs until then.
  */
-export class EventInputError extends Error {
+export class EventInputError extends SyncError<'EVENT_INPUT_INVALID'> {
   override readonly name = 'EventInputError';
+  readonly code = 'EVENT_INPUT_INVALID';
+  readonly category = 'usage';
   readonly problems: readonly string[];
 
   /** `scope` (the file or folder given) heads the message when there are several problems. */

@@ -11,6 +11,7 @@ import type { Disposition } from '../../lambdas/core/disposition';
 import { declaredCorrelationId } from '../../lambdas/core/envelope';
 import { InMemoryBrakeStore } from '../../lambdas/core/in-memory-brake-store';
 import { InMemoryBreakerStore } from '../../lambdas/core/in-memory-breaker-store';
+import { createActionHandler } from '../../lambdas/core/invocation-entry';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import { MassDeleteBrake } from '../../lambdas/core/mass-delete-brake';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
@@ -23,7 +24,6 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../lambdas/core/ports';
-import { createActionHandler } from '../../lambdas/core/sqs-entry';
 import { orderedWith } from '../../lambdas/entities';
 import { DELETE_BRAKE_DEFAULTS } from '../../lib/config';
 import { counted } from '../../ops/counted';

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
+import { SyncError } from '../../lambdas/core/errors';
 import { MAX_API_KEY_MAX_AGE_SECONDS } from '../../lambdas/core/ports';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/regions';
 import {
@@ -98,8 +99,10 @@ const configSchema = z.looseObject({
 });
 
 /** The config file exists but cannot be used. */
-export class RunSettingsError extends Error {
+export class RunSettingsError extends SyncError<'RUN_SETTINGS_INVALID'> {
   override readonly name = 'RunSettingsError';
+  readonly code = 'RUN_SETTINGS_INVALID';
+  readonly category = 'usage';
 }
 
 /** Settings from a config object (already JSON-decoded); `origin` names it in errors. */

@@ -1,12 +1,15 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { SyncError } from '../errors';
 import { RESULT_EVENT_SOURCE, resultDetailType } from '../identity';
 import type { ResultEvent, ResultPublisher } from '../ports';
 import type { AwsClientSource } from './client-config';
 import { resultEventDetail } from './result-event-detail';
 
 /** PutEvents accepted the call but rejected the entry (it answers HTTP 200 for that). */
-export class ResultPublishError extends Error {
+export class ResultPublishError extends SyncError<'RESULT_PUBLISH_FAILED'> {
   override readonly name = 'ResultPublishError';
+  readonly code = 'RESULT_PUBLISH_FAILED';
+  readonly category = 'retryable';
   constructor(
     readonly errorCode: string,
     message: string,

@@ -1,6 +1,7 @@
 import { ParameterNotFoundError } from '@aws-lambda-powertools/parameters/errors';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { type ErrorCategory, SyncError } from '../errors';
 import { KeyReadCoordinator } from '../key-read-coordinator';
 import { type ApiKeySource, MAX_API_KEY_MAX_AGE_SECONDS } from '../ports';
 import type { AwsClientConfig } from './client-config';
@@ -16,8 +17,11 @@ export type ApiKeySecretProblem =
   | 'unavailable';
 
 /** Reading the API key failed. The message names the secret, never its value. */
-export class ApiKeySecretError extends Error {
+export class ApiKeySecretError extends SyncError<'API_KEY_UNREADABLE'> {
   override readonly name = 'ApiKeySecretError';
+  readonly code = 'API_KEY_UNREADABLE';
+  /** Secrets Manager down may pass; a secret missing or malformed needs the operator. */
+  readonly category: ErrorCategory;
   constructor(
     readonly problem: ApiKeySecretProblem,
     readonly secretId: string,
@@ -25,6 +29,7 @@ export class ApiKeySecretError extends Error {
     options?: ErrorOptions,
   ) {
     super(message, options);
+    this.category = problem === 'unavailable' ? 'retryable' : 'operator';
   }
 }
 

@@ -29,9 +29,6 @@ export const isPlatformVersion = (version: Version): boolean => version.endsWith
 /** The `occurredAt` part of a version, in epoch ms. */
 export const versionTime = (version: Version): number => Number(version.slice(0, TIME_DIGITS));
 
-export const isNewer = (a: Version, than: Version | undefined): boolean =>
-  than === undefined || a > than;
-
 /** Stable JSON: object keys sorted, so the same payload always hashes the same. */
 const canonical = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SyncError } from '../errors';
 import type { StoredEvent } from './entity-kind';
 import type { Version } from './event-version';
 
@@ -91,8 +92,10 @@ export interface DocParts<Id, Op, State, Known> {
 }
 
 /** Where a persisted item was not what this version writes: the path and the problem. */
-export class LedgerDocError extends Error {
+export class LedgerDocError extends SyncError<'LEDGER_ITEM_INVALID'> {
   override readonly name = 'LedgerDocError';
+  readonly code = 'LEDGER_ITEM_INVALID';
+  readonly category = 'permanent';
 }
 
 const check = <T>(schema: z.ZodMiniType<T>, value: unknown, path: string): T => {

@@ -3,6 +3,7 @@
  * this contract, and the same contract tests run against both. An item is a JSON document the
  * store does not look into (`ledger-doc.ts` parses it), plus the lease the conditions read.
  */
+import { SyncError } from '../errors';
 
 /** A claim on one entity: only its holder may write the entity until `until`. */
 export interface Lease {
@@ -24,8 +25,10 @@ export type ClaimResult =
   | { readonly kind: 'busy'; readonly until: number };
 
 /** The lease was lost (expired and taken over): the write did not happen. */
-export class LeaseLostError extends Error {
+export class LeaseLostError extends SyncError<'LEASE_LOST'> {
   override readonly name = 'LeaseLostError';
+  readonly code = 'LEASE_LOST';
+  readonly category = 'retryable';
   constructor(readonly key: string) {
     super(`lost the lease on ledger entity ${key}`);
   }

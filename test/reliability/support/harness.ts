@@ -8,7 +8,12 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { vi } from 'vitest';
 import { type ActionName, actionDefinition } from '../../../lambdas/actions';
-import type { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import {
+  createActionHandler,
+  type HandlerDependencies,
+} from '../../../lambdas/core/invocation-entry';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import {
   METRICS_NAMESPACE,
   requestObserver,
@@ -23,7 +28,6 @@ import type {
   ResultEvent,
   ResultPublisher,
 } from '../../../lambdas/core/ports';
-import { createActionHandler, type HandlerDependencies } from '../../../lambdas/core/sqs-entry';
 import { orderedWith } from '../../../lambdas/entities';
 import { failedIds, sqsRecord as kitSqsRecord, lambdaContext } from '../../../testkit';
 
@@ -98,7 +102,7 @@ export interface TestHandlerOptions {
   readonly maxReceiveCount?: number;
   readonly recordConcurrency?: number;
   readonly safetyMarginMs?: number;
-  /** Orders each entity's events (write actions). @default none: applied as they come */
+  /** Orders each entity's events (write actions). @default a ledger of its own, in memory */
   readonly ledger?: EntityLedger;
 }
 
@@ -124,12 +128,11 @@ export const testHandler = (action: ActionName, options: TestHandlerOptions): Te
     logger,
     metrics,
     maxReceiveCount: options.maxReceiveCount ?? 3,
-    ...(options.ledger === undefined
-      ? {}
-      : {
-          ...orderedWith(actionDefinition(action), options.ledger),
-          campaignRegion: settingsFor(options.baseUrl).campaignRegion,
-        }),
+    ...orderedWith(
+      actionDefinition(action),
+      options.ledger ?? new EntityLedger({ store: new InMemoryLedgerStore() }),
+    ),
+    campaignRegion: settingsFor(options.baseUrl).campaignRegion,
     ...(options.recordConcurrency === undefined
       ? {}
       : { recordConcurrency: options.recordConcurrency }),

@@ -1,8 +1,9 @@
 /**
  * Each action's own request against the platform simulator over loopback: the answers of the
- * reads, and the direct request a write makes (the ledger's steps decide what a write's answer
- * means for its entity; lambdas/entities and their tests). One simulator for the file; reset
- * between tests.
+ * reads, and the direct request a write makes. A write has one path, its entity's ledger, whose
+ * steps decide what its answer means for the entity (lambdas/entities and their tests); the
+ * deletes of what is gone go through it here (a ledger in memory). One simulator for the file;
+ * reset between tests.
  */
 import { describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../lambdas/actions';
@@ -13,6 +14,11 @@ import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
 import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
+import type { WriteAction } from '../../../lambdas/core/action';
+import { EntityLedger, newEvent } from '../../../lambdas/core/ledger/entity-ledger';
+import { versionOf } from '../../../lambdas/core/ledger/event-version';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { ENTITY_KINDS } from '../../../lambdas/entities';
 import { seedRecord, seedUser } from '../../integration/handlers/support/seed-data';
 import { clientAgainstTestSimulator } from '../core/client-fixtures';
 
@@ -23,15 +29,33 @@ const FAST = { baseDelayMs: 0, maxDelayMs: 0 };
 
 const { sim, platform } = clientAgainstTestSimulator({ campaigns: CAMPAIGNS }, FAST);
 
+/** A write as the pipeline sends it, on its one path: its entity's ledger, here in memory. */
+const throughLedger = async <M>(action: WriteAction<string, M>, message: M) => {
+  const { ordering } = action;
+  const name = ordering.name(message, platform.campaignRegion);
+  if (!('id' in name)) throw new Error('the test names the entity by its ids');
+  const op = ordering.op(message);
+  return new EntityLedger({ store: new InMemoryLedgerStore() }).apply(
+    ENTITY_KINDS[ordering.entity],
+    {
+      id: name.id,
+      event: newEvent(action.name, versionOf(ordering.rank, op, Date.now()), op),
+      platform,
+      call: {},
+      deadline: Date.now() + 30_000,
+    },
+  );
+};
+
 describe('delete-campaign-record', () => {
   it('deletes a record that is there', async () => {
     // Prepare
     seedRecord({ sim }, 'c-1');
 
     // Act
-    const outcome = await deleteCampaignRecord.execute(
+    const outcome = await platform.send(
+      deleteCampaignRecord,
       { campaignName: 'Leads', clientId: 'c-1' },
-      platform,
       {},
     );
 
@@ -40,24 +64,24 @@ describe('delete-campaign-record', () => {
     expect(sim.state.findByClientId('Leads', 'c-1')).toBeUndefined();
   });
 
-  it('reports a record already gone as ALREADY_DELETED success', async () => {
+  it('reports a record already gone as ALREADY_ABSENT success', async () => {
     // Act
-    const outcome = await deleteCampaignRecord.execute(
-      { campaignName: 'Leads', clientId: 'c-gone' },
-      platform,
-      {},
-    );
+    const outcome = await throughLedger(deleteCampaignRecord, {
+      campaignName: 'Leads',
+      clientId: 'c-gone',
+    });
 
-    // Assess
-    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_DELETED', attempts: 1 });
+    // Assess: one delete request, answered NORECORDFOUND
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_ABSENT' });
     expect(outcome.message).toContain('"Leads"');
+    expect(sim.stats.endpoint('deleteRecordFromCampaign').requests).toBe(1);
   });
 
   it('keeps a FAILED answer retryable', async () => {
     // Act
-    const outcome = await deleteCampaignRecord.execute(
+    const outcome = await platform.send(
+      deleteCampaignRecord,
       { campaignName: 'Closed', clientId: 'c-1' },
-      platform,
       {},
     );
 
@@ -72,9 +96,9 @@ describe('transfer-campaign-record', () => {
     const seeded = seedRecord({ sim }, 'c-1');
 
     // Act
-    const outcome = await transferCampaignRecord.execute(
+    const outcome = await platform.send(
+      transferCampaignRecord,
       { campaignName: 'Leads', clientId: 'c-1', transferToCampaign: 'Callbacks' },
-      platform,
       {},
     );
 
@@ -87,9 +111,9 @@ describe('transfer-campaign-record', () => {
 
   it('answers NORECORDFOUND when the record is not in the source campaign', async () => {
     // Act
-    const outcome = await transferCampaignRecord.execute(
+    const outcome = await platform.send(
+      transferCampaignRecord,
       { campaignName: 'Leads', clientId: 'c-nowhere', transferToCampaign: 'Callbacks' },
-      platform,
       {},
     );
 
@@ -102,9 +126,9 @@ describe('transfer-campaign-record', () => {
 describe('change-campaign-record-status', () => {
   it('keeps NORECORDFOUND permanent: a wrong id is no idempotent case', async () => {
     // Act
-    const outcome = await changeCampaignRecordStatus.execute(
+    const outcome = await platform.send(
+      changeCampaignRecordStatus,
       { campaignName: 'Leads', clientId: 'c-missing', previewRecordStateEnum: 'COMPLETED' },
-      platform,
       {},
     );
 
@@ -120,10 +144,10 @@ describe('change-campaign-record-status', () => {
       clientId: 'c-1',
       previewRecordStateEnum: 'COMPLETED',
     } as const;
-    await changeCampaignRecordStatus.execute(message, platform, {});
+    await platform.send(changeCampaignRecordStatus, message, {});
 
     // Act
-    const outcome = await changeCampaignRecordStatus.execute(message, platform, {});
+    const outcome = await platform.send(changeCampaignRecordStatus, message, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -141,7 +165,7 @@ describe('add-user', () => {
 
   it('adds a new user', async () => {
     // Act
-    const outcome = await addUser.execute(message, platform, {});
+    const outcome = await platform.send(addUser, message, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
@@ -153,7 +177,7 @@ describe('add-user', () => {
     seedUser({ sim }, 'grace@example.com', false);
 
     // Act
-    const outcome = await addUser.execute(message, platform, {});
+    const outcome = await platform.send(addUser, message, {});
 
     // Assess: whose user it is, only the ledger knows (it looks before its first add)
     expect(outcome).toMatchObject({ code: 'ALREADY_EXISTS' });
@@ -168,19 +192,24 @@ describe('delete-user', () => {
     seedUser({ sim }, 'grace@example.com', false);
 
     // Act
-    const outcome = await deleteUser.execute({ loginUserId: 'grace@example.com' }, platform, {});
+    const outcome = await platform.send(deleteUser, { loginUserId: 'grace@example.com' }, {});
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS' });
     expect(sim.state.findUser('grace@example.com')).toBeUndefined();
   });
 
-  it('reports a user already gone as ALREADY_DELETED success', async () => {
+  it('reports a user already gone as ALREADY_ABSENT success', async () => {
     // Act
-    const outcome = await deleteUser.execute({ loginUserId: 'grace@example.com' }, platform, {});
+    const outcome = await throughLedger(deleteUser, {
+      correlationId: 'c-1',
+      occurredAt: '2026-11-28T10:00:00Z',
+      loginUserId: 'grace@example.com',
+    });
 
     // Assess
-    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_DELETED' });
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_ABSENT' });
+    expect(sim.stats.endpoint('delete-user').requests).toBe(1);
   });
 });
 

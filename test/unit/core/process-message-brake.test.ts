@@ -13,10 +13,13 @@ import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-r
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import type { AnyAction } from '../../../lambdas/core/action';
 import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { HELD_BY_BRAKE, MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
 import { type InboundMessage, processMessage } from '../../../lambdas/core/message-pipeline';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { HeldMessage, HeldMessageSink } from '../../../lambdas/core/ports';
+import { orderedWith } from '../../../lambdas/entities';
 import { InMemoryApiKeySource } from '../../../testkit';
 import { settingsFor, TEST_KEY } from './client-fixtures';
 
@@ -42,6 +45,7 @@ const setup = (action: AnyAction, limit: number) => {
     deadLetters: { send: async () => {} },
     logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
     metrics,
+    ...orderedWith(action, new EntityLedger({ store: new InMemoryLedgerStore() })),
     brake: {
       gate: new MassDeleteBrake(action.name, store, { limit, windowMs: 3_600_000 }),
       held: heldQueue,

@@ -43,6 +43,7 @@ const setup = () => {
     deadLetters,
     logger,
     metrics: new Metrics({ namespace: 'Test', serviceName: 'test' }),
+    ledger: { ledger: new EntityLedger({ store: new InMemoryLedgerStore() }), entity: user },
     observer: { disposition: (disposition: Disposition) => observations.push(disposition) },
   };
   const loggedMessages = (spy: typeof warn) => spy.mock.calls.map(([message]) => message);

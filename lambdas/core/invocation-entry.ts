@@ -1,39 +1,25 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AnyAction } from './action';
 import { createLimiter } from './concurrency';
 import { type Disposition, loggableMessage } from './disposition';
 import { inEventOrder, oneEntityAtATime } from './entity-batching';
-import { isEventBridgeEvent } from './envelope';
+import { type EventBridgeShape, isEventBridgeEvent } from './envelope';
+import { SyncError } from './errors';
 import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
-import { type ProcessorDependencies, processMessage } from './message-pipeline';
+import { ledgerOf, type ProcessorDependencies, processMessage } from './message-pipeline';
 import { RetryableFailure } from './outcome';
-import type { Rescheduler } from './ports';
-import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
+import { type RetryPolicy, RetryWindowProcessor } from './retry-window-processor';
 
 /**
  * The Lambda entry point of one action, as an invocation meets it: an SQS batch (each record's
- * failure reported apart, the partial batch response), an EventBridge event (rule target =
+ * failure reported apart: Powertools' partial batch response, with the retry window and each
+ * failed record's visibility in `retry-window-processor.ts`), an EventBridge event (rule target =
  * function), or a direct call of a read. It routes one message at a time to
- * `message-pipeline.ts`, and owns what is SQS's: the retry window and each failed record's
- * visibility. `wiring.ts` builds it from the environment.
+ * `message-pipeline.ts`. `wiring.ts` builds it from the environment.
  */
 
-export interface HandlerDependencies extends ProcessorDependencies {
-  /** Receives after which SQS moves a message to the DLQ (the queue's redrive policy). */
-  readonly maxReceiveCount: number;
-  /**
-   * Retry window and backoff of SQS messages. With `rescheduler`, a retryable failure waits its
-   * backoff in the message's visibility and is dead-lettered once the window is spent.
-   * @default - failed records come back after the queue's visibility timeout
-   */
-  readonly retrySchedule?: RetrySchedule;
-  /** Sets a failed message's visibility (`ChangeMessageVisibility`). @default none */
-  readonly rescheduler?: Rescheduler;
-  /** The clock of the queue's timestamps (`SentTimestamp`), for the retry window. @default now */
-  readonly queueClock?: () => number;
-  /** Jitter of the backoff. @default Math.random */
-  readonly random?: () => number;
+export interface HandlerDependencies extends ProcessorDependencies, Omit<RetryPolicy, 'logger'> {
   /** Publishes the breaker state after each invocation (PlatformUnavailable). @default none */
   readonly availability?: { publish(): void };
   /** Records of one batch processed at once. @default 10 */
@@ -50,10 +36,10 @@ export interface DirectInvocationResult {
 }
 
 /** A direct invocation that could not be answered; the caller sees it as the function error. */
-export class ActionFailedError extends Error {
+export class ActionFailedError extends SyncError<string> {
   override readonly name = 'ActionFailedError';
   constructor(
-    readonly category: string,
+    readonly category: 'retryable' | 'permanent',
     readonly code: string,
     message: string,
   ) {
@@ -77,55 +63,15 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
   const limit = createLimiter(deps.recordConcurrency ?? 10);
   const margin = deps.safetyMarginMs ?? 2000;
   const isRead = action.kind === 'read';
+  // A write without its ledger fails here, at cold start, not on each message.
+  if (!isRead) ledgerOf(action, deps);
 
   const deadlineOf = (context: Context): number =>
     now() + Math.max(0, context.getRemainingTimeInMillis() - margin);
-  const schedule = deps.retrySchedule;
-  const random = deps.random ?? Math.random;
-  const queueNow = deps.queueClock ?? now;
-
-  /** Set when the next retry of this record would start after its retry window. */
-  const retryWindowSpent = (record: SQSRecord, receiveCount: number) => {
-    const sentAt = Number(record.attributes.SentTimestamp);
-    if (schedule === undefined || !Number.isFinite(sentAt)) return undefined;
-    const at = queueNow();
-    return windowSpent(schedule, receiveCount, sentAt, at)
-      ? { triedForMs: at - sentAt, windowSeconds: schedule.windowSeconds }
-      : undefined;
-  };
-
-  /** Keeps a failed record invisible for its backoff (at least what the platform asked). */
-  const reschedule = async (
-    record: SQSRecord,
-    receiveCount: number,
-    disposition: Disposition,
-  ): Promise<void> => {
-    if (schedule === undefined || deps.rescheduler === undefined) return;
-    const delaySeconds = nextDelaySeconds(
-      schedule,
-      receiveCount,
-      disposition.outcome.retryAfterMs,
-      random,
-    );
-    try {
-      await deps.rescheduler.reschedule(record.receiptHandle, delaySeconds);
-      deps.logger.debug('message rescheduled', {
-        messageId: record.messageId,
-        receiveCount,
-        delaySeconds,
-      });
-    } catch (error) {
-      // Still failed, so still redelivered: after the queue's visibility timeout instead.
-      deps.logger.warn('message not rescheduled; it returns after the queue visibility timeout', {
-        messageId: record.messageId,
-        error: error instanceof Error ? error.name : typeof error,
-      });
-    }
-  };
 
   const handleSqs = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const deadline = deadlineOf(context);
-    const processor = new BatchProcessor(EventType.SQS);
+    const processor = new RetryWindowProcessor(deps, now);
     const inTurn = oneEntityAtATime();
     const campaignRegion = deps.campaignRegion ?? deps.platform.campaignRegion;
     // Records of one entity go in the order their events happened; each body is read once here.
@@ -135,18 +81,14 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
       const reading = batch?.readings.get(record);
       return limit(() =>
         inTurn(reading?.entity, async () => {
-          const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1') || 1;
-          const windowSpent = retryWindowSpent(record, receiveCount);
           const disposition = await processMessage(
             action,
             {
               body: record.body,
               ...(reading?.decoded === undefined ? {} : { decoded: reading.decoded }),
               sourceMessageId: record.messageId,
-              receiveCount,
+              ...processor.receiveOf(record),
               sentTimestamp: record.attributes.SentTimestamp,
-              isLastReceive: receiveCount >= deps.maxReceiveCount || windowSpent !== undefined,
-              ...(windowSpent === undefined ? {} : { windowSpent }),
               deadline,
               answersCaller: false,
               attributes: record.messageAttributes,
@@ -154,11 +96,8 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
             },
             deps,
           );
-          if (disposition.kind === 'retry') {
-            await reschedule(record, receiveCount, disposition);
-            // Throwing fails this record only: SQS redelivers it.
-            throw new RetryableFailure(disposition.outcome);
-          }
+          // Throwing fails this record only: the processor reschedules it, SQS redelivers it.
+          if (disposition.kind === 'retry') throw new RetryableFailure(disposition.outcome);
           return disposition;
         }),
       );
@@ -171,42 +110,46 @@ export const createActionHandler = (action: AnyAction, deps: HandlerDependencies
     });
   };
 
+  /**
+   * An EventBridge event (rule target = function). Lambda's asynchronous retries keep no count
+   * the function can see, and after the last one only an on-failure destination keeps the event
+   * (the rule target's DLQ takes only what EventBridge could not hand over), in a shape redrive
+   * cannot replay. So every attempt is the last: a failure the in-process retries cannot cure
+   * goes to the DLQ with its reason now. The stack routes through SQS, which waits and retries
+   * longer.
+   */
+  const handleEventBridge = async (
+    event: EventBridgeShape,
+    context: Context,
+  ): Promise<undefined> => {
+    const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
+    await processMessage(
+      action,
+      {
+        body: JSON.stringify(event),
+        decoded: event,
+        sourceMessageId: id,
+        receiveCount: 1,
+        isLastReceive: true,
+        deadline: deadlineOf(context),
+        answersCaller: false,
+      },
+      deps,
+    );
+    return undefined;
+  };
+
   return async (event: unknown, context: Context): Promise<unknown> => {
     deps.platform.prefetch(action);
     try {
       if (isSqsEvent(event)) return await handleSqs(event, context);
-
-      if (isEventBridgeEvent(event)) {
-        const id = typeof event.id === 'string' ? event.id : `eventbridge-${now()}`;
-        // Lambda's asynchronous retries keep no count the function can see, and after the last
-        // one only an on-failure destination keeps the event (the rule target's DLQ takes only
-        // what EventBridge could not hand over), in a shape redrive cannot replay. So every
-        // attempt is the last: a failure the in-process retries cannot cure goes to the DLQ
-        // with its reason now. The stack routes through SQS, which waits and retries longer.
-        await processMessage(
-          action,
-          {
-            body: JSON.stringify(event),
-            decoded: event,
-            sourceMessageId: id,
-            receiveCount: 1,
-            isLastReceive: true,
-            deadline: deadlineOf(context),
-            answersCaller: false,
-          },
-          deps,
-        );
-        return undefined;
-      }
-
-      if (!isRead) {
-        throw new ActionFailedError(
-          'permanent',
-          'UNSUPPORTED_EVENT',
-          `${action.name} accepts SQS batches and EventBridge events only`,
-        );
-      }
-      return await invokeDirectly(event, context);
+      if (isEventBridgeEvent(event)) return await handleEventBridge(event, context);
+      if (isRead) return await invokeDirectly(event, context);
+      throw new ActionFailedError(
+        'permanent',
+        'UNSUPPORTED_EVENT',
+        `${action.name} accepts SQS batches and EventBridge events only`,
+      );
     } finally {
       deps.availability?.publish();
       deps.metrics.publishStoredMetrics();
