@@ -21,7 +21,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../lambdas/actions';
-import type { ReconcileScope } from '../lambdas/deployment-contract';
+import { PLAN_STEP_OUTCOME, type ReconcileScope } from '../lambdas/deployment-contract';
 import { grantApiKeyRead } from './api-key-grant';
 import { HANDLER_RUNTIME, RECONCILE_BUNDLING } from './bundling';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
@@ -300,13 +300,13 @@ export class Reconciliation extends Construct {
       '$.applied',
     );
     const next = new sfn.Choice(this, 'WhatNext')
-      .when(sfn.Condition.stringEquals('$.plan.outcome', 'continue'), plan)
+      .when(sfn.Condition.stringEquals('$.plan.outcome', PLAN_STEP_OUTCOME.continue), plan)
       .when(
-        sfn.Condition.stringEquals('$.plan.outcome', 'apply'),
+        sfn.Condition.stringEquals('$.plan.outcome', PLAN_STEP_OUTCOME.apply),
         sendRepairs.next(applied).next(new sfn.Succeed(this, 'Repaired')),
       )
       .when(
-        sfn.Condition.stringEquals('$.plan.outcome', 'refused'),
+        sfn.Condition.stringEquals('$.plan.outcome', PLAN_STEP_OUTCOME.refused),
         new sfn.Fail(this, 'Refused', { errorPath: '$.plan.code', causePath: '$.plan.message' }),
       )
       .otherwise(

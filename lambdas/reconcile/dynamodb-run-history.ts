@@ -1,7 +1,7 @@
 /**
  * The run history as items of the deployment's table (beside the ledger's, the breakers' and the
  * brakes'): `reconcile#scope#<scope>` holds the scope's state, `reconcile#run#<scope>#<runId>`
- * one run. Each is one JSON attribute, changed by read, change and a write conditional on its
+ * one run. Each is one JSON attribute (its shape versioned and parsed: run-history-items.ts), changed by read, change and a write conditional on its
  * revision; the scope item is written only when the snapshot it notes is newer, so two runs of
  * one scope cannot go back, and a run noted twice (plan, apply) keeps what each said.
  */
@@ -17,6 +17,7 @@ import {
   type ScopeState,
   type SnapshotMark,
 } from './run-history';
+import { parseRunRecord, parseScopeState, storedItem } from './run-history-items';
 
 export const RUN_HISTORY_KEY_PREFIX = 'reconcile#';
 const RUN_DAYS = 400;
@@ -33,31 +34,32 @@ export class DynamoDbRunHistory implements RunHistory {
   }
 
   async scope(name: string): Promise<ScopeState> {
-    const item = await this.#table.get(scopeKey(name), true);
-    const text = item?.doc?.S;
-    return text === undefined ? {} : (JSON.parse(text) as ScopeState);
+    const key = scopeKey(name);
+    const text = (await this.#table.get(key, true))?.doc?.S;
+    return text === undefined ? {} : parseScopeState(text, key);
   }
 
   /** Read, change, write back on the condition that nobody wrote in between (else read again). */
   #change(name: string, change: (state: ScopeState) => ScopeState | undefined) {
-    return this.#update<ScopeState>(scopeKey(name), (state) => change(state ?? {}), {});
+    return this.#update(scopeKey(name), parseScopeState, (state) => change(state ?? {}), {});
   }
 
-  async #update<T>(
+  async #update<T extends ScopeState | RunRecord>(
     key: string,
+    parse: (text: string, key: string) => T,
     change: (value: T | undefined) => T | undefined,
     attributes: Readonly<Record<string, AttributeValue>>,
   ): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const item = await this.#table.get(key, true);
       const text = item?.doc?.S;
-      const next = change(text === undefined ? undefined : (JSON.parse(text) as T));
+      const next = change(text === undefined ? undefined : parse(text, key));
       if (next === undefined) return;
       const revision = Number(item?.revision?.N ?? 0);
       const write = await this.#table.put(
         {
           pk: { S: key },
-          doc: { S: JSON.stringify(next) },
+          doc: { S: storedItem(next) },
           revision: { N: String(revision + 1) },
           ...attributes,
         },
@@ -86,15 +88,17 @@ export class DynamoDbRunHistory implements RunHistory {
   }
 
   record(run: RunRecord): Promise<void> {
-    return this.#update<RunRecord>(
+    return this.#update(
       runKey(run.scope, run.runId),
+      parseRunRecord,
       (previous) => afterRecorded(previous, run),
       { expiresAt: expiresAfter(this.#now(), RUN_DAYS * 86_400) },
     );
   }
 
   async run(scope: string, runId: string): Promise<RunRecord | undefined> {
-    const text = (await this.#table.get(runKey(scope, runId), true))?.doc?.S;
-    return text === undefined ? undefined : (JSON.parse(text) as RunRecord);
+    const key = runKey(scope, runId);
+    const text = (await this.#table.get(key, true))?.doc?.S;
+    return text === undefined ? undefined : parseRunRecord(text, key);
   }
 }

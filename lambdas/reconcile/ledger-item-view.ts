@@ -4,14 +4,11 @@
  * user; `lambdas/core/ledger/ledger-doc.ts`), read through each entity kind's own parse.
  */
 import { familyKey, userKey } from '../core/ledger/entity-key';
-import type { AnyEntityKind } from '../core/ledger/entity-kind';
+import type { AnyEntityKind, CreatedByUs } from '../core/ledger/entity-kind';
 import { versionTime } from '../core/ledger/event-version';
-import { LedgerDocError, parseLedgerDoc } from '../core/ledger/ledger-doc';
+import { type DocParts, LedgerDocError, parseLedgerDoc } from '../core/ledger/ledger-doc';
 import { ENTITY_KINDS } from '../entities';
-import type { KnownFamily } from '../entities/record-family/known';
-import { recordAt } from '../entities/record-family/model';
-import type { KnownUser } from '../entities/user/known';
-import type { UserId } from '../entities/user/platform-steps';
+import { user } from '../entities/user';
 import type { EntityRef, LedgerView, PlacedRef } from './ledger-view';
 
 /**
@@ -39,8 +36,12 @@ export const unparsableItem = (key: string, error: LedgerDocError): LedgerDocErr
     `the ledger item ${key} does not parse (${error.message}): the plan cannot tell whether its entity is ours; repair or delete the item under that key, then plan again`,
   );
 
-/** An item, parsed. */
-const parsed = (raw: unknown, kind: AnyEntityKind, key: string) => {
+/** An item, parsed by its kind's own parts (typed as the kind's, when the kind is known here). */
+const parsed = <Id, Op, State, Known>(
+  raw: unknown,
+  kind: { readonly name: string; readonly parts: DocParts<Id, Op, State, Known> },
+  key: string,
+) => {
   try {
     return parseLedgerDoc(raw, kind.name, kind.parts);
   } catch (error) {
@@ -55,38 +56,24 @@ const parsed = (raw: unknown, kind: AnyEntityKind, key: string) => {
  */
 interface ItemFacts {
   readonly newestEventAt: number | undefined;
-  /** The user is ours; for a family, the campaigns holding a record we created. */
-  readonly ours: boolean | ReadonlySet<string>;
+  readonly ours: CreatedByUs;
 }
 
 type Doc = NonNullable<ReturnType<typeof parseLedgerDoc>>;
 
-const factsOf = (doc: Doc, kind: EntityRef['kind']): ItemFacts => {
+const factsOf = (doc: Doc, kind: AnyEntityKind): ItemFacts => {
   const versions = [...doc.events.map((e) => e.v), ...(doc.snapshot ? [doc.snapshot.v] : [])];
   const newestEventAt = versions.length === 0 ? undefined : Math.max(...versions.map(versionTime));
-  if (kind === 'user') {
-    const place = (doc.known as KnownUser).place;
-    return {
-      newestEventAt,
-      ours: place !== undefined && 'user' in place && place.user.born !== '',
-    };
-  }
-  // Only that campaign's place counts: the family's record elsewhere makes a hand-made one here
-  // no more ours (it would otherwise be planned as a delete instead of reported as unmanaged).
-  const campaigns = Object.entries((doc.known as KnownFamily).places).flatMap(
-    ([campaign, place]) => {
-      const record = 'unsure' in place ? undefined : recordAt(place);
-      return record !== undefined && record.born !== '' ? [campaign] : [];
-    },
-  );
-  return { newestEventAt, ours: new Set(campaigns) };
+  return { newestEventAt, ours: kind.createdByUs(doc.known) };
 };
 
-/** A user, or a family's record in one campaign, the ledger knows is there and made by us. */
-const ours = (placed: PlacedRef, facts: ItemFacts): boolean =>
-  typeof facts.ours === 'boolean'
-    ? facts.ours
-    : placed.kind === 'record' && facts.ours.has(placed.campaign);
+/**
+ * A user, or a family's record in one campaign, the ledger knows is there and made by us. Only
+ * that campaign's place counts: the family's record elsewhere makes a hand-made one here no more
+ * ours (it would otherwise be planned as a delete instead of reported as unmanaged).
+ */
+const ours = (placed: PlacedRef, { ours }: ItemFacts): boolean =>
+  ours.kind === 'entity' ? ours.ours : placed.kind === 'record' && ours.ours.has(placed.campaign);
 
 /**
  * One plan's view of the ledger. Each item is read and parsed once per view (a plan asks of an
@@ -111,7 +98,7 @@ export class LedgerItemView implements LedgerView {
     const kind = kindOf(entity);
     const facts = this.#items.read(key).then((raw) => {
       const doc = parsed(raw, kind, key);
-      return doc === undefined ? undefined : factsOf(doc, entity.kind);
+      return doc === undefined ? undefined : factsOf(doc, kind);
     });
     // A failed read is not kept: it stops this plan, and must not answer a retry.
     facts.catch(() => this.#facts.delete(key));
@@ -129,16 +116,16 @@ export class LedgerItemView implements LedgerView {
   }
 
   async *createdUsers(): AsyncIterable<string> {
-    const kind = ENTITY_KINDS.user;
+    const kind = user;
     for await (const { key, item } of this.#items.users()) {
       const doc = parsed(item, kind, key);
       if (doc === undefined) continue;
-      const { loginUserId } = doc.id as UserId;
-      const facts = factsOf(doc, 'user');
+      const { loginUserId } = doc.id;
+      const facts = factsOf(doc, kind);
       // Kept, so the plan's questions about these users (in every invocation of a plan that
       // takes several, each of which lists them again) are answered without reading each item.
       this.#facts.set(userKey(loginUserId), Promise.resolve(facts));
-      if (facts.ours === true) yield loginUserId;
+      if (ours({ kind: 'user', loginUserId }, facts)) yield loginUserId;
     }
     this.#usersListed = true;
   }

@@ -7,10 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { parseMessage } from '../actions';
+import { DESTRUCTIVE_ACTIONS, parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
 import {
   CATEGORIES,
+  type Category,
   CHANGES,
   OWNER_AMBIGUOUS,
   type Plan,
@@ -28,7 +29,9 @@ const header = z.looseObject({
   scope: z.string(),
   kind: z.enum(['users', 'records'], 'must be "users" or "records"'),
   snapshot: z.looseObject({ id: z.string(), exportedAt: z.iso.datetime(), sha256: z.string() }),
-  counts: z.record(z.enum(CATEGORIES), z.int()),
+  // Partial: a category added later is absent from an older plan file of this version, whose
+  // planner could not put an entry in it (0; `checkHeader` holds the entries to that).
+  counts: z.partialRecord(z.enum(CATEGORIES), z.int()),
   deletes: z.looseObject({
     count: z.int(),
     gate: z.int(),
@@ -128,7 +131,11 @@ export const parsePlan = (text: string, where = 'plan'): Plan => {
   const { entryCount: _n, ...plan } = head.data;
   checkHeader(plan, entries, where);
   checkRepairs(entries, plan.snapshot.exportedAt, where);
-  return { ...(plan as unknown as Omit<Plan, 'entries'>), entries };
+  const counts = Object.fromEntries(CATEGORIES.map((c) => [c, plan.counts[c] ?? 0])) as Record<
+    Category,
+    number
+  >;
+  return { ...(plan as unknown as Omit<Plan, 'entries'>), counts, entries };
 };
 
 /**
@@ -196,7 +203,8 @@ const checkRepairs = (entries: readonly PlanEntry[], exportedAt: string, where: 
     if (!CHANGES.includes(category)) {
       throw new PlanFileError(`${at}: repair: a ${category} entry carries none`, 'PLAN_ALTERED');
     }
-    if (repair.action.startsWith('delete-') !== (category === 'delete')) {
+    // The action's own module says whether it removes something (its mass-delete brake too).
+    if (DESTRUCTIVE_ACTIONS.includes(repair.action) !== (category === 'delete')) {
       throw new PlanFileError(
         `${at}: repair.action: ${repair.action} in a ${category} entry: an edited or damaged plan`,
         'PLAN_ALTERED',

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { type ActionName, parseMessage } from '../actions';
 import { mapLimit } from '../core/concurrency';
 import type { CampaignRecord } from '../core/platform-responses';
-import { DEFAULT_CLIENT_ID_FIELD_NAME } from '../messages/rules';
+import { clientIdKeys, differingKeys, heldItems } from '../entities/record-family/record-data';
 import { userCoverage } from './coverage';
 import type { LedgerView } from './ledger-view';
 import type { PlatformReader } from './platform-reader';
@@ -129,46 +129,25 @@ const entityCorrelation = (snapshot: Snapshot, entity: string) =>
 const recordEntity = (campaign: string, clientId: string) => `record:${campaign}:${clientId}`;
 const userEntity = (loginUserId: string) => `user:${loginUserId}`;
 
-/**
- * The record's data items, without the item under the clientId field name: the platform's own,
- * added on add and dropped by any update, and a key no message may send.
- */
-const storedItems = (record: CampaignRecord, row: RecordRow) => {
-  const idKey = row.message.clientIdFieldName ?? DEFAULT_CLIENT_ID_FIELD_NAME;
-  return record.previewRecordData.filter((item) => item.key !== idKey);
-};
+/** The record's items a message could have sent (without the clientId item an add stores). */
+const storedItems = (record: CampaignRecord, row: RecordRow) =>
+  heldItems(record, clientIdKeys([row.message]), row.message.previewRecordData);
 
 /**
- * The data fields a record differs in from its row: the data items by key (value, and
- * displayOrder where the row gives one), leaving out the clientId item the platform adds on
- * add, and items whose key no row of the export carries (`exportedKeys`: kept, see
- * `Plan.keptKeys`). preferredAgent and the next work time are the platform's to change (an
- * agent's work, the 30-minute preference), so they are not compared and an update does not send
- * them.
+ * The data fields a record differs in from its row (`data.<key>`), by the record family's one
+ * comparison (`differingKeys`, which the live plan uses too), leaving out items whose key no row
+ * of the export carries (`exportedKeys`: kept, see `Plan.keptKeys`). preferredAgent and the next
+ * work time are the platform's to change (an agent's work, the 30-minute preference), so they
+ * are not compared and an update does not send them.
  */
 export const differingFields = (
   record: CampaignRecord,
   row: RecordRow,
   exportedKeys: ReadonlySet<string>,
-): string[] => {
-  const stored = new Map(storedItems(record, row).map((item) => [item.key, item]));
-  const wanted = new Map(row.message.previewRecordData.map((item) => [item.key, item]));
-  const fields = new Set<string>();
-  for (const [key, item] of wanted) {
-    const found = stored.get(key);
-    if (
-      found === undefined ||
-      found.value !== item.value ||
-      (item.displayOrder !== undefined && found.displayOrder !== item.displayOrder)
-    ) {
-      fields.add(`data.${key}`);
-    }
-  }
-  for (const key of stored.keys()) {
-    if (!wanted.has(key) && exportedKeys.has(key)) fields.add(`data.${key}`);
-  }
-  return [...fields].sort();
-};
+): string[] =>
+  differingKeys(record, row.message.previewRecordData, clientIdKeys([row.message]), (key) =>
+    exportedKeys.has(key),
+  ).map((key) => `data.${key}`);
 
 /**
  * An update's data items: the row's, and the record's items under keys no row of the export

@@ -20,8 +20,9 @@ import { DynamoDbRunHistory } from './dynamodb-run-history';
 import { decodeExport } from './export-decoder';
 import { LedgerItemView } from './ledger-item-view';
 import { SnapshotRefused } from './manifest';
-import { CHANGES, hasChanges, type Plan } from './plan';
-import { planDigest, serializePlan } from './plan-file';
+import { CHANGES, type Plan } from './plan';
+import { type PlanNext, planNext, recordPlan } from './plan-record';
+import { PLAN_STEP_OUTCOME } from './plan-step-outcome';
 import { noteRefusal, planSnapshot } from './planner';
 import { PlatformReadError, type PlatformReader } from './platform-reader';
 import type { RefusalCode } from './reconcile-codes';
@@ -32,9 +33,9 @@ import {
   type ResumableReader,
   resumableReader,
 } from './resumable-reader';
-import { reportLines } from './run-report';
 import { parseS3Uri, readS3Bytes, readS3Text, siblingKey } from './s3-object';
 import type { ReconcileScope } from './scope';
+import { parseAnswers, serializeAnswers } from './stored-answers';
 
 /** Time left when an invocation stops reading and hands over to the next. */
 const HANDOVER_MS = 90_000;
@@ -48,9 +49,9 @@ export type PlanStepInput = {
 };
 
 export type PlanStepOutput =
-  | { readonly outcome: 'continue'; readonly answered: number }
+  | { readonly outcome: typeof PLAN_STEP_OUTCOME.continue; readonly answered: number }
   | {
-      readonly outcome: 'refused';
+      readonly outcome: typeof PLAN_STEP_OUTCOME.refused;
       readonly code: RefusalCode;
       readonly message: string;
       readonly scope?: string;
@@ -59,7 +60,7 @@ export type PlanStepOutput =
 
 /** A plan was made: what comes next, and where the run keeps its files. */
 export type PlannedOutput = {
-  readonly outcome: 'apply' | 'held' | 'no-changes';
+  readonly outcome: PlanNext;
   readonly scope: string;
   readonly runId: string;
   readonly planKey: string;
@@ -106,8 +107,9 @@ const writeObject = (s3: S3Client, bucket: string, key: string, body: string) =>
 const answersKey = (runName: string) => `runs/answers/${runName}.json`;
 
 const loadAnswers = async (s3: S3Client, bucket: string, runName: string): Promise<Answers> => {
+  const key = answersKey(runName);
   try {
-    const users = JSON.parse(await readS3Text(s3, { bucket, key: answersKey(runName) }));
+    const users = parseAnswers(await readS3Text(s3, { bucket, key }), `s3://${bucket}/${key}`);
     return { ...emptyAnswers(), users };
   } catch (error) {
     if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return emptyAnswers();
@@ -135,7 +137,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       const at = new Date(now()).toISOString();
       const scope = await noteRefusal(history, manifestText, { code, message }, at);
       deps.metrics.publish(scope, { ReconcileRunsRefused: 1 });
-      return { outcome: 'refused', code, message, scope };
+      return { outcome: PLAN_STEP_OUTCOME.refused, code, message, scope };
     };
     try {
       run = await planSnapshot({
@@ -175,8 +177,11 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
       if (error instanceof ReadBudgetSpent) {
         // Reads already on their way still answer: kept, they are not asked again.
         await Promise.all(readers.map((reader) => reader.settled()));
-        await writeObject(s3, bucket, answersKey(input.runName), JSON.stringify(answers.users));
-        return { outcome: 'continue', answered: Object.keys(answers.users).length };
+        await writeObject(s3, bucket, answersKey(input.runName), serializeAnswers(answers.users));
+        return {
+          outcome: PLAN_STEP_OUTCOME.continue,
+          answered: Object.keys(answers.users).length,
+        };
       }
       if (error instanceof SnapshotRefused) return refuse(error.code, error.message);
       if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
@@ -220,16 +225,10 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     const base = `runs/${result.scope}/${result.planId}`;
     const planKey = `${base}/plan.jsonl`;
     const reportKey = `${base}/report.jsonl`;
-    const changes = hasChanges(result);
     // Held deletes wait for a person; what else the plan repairs goes, as `reconcile apply`
     // sends it (the applied step then notes the run as applied with its deletes held).
-    const others = CHANGES.some((c) => c !== 'delete' && result.counts[c] > 0);
-    const auto = scope?.apply === 'auto' && (!result.deletes.held || others);
-    const outcome = !changes ? 'no-changes' : auto ? 'apply' : 'held';
+    const outcome = planNext(result, scope?.apply !== 'auto');
     const deletesHeld = outcome === 'apply' && result.deletes.held ? result.deletes.count : 0;
-    const planText = serializePlan(result);
-    await writeObject(s3, bucket, planKey, planText);
-    await writeObject(s3, bucket, reportKey, `${reportLines(result, { outcome }).join('\n')}\n`);
     const repairs = result.entries.flatMap((entry) => {
       if (entry.repair === undefined) return [];
       if (entry.category === 'delete' && deletesHeld > 0) return [];
@@ -240,28 +239,23 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     });
     const repairsKey = `${base}/repairs.jsonl`;
     if (outcome === 'apply') await writeObject(s3, bucket, repairsKey, `${repairs.join('\n')}\n`);
+    await recordPlan(
+      { plan: result, warnings: run.warnings },
+      outcome,
+      {
+        planLocation: `s3://${bucket}/${planKey}`,
+        reportLocation: `s3://${bucket}/${reportKey}`,
+        write: async (file, text) => {
+          await writeObject(s3, bucket, file === 'plan' ? planKey : reportKey, text);
+        },
+      },
+      history,
+    );
     const snapshot = {
       exportedAt: result.snapshot.exportedAt,
       rowCount: result.snapshot.rowCount,
       sha256: result.snapshot.sha256,
     };
-    await history.notePlanned(result.scope, {
-      ...snapshot,
-      planLocation: `s3://${bucket}/${planKey}`,
-    });
-    await history.record({
-      runId: result.planId,
-      scope: result.scope,
-      status: outcome === 'no-changes' ? 'no-changes' : outcome === 'held' ? 'held' : 'planned',
-      at: result.createdAt,
-      counts: result.counts,
-      ...(result.deletes.held ? { deletesHeld: result.deletes.count } : {}),
-      planLocation: `s3://${bucket}/${planKey}`,
-      planSha256: planDigest(planText),
-      reportLocation: `s3://${bucket}/${reportKey}`,
-      ...(run.warnings.length > 0 ? { warnings: run.warnings } : {}),
-    });
-    if (outcome === 'no-changes') await history.noteSuccess(result.scope, result.createdAt);
     deps.metrics.publish(result.scope, {
       ReconcileDriftFound: CHANGES.reduce((n, c) => n + result.counts[c], 0),
       // An applied plan's held deletes are counted when it is applied (the applied step).

@@ -21,7 +21,7 @@ import { InMemoryRunHistory } from '../../lambdas/reconcile/in-memory-run-histor
 import { type LedgerItems, LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
 import type { LedgerView } from '../../lambdas/reconcile/ledger-view';
 import { CHANGES, hasChanges, type Plan } from '../../lambdas/reconcile/plan';
-import { serializePlan } from '../../lambdas/reconcile/plan-file';
+import { planNext, recordPlan } from '../../lambdas/reconcile/plan-record';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
 import { planSnapshot } from '../../lambdas/reconcile/planner';
 import type { RunHistory } from '../../lambdas/reconcile/run-history';
@@ -92,13 +92,19 @@ export const planLocally = async (local: LocalPlatform, manifestName: string, no
     now,
   });
   const planPath = path.join(local.folder, `${run.plan.scope}.plan.jsonl`);
-  await writeFile(planPath, serializePlan(run.plan), { mode: 0o600 });
-  await local.history.notePlanned(run.plan.scope, {
-    exportedAt: run.plan.snapshot.exportedAt,
-    rowCount: run.plan.snapshot.rowCount,
-    sha256: run.plan.snapshot.sha256,
-    planLocation: planPath,
-  });
+  const reportPath = path.join(local.folder, `${run.plan.scope}.report.jsonl`);
+  // Kept as `reconcile plan` keeps it; the run applies it itself, as an operator would.
+  await recordPlan(
+    run,
+    planNext(run.plan, false),
+    {
+      planLocation: planPath,
+      reportLocation: reportPath,
+      write: (file, text) =>
+        writeFile(file === 'plan' ? planPath : reportPath, text, { mode: 0o600 }),
+    },
+    local.history,
+  );
   return { ...run, planPath };
 };
 

@@ -6,6 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
 import {
   checkApplicable,
   checkRecorded,
@@ -113,7 +114,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
       decision = rechecked;
       worked = rechecked.workedSincePlan;
     }
-    if (action.startsWith('delete-') && !decision.sendDeletes) continue;
+    if (DESTRUCTIVE_ACTIONS.includes(action) && !decision.sendDeletes) continue;
     const { queueUrl } = await deployment.queues(action);
     const result = await sendRepairs({
       action,

@@ -10,12 +10,10 @@ import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history
 import { decodeExport } from '../../lambdas/reconcile/export-decoder';
 import { LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
 import { SnapshotRefused } from '../../lambdas/reconcile/manifest';
-import { hasChanges } from '../../lambdas/reconcile/plan';
-import { planDigest, serializePlan } from '../../lambdas/reconcile/plan-file';
+import { planNext, recordPlan } from '../../lambdas/reconcile/plan-record';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
 import { noteRefusal, planSnapshot } from '../../lambdas/reconcile/planner';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
-import { reportLines } from '../../lambdas/reconcile/run-report';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../lib/stack-outputs';
 import type { Deployment, OpsCommand } from '../deployment';
 import { OpsError } from '../errors';
@@ -104,30 +102,19 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
   const { plan } = run;
   const planPath = path.resolve(options.out ?? defaultPlanPath(options.manifest));
   const reportPath = `${planPath.replace(/\.plan\.jsonl$|\.jsonl$/, '')}.report.jsonl`;
-  const plans = locate(planPath, s3);
-  const planText = serializePlan(plan);
-  await plans.write(planText);
-  await locate(reportPath, s3).write(`${reportLines(plan).join('\n')}\n`);
-  await history.notePlanned(plan.scope, {
-    exportedAt: plan.snapshot.exportedAt,
-    rowCount: plan.snapshot.rowCount,
-    sha256: plan.snapshot.sha256,
-    planLocation: planPath,
-  });
-  const changes = hasChanges(plan);
-  await history.record({
-    runId: plan.planId,
-    scope: plan.scope,
-    status: !changes ? 'no-changes' : plan.deletes.held ? 'held' : 'planned',
-    at: plan.createdAt,
-    counts: plan.counts,
-    ...(plan.deletes.held ? { deletesHeld: plan.deletes.count } : {}),
-    planLocation: planPath,
-    planSha256: planDigest(planText),
-    reportLocation: reportPath,
-    ...(run.warnings.length > 0 ? { warnings: run.warnings } : {}),
-  });
-  if (!changes) await history.noteSuccess(plan.scope, plan.createdAt);
+  // The operator applies it next: the scope's plan-only setting is the stack's run's.
+  const next = planNext(plan, false);
+  await recordPlan(
+    run,
+    next,
+    {
+      planLocation: planPath,
+      reportLocation: reportPath,
+      write: (file, text) => locate(file === 'plan' ? planPath : reportPath, s3).write(text),
+    },
+    history,
+  );
+  const changes = next !== 'no-changes';
   for (const line of summarizePlan(plan)) writeLine(io.stdout, line);
   for (const warning of run.warnings) writeLine(io.stderr, `Warning: ${warning}`);
   writeLine(io.stdout, `Plan written to ${planPath}; report ${reportPath}.`);

@@ -6,6 +6,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { PLAN_STEP_OUTCOME } from '../../lambdas/reconcile/plan-step-outcome';
 import { configWith, synth } from './synth';
 
 const scopes = {
@@ -261,4 +262,42 @@ describe('reconcile config', () => {
     // Assess
     expect(attempt).toThrow(message);
   });
+});
+
+describe("the state machine's Choice after the plan step", () => {
+  it.each([
+    [PLAN_STEP_OUTCOME.continue, 'Plan'],
+    [PLAN_STEP_OUTCOME.apply, 'SendRepairs'],
+    [PLAN_STEP_OUTCOME.refused, 'Refused'],
+  ])('matches the function\'s outcome "%s" (one constant), going to %s', (outcome, next) => {
+    // Act
+    const { WhatNext } = (
+      stateMachineDefinition() as {
+        States: Record<string, { Choices?: unknown[]; Default?: string }>;
+      }
+    ).States;
+
+    // Assess
+    expect(WhatNext?.Choices).toContainEqual({
+      Variable: '$.plan.outcome',
+      StringEquals: outcome,
+      Next: next,
+    });
+  });
+
+  it.each([PLAN_STEP_OUTCOME.held, PLAN_STEP_OUTCOME.noChanges])(
+    'ends the run on "%s"',
+    (outcome) => {
+      // Act
+      const { WhatNext } = (
+        stateMachineDefinition() as {
+          States: Record<string, { Choices?: { StringEquals?: string }[]; Default?: string }>;
+        }
+      ).States;
+
+      // Assess
+      expect(WhatNext?.Choices?.map((c) => c.StringEquals)).not.toContain(outcome);
+      expect(WhatNext?.Default).toBe('PlannedOnly');
+    },
+  );
 });

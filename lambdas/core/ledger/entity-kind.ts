@@ -85,6 +85,14 @@ export interface StepContext<Id, Op> {
   readonly call: CallOptions;
 }
 
+/**
+ * What of an entity the platform holds because this integration created it, as far as the ledger
+ * knows: the whole entity (a user), or the places it created (a family's records, by campaign).
+ */
+export type CreatedByUs =
+  | { readonly kind: 'entity'; readonly ours: boolean }
+  | { readonly kind: 'places'; readonly ours: ReadonlySet<string> };
+
 export interface EntityKind<
   Id,
   Op,
@@ -151,6 +159,11 @@ export interface EntityKind<
   run(step: Step, context: StepContext<Id, Op>): Promise<Answer>;
   /** What the ledger knows after `step` ended as `answer`. Pure. */
   learn(known: Known, step: Step, answer: Answer): Known;
+  /**
+   * Reconciliation's "created by us" (what a scope may delete without being told to delete what
+   * others made): asked of the kind, as the ledger item's own reader.
+   */
+  createdByUs(known: Known): CreatedByUs;
   /** Nothing of the entity is on the platform or wanted there: the item may go after the tombstone horizon. */
   isGone(desired: State, known: Known): boolean;
   /**

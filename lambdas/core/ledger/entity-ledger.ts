@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Outcome, OutcomeCode } from '../outcome';
 import type { CallOptions, PlatformCaller } from '../platform-caller';
+import { aliasTarget } from './alias-target';
 import {
   type AnyEntityKind,
   CONFLICT_CODES,
@@ -155,7 +156,7 @@ export class EntityLedger {
     if (request.alias !== undefined && !(result.doc.aliases ?? []).includes(request.alias)) {
       await this.#store.writeAlias(
         request.alias,
-        JSON.stringify(request.id),
+        aliasTarget(request.id),
         this.#expiry(this.#historySeconds),
       );
       result = {

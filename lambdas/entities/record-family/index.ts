@@ -1,3 +1,4 @@
+import { parseAliasTarget } from '../../core/ledger/alias-target';
 import { familyKey, recordIdAlias } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
 import { isPlatformVersion, type Version, versionTime } from '../../core/ledger/event-version';
@@ -107,7 +108,9 @@ export const recordFamily: EntityKind<
     if (found.clientId !== undefined)
       return { id: { region: name.region, clientId: found.clientId }, alias };
     const indexed = await store.readAlias(alias);
-    if (indexed !== undefined) return { id: JSON.parse(indexed) as FamilyId };
+    if (indexed !== undefined) {
+      return { id: parseAliasTarget(indexed, RECORD_FAMILY_PARTS.id, alias) };
+    }
     return {
       outcome: {
         category: 'retryable',
@@ -123,6 +126,16 @@ export const recordFamily: EntityKind<
   plan: planFamily,
   run: runRecordStep,
   learn: learnFamily,
+  // The campaigns whose record the ledger knows one of our creates made (not one found there).
+  createdByUs: (known) => ({
+    kind: 'places',
+    ours: new Set(
+      Object.entries(known.places).flatMap(([campaign, place]) => {
+        const record = recordAt(surePlace(place));
+        return record !== undefined && record.born !== '' ? [campaign] : [];
+      }),
+    ),
+  }),
   isGone: (desired, known) =>
     Object.values(desired).every((p) => recordAt(p) === undefined) &&
     Object.values(known.places).every((p) => !isUnsure(p) && recordAt(p) === undefined),

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
 import type { Version } from '../../core/ledger/event-version';
+import { type DataItem, dataHash } from './record-data';
 
 /**
  * A record family on the platform, as the realtime spec describes it: the records that carry one
@@ -52,12 +52,6 @@ export type Place =
 /** By campaign name. A campaign the family never touched has no entry. */
 export type FamilyState = Readonly<Record<string, Place>>;
 
-export interface DataItem {
-  readonly key: string;
-  readonly value: string;
-  readonly displayOrder?: number;
-}
-
 export const RECORD_STATES = ['NOTWORKED', 'WORKED', 'COMPLETED', 'REMOVED'] as const;
 export type WorkedState = (typeof RECORD_STATES)[number];
 
@@ -101,17 +95,6 @@ export type RecordEvent = StoredEvent<RecordOp>;
 /** Data keys the spec gives a meaning beyond display. */
 export const SKILL_QUEUE_KEY = 'SkillQueue';
 export const ITEM_TIME_ZONE_KEY = 'ItemTimeZone';
-export const DEFAULT_CLIENT_ID_FIELD_NAME = 'Id';
-
-/**
- * The identity of a data list: keys and values in order. Display orders are left out: the
- * platform numbers items that came without one, so a list read back never shows what was sent.
- */
-export const dataHash = (items: readonly Pick<DataItem, 'key' | 'value'>[]): string =>
-  createHash('sha256')
-    .update(JSON.stringify(items.map((item) => [item.key, item.value])))
-    .digest('hex')
-    .slice(0, 32);
 
 const itemValue = (items: readonly DataItem[], key: string): string | undefined =>
   items.find((item) => item.key === key)?.value;

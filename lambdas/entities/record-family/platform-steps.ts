@@ -10,15 +10,9 @@ import { type CampaignRecord, platformTimeMillis } from '../../core/platform-res
 import type { PlatformRegion } from '../../core/regions';
 import type { Observed } from './known';
 import type { RecordAnswer } from './learn';
-import {
-  DEFAULT_CLIENT_ID_FIELD_NAME,
-  dataHash,
-  OCCUPIED_TO_DO,
-  type RecordEvent,
-  type RecordOp,
-  type WorkedState,
-} from './model';
+import { OCCUPIED_TO_DO, type RecordEvent, type RecordOp, type WorkedState } from './model';
 import type { RecordStep, SetFields } from './plan';
+import { clientIdKeys, heldDataHash } from './record-data';
 
 /** Who a family is on the platform: its clientId in its region. */
 export interface FamilyId {
@@ -28,33 +22,30 @@ export interface FamilyId {
 
 type Context = StepContext<FamilyId, RecordOp>;
 
-/** The record's values as the ledger compares them (the data without the clientId item add stores). */
+/**
+ * The record's values as the ledger compares them: its data as the identity of the newest data
+ * list of `events` it holds (`heldDataHash`), the rest as read.
+ */
 export const observedValues = (
   record: CampaignRecord,
-  clientId: string,
-  clientIdKeys: ReadonlySet<string>,
-): Observed => ({
-  values: {
-    data: dataHash(
-      record.previewRecordData.filter(
-        (item) => !(item.value === clientId && clientIdKeys.has(item.key)),
+  events: readonly RecordEvent[],
+): Observed => {
+  const upserts = events.flatMap(({ op }) => (op.kind === 'upsert' ? [op] : []));
+  return {
+    values: {
+      data: heldDataHash(
+        record,
+        upserts.map((op) => op.items),
+        clientIdKeys(upserts),
       ),
-    ),
-    state: record.workedState,
-    agent: record.preferredAgent || null,
-    skillQueue: record.skillQueue,
-    nextWork: platformTimeMillis(record.nextEarliestWorkTime) ?? null,
-  },
-  ...(record.workAttempts === 0 ? {} : { workedAt: platformTimeMillis(record.lastAttemptTime) }),
-});
-
-const clientIdKeys = (events: readonly RecordEvent[]): Set<string> =>
-  new Set([
-    DEFAULT_CLIENT_ID_FIELD_NAME,
-    ...events.flatMap(({ op }) =>
-      op.kind === 'upsert' && op.clientIdFieldName ? [op.clientIdFieldName] : [],
-    ),
-  ]);
+      state: record.workedState,
+      agent: record.preferredAgent || null,
+      skillQueue: record.skillQueue,
+      nextWork: platformTimeMillis(record.nextEarliestWorkTime) ?? null,
+    },
+    ...(record.workAttempts === 0 ? {} : { workedAt: platformTimeMillis(record.lastAttemptTime) }),
+  };
+};
 
 const answer = (
   outcome: Outcome,
@@ -77,7 +68,7 @@ const lookUp = async (
   if (lookup.category !== 'success') return { failed: lookup };
   const record = searchCampaignRecords.records(lookup)[0];
   if (record === undefined) return { observed: null };
-  const observed = observedValues(record, id.clientId, clientIdKeys(events));
+  const observed = observedValues(record, events);
   if (record.workAttempts > 0 && observed.workedAt === undefined) {
     // Without the time of the agent's work, no state could be weighed against it.
     return {

@@ -52,6 +52,10 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
   plan: planUser,
   run: runUserStep,
   learn: learnUser,
+  createdByUs: (known) => ({
+    kind: 'entity',
+    ours: (userAt(sureUser(known.place))?.born ?? '') !== '',
+  }),
   isGone: (desired, known) =>
     userAt(desired.place) === undefined &&
     userAt(sureUser(known.place)) === undefined &&

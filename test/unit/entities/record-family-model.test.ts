@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../lambdas/core/ledger/entity-kind';
 import {
-  dataHash,
   type FamilyState,
   type RecordEvent,
   type RecordOp,
   replayFamily,
 } from '../../../lambdas/entities/record-family/model';
+import { dataHash } from '../../../lambdas/entities/record-family/record-data';
 
 const event = (v: string, op: RecordOp): RecordEvent => ({ key: `e@${v}`, v, action: 'test', op });
 const upsert = (

@@ -8,13 +8,13 @@ import { recordFamily } from '../../../lambdas/entities/record-family';
 import { type KnownFamily, surePlace } from '../../../lambdas/entities/record-family/known';
 import { learnFamily } from '../../../lambdas/entities/record-family/learn';
 import {
-  dataHash,
   type RecordEvent,
   type RecordOp,
   recordAt,
   replayFamily,
 } from '../../../lambdas/entities/record-family/model';
 import { planFamily } from '../../../lambdas/entities/record-family/plan';
+import { dataHash } from '../../../lambdas/entities/record-family/record-data';
 
 const event = (v: string, op: RecordOp): RecordEvent => ({ key: `e@${v}`, v, action: 'test', op });
 const add = (campaign: string, name: string): RecordOp => ({

@@ -22,7 +22,6 @@ import type {
   Unsure,
 } from '../../../lambdas/entities/record-family/known';
 import {
-  type DataItem,
   type FamilyState,
   type Place,
   RECORD_FIELDS,
@@ -34,6 +33,7 @@ import {
   type Versioned,
 } from '../../../lambdas/entities/record-family/model';
 import type { FamilyId } from '../../../lambdas/entities/record-family/platform-steps';
+import type { DataItem } from '../../../lambdas/entities/record-family/record-data';
 import { user } from '../../../lambdas/entities/user';
 import type { KnownUser, KnownUserPlace } from '../../../lambdas/entities/user/known';
 import type {

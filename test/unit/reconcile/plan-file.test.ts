@@ -105,6 +105,26 @@ describe('plan file', () => {
     expect(read).toEqual(written);
   });
 
+  it('reads a file of this version from before a category was added: its count is 0', () => {
+    // Prepare: the header's counts lack a key, as an older planner's did before it existed
+    const older = serializePlan(plan).replace('"skipped":0,', '');
+
+    // Act
+    const read = parsePlan(older);
+
+    // Assess
+    expect(read.counts).toEqual(plan.counts);
+    expect(read).toEqual(plan);
+  });
+
+  it('refuses a header whose missing count would hide entries of that category', () => {
+    // Prepare
+    const text = serializePlan(plan).replace('"create":1,', '');
+
+    // Act / Assess
+    expect(() => parsePlan(text)).toThrow(/counts\.create: the header says 0, the entries hold 1/);
+  });
+
   it.each([
     [
       'an incomplete file',
