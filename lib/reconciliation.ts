@@ -417,26 +417,27 @@ export class Reconciliation extends Construct {
         }),
       );
     }
-    // With a dead-letter queue, an event that fails for good counts in InvocationsSentToDlq
-    // instead of FailedInvocations (and in FailedInvocations if the DLQ refuses it): both mean
-    // a manifest whose run never started.
-    const ruleMetric = (metricName: string) =>
-      new cloudwatch.Metric({
-        namespace: 'AWS/Events',
-        metricName,
-        dimensionsMap: { RuleName: this.rule.ruleName },
-        statistic: cloudwatch.Stats.SUM,
-        period: Duration.minutes(5),
-      });
+    // A run that could not start: with a dead-letter queue the event lands there (and counts
+    // in InvocationsSentToDlq); FailedInvocations counts it only when the DLQ refused it too.
     alarms.push(
       new cloudwatch.Alarm(this, 'RunNotStarted', {
         alarmDescription: `${stackName} reconcile: a manifest arrived but its run could not be started (the ManifestArrived rule's StartExecution failed after its retries). The event is in the StartDeadLetterQueue; start the run by hand from it.`,
-        metric: new cloudwatch.MathExpression({
-          expression: 'FILL(failed, 0) + FILL(dlq, 0)',
-          usingMetrics: {
-            failed: ruleMetric('FailedInvocations'),
-            dlq: ruleMetric('InvocationsSentToDlq'),
-          },
+        metric: this.startDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period: Duration.minutes(1),
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      new cloudwatch.Alarm(this, 'RunStartDropped', {
+        alarmDescription: `${stackName} reconcile: the ManifestArrived rule failed to start a run and could not keep the event in its dead-letter queue either; the run is lost. Drop the manifest again.`,
+        metric: new cloudwatch.Metric({
+          namespace: 'AWS/Events',
+          metricName: 'FailedInvocations',
+          dimensionsMap: { RuleName: this.rule.ruleName },
+          statistic: cloudwatch.Stats.SUM,
           period: Duration.minutes(5),
         }),
         threshold: 0,

@@ -87,24 +87,26 @@ describe('the reconcile bucket', () => {
       ],
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Metrics: Match.arrayWith([
-        Match.objectLike({
-          MetricStat: Match.objectLike({
-            Metric: Match.objectLike({
-              Namespace: 'AWS/Events',
-              MetricName: 'FailedInvocations',
-              Dimensions: [
-                { Name: 'RuleName', Value: { Ref: Match.stringLikeRegexp('ManifestArrived') } },
-              ],
-            }),
-          }),
-        }),
-        Match.objectLike({
-          MetricStat: Match.objectLike({
-            Metric: Match.objectLike({ MetricName: 'InvocationsSentToDlq' }),
-          }),
-        }),
-      ]),
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        {
+          Name: 'QueueName',
+          Value: {
+            'Fn::GetAtt': [
+              Match.stringLikeRegexp('ReconciliationStartDeadLetterQueue'),
+              'QueueName',
+            ],
+          },
+        },
+      ],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Events',
+      MetricName: 'FailedInvocations',
+      Dimensions: [{ Name: 'RuleName', Value: { Ref: Match.stringLikeRegexp('ManifestArrived') } }],
       ComparisonOperator: 'GreaterThanThreshold',
       Threshold: 0,
     });
