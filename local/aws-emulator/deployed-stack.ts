@@ -31,13 +31,29 @@ export interface EmulatorClientConfig {
   readonly requestHandler: { readonly httpsAgent: MiniStackServer['httpsAgent'] };
 }
 
-/** The account root's client config: the caller the test is, allowed everything. */
-export const emulatorClientConfig = (server: MiniStackServer): EmulatorClientConfig => ({
+/**
+ * The account root's client config: the caller the test is, allowed everything. MiniStack
+ * takes a 12-digit access key as the account to act in, so `account` selects another,
+ * isolated account (a second deployment of the same stack, names and all).
+ */
+export const emulatorClientConfig = (
+  server: EmulatorEndpoint,
+  account: string = server.account,
+): EmulatorClientConfig => ({
   endpoint: server.endpoint,
   region: server.region,
-  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  credentials: {
+    accessKeyId: account === server.account ? 'test' : account,
+    secretAccessKey: 'test',
+  },
   requestHandler: { httpsAgent: server.httpsAgent },
 });
+
+/** Where the emulator answers: a running server, or one another process started. */
+export type EmulatorEndpoint = Pick<
+  MiniStackServer,
+  'endpoint' | 'region' | 'account' | 'httpsAgent'
+>;
 
 /** A synthesized stack: its template and the directory its assets were written to. */
 export interface SynthesizedStack {
@@ -94,8 +110,12 @@ const zipDirectory = async (python: string, directory: string, into: string): Pr
   return `${base}.zip`;
 };
 
-const assetBucket = (server: MiniStackServer): string =>
-  `cdk-hnb659fds-assets-${server.account}-${server.region}`;
+/** `${AWS::AccountId}` and `${AWS::Region}` as the asset manifest spells them. */
+const PLACEHOLDER_ACCOUNT = '$' + '{AWS::AccountId}';
+const PLACEHOLDER_REGION = '$' + '{AWS::Region}';
+
+const assetBucket = (server: EmulatorEndpoint, account: string): string =>
+  `cdk-hnb659fds-assets-${account}-${server.region}`;
 
 const createBucketOnce = async (s3: S3Client, bucket: string): Promise<void> => {
   await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((error: Error) => {
@@ -111,11 +131,12 @@ const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
  * version parameter: what `cdk bootstrap` and `cdk deploy` leave before CreateStack.
  */
 export const publishAssets = async (
-  server: MiniStackServer,
+  server: EmulatorEndpoint,
   stack: SynthesizedStack,
   python: string,
+  account: string = server.account,
 ): Promise<void> => {
-  const clients = emulatorClientConfig(server);
+  const clients = emulatorClientConfig(server, account);
   const s3 = new S3Client({ ...clients, forcePathStyle: true });
   const ssm = new SSMClient(clients);
   await ssm.send(
@@ -129,10 +150,9 @@ export const publishAssets = async (
   const manifest = JSON.parse(readFileSync(stack.assetManifest, 'utf8')) as {
     files?: Record<string, FileAsset>;
   };
+  // The asset manifest's placeholders, filled in as the CDK CLI does.
   const resolve = (text: string) =>
-    text
-      .replaceAll('${AWS::AccountId}', server.account)
-      .replaceAll('${AWS::Region}', server.region);
+    text.replaceAll(PLACEHOLDER_ACCOUNT, account).replaceAll(PLACEHOLDER_REGION, server.region);
   const zips = mkdtempSync(path.join(tmpdir(), 'deploy-assets-'));
   const buckets = new Set<string>();
   try {
@@ -191,16 +211,18 @@ const failureReasons = async (cfn: CloudFormationClient, stackName: string) => {
  * with one fault) and waits for it to end. Throws `StackCreateError` unless CREATE_COMPLETE.
  */
 export const deployTemplate = async (
-  server: MiniStackServer,
+  server: EmulatorEndpoint & Partial<Pick<MiniStackServer, 'recentOutput'>>,
   stackName: string,
   template: Record<string, unknown>,
-  timeoutMs = 120_000,
+  options: { readonly account?: string; readonly timeoutMs?: number } = {},
 ): Promise<DeployedStack> => {
-  const clients = emulatorClientConfig(server);
+  const account = options.account ?? server.account;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const clients = emulatorClientConfig(server, account);
   const cfn = new CloudFormationClient(clients);
   // Larger than TemplateBody's 51 200 bytes: from the bootstrap bucket, as `cdk deploy` does.
   const body = JSON.stringify(template);
-  const bucket = assetBucket(server);
+  const bucket = assetBucket(server, account);
   const key = `templates/${stackName}-${createHash('sha256').update(body).digest('hex')}.json`;
   const s3 = new S3Client({ ...clients, forcePathStyle: true });
   await createBucketOnce(s3, bucket);
@@ -228,8 +250,7 @@ export const deployTemplate = async (
       [
         ...(await failureReasons(cfn, stackName)),
         // MiniStack says why a resource failed in its log more often than in the events.
-        ...server
-          .recentOutput()
+        ...(server.recentOutput?.() ?? '')
           .split('\n')
           .filter((line) => /Failed to provision|ERROR/.test(line)),
       ],

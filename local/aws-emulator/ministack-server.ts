@@ -127,13 +127,16 @@ export const startMiniStack = async (options: StartMiniStackOptions): Promise<Mi
       ...process.env,
       PATH: [...(options.pathPrefix ?? []), process.env.PATH ?? ''].join(path.delimiter),
       TMPDIR: home,
+      // Its function processes must trust its certificate. MiniStack sets this only when the
+      // environment names no CA file yet, and many machines name the system bundle here.
+      NODE_EXTRA_CA_CERTS: certificate,
       GATEWAY_PORT: String(port),
       BIND_HOST: HOST,
       USE_SSL: '1',
       AUTH: 'true',
       MINISTACK_REGION: options.region,
       MINISTACK_ACCOUNT_ID: MINISTACK_ACCOUNT,
-      LOG_LEVEL: 'WARNING',
+      LOG_LEVEL: process.env.MINISTACK_LOG_LEVEL ?? 'WARNING',
       // Its own calls are made as the account's root; the test's clients use the same key.
       AWS_ACCESS_KEY_ID: 'test',
       AWS_SECRET_ACCESS_KEY: 'test',
