@@ -4,8 +4,13 @@
  * endpoints (the platform's state and faults). Later deployed tests (the SCIM API) start here.
  */
 import { Agent } from 'node:https';
-import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import {
+  CloudFormationClient,
+  paginateListStackResources,
+  type StackResourceSummary,
+} from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { LambdaClient } from '@aws-sdk/client-lambda';
@@ -32,12 +37,16 @@ export interface DeployedContext {
   deadLetterQueueUrl(action: ActionName): string;
   readonly eventBusName: string;
   readonly platform: PlatformAdmin;
+  /** The physical id of the stack's resource whose logical id starts with `logicalIdPrefix`. */
+  physicalId(logicalIdPrefix: string): Promise<string>;
 }
 
 /** The simulator's admin endpoints (loopback only). */
 export interface PlatformAdmin {
   state(): Promise<StateSnapshot>;
   setFaults(faults: FaultSettings): Promise<void>;
+  /** Rotates the platform's API key: the old one gets 401 from then on. */
+  setApiKey(apiKey: string): Promise<void>;
 }
 
 const clientsFor = (emulator: EmulatorEndpoint, account?: string) => {
@@ -48,6 +57,7 @@ const clientsFor = (emulator: EmulatorEndpoint, account?: string) => {
     dynamoDb: new DynamoDBClient(config),
     events: new EventBridgeClient(config),
     lambda: new LambdaClient(config),
+    logs: new CloudWatchLogsClient(config),
     s3: new S3Client({ ...config, forcePathStyle: true }),
     sfn: new SFNClient(config),
     sqs: new SQSClient(config),
@@ -70,6 +80,9 @@ const platformAdmin = (baseUrl: string): PlatformAdmin => {
     setFaults: async (faults) => {
       await call('POST', 'faults', faults);
     },
+    setApiKey: async (apiKey) => {
+      await call('POST', 'api-key', { apiKey });
+    },
   };
 };
 
@@ -87,14 +100,32 @@ export const deployedContext = (account?: string): DeployedContext => {
     if (value === undefined) throw new Error(`the deployed stack has no output ${key}`);
     return value;
   };
+  const clients = clientsFor(emulator, account);
   return {
     setup,
     emulator,
-    clients: clientsFor(emulator, account),
+    clients,
     output,
     queueUrl: (action) => output(actionOutputKeys(action).queueUrl),
     deadLetterQueueUrl: (action) => output(actionOutputKeys(action).deadLetterQueueUrl),
     eventBusName: output(EVENT_BUS_OUTPUT_KEY),
     platform: platformAdmin(setup.platformUrl),
+    physicalId: async (prefix) => {
+      const found: StackResourceSummary[] = [];
+      for await (const page of paginateListStackResources(
+        { client: clients.cloudFormation },
+        { StackName: setup.stackName },
+      )) {
+        found.push(
+          ...(page.StackResourceSummaries ?? []).filter((r) =>
+            r.LogicalResourceId?.startsWith(prefix),
+          ),
+        );
+      }
+      if (found.length !== 1 || found[0]?.PhysicalResourceId === undefined) {
+        throw new Error(`${found.length} resources of the stack start with ${prefix}, not 1`);
+      }
+      return found[0].PhysicalResourceId;
+    },
   };
 };
