@@ -110,11 +110,15 @@ beforeAll(async () => {
 
 describe('read back from the service APIs', () => {
   it('every resource of the template exists in the deployed stack', () => {
+    // Assess (the stack's resources were listed before the tests)
     expect(Object.keys(template.Resources).filter((id) => !physical.has(id))).toEqual([]);
   });
 
   it('queues: visibility timeout, retention and redrive policy', async ({ annotate }) => {
+    // Prepare
     const notReturned: string[] = [];
+
+    // Act and Assess: each resource read back, then compared property by property
     for (const [id, queue] of ofType('AWS::SQS::Queue')) {
       const { Attributes = {} } = await ctx.clients.sqs.send(
         new GetQueueAttributesCommand({ QueueUrl: physical.get(id), AttributeNames: ['All'] }),
@@ -147,7 +151,10 @@ describe('read back from the service APIs', () => {
   });
 
   it('rules: patterns, targets, dead-letter queues and retry policies', async ({ annotate }) => {
+    // Prepare
     const notReturned: string[] = [];
+
+    // Act and Assess: each resource read back, then compared property by property
     for (const [id, rule] of ofType('AWS::Events::Rule')) {
       const p = rule.Properties;
       const EventBusName =
@@ -191,7 +198,10 @@ describe('read back from the service APIs', () => {
   it('event source mappings: queue, batch size, ReportBatchItemFailures, maximum concurrency', async ({
     annotate,
   }) => {
+    // Prepare
     const notReturned: string[] = [];
+
+    // Act and Assess: each resource read back, then compared property by property
     const mappings = ofType('AWS::Lambda::EventSourceMapping');
     expect(mappings.length).toBeGreaterThan(0);
     for (const [id, mapping] of mappings) {
@@ -217,7 +227,10 @@ describe('read back from the service APIs', () => {
   });
 
   it('functions: runtime, architecture, memory, timeout and environment', async ({ annotate }) => {
+    // Prepare
     const notReturned: string[] = [];
+
+    // Act and Assess: each resource read back, then compared property by property
     for (const [id, fn] of ofType('AWS::Lambda::Function')) {
       const p = fn.Properties;
       const live = await ctx.clients.lambda.send(
@@ -238,7 +251,10 @@ describe('read back from the service APIs', () => {
   });
 
   it('the table: its keys', async ({ annotate }) => {
+    // Prepare
     const notReturned: string[] = [];
+
+    // Act and Assess: each resource read back, then compared property by property
     for (const [id, table] of [
       ...ofType('AWS::DynamoDB::GlobalTable'),
       ...ofType('AWS::DynamoDB::Table'),
@@ -252,7 +268,10 @@ describe('read back from the service APIs', () => {
   });
 
   it('the state machine: its definition', async ({ annotate }) => {
+    // Prepare
     const notReturned: string[] = [];
+
+    // Act and Assess: each resource read back, then compared property by property
     for (const [id, machine] of ofType('AWS::StepFunctions::StateMachine')) {
       const live = await ctx.clients.sfn.send(
         new DescribeStateMachineCommand({ stateMachineArn: physical.get(id) }),
@@ -268,7 +287,10 @@ describe('read back from the service APIs', () => {
   });
 
   it('the reconcile bucket: its EventBridge notification', async ({ annotate }) => {
+    // Prepare
     const notReturned: string[] = [];
+
+    // Act and Assess: each resource read back, then compared property by property
     const buckets = ofType('AWS::S3::Bucket').filter(
       ([, bucket]) => bucket.Properties.NotificationConfiguration !== undefined,
     );
