@@ -127,6 +127,8 @@ export const startMiniStack = async (options: StartMiniStackOptions): Promise<Mi
       ...process.env,
       PATH: [...(options.pathPrefix ?? []), process.env.PATH ?? ''].join(path.delimiter),
       TMPDIR: home,
+      // Its signing keys and (unused) persisted state, otherwise under /tmp/ministack-state.
+      STATE_DIR: path.join(home, 'state'),
       // Its function processes must trust its certificate. MiniStack sets this only when the
       // environment names no CA file yet, and many machines name the system bundle here.
       NODE_EXTRA_CA_CERTS: certificate,
