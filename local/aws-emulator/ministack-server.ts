@@ -8,6 +8,7 @@
  *   processes trust it through NODE_EXTRA_CA_CERTS, our clients through `caCertificate`.
  * - Port 443: with TLS on it also binds 127.0.0.1:443 when it can (for Cognito issuers); a test
  *   server must not take a well-known port, so the launcher tells it 443 is never bindable.
+ * - Other listeners: IoT MQTT (8883) and SFTP are switched off; only the gateway port is open.
  * - Stopping: it does not exit on SIGTERM while function processes live, so it runs in its own
  *   process group and the whole group is stopped.
  */
@@ -138,6 +139,10 @@ export const startMiniStack = async (options: StartMiniStackOptions): Promise<Mi
       AUTH: 'true',
       MINISTACK_REGION: options.region,
       MINISTACK_ACCOUNT_ID: MINISTACK_ACCOUNT,
+      // Listeners it would open on fixed ports beside the gateway (IoT MQTT on 8883, SFTP): the
+      // stack uses neither, and a test server opens one loopback port only.
+      IOT_MTLS_ENABLED: '0',
+      SFTP_ENABLED: '0',
       LOG_LEVEL: process.env.MINISTACK_LOG_LEVEL ?? 'WARNING',
       // Its own calls are made as the account's root; the test's clients use the same key.
       AWS_ACCESS_KEY_ID: 'test',
