@@ -47,19 +47,31 @@ export const synthesizeProject = (config: DeploymentConfig): SynthesizedStack =>
   return synthesizeStack(app, stackNameFor(config));
 };
 
-/** Creates (or replaces) the API key secret the stack's functions read. */
-export const putApiKeySecret = async (
-  options: Pick<DeployProjectOptions, 'server' | 'config' | 'apiKey' | 'account'>,
+/** Creates the secret `name` holding `value`, or gives an existing one that value. */
+export const putSecret = async (
+  server: EmulatorEndpoint,
+  secret: { readonly name: string; readonly value: string; readonly account?: string },
 ): Promise<void> => {
-  const secrets = new SecretsManagerClient(emulatorClientConfig(options.server, options.account));
-  const name = options.config.apiKey.secretId;
+  const secrets = new SecretsManagerClient(emulatorClientConfig(server, secret.account));
   try {
-    await secrets.send(new CreateSecretCommand({ Name: name, SecretString: options.apiKey }));
+    await secrets.send(new CreateSecretCommand({ Name: secret.name, SecretString: secret.value }));
   } catch (error) {
     if ((error as Error).name !== 'ResourceExistsException') throw error;
-    await secrets.send(new PutSecretValueCommand({ SecretId: name, SecretString: options.apiKey }));
+    await secrets.send(
+      new PutSecretValueCommand({ SecretId: secret.name, SecretString: secret.value }),
+    );
   }
 };
+
+/** Creates (or replaces) the API key secret the stack's functions read. */
+export const putApiKeySecret = (
+  options: Pick<DeployProjectOptions, 'server' | 'config' | 'apiKey' | 'account'>,
+): Promise<void> =>
+  putSecret(options.server, {
+    name: options.config.apiKey.secretId,
+    value: options.apiKey,
+    ...(options.account === undefined ? {} : { account: options.account }),
+  });
 
 /** Synthesizes, publishes and creates the stack; resolves once it is CREATE_COMPLETE. */
 export const deployProject = async (options: DeployProjectOptions): Promise<DeployedProject> => {

@@ -174,8 +174,8 @@ export interface StepOutcome {
 export interface ReplayOptions {
   readonly baseUrl: string;
   readonly token: string;
-  /** Whether the login is on the platform now. */
-  readonly onPlatform: (loginUserId: string) => boolean;
+  /** Whether the login is on the platform now (asked after the step's answer has arrived). */
+  readonly onPlatform: (loginUserId: string) => boolean | Promise<boolean>;
   /** Told each step as it ends. */
   readonly onStep?: (outcome: StepOutcome) => void;
 }
@@ -215,7 +215,7 @@ export const replaySequence = async (
     }
     if (
       step.onPlatform !== undefined &&
-      options.onPlatform(sequence.userName) !== step.onPlatform
+      (await options.onPlatform(sequence.userName)) !== step.onPlatform
     ) {
       problems.push(
         step.onPlatform ? 'the user is not on the platform' : 'the user is still on the platform',

@@ -1,6 +1,7 @@
 /**
  * The deployment the deploy tests create in MiniStack: every action, two reconcile scopes (one
- * auto-applied, one plan-only), the platform pointed at the simulator the global setup starts.
+ * auto-applied, one plan-only), the SCIM endpoint, the platform pointed at the simulator the
+ * global setup starts.
  */
 import { type DeploymentConfig, parseConfig } from '../../../lib/config';
 
@@ -11,6 +12,9 @@ export const DEPLOY_TENANT = {
   environmentName: 'deployed',
 } as const;
 export const DEPLOY_API_KEY = 'deployed-test-api-key-0001';
+/** The IdP's bearer token, in its own secret (`scim.tokenSecretId`) as an operator creates it. */
+export const DEPLOY_SCIM_TOKEN = 'deployed-test-scim-token-0001';
+export const DEPLOY_SCIM_TOKEN_SECRET_ID = 'contact-center-sync/scim-token';
 export const ALLOWED_SOURCES = ['crm.deployed', 'hr.deployed'] as const;
 
 /** The deployment config with its platform at `platformBaseUrl` (the simulator). */
@@ -27,6 +31,11 @@ export const deployConfig = (platformBaseUrl: string): DeploymentConfig => {
           roster: { kind: 'users', apply: 'auto' },
           review: { kind: 'users', apply: 'plan-only' },
         },
+      },
+      scim: {
+        enabled: true,
+        tokenSecretId: DEPLOY_SCIM_TOKEN_SECRET_ID,
+        defaults: { userTemplateName: 'Agent-Standard' },
       },
     },
     'deploy test config',

@@ -5,12 +5,19 @@
  */
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { deployProject } from '../../../local/aws-emulator/deploy-project';
+import { deployProject, putSecret } from '../../../local/aws-emulator/deploy-project';
 import { startMiniStack } from '../../../local/aws-emulator/ministack-server';
 import { ensurePythonTools } from '../../../local/aws-emulator/python-tools';
 import { startSimulator } from '../../../local/simulator';
 import { REPO_BIN } from '../../support/repo-paths';
-import { DEPLOY_API_KEY, DEPLOY_REGION, DEPLOY_TENANT, deployConfig } from './deploy-config';
+import {
+  DEPLOY_API_KEY,
+  DEPLOY_REGION,
+  DEPLOY_SCIM_TOKEN,
+  DEPLOY_SCIM_TOKEN_SECRET_ID,
+  DEPLOY_TENANT,
+  deployConfig,
+} from './deploy-config';
 
 export interface DeployedSetup {
   readonly endpoint: string;
@@ -50,6 +57,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   });
   try {
+    // The SCIM token's secret is the operator's, like the API key's: it exists before the stack.
+    await putSecret(server, { name: DEPLOY_SCIM_TOKEN_SECRET_ID, value: DEPLOY_SCIM_TOKEN });
     const deployed = await deployProject({
       server,
       config: deployConfig(simulator.baseUrl),

@@ -1,0 +1,195 @@
+/**
+ * The SCIM endpoint through the deployed stack: each request goes through MiniStack's API
+ * Gateway REST proxy (the stage `prod`, its throttle and its Lambda proxy integration) to the
+ * bundled SCIM function, run by MiniStack with its own role (IAM enforced), to the platform
+ * simulator. Entra ID's and Okta's sequences (local/scim/idp-sequences.ts, the same the local
+ * endpoint replays) end as the platform must after each step; a missing or wrong token and other
+ * bad input get SCIM errors and reach nothing; a user someone else made gets 409.
+ */
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addUser } from '../../lambdas/actions/add-user';
+import { PlatformCaller } from '../../lambdas/core/platform-caller';
+import { SCIM_URL_OUTPUT_KEY } from '../../lib/stack-outputs';
+import {
+  entraIdSequence,
+  type IdpSequence,
+  oktaSequence,
+  replaySequence,
+} from '../../local/scim/idp-sequences';
+import {
+  DEPLOY_API_KEY,
+  DEPLOY_REGION,
+  DEPLOY_SCIM_TOKEN,
+  DEPLOY_TENANT,
+} from './support/deploy-config';
+import { deployedContext } from './support/deployed-context';
+
+const ctx = deployedContext();
+
+const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+
+/**
+ * The stack's SCIM URL (`https://<api>.execute-api.<region>.amazonaws.com/prod/scim/v2`) as
+ * MiniStack serves it on its one port: `/_aws/execute-api/<api>/<stage and path>`.
+ */
+const scimBaseUrl = (): string => {
+  const url = new URL(ctx.output(SCIM_URL_OUTPUT_KEY));
+  const [apiId] = url.hostname.split('.');
+  if (apiId === undefined || apiId === '') throw new Error(`no API id in ${url.href}`);
+  return `${ctx.setup.endpoint}/_aws/execute-api/${apiId}${url.pathname.replace(/\/$/, '')}`;
+};
+
+let baseUrl: string;
+
+beforeAll(() => {
+  // fetch takes no CA of its own: this test process trusts the emulator's certificate, as the
+  // functions MiniStack runs do through NODE_EXTRA_CA_CERTS.
+  setDefaultCACertificates([...getCACertificates('default'), ctx.setup.caCertificate]);
+  baseUrl = scimBaseUrl();
+});
+
+const onPlatform = async (login: string): Promise<boolean> =>
+  (await ctx.platform.state()).users.some((user) => user.loginUserId === login);
+
+const platformRequests = async (): Promise<number> => {
+  const response = await fetch(`${ctx.setup.platformUrl}/__admin/stats`);
+  return ((await response.json()) as { requests: number }).requests;
+};
+
+const scim = (pathAndQuery: string, init: RequestInit & { token?: string | null } = {}) => {
+  const { token = DEPLOY_SCIM_TOKEN, ...rest } = init;
+  return fetch(`${baseUrl}${pathAndQuery}`, {
+    ...rest,
+    headers: {
+      'Content-Type': 'application/scim+json',
+      ...(token === null ? {} : { Authorization: `Bearer ${token}` }),
+    },
+  });
+};
+
+const newUser = (userName: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    schemas: [USER],
+    userName,
+    name: { givenName: 'Dee', familyName: 'Ployed' },
+    emails: [{ value: userName, primary: true }],
+    ...extra,
+  });
+
+describe('the IdP sequences through API Gateway to the deployed SCIM function', () => {
+  it.each([
+    [
+      entraIdSequence('entra.deployed@examplecorp.com'),
+      ['add-user', 'delete-user', 'add-user', 'delete-user'],
+    ],
+    [oktaSequence('okta.deployed@examplecorp.com'), ['add-user', 'delete-user']],
+  ] satisfies [IdpSequence, string[]][])(
+    "$idp's sequence gets each expected answer and leaves the platform as each step must",
+    async (sequence, applied) => {
+      // Act
+      const outcomes = await replaySequence(sequence, {
+        baseUrl,
+        token: DEPLOY_SCIM_TOKEN,
+        onPlatform,
+      });
+
+      // Assess: every step's status, list total and platform state; then the writes applied
+      expect(
+        outcomes.flatMap((o) => o.problems.map((problem) => `${o.step.label}: ${problem}`)),
+      ).toEqual([]);
+      expect(outcomes.map((o) => o.status)).toEqual(sequence.steps.map((s) => s.expectStatus));
+      const { history } = await ctx.platform.state();
+      expect(
+        history.filter((op) => op.loginUserId === sequence.userName).map((op) => op.action),
+      ).toEqual(applied);
+    },
+  );
+});
+
+describe('bad input through the deployed stack', () => {
+  it.each([
+    ['no token', '/Users', { token: null }, 401, undefined],
+    ['a wrong token', '/Users', { token: 'not-the-deployed-token' }, 401, undefined],
+    [
+      'a create without a token',
+      '/Users',
+      { token: null, method: 'POST', body: newUser('no.token@examplecorp.com') },
+      401,
+      undefined,
+    ],
+    [
+      'a body that is not JSON',
+      '/Users',
+      { method: 'POST', body: 'not json' },
+      400,
+      'invalidSyntax',
+    ],
+    [
+      'an unsupported filter operator',
+      `/Users?filter=${encodeURIComponent('userName co "a"')}`,
+      {},
+      400,
+      'invalidFilter',
+    ],
+    ['count over the maximum', '/Users?count=101', {}, 400, 'invalidValue'],
+    ['/Groups', '/Groups', {}, 404, undefined],
+  ] as const)(
+    'answers %s with a SCIM error and sends nothing to the platform',
+    async (_name, where, init, status, scimType) => {
+      // Prepare
+      const before = await platformRequests();
+
+      // Act
+      const response = await scim(where, init);
+
+      // Assess
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(response.status).toBe(status);
+      expect(body).toMatchObject({ schemas: [ERROR], status: String(status) });
+      expect(body.scimType).toBe(scimType);
+      expect(await platformRequests()).toBe(before);
+    },
+  );
+});
+
+describe('a user someone else made on the platform', () => {
+  it('is not listed as ours, gets 409 uniqueness on POST, and stays as it was', async () => {
+    // Prepare: an admin of the platform adds the user directly, not through this stack
+    const login = 'theirs.deployed@examplecorp.com';
+    const admin = new PlatformCaller(
+      {
+        ...DEPLOY_TENANT,
+        baseUrl: ctx.setup.platformUrl,
+        campaignRegion: DEPLOY_REGION,
+        secretsRegion: DEPLOY_REGION,
+      },
+      { getKey: async () => DEPLOY_API_KEY, refreshKey: async () => DEPLOY_API_KEY },
+    );
+    const seeded = await admin.send(addUser, {
+      loginUserId: login,
+      firstName: 'Not',
+      lastName: 'Ours',
+      userTemplateName: 'Boss',
+    });
+    expect(seeded.category).toBe('success');
+
+    // Act
+    const filtered = await scim(`/Users?filter=${encodeURIComponent(`userName eq "${login}"`)}`);
+    const posted = await scim('/Users', { method: 'POST', body: newUser(login) });
+
+    // Assess
+    expect(((await filtered.json()) as { totalResults: number }).totalResults).toBe(0);
+    expect(posted.status).toBe(409);
+    expect(await posted.json()).toMatchObject({ schemas: [ERROR], scimType: 'uniqueness' });
+    const { users, history } = await ctx.platform.state();
+    expect(users.find((user) => user.loginUserId === login)).toMatchObject({
+      firstName: 'Not',
+      userTemplateName: 'Boss',
+    });
+    expect(history.filter((op) => op.loginUserId === login).map((op) => op.action)).toEqual([
+      'add-user',
+    ]);
+  });
+});
