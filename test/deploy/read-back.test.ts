@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { APIGatewayClient, GetStageCommand } from '@aws-sdk/client-api-gateway';
 import { paginateListStackResources } from '@aws-sdk/client-cloudformation';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeRuleCommand, ListTargetsByRuleCommand } from '@aws-sdk/client-eventbridge';
@@ -16,6 +17,7 @@ import { GetBucketNotificationConfigurationCommand } from '@aws-sdk/client-s3';
 import { DescribeStateMachineCommand } from '@aws-sdk/client-sfn';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emulatorClientConfig } from '../../local/aws-emulator/deployed-stack';
 import { deployedContext } from './support/deployed-context';
 
 const ctx = deployedContext();
@@ -59,6 +61,9 @@ const resolve = (value: unknown): unknown => {
       return `arn:aws:lambda:${ctx.setup.region}:${ctx.setup.account}:function:${name}`;
     }
     if (attribute === 'QueueName' && name !== undefined) return name.split('/').pop();
+    if (attribute === 'Arn' && type === 'AWS::Logs::LogGroup') {
+      return `arn:aws:logs:${ctx.setup.region}:${ctx.setup.account}:log-group:${name}:*`;
+    }
     return `<unresolved ${id}.${attribute}>`;
   }
   const join = object['Fn::Join'] as [string, unknown[]] | undefined;
@@ -300,6 +305,61 @@ describe('read back from the service APIs', () => {
         new GetBucketNotificationConfigurationCommand({ Bucket: physical.get(id) }),
       );
       compare(notReturned, `${id}.EventBridgeConfiguration`, live.EventBridgeConfiguration, {});
+    }
+    await report(annotate, notReturned);
+  });
+
+  it('the SCIM stage: throttling, metrics, access log and tracing', async ({ annotate }) => {
+    // Prepare
+    const notReturned: string[] = [];
+    const apiGateway = new APIGatewayClient(emulatorClientConfig(ctx.emulator));
+    const stages = ofType('AWS::ApiGateway::Stage');
+    expect(stages.length).toBe(1);
+
+    // Act and Assess: each resource read back, then compared property by property
+    for (const [id, stage] of stages) {
+      const p = stage.Properties as {
+        RestApiId: unknown;
+        StageName: string;
+        TracingEnabled?: boolean;
+        AccessLogSetting: { DestinationArn: unknown; Format: string };
+        MethodSettings: Array<Record<string, unknown>>;
+      };
+      const live = await apiGateway.send(
+        new GetStageCommand({ restApiId: String(resolve(p.RestApiId)), stageName: p.StageName }),
+      );
+      compare(
+        notReturned,
+        `${id}.AccessLogSetting.Format`,
+        live.accessLogSettings?.format,
+        p.AccessLogSetting.Format,
+      );
+      compare(
+        notReturned,
+        `${id}.AccessLogSetting.DestinationArn`,
+        live.accessLogSettings?.destinationArn,
+        resolve(p.AccessLogSetting.DestinationArn),
+      );
+      compare(notReturned, `${id}.TracingEnabled`, live.tracingEnabled, p.TracingEnabled);
+      for (const setting of p.MethodSettings) {
+        // GetStage keys a method setting by `<resource path without its leading />/<method>`.
+        const key = `${String(setting.ResourcePath).replace(/^\//, '')}/${String(setting.HttpMethod)}`;
+        const read = live.methodSettings?.[key];
+        for (const [property, field] of [
+          ['ThrottlingRateLimit', 'throttlingRateLimit'],
+          ['ThrottlingBurstLimit', 'throttlingBurstLimit'],
+          ['MetricsEnabled', 'metricsEnabled'],
+          ['DataTraceEnabled', 'dataTraceEnabled'],
+        ] as const) {
+          if (setting[property] === undefined) continue;
+          compare(
+            notReturned,
+            `${id}.MethodSettings[${key}].${property}`,
+            read?.[field],
+            setting[property],
+          );
+        }
+      }
     }
     await report(annotate, notReturned);
   });

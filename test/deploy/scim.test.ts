@@ -6,7 +6,6 @@
  * endpoint replays) end as the platform must after each step; a missing or wrong token and other
  * bad input get SCIM errors and reach nothing; a user someone else made gets 409.
  */
-import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../../lambdas/actions/add-user';
 import { PlatformCaller } from '../../lambdas/core/platform-caller';
@@ -24,30 +23,18 @@ import {
   DEPLOY_TENANT,
 } from './support/deploy-config';
 import { deployedContext } from './support/deployed-context';
+import { scimBaseUrl, trustEmulatorCertificate } from './support/scim-endpoint';
 
 const ctx = deployedContext();
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
-/**
- * The stack's SCIM URL (`https://<api>.execute-api.<region>.amazonaws.com/prod/scim/v2`) as
- * MiniStack serves it on its one port: `/_aws/execute-api/<api>/<stage and path>`.
- */
-const scimBaseUrl = (): string => {
-  const url = new URL(ctx.output(SCIM_URL_OUTPUT_KEY));
-  const [apiId] = url.hostname.split('.');
-  if (apiId === undefined || apiId === '') throw new Error(`no API id in ${url.href}`);
-  return `${ctx.setup.endpoint}/_aws/execute-api/${apiId}${url.pathname.replace(/\/$/, '')}`;
-};
-
 let baseUrl: string;
 
 beforeAll(() => {
-  // fetch takes no CA of its own: this test process trusts the emulator's certificate, as the
-  // functions MiniStack runs do through NODE_EXTRA_CA_CERTS.
-  setDefaultCACertificates([...getCACertificates('default'), ctx.setup.caCertificate]);
-  baseUrl = scimBaseUrl();
+  trustEmulatorCertificate(ctx.setup.caCertificate);
+  baseUrl = scimBaseUrl(ctx.setup.endpoint, ctx.output(SCIM_URL_OUTPUT_KEY));
 });
 
 const onPlatform = async (login: string): Promise<boolean> =>
