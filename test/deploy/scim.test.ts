@@ -3,8 +3,9 @@
  * Gateway REST proxy (the stage `prod`, its throttle and its Lambda proxy integration) to the
  * bundled SCIM function, run by MiniStack with its own role (IAM enforced), to the platform
  * simulator. Entra ID's and Okta's sequences (local/scim/idp-sequences.ts, the same the local
- * endpoint replays) end as the platform must after each step; a missing or wrong token and other
- * bad input get SCIM errors and reach nothing; a user someone else made gets 409.
+ * endpoint replays) end as the platform must after each step; list, filter and PATCH answer as
+ * RFC 7644 says; a missing or wrong token and other bad input get SCIM errors and reach nothing;
+ * a user someone else made gets 409.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../../lambdas/actions/add-user';
@@ -93,6 +94,48 @@ describe('the IdP sequences through API Gateway to the deployed SCIM function', 
       ).toEqual(applied);
     },
   );
+});
+
+describe("RFC 7644's list, filter and patch semantics through the deployed stack", () => {
+  it('finds a created user by id, userName and externalId, pages the list, and refuses a change of an immutable name', async () => {
+    // Prepare
+    const login = 'semantics.deployed@examplecorp.com';
+    const created = await scim('/Users', {
+      method: 'POST',
+      body: newUser(login, { externalId: 'ext-semantics-1' }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const filter = (expression: string) => `/Users?filter=${encodeURIComponent(expression)}`;
+
+    // Act
+    const byId = await scim(`/Users/${encodeURIComponent(id)}`);
+    const byUserName = await scim(filter(`userName eq "${login}"`));
+    const byExternalId = await scim(filter(`externalId eq "ext-semantics-1"`));
+    const page = await scim('/Users?startIndex=1&count=1');
+    const renamed = await scim(`/Users/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'name.givenName', value: 'Renamed' }],
+      }),
+    });
+
+    // Assess
+    expect(await byId.json()).toMatchObject({ id, userName: login, externalId: 'ext-semantics-1' });
+    for (const found of [byUserName, byExternalId]) {
+      expect(await found.json()).toMatchObject({ totalResults: 1, Resources: [{ id }] });
+    }
+    const listed = (await page.json()) as { itemsPerPage: number; startIndex: number };
+    expect(listed).toMatchObject({ startIndex: 1, itemsPerPage: 1 });
+    expect(renamed.status).toBe(400);
+    expect(await renamed.json()).toMatchObject({
+      scimType: 'mutability',
+      detail: expect.stringContaining('name.givenName'),
+    });
+    const user = (await ctx.platform.state()).users.find((u) => u.loginUserId === login);
+    expect(user).toMatchObject({ firstName: 'Dee', userTemplateName: 'Agent-Standard' });
+  });
 });
 
 describe('bad input through the deployed stack', () => {
