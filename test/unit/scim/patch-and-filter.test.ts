@@ -65,6 +65,11 @@ describe('applyPatch', () => {
 
   it.each([
     ['remove without a path', { op: 'remove' }, 'noTarget'],
+    [
+      'remove of active, which would read as active again',
+      { op: 'Remove', path: 'active' },
+      'mutability',
+    ],
     ['a path of no attribute', { op: 'replace', path: 'colour', value: 'green' }, 'invalidPath'],
     ['add without a value', { op: 'add', path: 'displayName' }, 'invalidValue'],
     ['a value that is not an object without a path', { op: 'replace', value: 'x' }, 'invalidValue'],
