@@ -180,8 +180,7 @@ export const planSnapshot = async (inputs: PlanRunInputs): Promise<PlanRun> => {
     });
   } catch (error) {
     // A refusal like any other, so that it is noted where the runs are.
-    if (error instanceof LedgerDocError)
-      throw new SnapshotRefused('LEDGER_ITEM_INVALID', error.message);
+    if (error instanceof LedgerDocError) throw new SnapshotRefused(error.code, error.message);
     throw error;
   }
   return { plan, snapshot, state, warnings };
