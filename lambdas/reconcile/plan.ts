@@ -385,17 +385,23 @@ const planRecords = async (
   return { candidates, sweeps, scopeSize: Math.max(scopeSize, rows.length), keptKeys };
 };
 
-const planUsers = async (
-  snapshot: Extract<Snapshot, { kind: 'users' }>,
-  inputs: PlanInputs,
-): Promise<{ candidates: Candidate[]; checked: number; scopeSize: number }> => {
-  const { scope, rows, manifest } = snapshot;
-  const exportedAt = manifest.exportedAt;
-  const byId = new Map<string, UserRow>(rows.map((row) => [row.loginUserId, row]));
-  const ids = new Set(byId.keys());
-  // Beyond its rows, a scope considers only the users it covers: its rule's, or without a rule
-  // the ones its previous roster named. Another roster's users, and users a live event made that
-  // no rule of its matches, are not its to judge.
+type UsersSnapshot = Extract<Snapshot, { kind: 'users' }>;
+
+/** What the platform and the ledger say of one user a users plan considers. */
+interface UserFacts {
+  readonly existence: { readonly exists: boolean; readonly cloudConnectStatus?: unknown };
+  /** The ledger shows this integration created the user (asked only of users that exist). */
+  readonly ours: boolean;
+}
+
+/**
+ * The users a plan considers: its rows, and beyond them only the users the scope covers: its
+ * rule's, or without a rule the ones its previous roster named. Another roster's users, and
+ * users a live event made that no rule of its matches, are not its to judge.
+ */
+const usersConsidered = async (snapshot: UsersSnapshot, inputs: PlanInputs): Promise<string[]> => {
+  const { scope, rows } = snapshot;
+  const ids = new Set(rows.map((row) => row.loginUserId));
   const covered = (id: string) =>
     scope.covers === undefined || userCoverage(scope.covers, { loginUserId: id }) !== 'no';
   if (inputs.previous?.keys) {
@@ -404,118 +410,146 @@ const planUsers = async (
   if (scope.covers !== undefined) {
     for await (const id of inputs.ledger.createdUsers()) if (covered(id)) ids.add(id);
   }
-  const all = [...ids];
-  const claimants = (id: string, row: UserRow | undefined) =>
-    ambiguousOwners(scope, inputs, id, row);
-  const concurrency = inputs.concurrency ?? 4;
-  const found = await mapLimit(all, concurrency, async (id) => {
+  return [...ids];
+};
+
+/** The repair of a user: its row's correlation id, or the entity's for a user beyond the rows. */
+const userCorrelation = (snapshot: UsersSnapshot, entity: string, line: number | undefined) =>
+  line === undefined ? entityCorrelation(snapshot, entity) : rowCorrelation(snapshot, line);
+
+/**
+ * A delete of the user; named OWNER_AMBIGUOUS with the scopes that may own it when this scope
+ * alone does not (deleteGate then holds every delete for a person).
+ */
+const userDelete = (
+  snapshot: UsersSnapshot,
+  inputs: PlanInputs,
+  id: string,
+  row: UserRow | undefined,
+  reason?: EntryReason,
+): PlanEntry => {
+  const entity = userEntity(id);
+  const line = row?.line;
+  const owners = ambiguousOwners(snapshot.scope, inputs, id, row);
+  return {
+    entity,
+    ...(line === undefined ? {} : { line }),
+    category: 'delete',
+    ...(owners !== undefined
+      ? { reason: OWNER_AMBIGUOUS, scopes: owners }
+      : reason === undefined
+        ? {}
+        : { reason }),
+    repair: {
+      action: 'delete-user',
+      message: {
+        loginUserId: id,
+        correlationId: userCorrelation(snapshot, entity, line),
+        occurredAt: snapshot.manifest.exportedAt,
+      },
+    },
+  };
+};
+
+/**
+ * An active row: a create when the user does not exist; a conflict when it exists but is not
+ * ours, or is not in the contact-center instance the row asks for; else in sync.
+ */
+const activeRowEntry = (
+  snapshot: UsersSnapshot,
+  row: UserRow,
+  message: NonNullable<UserRow['message']>,
+  { existence, ours }: UserFacts,
+): PlanEntry => {
+  const entity = userEntity(row.loginUserId);
+  const line = row.line;
+  if (!existence.exists) {
+    return {
+      entity,
+      line,
+      category: 'create',
+      repair: {
+        action: 'add-user',
+        message: {
+          ...message,
+          correlationId: rowCorrelation(snapshot, line),
+          occurredAt: snapshot.manifest.exportedAt,
+        },
+      },
+    };
+  }
+  if (!ours) return { entity, line, category: 'conflict', reason: 'USER_EXISTS_NOT_OURS' };
+  if (
+    message.createInCloudConnect === true &&
+    'cloudConnectStatus' in existence &&
+    existence.cloudConnectStatus !== 'EXISTS'
+  ) {
+    return { entity, line, category: 'conflict', reason: 'NOT_IN_CONTACT_CENTER_INSTANCE' };
+  }
+  return { entity, line, category: 'in-sync' };
+};
+
+/**
+ * A user without an active row (a leaver's row, or none). Gone: in sync for a row, nothing
+ * otherwise. Beyond the rows where absence is not leaving: skipped if ours, else unmanaged.
+ * Leaving: a delete if ours (or the scope deletes what is not), else unmanaged.
+ */
+const leavingUserEntry = (
+  snapshot: UsersSnapshot,
+  inputs: PlanInputs,
+  id: string,
+  row: UserRow | undefined,
+  { existence, ours }: UserFacts,
+): PlanEntry | undefined => {
+  const { scope } = snapshot;
+  const entity = userEntity(id);
+  const at = row === undefined ? {} : { line: row.line };
+  // A leaver already gone, or an old candidate that is gone: nothing to do.
+  if (!existence.exists)
+    return row === undefined ? undefined : { entity, ...at, category: 'in-sync' };
+  const leaves = row !== undefined || scope.absentMeansLeave;
+  if (!leaves) {
+    return ours
+      ? { entity, category: 'skipped', reason: 'ABSENT_NOT_LEAVE' }
+      : { entity, category: 'unmanaged', reason: 'NOT_IN_EXPORT' };
+  }
+  if (ours) return userDelete(snapshot, inputs, id, row);
+  if (scope.deleteUnmanaged)
+    return userDelete(snapshot, inputs, id, row, 'UNMANAGED_DELETE_ALLOWED');
+  return {
+    entity,
+    ...at,
+    category: 'unmanaged',
+    reason: row?.leaver ? 'LEAVER_NOT_CREATED_BY_US' : 'NOT_CREATED_BY_US',
+  };
+};
+
+/**
+ * A users scope: find the users it considers, ask the platform whether each exists and the
+ * ledger whether each is ours, then the entry of each: an active row's, or a leaving user's.
+ */
+const planUsers = async (
+  snapshot: UsersSnapshot,
+  inputs: PlanInputs,
+): Promise<{ candidates: Candidate[]; checked: number; scopeSize: number }> => {
+  const { rows } = snapshot;
+  const byId = new Map<string, UserRow>(rows.map((row) => [row.loginUserId, row]));
+  const all = await usersConsidered(snapshot, inputs);
+  const found = await mapLimit(all, inputs.concurrency ?? 4, async (id): Promise<UserFacts> => {
     const existence = await inputs.reader.userExists(id);
     const ours = existence.exists
       ? await inputs.ledger.createdByUs({ kind: 'user', loginUserId: id })
       : false;
     return { existence, ours };
   });
-  const candidates: Candidate[] = [];
-  all.forEach((id, index) => {
-    const { existence, ours } = found[index] ?? { existence: { exists: false }, ours: false };
+  const candidates = all.flatMap((id, index): Candidate[] => {
+    const facts = found[index] ?? { existence: { exists: false }, ours: false };
     const row = byId.get(id);
-    const entity = userEntity(id);
-    const ref = { kind: 'user', loginUserId: id } as const;
-    const line = row?.line;
-    const at = line === undefined ? {} : { line };
-    const remove = (reason?: EntryReason): Candidate => {
-      const owners = claimants(id, row);
-      return {
-        ref,
-        entry: {
-          entity,
-          ...at,
-          category: 'delete',
-          ...(owners !== undefined
-            ? { reason: OWNER_AMBIGUOUS, scopes: owners }
-            : reason === undefined
-              ? {}
-              : { reason }),
-          repair: {
-            action: 'delete-user',
-            message: {
-              loginUserId: id,
-              correlationId:
-                line === undefined
-                  ? entityCorrelation(snapshot, entity)
-                  : rowCorrelation(snapshot, line),
-              occurredAt: exportedAt,
-            },
-          },
-        },
-      };
-    };
-    if (row !== undefined && !row.leaver && row.message !== undefined) {
-      if (!existence.exists) {
-        candidates.push({
-          ref,
-          entry: {
-            entity,
-            ...at,
-            category: 'create',
-            repair: {
-              action: 'add-user',
-              message: {
-                ...row.message,
-                correlationId: rowCorrelation(snapshot, row.line),
-                occurredAt: exportedAt,
-              },
-            },
-          },
-        });
-      } else if (!ours) {
-        candidates.push({
-          ref,
-          entry: { entity, ...at, category: 'conflict', reason: 'USER_EXISTS_NOT_OURS' },
-        });
-      } else if (
-        row.message.createInCloudConnect === true &&
-        'cloudConnectStatus' in existence &&
-        existence.cloudConnectStatus !== 'EXISTS'
-      ) {
-        candidates.push({
-          ref,
-          entry: { entity, ...at, category: 'conflict', reason: 'NOT_IN_CONTACT_CENTER_INSTANCE' },
-        });
-      } else {
-        candidates.push({ ref, entry: { entity, ...at, category: 'in-sync' } });
-      }
-      return;
-    }
-    if (!existence.exists) {
-      // A leaver already gone, or an old candidate that is gone: nothing to do.
-      if (row !== undefined)
-        candidates.push({ ref, entry: { entity, ...at, category: 'in-sync' } });
-      return;
-    }
-    const leaves = row !== undefined || scope.absentMeansLeave;
-    if (!leaves) {
-      candidates.push({
-        ref,
-        entry: ours
-          ? { entity, category: 'skipped', reason: 'ABSENT_NOT_LEAVE' }
-          : { entity, category: 'unmanaged', reason: 'NOT_IN_EXPORT' },
-      });
-    } else if (ours) {
-      candidates.push(remove());
-    } else if (scope.deleteUnmanaged) {
-      candidates.push(remove('UNMANAGED_DELETE_ALLOWED'));
-    } else {
-      candidates.push({
-        ref,
-        entry: {
-          entity,
-          ...at,
-          category: 'unmanaged',
-          reason: row?.leaver ? 'LEAVER_NOT_CREATED_BY_US' : 'NOT_CREATED_BY_US',
-        },
-      });
-    }
+    const entry =
+      row !== undefined && !row.leaver && row.message !== undefined
+        ? activeRowEntry(snapshot, row, row.message, facts)
+        : leavingUserEntry(snapshot, inputs, id, row, facts);
+    return entry === undefined ? [] : [{ ref: { kind: 'user', loginUserId: id }, entry }];
   });
   const existing = found.filter((f) => f.existence.exists).length;
   return { candidates, checked: all.length, scopeSize: Math.max(rows.length, existing) };
