@@ -4,7 +4,12 @@
  * (a live event made it, both rules may match) has its delete held with both scopes named.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryLedgerView } from '../../../lambdas/reconcile/in-memory-ledger-view';
+import { userKey } from '../../../lambdas/core/ledger/entity-key';
+import { eventVersion } from '../../../lambdas/core/ledger/event-version';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { inMemoryLedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
+import type { LedgerView } from '../../../lambdas/reconcile/ledger-view';
 import { buildPlan, type Plan } from '../../../lambdas/reconcile/plan';
 import {
   parseScopes,
@@ -58,10 +63,27 @@ const roster = (scope: UsersScope, active: readonly string[], template = 'Agent'
   ),
 });
 
-/** The platform holds each user, created by this integration (the ledger says so). */
-const createdByUs = (users: readonly { login: string; template: string }[]) => {
+/** The ledger's item of a user this integration created, as the live path leaves it. */
+const userCreatedByUs = (loginUserId: string) => {
+  const v = eventVersion(CREATED, 'create', 'f'.repeat(16));
+  return {
+    schema: LEDGER_SCHEMA_VERSION,
+    kind: 'user',
+    id: { loginUserId },
+    events: [],
+    known: { place: { user: { born: v, at: v } } },
+  };
+};
+
+/**
+ * The platform holds each user, created by this integration: the ledger's items say so, read
+ * through the view a deployment plans with.
+ */
+const createdByUs = async (
+  users: readonly { login: string; template: string }[],
+): Promise<LedgerView> => {
   simulator.reset();
-  const ledger = new InMemoryLedgerView();
+  const store = new InMemoryLedgerStore();
   for (const { login, template } of users) {
     simulator.state.addUser({
       loginUserId: login,
@@ -69,14 +91,16 @@ const createdByUs = (users: readonly { login: string; template: string }[]) => {
       lastName: 'L',
       userTemplateName: template,
     });
-    ledger.noteEvent({ kind: 'user', loginUserId: login }, CREATED, 'created');
+    const key = userKey(login);
+    await store.claim(key, { token: 'seed', until: 0, eventKey: 'seed' }, 0);
+    await store.commit(key, 'seed', userCreatedByUs(login));
   }
-  return ledger;
+  return new LedgerItemView({ items: inMemoryLedgerItems(store) });
 };
 
 const plan = (
   snapshot: Snapshot,
-  ledger: InMemoryLedgerView,
+  ledger: LedgerView,
   scopes: Readonly<Record<string, ReconcileScope>>,
 ): Promise<Plan> =>
   buildPlan({
@@ -105,7 +129,7 @@ describe('users plan: only what the scope covers', () => {
         absentMeansLeave: true,
       },
     });
-    const ledger = createdByUs([
+    const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'al.leaver@corp.example', template: 'Agent' },
       { login: 'vic@vendor.example', template: 'Agent' },
@@ -143,7 +167,7 @@ describe('users plan: only what the scope covers', () => {
         absentMeansLeave: true,
       },
     });
-    const ledger = createdByUs([
+    const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'live@corp.example', template: 'Supervisor' },
     ]);
@@ -174,7 +198,7 @@ describe('users plan: only what the scope covers', () => {
       hr: { kind: 'users' },
       vendor: { kind: 'users', covers: { loginUserIdDomains: ['vendor.example'] } },
     });
-    const ledger = createdByUs([{ login: 'vic@vendor.example', template: 'Agent' }]);
+    const ledger = await createdByUs([{ login: 'vic@vendor.example', template: 'Agent' }]);
     const snapshot = roster(scopes.hr as UsersScope, []);
     const leaver: UserRow = {
       line: 2,
@@ -207,7 +231,7 @@ describe('users plan: only what the scope covers', () => {
         absentMeansLeave: true,
       },
     });
-    const ledger = createdByUs([
+    const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'unsure@corp.example', template: 'Agent' },
     ]);
@@ -231,7 +255,7 @@ describe('users plan: only what the scope covers', () => {
   it('a scope without a rule considers no user of the ledger beyond its rows', async () => {
     // Prepare
     const scopes = scopesOf({ hr: { kind: 'users' } });
-    const ledger = createdByUs([
+    const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'other@corp.example', template: 'Agent' },
     ]);
