@@ -68,7 +68,7 @@ const factsOf = (doc: Doc, kind: EntityRef['kind']): ItemFacts => {
     const place = (doc.known as KnownUser).place;
     return {
       newestEventAt,
-      ours: place !== undefined && 'user' in place && place.user.born !== '',
+      ours: place !== undefined && 'user' in place && place.user.origin !== 'outside',
     };
   }
   // Only that campaign's place counts: the family's record elsewhere makes a hand-made one here
