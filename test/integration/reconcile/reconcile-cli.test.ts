@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { ENTITY_KINDS } from '../../../lambdas/entities';
 import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
@@ -238,11 +238,14 @@ const createdByUs = async (logins: readonly string[]) => {
       userTemplateName: 'Agent-Standard',
     });
     const doc = {
-      schema: LEDGER_SCHEMA_VERSION,
+      schema: ENTITY_KINDS.user.parts.schema,
       kind: 'user',
       id: { loginUserId: login },
       events: [],
-      known: { place: { user: { born: v, at: v } }, written: true },
+      known: {
+        place: { user: { origin: 'ours', born: v, at: v } },
+        base: { stage: 'written-unseen' },
+      },
     };
     await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
   }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { ENTITY_KINDS } from '../../../lambdas/entities';
 import { inMemoryLedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import type { LedgerView } from '../../../lambdas/reconcile/ledger-view';
 import { buildPlan, type Plan } from '../../../lambdas/reconcile/plan';
@@ -67,11 +67,14 @@ const roster = (scope: UsersScope, active: readonly string[], template = 'Agent'
 const userCreatedByUs = (loginUserId: string) => {
   const v = eventVersion(CREATED, 'create', 'f'.repeat(16));
   return {
-    schema: LEDGER_SCHEMA_VERSION,
+    schema: ENTITY_KINDS.user.parts.schema,
     kind: 'user',
     id: { loginUserId },
     events: [],
-    known: { place: { user: { born: v, at: v } } },
+    known: {
+      place: { user: { origin: 'ours', born: v, at: v } },
+      base: { stage: 'written-unseen' },
+    },
   };
 };
 
