@@ -34,6 +34,17 @@ export default defineConfig({
           hookTimeout: 300_000,
         },
       },
+      {
+        test: {
+          name: 'deploy',
+          include: ['test/deploy/**/*.test.ts'],
+          globalSetup: ['test/deploy/support/deployed-global-setup.ts'],
+          // The files share one deployment and one platform: one at a time.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

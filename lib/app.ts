@@ -1,9 +1,9 @@
 /**
- * Wires one deployment config into a CDK app, with cdk-nag's AWS Solutions checks on every
- * synth. `bin/app.ts` and the tests share this so they check the same thing.
+ * Wires one deployment config into a CDK app, with cdk-nag's AWS Solutions and Serverless checks
+ * on every synth. `bin/app.ts` and the tests share this so they check the same thing.
  */
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { type DeploymentConfig, stackNameFor } from './config';
 import { ContactCenterSyncStack } from './contact-center-sync-stack';
 
@@ -19,8 +19,11 @@ export const addDeployment = (app: App, config: DeploymentConfig): ContactCenter
         ? undefined
         : { account: config.deployment.account, region: config.deployment.region },
   });
-  // cdk-nag 3 is a policy-validation plugin: any unacknowledged finding fails the synth.
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+  // cdk-nag 3 packs are policy-validation plugins: any unacknowledged finding fails the synth.
+  Validations.of(app).addPlugins(
+    new AwsSolutionsChecks(app, { verbose: true }),
+    new ServerlessChecks(app, { verbose: true }),
+  );
   return stack;
 };
 

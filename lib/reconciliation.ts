@@ -16,7 +16,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
@@ -24,6 +24,7 @@ import { METRICS_NAMESPACE } from '../lambdas/actions';
 import { PLAN_STEP_OUTCOME, type ReconcileScope } from '../lambdas/deployment-contract';
 import { grantApiKeyRead } from './api-key-grant';
 import { HANDLER_RUNTIME, RECONCILE_BUNDLING } from './bundling';
+import { DLQ_RETENTION_DAYS } from './config';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
 
 /** Where producers drop manifests; a run starts for each `*.manifest.json` under it. */
@@ -51,6 +52,10 @@ export interface ReconciliationProps {
   readonly applyConcurrency: number;
   readonly logRetention: logs.RetentionDays;
   readonly alarmActions: readonly cloudwatch.IAlarmAction[];
+  /** Retries of the rule's `StartExecution` before the event goes to its dead-letter queue. */
+  readonly startRetryAttempts: number;
+  /** Longest the rule keeps retrying one event before it goes to its dead-letter queue. */
+  readonly startMaxEventAge: Duration;
   /**
    * The bucket when the stack is deleted. Exports and plans are copies of the sources' data.
    * @default RemovalPolicy.RETAIN
@@ -67,6 +72,8 @@ export class Reconciliation extends Construct {
   readonly function: nodejs.NodejsFunction;
   readonly stateMachine: sfn.StateMachine;
   readonly rule: events.Rule;
+  /** Manifest events whose run could not be started, after the rule's retries. */
+  readonly startDeadLetterQueue: sqs.Queue;
   readonly alarms: readonly cloudwatch.Alarm[];
   /** Drift found, repaired and held, per scope: for the operations dashboard. */
   readonly widgets: readonly cloudwatch.IWidget[];
@@ -201,7 +208,20 @@ export class Reconciliation extends Construct {
         },
       },
     });
-    this.rule.addTarget(new targets.SfnStateMachine(this.stateMachine));
+    // Retried and kept like every action rule's events: a run that could not start is a missed
+    // reconciliation, so it is alarmed on and can be redriven by hand (a copy of the event).
+    this.startDeadLetterQueue = new sqs.Queue(this, 'StartDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(DLQ_RETENTION_DAYS),
+    });
+    this.rule.addTarget(
+      new targets.SfnStateMachine(this.stateMachine, {
+        deadLetterQueue: this.startDeadLetterQueue,
+        retryAttempts: props.startRetryAttempts,
+        maxEventAge: props.startMaxEventAge,
+      }),
+    );
 
     const { alarms, widgets } = this.createMonitoring(props);
     this.alarms = alarms;
@@ -236,6 +256,24 @@ export class Reconciliation extends Construct {
       `Resource::arn:<AWS::Partition>:s3:::<${bucket}>/*`,
       "The Distributed Map reads the repairs file of its run, whose key is chosen per run; CDK's item-reader grant covers the one bucket's objects.",
     );
+    const deadLetters =
+      "It is the dead-letter queue of the ManifestArrived rule's target: its events are read and a run started by hand, never consumed.";
+    for (const id of [
+      'AwsSolutions::AwsSolutions-SQS3',
+      'Serverless::Serverless-SQSRedrivePolicy',
+    ]) {
+      Validations.of(this.startDeadLetterQueue).acknowledge({ id, reason: deadLetters });
+    }
+    Validations.of(this.function).acknowledge({
+      id: 'Serverless::Serverless-LambdaDLQ',
+      reason:
+        'The state machine invokes the function synchronously (DeadLetterConfig applies to asynchronous invocations only); a failed step fails the execution, which the run history and the NoSuccessfulRun alarm show.',
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'Serverless::Serverless-LambdaTracing',
+      reason:
+        'The state machine is traced and logs every transition; the function writes its run history and metrics, and X-Ray inside it would add a Resource::* grant for a single call.',
+    });
     const execution = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${run}"}]}]}`;
     for (const suffix of [':*', '/*:*']) {
       acknowledge(
@@ -379,6 +417,35 @@ export class Reconciliation extends Construct {
         }),
       );
     }
+    // A run that could not start: with a dead-letter queue the event lands there (and counts
+    // in InvocationsSentToDlq); FailedInvocations counts it only when the DLQ refused it too.
+    alarms.push(
+      new cloudwatch.Alarm(this, 'RunNotStarted', {
+        alarmDescription: `${stackName} reconcile: a manifest arrived but its run could not be started (the ManifestArrived rule's StartExecution failed after its retries). The event is in the StartDeadLetterQueue; start the run by hand from it.`,
+        metric: this.startDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period: Duration.minutes(1),
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      new cloudwatch.Alarm(this, 'RunStartDropped', {
+        alarmDescription: `${stackName} reconcile: the ManifestArrived rule failed to start a run and could not keep the event in its dead-letter queue either; the run is lost. Drop the manifest again.`,
+        metric: new cloudwatch.Metric({
+          namespace: 'AWS/Events',
+          metricName: 'FailedInvocations',
+          dimensionsMap: { RuleName: this.rule.ruleName },
+          statistic: cloudwatch.Stats.SUM,
+          period: Duration.minutes(5),
+        }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
     for (const each of alarms) {
       each.addAlarmAction(...props.alarmActions);
       each.addOkAction(...props.alarmActions);

@@ -1,6 +1,8 @@
 /**
  * Python tools of the project (moto server as the AWS emulator for `npm start -- --aws-emulator`
- * and the integration tests, cfn-lint for the synthesized template), installed on first use
+ * and the integration tests, MiniStack as the emulated account the stack is deployed into for
+ * `npm start -- --deployed` and the deploy tests, cfn-lint for the synthesized template),
+ * installed on first use
  * into a project-local virtualenv (`.tools/venv`) so that a clean machine with only
  * Python 3 + venv + pip can run them. It lives under local/ (not test/) because
  * `npm start` uses it too.
@@ -13,12 +15,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SyncError } from '../../lambdas/core/errors';
 
 /**
- * Pinned so every machine runs the same emulator and linter. `moto[server]` is the only moto
+ * Pinned so every machine runs the same emulators and linter. `moto[server]` is the only moto
  * extra that makes `moto_server` work: its routing imports every backend (the per-service
  * extras alone fail at request time), and it already brings what SQS, EventBridge, Secrets
- * Manager and CloudFormation need.
+ * Manager and CloudFormation need. MiniStack is a young project whose behaviour changes between
+ * releases: the deploy tests and docs/decisions.md describe exactly this version.
  */
-export const PINNED_PYTHON_PACKAGES = ['moto[server]==5.2.5', 'cfn-lint==1.58.0'] as const;
+export const PINNED_PYTHON_PACKAGES = [
+  'moto[server]==5.2.5',
+  'ministack==1.5.33',
+  'cfn-lint==1.58.0',
+] as const;
 
 export interface PythonTools {
   /** The virtualenv's python. */
@@ -27,6 +34,8 @@ export interface PythonTools {
   readonly motoServer: string;
   /** The `cfn-lint` executable. */
   readonly cfnLint: string;
+  /** The `ministack` executable (the venv's python runs it; this proves it is installed). */
+  readonly ministack: string;
 }
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -69,6 +78,7 @@ const toolsIn = (venv: string): PythonTools => ({
   python: executable(venv, 'python'),
   motoServer: executable(venv, 'moto_server'),
   cfnLint: executable(venv, 'cfn-lint'),
+  ministack: executable(venv, 'ministack'),
 });
 
 interface RunResult {
@@ -108,7 +118,11 @@ const tail = (text: string, lines = 30): string =>
 
 const isInstalled = async (paths: ToolsPaths): Promise<boolean> => {
   const tools = toolsIn(paths.venv);
-  if (![tools.python, tools.motoServer, tools.cfnLint].every((file) => existsSync(file))) {
+  if (
+    ![tools.python, tools.motoServer, tools.cfnLint, tools.ministack].every((file) =>
+      existsSync(file),
+    )
+  ) {
     return false;
   }
   try {
@@ -119,7 +133,7 @@ const isInstalled = async (paths: ToolsPaths): Promise<boolean> => {
 };
 
 export const INSTALL_HINT =
-  'The AWS emulator (moto) needs Python >= 3.9 with the venv module and pip (Debian/Ubuntu: `apt-get install python3 python3-venv python3-pip`; macOS: `brew install python`). ' +
+  'The AWS emulators (moto, MiniStack) need Python >= 3.9 with the venv module and pip (Debian/Ubuntu: `apt-get install python3 python3-venv python3-pip`; macOS: `brew install python`). ' +
   'Set PYTHON=/path/to/python3 to choose another interpreter.';
 
 /** The Python tools cannot be provided: no usable Python, or the venv / pip install failed. */
@@ -196,7 +210,7 @@ const install = async (paths: ToolsPaths, progress: ToolsProgress): Promise<void
     );
   }
   const tools = toolsIn(paths.venv);
-  progress.step(`installing ${PINNED_PYTHON_PACKAGES.join(' and ')} with pip (about 30 s)`);
+  progress.step(`installing ${PINNED_PYTHON_PACKAGES.join(', ')} with pip (about 40 s)`);
   const activity = pipActivity();
   const installed = await run(
     tools.python,

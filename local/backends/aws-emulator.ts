@@ -233,7 +233,7 @@ export class EmulatorBackend implements Backend {
   }
 
   /**
-   * Installs moto when needed (a first run, about 30 s), starts a moto server of its own and
+   * Installs the Python tools when needed (a first run, about 40 s), starts a moto server of its own and
    * creates the run's resources in it; closing the backend stops the server.
    */
   static async start(options: StartEmulatorBackendOptions): Promise<EmulatorBackend> {

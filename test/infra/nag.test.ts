@@ -1,11 +1,12 @@
 /**
- * cdk-nag AwsSolutionsChecks (registered by `createApp` exactly as `bin/app.ts` does) finds
- * nothing in the stacks the configs produce, and nothing is silenced without a reason.
+ * cdk-nag AwsSolutionsChecks and ServerlessChecks (registered by `createApp` exactly as
+ * `bin/app.ts` does) find nothing in the stacks the configs produce, and nothing is silenced
+ * without a reason.
  */
 import { Validations } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../lib/app';
@@ -64,24 +65,28 @@ const acknowledgements = (root: IConstruct): Acknowledgement[] =>
       ),
   );
 
-describe.each(variants)('AwsSolutionsChecks on %s', (_name, config) => {
-  it('reports no finding', () => {
+const packs: ReadonlyArray<[string, () => NagPack]> = [
+  ['AwsSolutions', () => new AwsSolutionsChecks(undefined, { verbose: true })],
+  ['Serverless', () => new ServerlessChecks(undefined, { verbose: true })],
+];
+
+describe.each(variants)('cdk-nag on %s', (_name, config) => {
+  it.each(packs)('%s reports no finding that is not acknowledged', (pack, create) => {
     // Prepare
     const { app } = createApp(config(), NO_BUNDLING);
-
     const acknowledged = new Set(
-      acknowledgements(app).map(({ id }) => id.replace(/^AwsSolutions::/, '')),
+      acknowledgements(app).map(({ id }) => id.replace(new RegExp(`^${pack}::`), '')),
     );
 
     // Act
-    const report = new AwsSolutionsChecks(undefined, { verbose: true }).validateScope(app);
+    const report = create().validateScope(app);
 
     // Assess
     const open = report.violations.filter((v) => !acknowledged.has(v.ruleName));
     expect(open.map((v) => `${v.ruleName}: ${v.description}`)).toEqual([]);
   });
 
-  it('lets the synth (which runs the plugin) pass with no error or warning annotations', () => {
+  it('lets the synth (which runs both plugins) pass with no error or warning annotations', () => {
     // Prepare
     const { app, stack } = createApp(config(), NO_BUNDLING);
 
@@ -94,7 +99,7 @@ describe.each(variants)('AwsSolutionsChecks on %s', (_name, config) => {
     expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
   });
 
-  it('acknowledges findings only in the reconcile run, each naming a rule and giving a reason', () => {
+  it('acknowledges each finding naming a rule and giving a reason; AwsSolutions ones only in the reconcile run', () => {
     // Prepare
     const { app } = createApp(config(), NO_BUNDLING);
 
@@ -104,20 +109,22 @@ describe.each(variants)('AwsSolutionsChecks on %s', (_name, config) => {
     // Assess
     for (const { id, reason } of acknowledged) {
       expect(id).toMatch(
-        /^(?:AwsSolutions::AwsSolutions-[A-Za-z]+\d+(?:\[.+\])?|Serverless::Serverless-[A-Za-z]+)$/,
+        /^(?:(?:AwsSolutions::)?AwsSolutions-[A-Za-z]+\d+(?:\[.+\])?|Serverless::Serverless-[A-Za-z]+)$/,
       );
       expect(typeof reason === 'string' ? reason.trim().length : 0).toBeGreaterThanOrEqual(20);
     }
-    // Every other finding was fixed rather than acknowledged: only the reconcile run's grants,
-    // whose object keys and map runs exist only at run time, cannot name their resources, and
-    // the SCIM API's authorizer, validator, WAF and execution-log rules (docs/decisions.md#scim).
+    // Every other AwsSolutions finding was fixed rather than acknowledged: only the reconcile
+    // run's grants, whose object keys and map runs exist only at run time, cannot name their
+    // resources, its start DLQ is a dead-letter queue no other queue names, and the SCIM API's
+    // authorizer, validator, WAF and execution-log rules (docs/decisions.md#scim).
+    const awsSolutions = acknowledged.filter(({ id }) => id.includes('AwsSolutions-'));
     expect(
-      acknowledged.filter(
+      awsSolutions.filter(
         ({ path, id }) =>
-          !path.endsWith('/Reconciliation') &&
+          !path.includes('/Reconciliation') &&
           !(
             path.endsWith('/Scim') &&
-            /-(APIG2|APIG3|APIG4|APIG6|COG4|LambdaDLQ|LambdaTracing|IAM4\[Policy::.+\/AmazonAPIGatewayPushToCloudWatchLogs\])$/.test(
+            /-(APIG2|APIG3|APIG4|APIG6|COG4|IAM4\[Policy::.+\/AmazonAPIGatewayPushToCloudWatchLogs\])$/.test(
               id,
             )
           ),
@@ -127,7 +134,7 @@ describe.each(variants)('AwsSolutionsChecks on %s', (_name, config) => {
 });
 
 describe('the checks are live', () => {
-  it('fail the synth when a resource breaks a rule', () => {
+  it('fail the synth when a resource breaks an AwsSolutions rule', () => {
     // Prepare
     const { app, stack } = createApp(configWith(), NO_BUNDLING);
     new sqs.Queue(stack, 'PlainQueue', { encryption: sqs.QueueEncryption.UNENCRYPTED });
@@ -140,5 +147,18 @@ describe('the checks are live', () => {
       expect.arrayContaining(['AwsSolutions-SQS3', 'AwsSolutions-SQS4']),
     );
     expect(() => app.synth()).toThrow(/AwsSolutions-SQS4/);
+  });
+
+  it('fail the synth when a queue breaks a Serverless rule', () => {
+    // Prepare
+    const { app, stack } = createApp(configWith(), NO_BUNDLING);
+    new sqs.Queue(stack, 'NoRedriveQueue', { enforceSSL: true });
+
+    // Act
+    const report = new ServerlessChecks().validateScope(app);
+
+    // Assess
+    expect(report.violations.map((v) => v.ruleName)).toContain('Serverless-SQSRedrivePolicy');
+    expect(() => app.synth()).toThrow(/Serverless-SQSRedrivePolicy/);
   });
 });

@@ -71,6 +71,47 @@ describe('the reconcile bucket', () => {
       Targets: [Match.objectLike({ Arn: { Ref: Match.stringLikeRegexp('ReconciliationRun') } })],
     });
   });
+
+  it('keeps a manifest event whose run could not start: retried, then in its DLQ, and alarmed on', () => {
+    // Assess
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({ source: ['aws.s3'] }),
+      Targets: [
+        Match.objectLike({
+          DeadLetterConfig: {
+            Arn: {
+              'Fn::GetAtt': [Match.stringLikeRegexp('ReconciliationStartDeadLetterQueue'), 'Arn'],
+            },
+          },
+          RetryPolicy: { MaximumRetryAttempts: 185, MaximumEventAgeInSeconds: 86_400 },
+        }),
+      ],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        {
+          Name: 'QueueName',
+          Value: {
+            'Fn::GetAtt': [
+              Match.stringLikeRegexp('ReconciliationStartDeadLetterQueue'),
+              'QueueName',
+            ],
+          },
+        },
+      ],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Events',
+      MetricName: 'FailedInvocations',
+      Dimensions: [{ Name: 'RuleName', Value: { Ref: Match.stringLikeRegexp('ManifestArrived') } }],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+    });
+  });
 });
 
 describe('the reconcile state machine', () => {

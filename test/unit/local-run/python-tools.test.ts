@@ -32,7 +32,7 @@ const fakePython = (pipExit: number): string => {
     `#!/bin/sh
 case "$1 $2" in
   "-c "*) exit 0 ;;
-  "-m venv") mkdir -p "$3/bin" && for tool in python moto_server cfn-lint; do cp "$0" "$3/bin/$tool"; done; exit 0 ;;
+  "-m venv") mkdir -p "$3/bin" && for tool in python moto_server ministack cfn-lint; do cp "$0" "$3/bin/$tool"; done; exit 0 ;;
   "-m pip") printf '%s\\n' ${PIP_OUTPUT.map((line) => `'${line}'`).join(' ')}; echo 'pip says no' >&2; exit ${pipExit} ;;
 esac
 exit 1
@@ -73,7 +73,7 @@ describe('ensurePythonTools on a first run', () => {
     expect(reportedByFirst).toEqual([
       'step: looking for Python 3 with venv and pip',
       `step: creating the virtualenv ${path.join(toolsDir, 'venv')}`,
-      `step: installing ${PINNED_PYTHON_PACKAGES.join(' and ')} with pip (about 30 s)`,
+      `step: installing ${PINNED_PYTHON_PACKAGES.join(', ')} with pip (about 40 s)`,
       'detail: collecting moto (1 package so far)',
       'detail: collecting werkzeug (2 packages so far)',
       'detail: installing 2 packages',
