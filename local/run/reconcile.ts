@@ -47,7 +47,13 @@ import {
 import { formatSummary, type Style } from './report';
 import { EXIT } from './run';
 import { fileLogSink, type LogSink } from './run-logger';
-import { loadRunSettings, type RunSettings, withRetrySchedule } from './run-settings';
+import {
+  loadRunSettings,
+  type RunSettings,
+  runPlatformOf,
+  runSimulatorOptions,
+  withRetrySchedule,
+} from './run-settings';
 
 /** Everything a local plan needs: the simulator, the backend's ledger, the run history. */
 export interface LocalPlatform {
@@ -67,11 +73,9 @@ export interface LocalPlatform {
 /** The simulator read as reconciliation reads the platform. */
 const readerOf = (local: LocalPlatform) =>
   localPlatformReader({
-    ...local.settings.tenant,
+    ...runPlatformOf(local.settings),
     baseUrl: local.simulator.baseUrl,
     apiKey: local.apiKey,
-    campaignRegion: local.settings.campaignRegion,
-    secretsRegion: local.settings.secretsRegion,
   });
 
 /** Plans one manifest of `folder` against the simulator, as `reconcile plan` does. */
@@ -231,13 +235,7 @@ export const executeReconcileRun = async (options: ReconcileRunOptions): Promise
   await mkdir(folder, { recursive: true });
 
   const apiKey = randomBytes(24).toString('base64url');
-  const simulator = await startSimulator({
-    apiKey,
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    secretsRegion: settings.secretsRegion,
-  });
+  const simulator = await startSimulator(runSimulatorOptions(settings, apiKey));
   let backend: Backend | undefined;
   let logSink: LogSink | undefined;
   try {

@@ -27,7 +27,13 @@ import {
   wrap,
 } from './report';
 import { fileLogSink, type LogSink } from './run-logger';
-import { loadRunSettings, type RunSettings, withRetrySchedule } from './run-settings';
+import {
+  loadRunSettings,
+  type RunSettings,
+  runPlatformOf,
+  runSimulatorOptions,
+  withRetrySchedule,
+} from './run-settings';
 
 /** Exit codes of `npm start`. */
 export const EXIT = {
@@ -92,13 +98,7 @@ const checkConvergence = async (
   settings: RunSettings,
   apiKey: string,
 ): Promise<EntityVerdict[]> => {
-  const expected = await startSimulator({
-    apiKey,
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    secretsRegion: settings.secretsRegion,
-  });
+  const expected = await startSimulator(runSimulatorOptions(settings, apiKey));
   try {
     seedSimulator(expected, scenario);
     // What the producers sent that reached a queue (an unrouted event never happened here).
@@ -106,18 +106,7 @@ const checkConvergence = async (
       .flatMap((phase) => phase.events)
       .filter((event) => routeEvent(event, settings.actions).routed)
       .map((event) => ({ action: event.detailType, message: event.detail }));
-    await applyInOrder(
-      events,
-      expected,
-      {
-        platformCode: settings.tenant.platformCode,
-        companyCode: settings.tenant.companyCode,
-        environmentName: settings.tenant.environmentName,
-        campaignRegion: settings.campaignRegion,
-        secretsRegion: settings.secretsRegion,
-      },
-      apiKey,
-    );
+    await applyInOrder(events, expected, runPlatformOf(settings), apiKey);
     return compareStates(project(expected, events), project(actual, events));
   } finally {
     await expected.close();
@@ -186,14 +175,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
   const logFile = options.logFile ?? path.join(root, '.tools', 'local-run.log');
 
   const apiKey = randomBytes(24).toString('base64url');
-  const simulator = await startSimulator({
-    apiKey,
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    secretsRegion: settings.secretsRegion,
-    seed: 1,
-  });
+  const simulator = await startSimulator(runSimulatorOptions(settings, apiKey));
   let backend: Backend | undefined;
   let logSink: LogSink | undefined;
   try {

@@ -21,7 +21,7 @@ import { startSimulator } from '../simulator';
 import type { Style } from './report';
 import { EXIT } from './run';
 import { createRunMetrics, fileLogSink, RunLogger } from './run-logger';
-import { loadRunSettings } from './run-settings';
+import { loadRunSettings, runPlatformOf, runSimulatorOptions } from './run-settings';
 
 export interface ScimRunOptions {
   readonly root: string;
@@ -64,28 +64,14 @@ export const executeScimRun = async (options: ScimRunOptions): Promise<number> =
   );
   const apiKey = randomBytes(24).toString('base64url');
   const token = randomBytes(32).toString('base64url');
-  const simulator = await startSimulator({
-    apiKey,
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    secretsRegion: settings.secretsRegion,
-    seed: 1,
-  });
+  const simulator = await startSimulator(runSimulatorOptions(settings, apiKey));
   const logSink = fileLogSink(
     options.logFile ?? path.join(options.root, '.tools', 'local-run.log'),
   );
   let server: ScimProxyServer | undefined;
   try {
     const { handler, held } = createLocalScimHandler({
-      platform: {
-        platformCode: settings.tenant.platformCode,
-        companyCode: settings.tenant.companyCode,
-        environmentName: settings.tenant.environmentName,
-        baseUrl: simulator.baseUrl,
-        campaignRegion: settings.campaignRegion,
-        secretsRegion: settings.secretsRegion,
-      },
+      platform: { ...runPlatformOf(settings), baseUrl: simulator.baseUrl },
       apiKey,
       token,
       // SCIM writes are add-user and delete-user events: their logs go with add-user's label.
