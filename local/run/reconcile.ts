@@ -31,7 +31,7 @@ import { REPAIR_ORDER } from '../../ops/reconcile/reconcile-apply';
 import { sendRepairs } from '../../ops/reconcile/repair-sender';
 import { localPlatformReader } from '../../testkit';
 import type { Backend } from '../backends';
-import { type BackendKind, createBackend, EMULATOR_RETRY_SCHEDULE } from '../backends';
+import { type BackendKind, createBackend } from '../backends';
 import { type RunningSimulator, startSimulator } from '../simulator';
 import type { InputEvent, Scenario } from './event-input';
 import { type RunObserver, type RunResult, runPipeline } from './pipeline';
@@ -45,15 +45,9 @@ import {
   seedScenario,
 } from './reconcile-drift';
 import { formatSummary, type Style } from './report';
-import { EXIT } from './run';
+import { EXIT, exampleRunSettings } from './run';
 import { fileLogSink, type LogSink } from './run-logger';
-import {
-  loadRunSettings,
-  type RunSettings,
-  runPlatformOf,
-  runSimulatorOptions,
-  withRetrySchedule,
-} from './run-settings';
+import { type RunSettings, runPlatformOf, runSimulatorOptions } from './run-settings';
 
 /** Everything a local plan needs: the simulator, the backend's ledger, the run history. */
 export interface LocalPlatform {
@@ -222,9 +216,7 @@ export const executeReconcileRun = async (options: ReconcileRunOptions): Promise
   const { root, out, style } = options;
   const kind = options.backend ?? 'in-memory';
   const configFile = path.join(root, 'config', 'example.json');
-  const configured = loadRunSettings(configFile, 'config/example.json');
-  const settings =
-    kind === 'aws-emulator' ? withRetrySchedule(configured, EMULATOR_RETRY_SCHEDULE) : configured;
+  const settings = exampleRunSettings(root, kind);
   const raw = JSON.parse(await readFile(configFile, 'utf8')) as {
     reconcile?: { scopes?: unknown };
   };

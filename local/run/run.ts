@@ -149,6 +149,18 @@ const formatConvergence = (
   ),
 ];
 
+/** The settings of config/example.json, for a run on `kind`. */
+export const exampleRunSettings = (root: string, kind: BackendKind): RunSettings => {
+  const configured = loadRunSettings(
+    path.join(root, 'config', 'example.json'),
+    'config/example.json',
+  );
+  // The emulator's queues run in real time: a day-long retry window would take a day.
+  return kind === 'aws-emulator'
+    ? withRetrySchedule(configured, EMULATOR_RETRY_SCHEDULE)
+    : configured;
+};
+
 /**
  * `npm start`: starts the platform simulator, feeds the scenario's events through the real
  * handlers over in-memory (or emulated) SQS/EventBridge, prints each message's fate as it is
@@ -158,13 +170,7 @@ const formatConvergence = (
 export const executeRun = async (options: RunOptions): Promise<number> => {
   const { root, style, out } = options;
   const kind = options.backend ?? 'in-memory';
-  const configured = loadRunSettings(
-    path.join(root, 'config', 'example.json'),
-    'config/example.json',
-  );
-  // The emulator's queues run in real time: a day-long retry window would take a day.
-  const settings =
-    kind === 'aws-emulator' ? withRetrySchedule(configured, EMULATOR_RETRY_SCHEDULE) : configured;
+  const settings = exampleRunSettings(root, kind);
   const given = options.events
     ? loadScenario(options.events, options.cwd)
     : loadScenario(path.join(root, 'examples'), root);

@@ -19,9 +19,9 @@ import { createLocalScimHandler, LOCAL_USER_TEMPLATE } from '../scim/local-scim-
 import { type ScimProxyServer, startScimProxyServer } from '../scim/proxy-server';
 import { startSimulator } from '../simulator';
 import type { Style } from './report';
-import { EXIT } from './run';
+import { EXIT, exampleRunSettings } from './run';
 import { createRunMetrics, fileLogSink, RunLogger } from './run-logger';
-import { loadRunSettings, runPlatformOf, runSimulatorOptions } from './run-settings';
+import { runPlatformOf, runSimulatorOptions } from './run-settings';
 
 export interface ScimRunOptions {
   readonly root: string;
@@ -58,10 +58,7 @@ const stepLine = (outcome: StepOutcome, style: Style): string => {
 /** Runs the SCIM endpoint and both IdP sequences; the exit code of `npm start`. */
 export const executeScimRun = async (options: ScimRunOptions): Promise<number> => {
   const { out, style } = options;
-  const settings = loadRunSettings(
-    path.join(options.root, 'config', 'example.json'),
-    'config/example.json',
-  );
+  const settings = exampleRunSettings(options.root, 'in-memory');
   const apiKey = randomBytes(24).toString('base64url');
   const token = randomBytes(32).toString('base64url');
   const simulator = await startSimulator(runSimulatorOptions(settings, apiKey));
