@@ -23,6 +23,7 @@ import {
 import type { ContactCenterSyncStack } from '../../lib/contact-center-sync-stack';
 import { HANDLER_ENVIRONMENT_VARIABLES, handlerEnvironment } from '../../lib/handler-environment';
 import { actionOutputKeys } from '../../lib/stack-outputs';
+import { readSecretStatement } from './secret-grant';
 import {
   ALL_ACTIONS_ALARM_COUNT,
   actionsOf,
@@ -282,23 +283,7 @@ describe('IAM least privilege', () => {
 
     // Assess
     expect(statements).toEqual([
-      {
-        Sid: 'ReadApiKey',
-        Effect: 'Allow',
-        Action: 'secretsmanager:GetSecretValue',
-        Resource: {
-          'Fn::Join': [
-            '',
-            [
-              'arn:',
-              { Ref: 'AWS::Partition' },
-              `:secretsmanager:${config.apiKey.secretsRegion}:`,
-              { Ref: 'AWS::AccountId' },
-              `:secret:${config.apiKey.secretId}-??????`,
-            ],
-          ],
-        },
-      },
+      readSecretStatement('ReadApiKey', config.apiKey.secretsRegion, config.apiKey.secretId),
     ]);
   });
 
