@@ -6,6 +6,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { denyInsecureTransport } from './policy-statements';
 import { configWith, synth } from './synth';
 
 const scopes = {
@@ -49,12 +50,7 @@ describe('the reconcile bucket', () => {
     });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
-        ]),
+        Statement: Match.arrayWith([denyInsecureTransport()]),
       },
     });
   });

@@ -25,7 +25,7 @@ import { EntityLedgerTable } from '../../lib/entity-ledger-table';
 import { SCIM_ACCESS_LOG_FIELDS, ScimApi, type ScimApiProps } from '../../lib/scim-api';
 import { scimEnvironment } from '../../lib/scim-environment';
 import { SCIM_URL_OUTPUT_KEY } from '../../lib/stack-outputs';
-import { readSecretStatement } from './secret-grant';
+import { readSecretStatement } from './policy-statements';
 import {
   actionsOf,
   configWith,

@@ -23,7 +23,7 @@ import {
 import type { ContactCenterSyncStack } from '../../lib/contact-center-sync-stack';
 import { HANDLER_ENVIRONMENT_VARIABLES, handlerEnvironment } from '../../lib/handler-environment';
 import { actionOutputKeys } from '../../lib/stack-outputs';
-import { readSecretStatement } from './secret-grant';
+import { denyInsecureTransport, readSecretStatement } from './policy-statements';
 import {
   ALL_ACTIONS_ALARM_COUNT,
   actionsOf,
@@ -586,10 +586,7 @@ describe('stack', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
+          denyInsecureTransport(),
           Match.objectLike({
             Effect: 'Allow',
             Principal: { Service: 'cloudwatch.amazonaws.com' },
@@ -638,12 +635,7 @@ describe.each(DESTRUCTIVE_ACTIONS)('%s mass-delete brake', (action) => {
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [ref(heldQueue)],
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
-        ]),
+        Statement: Match.arrayWith([denyInsecureTransport()]),
       },
     });
   });

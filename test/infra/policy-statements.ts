@@ -1,3 +1,14 @@
+import { Match } from 'aws-cdk-lib/assertions';
+
+/** Policy statements as the infra tests expect CDK to render them. */
+
+/** The statement of a resource policy that refuses every request not made over TLS. */
+export const denyInsecureTransport = () =>
+  Match.objectLike({
+    Effect: 'Deny',
+    Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+  });
+
 /**
  * The statement CDK renders to let a function read the secret named `name` (its random suffix
  * matched by `-??????`) in `region`, or in the stack's own region when `region` is undefined.
