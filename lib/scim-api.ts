@@ -8,18 +8,15 @@
 import { fileURLToPath } from 'node:url';
 import { type Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { grantApiKeyRead } from './api-key-grant';
-import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
+import { HANDLER_FUNCTION_PROPS, handlerRole } from './handler-function';
 import { SCIM_BASE_PATH, SCIM_STAGE_NAME } from './scim-routes';
-
-const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** The SCIM function's entry file. */
 export const SCIM_HANDLER_ENTRY = fileURLToPath(
@@ -145,14 +142,11 @@ export class ScimApi extends Construct {
       retention: props.logRetention,
     });
 
-    // An own role instead of AWSLambdaBasicExecutionRole: logs only to this log group.
-    this.role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    const { role, allow } = handlerRole(this, 'Role', {
       description: 'contact-center-sync SCIM endpoint',
+      logGroup: this.logGroup,
     });
-    this.logGroup.grantWrite(this.role);
-    const allow = (statement: iam.PolicyStatementProps) =>
-      this.role.addToPolicy(new iam.PolicyStatement(statement));
+    this.role = role;
     allow({
       sid: 'ReadScimToken',
       actions: ['secretsmanager:GetSecretValue'],
@@ -184,19 +178,14 @@ export class ScimApi extends Construct {
     }
 
     this.function = new nodejs.NodejsFunction(this, 'Function', {
+      ...HANDLER_FUNCTION_PROPS,
       entry: props.entry ?? SCIM_HANDLER_ENTRY,
-      handler: 'handler',
-      runtime: HANDLER_RUNTIME,
-      architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
       description: 'contact-center-sync: SCIM 2.0 endpoint',
       environment: { ...props.environment },
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
-      bundling: HANDLER_BUNDLING,
     });
 
     const stack = Stack.of(this);
