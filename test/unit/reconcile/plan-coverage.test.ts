@@ -19,6 +19,7 @@ import {
 import type { Snapshot, UserRow } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { leavingRoster, STAFF_AND_VENDOR } from './scope-fixtures';
 
 const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'plan-coverage-key-000001';
@@ -114,24 +115,21 @@ const plan = (
     now: Date.parse('2026-11-25T08:00:00.000Z'),
   });
 
+/** The plan of scope `name`'s roster listing `active` users. */
+const planOf = (
+  scopes: Readonly<Record<string, ReconcileScope>>,
+  name: string,
+  active: readonly string[],
+  ledger: LedgerView,
+): Promise<Plan> => plan(roster(scopes[name] as UsersScope, active), ledger, scopes);
+
 const byCategory = (result: Plan, category: string) =>
   result.entries.filter((e) => e.category === category).map((e) => e.entity);
 
 describe('users plan: only what the scope covers', () => {
   it('two rosters reading absence as leaving in one deployment each delete only their own', async () => {
     // Prepare: staff and vendor users, a user no scope covers; one leaver of each roster
-    const scopes = scopesOf({
-      staff: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['corp.example'] },
-        absentMeansLeave: true,
-      },
-      vendor: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['vendor.example'] },
-        absentMeansLeave: true,
-      },
-    });
+    const scopes = scopesOf(STAFF_AND_VENDOR);
     const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'al.leaver@corp.example', template: 'Agent' },
@@ -139,12 +137,10 @@ describe('users plan: only what the scope covers', () => {
       { login: 'val.leaver@vendor.example', template: 'Agent' },
       { login: 'nobody@elsewhere.example', template: 'Agent' },
     ]);
-    const staff = scopes.staff as UsersScope;
-    const vendor = scopes.vendor as UsersScope;
 
     // Act
-    const staffPlan = await plan(roster(staff, ['ann@corp.example']), ledger, scopes);
-    const vendorPlan = await plan(roster(vendor, ['vic@vendor.example']), ledger, scopes);
+    const staffPlan = await planOf(scopes, 'staff', ['ann@corp.example'], ledger);
+    const vendorPlan = await planOf(scopes, 'vendor', ['vic@vendor.example'], ledger);
 
     // Assess
     expect(byCategory(staffPlan, 'delete')).toEqual(['user:al.leaver@corp.example']);
@@ -159,16 +155,11 @@ describe('users plan: only what the scope covers', () => {
   it('holds the delete of a user a live event made whom both rules may match, naming both scopes', async () => {
     // Prepare: one domain, two templates; the user's template is in no roster row
     const scopes = scopesOf({
-      agents: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] },
-        absentMeansLeave: true,
-      },
-      supervisors: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['corp.example'], userTemplateNames: ['Supervisor'] },
-        absentMeansLeave: true,
-      },
+      agents: leavingRoster({ loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] }),
+      supervisors: leavingRoster({
+        loginUserIdDomains: ['corp.example'],
+        userTemplateNames: ['Supervisor'],
+      }),
     });
     const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
@@ -176,11 +167,7 @@ describe('users plan: only what the scope covers', () => {
     ]);
 
     // Act
-    const result = await plan(
-      roster(scopes.agents as UsersScope, ['ann@corp.example']),
-      ledger,
-      scopes,
-    );
+    const result = await planOf(scopes, 'agents', ['ann@corp.example'], ledger);
 
     // Assess
     const entry = result.entries.find((e) => e.entity === 'user:live@corp.example');
@@ -228,11 +215,7 @@ describe('users plan: only what the scope covers', () => {
   it('holds the delete of a user beyond its rows whose template its rule needs and no row shows', async () => {
     // Prepare: one scope only, its rule on the template too
     const scopes = scopesOf({
-      agents: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] },
-        absentMeansLeave: true,
-      },
+      agents: leavingRoster({ loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] }),
     });
     const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
@@ -240,11 +223,7 @@ describe('users plan: only what the scope covers', () => {
     ]);
 
     // Act
-    const result = await plan(
-      roster(scopes.agents as UsersScope, ['ann@corp.example']),
-      ledger,
-      scopes,
-    );
+    const result = await planOf(scopes, 'agents', ['ann@corp.example'], ledger);
 
     // Assess
     expect(result.entries.find((e) => e.entity === 'user:unsure@corp.example')).toMatchObject({
@@ -264,11 +243,7 @@ describe('users plan: only what the scope covers', () => {
     ]);
 
     // Act
-    const result = await plan(
-      roster(scopes.hr as UsersScope, ['ann@corp.example']),
-      ledger,
-      scopes,
-    );
+    const result = await planOf(scopes, 'hr', ['ann@corp.example'], ledger);
 
     // Assess
     expect(result.entries.map((e) => [e.entity, e.category])).toEqual([

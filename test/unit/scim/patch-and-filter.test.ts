@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseUserFilter } from '../../../lambdas/scim/scim-filter';
 import { applyPatch } from '../../../lambdas/scim/scim-patch';
-import { EXTENSION, PATCH_SCHEMA, USER_SCHEMA } from './scim-fixture';
+import { EXTENSION, patch, USER_SCHEMA } from './scim-fixture';
 
 const USER = {
   schemas: [USER_SCHEMA, EXTENSION],
@@ -15,8 +15,6 @@ const USER = {
   active: true,
   [EXTENSION]: { userTemplateName: 'Agent', createInCloudConnect: false },
 };
-
-const patch = (...operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operations: operations });
 
 describe('applyPatch', () => {
   it.each([
