@@ -1,13 +1,16 @@
 /** Runs a worker script in a fresh Node process and reads its result from fd 3. */
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { SyncError } from '../lambdas/core/errors';
 import { type CpuIsolation, onMeasuredCpu } from './cpu-isolation';
 import { PROJECT_ROOT } from './paths';
 
 const STDERR_KEPT = 8 * 1024;
 
-export class WorkerError extends Error {
+export class WorkerError extends SyncError<'WORKER_FAILED'> {
   override readonly name = 'WorkerError';
+  readonly code = 'WORKER_FAILED';
+  readonly category = 'operator';
 }
 
 /**

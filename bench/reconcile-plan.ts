@@ -13,7 +13,9 @@ import { createHash } from 'node:crypto';
 import { familyKey, userKey } from '../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
-import { LEDGER_SCHEMA_VERSION } from '../lambdas/core/ledger/ledger-doc';
+import { recordFamily } from '../lambdas/entities/record-family';
+import { user } from '../lambdas/entities/user';
+import { type KnownUser, NOTHING_THERE } from '../lambdas/entities/user/known';
 import { decodeExport } from '../lambdas/reconcile/export-decoder';
 import { InMemoryRunHistory } from '../lambdas/reconcile/in-memory-run-history';
 import { inMemoryLedgerItems, LedgerItemView } from '../lambdas/reconcile/ledger-item-view';
@@ -45,8 +47,8 @@ const id = (n: number) => `C-${String(n).padStart(6, '0')}`;
 
 /** A ledger item as the functions leave it after creating the record, its events folded away. */
 const recordCreatedByUs = (clientId: string) => ({
-  schema: LEDGER_SCHEMA_VERSION,
-  kind: 'record-family',
+  schema: recordFamily.parts.schema,
+  kind: recordFamily.name,
   id: { region: REGION, clientId },
   events: [],
   known: {
@@ -57,11 +59,14 @@ const recordCreatedByUs = (clientId: string) => ({
 });
 
 const userCreatedByUs = (loginUserId: string) => ({
-  schema: LEDGER_SCHEMA_VERSION,
-  kind: 'user',
+  schema: user.parts.schema,
+  kind: user.name,
   id: { loginUserId },
   events: [],
-  known: { place: { user: { born: CREATED, at: CREATED } }, base: { gone: '' }, written: true },
+  known: {
+    place: { user: { origin: 'ours', born: CREATED, at: CREATED } },
+    base: { stage: 'written', place: NOTHING_THERE },
+  } satisfies KnownUser,
 });
 
 const seed = async (ledger: InMemoryLedgerStore, key: string, doc: object): Promise<void> => {

@@ -8,8 +8,6 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -18,11 +16,9 @@ import { Construct } from 'constructs';
 import type { ActionName } from '../lambdas/actions';
 import { BREAKER_KEY_PREFIX } from '../lambdas/deployment-contract';
 import { grantApiKeyRead } from './api-key-grant';
-import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
 import { DLQ_RETENTION_DAYS } from './config';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
-
-const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
+import { HANDLER_FUNCTION_PROPS, handlerRole } from './handler-function';
 
 /** Handler entry file of an action. */
 export const handlerEntry = (action: ActionName): string =>
@@ -187,14 +183,10 @@ export class ActionPipeline extends Construct {
       retention: props.logRetention,
     });
 
-    // An own role instead of AWSLambdaBasicExecutionRole: logs only to this log group.
-    const role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    const { role, allow } = handlerRole(this, 'Role', {
       description: `contact-center-sync ${action} handler`,
+      logGroup: this.logGroup,
     });
-    this.logGroup.grantWrite(role);
-    const allow = (statement: iam.PolicyStatementProps) =>
-      role.addToPolicy(new iam.PolicyStatement(statement));
     grantApiKeyRead(role, {
       secretArn: props.apiKeySecretArn,
       kmsKeyArn: props.apiKeyKmsKeyArn,
@@ -239,10 +231,8 @@ export class ActionPipeline extends Construct {
     }
 
     this.function = new nodejs.NodejsFunction(this, 'Function', {
+      ...HANDLER_FUNCTION_PROPS,
       entry: props.entry ?? handlerEntry(action),
-      handler: 'handler',
-      runtime: HANDLER_RUNTIME,
-      architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout,
       role,
@@ -255,9 +245,6 @@ export class ActionPipeline extends Construct {
         ...(props.ledger === undefined ? {} : { ledgerTableName: props.ledger.table.tableName }),
         ...(this.heldQueue === undefined ? {} : { heldQueueUrl: this.heldQueue.queueUrl }),
       }),
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
-      bundling: HANDLER_BUNDLING,
     });
 
     this.function.addEventSource(

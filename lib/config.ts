@@ -14,6 +14,7 @@ import {
   DESTRUCTIVE_ACTIONS,
   RESULT_EVENT_SOURCE,
 } from '../lambdas/actions';
+import { SyncError } from '../lambdas/core/errors';
 import {
   DEFAULT_PLAN_MAX_AGE_HOURS,
   DEFAULT_RETRY_SCHEDULE,
@@ -637,8 +638,10 @@ export type DeploymentConfigInput = z.input<typeof configSchema>;
 export type DeploymentConfig = z.output<typeof configSchema>;
 
 /** A config that failed validation; `message` names the file and every bad field. */
-export class ConfigError extends Error {
+export class ConfigError extends SyncError<'CONFIG_INVALID'> {
   override readonly name = 'ConfigError';
+  readonly code = 'CONFIG_INVALID';
+  readonly category = 'operator';
   constructor(
     readonly source: string,
     readonly problems: readonly string[],

@@ -8,18 +8,15 @@
 import { fileURLToPath } from 'node:url';
 import { type Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { grantApiKeyRead } from './api-key-grant';
-import { HANDLER_BUNDLING, HANDLER_RUNTIME } from './bundling';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
+import { HANDLER_FUNCTION_PROPS, handlerRole } from './handler-function';
 import { SCIM_BASE_PATH, SCIM_STAGE_NAME } from './scim-routes';
-
-const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** The SCIM function's entry file. */
 export const SCIM_HANDLER_ENTRY = fileURLToPath(
@@ -145,14 +142,11 @@ export class ScimApi extends Construct {
       retention: props.logRetention,
     });
 
-    // An own role instead of AWSLambdaBasicExecutionRole: logs only to this log group.
-    this.role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    const { role, allow } = handlerRole(this, 'Role', {
       description: 'contact-center-sync SCIM endpoint',
+      logGroup: this.logGroup,
     });
-    this.logGroup.grantWrite(this.role);
-    const allow = (statement: iam.PolicyStatementProps) =>
-      this.role.addToPolicy(new iam.PolicyStatement(statement));
+    this.role = role;
     allow({
       sid: 'ReadScimToken',
       actions: ['secretsmanager:GetSecretValue'],
@@ -184,19 +178,14 @@ export class ScimApi extends Construct {
     }
 
     this.function = new nodejs.NodejsFunction(this, 'Function', {
+      ...HANDLER_FUNCTION_PROPS,
       entry: props.entry ?? SCIM_HANDLER_ENTRY,
-      handler: 'handler',
-      runtime: HANDLER_RUNTIME,
-      architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
       description: 'contact-center-sync: SCIM 2.0 endpoint',
       environment: { ...props.environment },
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
-      bundling: HANDLER_BUNDLING,
     });
 
     const stack = Stack.of(this);
@@ -232,44 +221,49 @@ export class ScimApi extends Construct {
 
   /** What cdk-nag asks of a REST API that this endpoint answers otherwise, and why. */
   private acknowledgeFindings(accountLogRole: boolean): void {
-    const acknowledge = (rule: string, reason: string) =>
-      Validations.of(this).acknowledge({ id: `AwsSolutions::AwsSolutions-${rule}`, reason });
+    const acknowledge = (pack: 'AwsSolutions' | 'Serverless', rule: string, reason: string) =>
+      Validations.of(this).acknowledge({ id: `${pack}::${pack}-${rule}`, reason });
     acknowledge(
+      'AwsSolutions',
       'APIG2',
       'The function validates every SCIM body and answers RFC 7644 error JSON naming the attribute; an API Gateway validator would answer its own non-SCIM 400 the IdPs cannot read.',
     );
     acknowledge(
+      'AwsSolutions',
       'APIG3',
       'A WAF web ACL costs more per month than the traffic of an IdP; the stage throttle and the bearer token bound the endpoint. Attach a web ACL to the stage if the deployment has one.',
     );
     acknowledge(
+      'AwsSolutions',
       'APIG4',
       'The bearer token is checked in the function (constant-time, SCIM-format 401 bodies, rotation accepted at once): Entra ID and Okta send one static token, which no API Gateway authorizer type checks without another function.',
     );
     acknowledge(
+      'AwsSolutions',
       'COG4',
       'No Cognito user pool: Entra ID and Okta authenticate with a static bearer token from their SCIM connector settings, checked in the function.',
     );
     // cdk-nag's Serverless pack (registered beside AwsSolutions by another change) asks these of
     // every function; the stage already has access logs, throttling and tracing.
-    const serverless = (rule: string, reason: string) =>
-      Validations.of(this).acknowledge({ id: `Serverless::Serverless-${rule}`, reason });
-    serverless(
+    acknowledge(
+      'Serverless',
       'LambdaDLQ',
       'API Gateway invokes the function synchronously, where DeadLetterConfig never applies: the IdP gets the answer (a 503 with Retry-After on failure) and retries.',
     );
-    serverless(
+    acknowledge(
+      'Serverless',
       'LambdaTracing',
       'The stage traces each request (gateway and integration time); function tracing would add an X-Ray Resource::* grant, and Powertools logs and metrics carry the request id.',
     );
     if (accountLogRole) {
-      Validations.of(this).acknowledge({
-        id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason:
-          "API Gateway's own role for the account's CloudWatch Logs delivery: AWS's managed policy is the documented one, and API Gateway names the log groups it writes.",
-      });
+      acknowledge(
+        'AwsSolutions',
+        'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        "API Gateway's own role for the account's CloudWatch Logs delivery: AWS's managed policy is the documented one, and API Gateway names the log groups it writes.",
+      );
     }
     acknowledge(
+      'AwsSolutions',
       'APIG6',
       'Execution logs hold request paths with user ids (and at INFO, request data): personal data this endpoint keeps out of its logs; the JSON access log and the function log cover each request.',
     );

@@ -13,8 +13,8 @@ import type {
   RecordOp,
   RecordState,
 } from '../lambdas/entities/record-family/model';
-import type { KnownUser } from '../lambdas/entities/user/known';
-import type { UserOp, UserPlace, UserState } from '../lambdas/entities/user/model';
+import { isUnsureUser, type KnownUser, type SureUserPlace } from '../lambdas/entities/user/known';
+import type { UserGone, UserOp, UserState } from '../lambdas/entities/user/model';
 import { counted } from './counted';
 
 const when = (v: string): string =>
@@ -86,19 +86,34 @@ const familyLines = (desired: FamilyState, known: KnownFamily): string[] => {
   return lines;
 };
 
-const userPlace = (place: UserPlace | undefined): string =>
-  place === undefined
-    ? 'unknown'
-    : 'gone' in place
-      ? `no (since ${when(place.gone)})`
-      : place.user.born === ''
-        ? 'yes, someone else’s (there before this integration asked for it)'
-        : `yes, created by this integration ${when(place.user.born)}`;
+const userGone = (gone: UserGone): string => {
+  switch (gone.by) {
+    case 'nothing':
+      return 'no (since before the ledger)';
+    case 'leave':
+      return `no (since ${when(gone.v)})`;
+    case 'outside':
+      return `no (removed outside this integration, after ${when(gone.after)})`;
+  }
+};
+
+const userPlace = (place: SureUserPlace | undefined): string => {
+  if (place === undefined) return 'unknown';
+  if ('gone' in place) return userGone(place.gone);
+  switch (place.user.origin) {
+    case 'outside':
+      return 'yes, someone else’s (there before this integration asked for it)';
+    case 'ours':
+      return `yes, created by this integration ${when(place.user.born)}`;
+    case 'ours-unversioned':
+      return 'yes, created by this integration before the ledger kept versions';
+  }
+};
 
 const userLines = (desired: UserState, known: KnownUser): string[] => [
   `  desired            ${userPlace(desired.place)}`,
   `  on the platform    ${
-    known.place !== undefined && 'unsure' in known.place
+    isUnsureUser(known.place)
       ? 'in doubt: a call got no answer (the next message reads it first)'
       : userPlace(known.place)
   }`,

@@ -62,6 +62,17 @@ export const platformSettingsOf = (env: {
   secretsRegion: env.API_KEY_SECRETS_REGION,
 });
 
+/** Each issue of a failed parse of `env`, naming its variable (`is not set` when it is missing). */
+export const environmentProblems = (
+  issues: readonly z.core.$ZodIssue[],
+  env: Record<string, string | undefined>,
+): string[] =>
+  issues.map((issue) => {
+    const name = String(issue.path[0] ?? '(environment)');
+    const message = env[name] === undefined ? 'is not set' : issue.message;
+    return `${name} ${message}`;
+  });
+
 export const runtimeEnvSchema = z.object({
   ...platformEnvShape,
   DEAD_LETTER_QUEUE_URL: z.url({ error: 'must be the dead-letter queue URL' }),
@@ -154,13 +165,7 @@ export const readRuntimeEnv = (
   options: { readonly requireResultBus: boolean; readonly requireLedger?: boolean },
 ): RuntimeEnv => {
   const parsed = runtimeEnvSchema.safeParse(env);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0] ?? '(environment)');
-        const message = env[name] === undefined ? 'is not set' : issue.message;
-        return `${name} ${message}`;
-      });
+  const problems = parsed.success ? [] : environmentProblems(parsed.error.issues, env);
   if (
     parsed.success &&
     options.requireResultBus &&

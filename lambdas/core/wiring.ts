@@ -1,33 +1,19 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { AnyAction } from './action';
 import { type AwsClientConfig, lambdaClientConfig } from './aws/client-config';
-import { DynamoDbBrakeStore } from './aws/dynamodb-brake-store';
-import { DynamoDbBreakerStore } from './aws/dynamodb-breaker-store';
-import { DynamoDbCensusStore } from './aws/dynamodb-census-store';
 import { ledgerTableClient } from './aws/ledger-table';
 import { SecretsManagerApiKeySource } from './aws/secrets-manager-api-key-source';
 import { SqsDeadLetterSink } from './aws/sqs-dead-letter-sink';
-import { SqsHeldQueue } from './aws/sqs-held-queue';
 import { SqsVisibilityRescheduler } from './aws/sqs-visibility-rescheduler';
 import { createActionHandler } from './invocation-entry';
 import { DynamoDbLedgerStore } from './ledger/dynamodb-ledger-store';
 import type { AnyEntityKind } from './ledger/entity-kind';
 import { EntityLedger } from './ledger/entity-ledger';
 import type { LedgerStore } from './ledger/ledger-store';
-import { MassDeleteBrake } from './mass-delete-brake';
-import {
-  availabilityMetric,
-  brakeLog,
-  breakerLog,
-  censusLog,
-  createLogger,
-  createMetrics,
-  requestObserver,
-} from './observability';
-import { PlatformCaller } from './platform-caller';
-import { guardFor } from './platform-guard';
+import { availabilityMetric, createLogger, createMetrics } from './observability';
+import { deleteBrakeFor, platformCallerFor } from './platform-wiring';
 import type { ResultPublisher } from './ports';
-import { platformSettingsOf, readRuntimeEnv } from './runtime-env';
+import { readRuntimeEnv } from './runtime-env';
 
 /**
  * How a function is built, once per container: the environment contract read, the AWS SDK
@@ -98,28 +84,12 @@ export const createLambdaHandler = (
   const table = env.BREAKER_TABLE_NAME;
   const dynamoDb =
     table === undefined && ledgerTable === undefined ? undefined : ledgerTableClient(clientConfig);
-  const guard = guardFor(action.service, {
-    store:
-      table === undefined
-        ? undefined
-        : new DynamoDbBreakerStore({ tableName: table, client: dynamoDb }),
-    ceilingPerSecond: env.PLATFORM_RATE_LIMIT_PER_SECOND,
-    census:
-      table === undefined || env.PLATFORM_RATE_CEILING_PER_SECOND === undefined
-        ? undefined
-        : {
-            store: new DynamoDbCensusStore({ tableName: table, client: dynamoDb }),
-            serviceCeilingPerSecond: env.PLATFORM_RATE_CEILING_PER_SECOND,
-            events: censusLog(logger),
-          },
-    events: breakerLog(logger),
-  });
-  const platform = new PlatformCaller(
-    platformSettingsOf(env),
+  const { platform, guard } = platformCallerFor(action.service, env, {
     apiKey,
-    {},
-    { observer: requestObserver(logger, metrics), ...(guard ? { guard } : {}) },
-  );
+    dynamoDb,
+    logger,
+    metrics,
+  });
   const ledgerStore =
     options.ledgerStore ??
     (ledgerTable === undefined
@@ -138,21 +108,9 @@ export const createLambdaHandler = (
   // One SQS client for dead letters, rescheduling and the held queue, as DynamoDB's above.
   const sqs = new SQSClient(clientConfig);
   const brake =
-    env.HELD_QUEUE_URL === undefined ||
-    env.LEDGER_TABLE_NAME === undefined ||
-    env.DELETE_BRAKE_LIMIT === undefined ||
-    env.DELETE_BRAKE_WINDOW_SECONDS === undefined ||
     action.destructive === undefined
       ? undefined
-      : {
-          gate: new MassDeleteBrake(
-            action.name,
-            new DynamoDbBrakeStore({ tableName: env.LEDGER_TABLE_NAME, client: dynamoDb }),
-            { limit: env.DELETE_BRAKE_LIMIT, windowMs: env.DELETE_BRAKE_WINDOW_SECONDS * 1000 },
-            { events: brakeLog(logger) },
-          ),
-          held: new SqsHeldQueue({ queueUrl: env.HELD_QUEUE_URL, client: sqs }),
-        };
+      : deleteBrakeFor(action.name, env, { dynamoDb, sqs: () => sqs, logger });
   return createActionHandler(action, {
     platform,
     ...(ledger ? { ledger } : {}),

@@ -1,7 +1,7 @@
 /**
  * What reconciliation asks of the entity ledger, and nothing more: a port, so the planner does
  * not depend on the ledger's item format. The one file that knows the items is
- * `ledger-item-view.ts`; tests may use `in-memory-ledger-view.ts`.
+ * `ledger-item-view.ts`, and tests read items through it too (test/unit/reconcile/).
  */
 
 /** An entity as the ordering model names it: a record family, or a user. */

@@ -19,6 +19,7 @@ import {
   WORKED_BY_AGENT,
 } from './plan';
 import type { RefusalCode } from './reconcile-codes';
+import { Refusal } from './refusal';
 
 export const PLAN_FILE_VERSION = 1;
 
@@ -58,8 +59,9 @@ const entry = z.looseObject({
 });
 
 /** The plan file cannot be used; the message says why, the code which kind of refusal it is. */
-export class PlanFileError extends Error {
+export class PlanFileError extends Refusal<Extract<RefusalCode, `PLAN_${string}`>> {
   override readonly name = 'PlanFileError';
+  readonly category = 'permanent';
   constructor(
     message: string,
     /** PLAN_UNREADABLE, PLAN_INCOMPLETE, or PLAN_ALTERED (its checks disagree with its header). */

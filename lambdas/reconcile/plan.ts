@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { type ActionName, parseMessage } from '../actions';
 import { mapLimit } from '../core/concurrency';
 import type { CampaignRecord } from '../core/platform-responses';
+import type { PlatformRegion } from '../core/regions';
 import { clientIdKeys, differingKeys, heldItems } from '../entities/record-family/record-data';
 import { userCoverage } from './coverage';
 import type { LedgerView } from './ledger-view';
@@ -174,8 +175,188 @@ interface Candidate {
   readonly ref: Parameters<LedgerView['newestEventAt']>[0];
 }
 
+type RecordsSnapshot = Extract<Snapshot, { kind: 'records' }>;
+
+/** What every entry of one campaign's part of a records plan is made with. */
+interface CampaignPlanning {
+  readonly snapshot: RecordsSnapshot;
+  readonly campaign: string;
+  readonly region: PlatformRegion;
+  /** Every data key some row of the export carries: only these are compared (others are kept). */
+  readonly exportedKeys: ReadonlySet<string>;
+}
+
+const recordRef = (region: string, clientId: string) =>
+  ({ kind: 'record', region, clientId }) as const;
+
+/** The campaign's swept records by clientId: more than one under a clientId is a conflict. */
+const recordsByClientId = (records: readonly CampaignRecord[]): Map<string, CampaignRecord[]> => {
+  const byClientId = new Map<string, CampaignRecord[]>();
+  for (const record of records) {
+    byClientId.set(record.clientId, [...(byClientId.get(record.clientId) ?? []), record]);
+  }
+  return byClientId;
+};
+
+/**
+ * A row whose one record the platform holds: in sync when the record family's comparison finds
+ * no field differing, else an update; skipped when the update could not be sent whole.
+ */
+const comparedRow = (
+  { snapshot, exportedKeys }: CampaignPlanning,
+  row: RecordRow,
+  record: CampaignRecord,
+  entity: string,
+): PlanEntry => {
+  const line = row.line;
+  const fields = differingFields(record, row, exportedKeys);
+  if (fields.length === 0) return { entity, line, category: 'in-sync' };
+  const { preferredAgent: _a, nextEarliestWorkTimeUTC: _n, ...data } = row.message;
+  const message = {
+    ...data,
+    previewRecordData: updatedItems(record, row, exportedKeys),
+    correlationId: rowCorrelation(snapshot, line),
+    occurredAt: snapshot.manifest.exportedAt,
+  };
+  // The row passed the message contract; an item kept from the platform may not (the contract
+  // is stricter than the platform, or the items are too many together). Sent without it, the
+  // update would erase it; sent with it, the message would be refused: the record is left as it
+  // is, and the report names it.
+  return parseMessage('add-or-update-campaign-record', message).success
+    ? {
+        entity,
+        line,
+        category: 'update',
+        fields,
+        repair: { action: 'add-or-update-campaign-record', message },
+      }
+    : { entity, line, category: 'skipped', reason: KEPT_ITEM_UNSENDABLE, fields };
+};
+
+/** A row of the export: a conflict when its clientId is held twice, a create when absent. */
+const exportedRowEntry = (
+  planning: CampaignPlanning,
+  row: RecordRow,
+  found: readonly CampaignRecord[],
+): PlanEntry => {
+  const { snapshot, campaign } = planning;
+  const entity = recordEntity(campaign, row.clientId);
+  const line = row.line;
+  if (found.length > 1) {
+    return { entity, line, category: 'conflict', reason: 'DUPLICATE_CLIENT_ID' };
+  }
+  if (found[0] !== undefined) return comparedRow(planning, row, found[0], entity);
+  return {
+    entity,
+    line,
+    category: 'create',
+    repair: {
+      action: 'add-or-update-campaign-record',
+      message: {
+        ...row.message,
+        correlationId: rowCorrelation(snapshot, line),
+        occurredAt: snapshot.manifest.exportedAt,
+      },
+    },
+  };
+};
+
+/**
+ * A record beyond the export: a conflict when its clientId is held twice; unmanaged when never
+ * ours (unless the scope deletes those); skipped when the sweep is incomplete (it may not be
+ * beyond the export at all); else a delete.
+ */
+const extraRecordEntry = (
+  { snapshot, campaign, region }: CampaignPlanning,
+  clientId: string,
+  found: readonly CampaignRecord[],
+  ours: boolean,
+  sweepComplete: boolean,
+): PlanEntry => {
+  const entity = recordEntity(campaign, clientId);
+  if (found.length > 1) return { entity, category: 'conflict', reason: 'DUPLICATE_CLIENT_ID' };
+  if (!ours && !snapshot.scope.deleteUnmanaged) {
+    return { entity, category: 'unmanaged', reason: 'NOT_CREATED_BY_US' };
+  }
+  if (!sweepComplete) return { entity, category: 'skipped', reason: 'SWEEP_INCOMPLETE' };
+  // An agent's attempts and work codes go with the record: such deletes are held whole for a
+  // person to allow (deleteGate), and named so, whoever made the record.
+  const worked = found.some((record) => record.workAttempts > 0);
+  return {
+    entity,
+    category: 'delete',
+    ...(worked ? { reason: WORKED_BY_AGENT } : ours ? {} : { reason: 'UNMANAGED_DELETE_ALLOWED' }),
+    repair: {
+      action: 'delete-campaign-record',
+      message: {
+        campaignName: campaign,
+        region,
+        clientId,
+        correlationId: entityCorrelation(snapshot, entity),
+        occurredAt: snapshot.manifest.exportedAt,
+      },
+    },
+  };
+};
+
+/** Counts the record's items under keys no row of the export carries: kept, and reported. */
+const countKeptItems = (
+  kept: Map<string, number>,
+  record: CampaignRecord,
+  row: RecordRow,
+  exportedKeys: ReadonlySet<string>,
+): void => {
+  for (const item of storedItems(record, row)) {
+    if (!exportedKeys.has(item.key)) kept.set(item.key, (kept.get(item.key) ?? 0) + 1);
+  }
+};
+
+/**
+ * One campaign of a records scope: find its records (the sweep, and each exported clientId it
+ * did not see), then the entry of each exported row, then of each record beyond the export.
+ */
+const planCampaign = async (
+  planning: CampaignPlanning,
+  inputs: PlanInputs,
+  kept: Map<string, number>,
+): Promise<{ candidates: Candidate[]; sweep: CampaignSweep }> => {
+  const { snapshot, campaign, region, exportedKeys } = planning;
+  const { scope } = snapshot;
+  const concurrency = inputs.concurrency ?? 4;
+  const own = snapshot.rows.filter((row) => row.campaignName === campaign);
+  const options = { reader: inputs.reader, region, splitKeys: scope.splitKeys, concurrency };
+  const sweep = await lookUpUnseen(
+    await sweepCampaign(campaign, options),
+    own.map((row) => row.clientId),
+    options,
+  );
+  const byClientId = recordsByClientId(sweep.records);
+  const candidates = own.map((row): Candidate => {
+    const found = byClientId.get(row.clientId) ?? [];
+    if (found.length === 1 && found[0] !== undefined) {
+      countKeptItems(kept, found[0], row, exportedKeys);
+    }
+    return {
+      ref: recordRef(region, row.clientId),
+      entry: exportedRowEntry(planning, row, found),
+    };
+  });
+  const exported = new Set(own.map((row) => row.clientId));
+  const extras = [...byClientId.entries()].filter(([clientId]) => !exported.has(clientId));
+  const owned = await mapLimit(extras, concurrency, ([clientId]) =>
+    inputs.ledger.createdByUs({ kind: 'record', region, clientId, campaign }),
+  );
+  extras.forEach(([clientId, found], index) => {
+    candidates.push({
+      ref: recordRef(region, clientId),
+      entry: extraRecordEntry(planning, clientId, found, owned[index] === true, sweep.complete),
+    });
+  });
+  return { candidates, sweep };
+};
+
 const planRecords = async (
-  snapshot: Extract<Snapshot, { kind: 'records' }>,
+  snapshot: RecordsSnapshot,
   inputs: PlanInputs,
 ): Promise<{
   candidates: Candidate[];
@@ -183,143 +364,19 @@ const planRecords = async (
   scopeSize: number;
   keptKeys: { key: string; records: number }[];
 }> => {
-  const { scope, rows, manifest } = snapshot;
+  const { scope, rows } = snapshot;
   const exportedKeys = new Set(
     rows.flatMap((row) => row.message.previewRecordData.map((item) => item.key)),
   );
   const kept = new Map<string, number>();
   const region = rows[0]?.region ?? scope.region;
   if (region === undefined) throw new Error('a records snapshot has rows, and rows have a region');
-  const concurrency = inputs.concurrency ?? 4;
-  const exportedAt = manifest.exportedAt;
   const candidates: Candidate[] = [];
   const sweeps: CampaignSweep[] = [];
   for (const campaign of scope.campaigns) {
-    const own = rows.filter((row) => row.campaignName === campaign);
-    const options = { reader: inputs.reader, region, splitKeys: scope.splitKeys, concurrency };
-    const sweep = await lookUpUnseen(
-      await sweepCampaign(campaign, options),
-      own.map((row) => row.clientId),
-      options,
-    );
-    sweeps.push(sweep);
-    const byClientId = new Map<string, CampaignRecord[]>();
-    for (const record of sweep.records) {
-      byClientId.set(record.clientId, [...(byClientId.get(record.clientId) ?? []), record]);
-    }
-    const exported = new Set(own.map((row) => row.clientId));
-    for (const row of own) {
-      const entity = recordEntity(campaign, row.clientId);
-      const ref = { kind: 'record', region, clientId: row.clientId } as const;
-      const found = byClientId.get(row.clientId) ?? [];
-      const line = row.line;
-      if (found.length > 1) {
-        candidates.push({
-          ref,
-          entry: { entity, line, category: 'conflict', reason: 'DUPLICATE_CLIENT_ID' },
-        });
-      } else if (found[0] === undefined) {
-        candidates.push({
-          ref,
-          entry: {
-            entity,
-            line,
-            category: 'create',
-            repair: {
-              action: 'add-or-update-campaign-record',
-              message: {
-                ...row.message,
-                correlationId: rowCorrelation(snapshot, line),
-                occurredAt: exportedAt,
-              },
-            },
-          },
-        });
-      } else {
-        const fields = differingFields(found[0], row, exportedKeys);
-        for (const item of storedItems(found[0], row)) {
-          if (!exportedKeys.has(item.key)) kept.set(item.key, (kept.get(item.key) ?? 0) + 1);
-        }
-        if (fields.length === 0) {
-          candidates.push({ ref, entry: { entity, line, category: 'in-sync' } });
-        } else {
-          const { preferredAgent: _a, nextEarliestWorkTimeUTC: _n, ...data } = row.message;
-          const message = {
-            ...data,
-            previewRecordData: updatedItems(found[0], row, exportedKeys),
-            correlationId: rowCorrelation(snapshot, line),
-            occurredAt: exportedAt,
-          };
-          // The row passed the message contract; an item kept from the platform may not (the
-          // contract is stricter than the platform, or the items are too many together). Sent
-          // without it, the update would erase it; sent with it, the message would be refused:
-          // the record is left as it is, and the report names it.
-          const sendable = parseMessage('add-or-update-campaign-record', message).success;
-          candidates.push({
-            ref,
-            entry: sendable
-              ? {
-                  entity,
-                  line,
-                  category: 'update',
-                  fields,
-                  repair: { action: 'add-or-update-campaign-record', message },
-                }
-              : { entity, line, category: 'skipped', reason: KEPT_ITEM_UNSENDABLE, fields },
-          });
-        }
-      }
-    }
-    const extras = [...byClientId.entries()].filter(([clientId]) => !exported.has(clientId));
-    const owned = await mapLimit(extras, concurrency, ([clientId]) =>
-      inputs.ledger.createdByUs({ kind: 'record', region, clientId, campaign }),
-    );
-    extras.forEach(([clientId, found], index) => {
-      const entity = recordEntity(campaign, clientId);
-      const ref = { kind: 'record', region, clientId } as const;
-      if (found.length > 1) {
-        candidates.push({
-          ref,
-          entry: { entity, category: 'conflict', reason: 'DUPLICATE_CLIENT_ID' },
-        });
-      } else if (!owned[index] && !scope.deleteUnmanaged) {
-        candidates.push({
-          ref,
-          entry: { entity, category: 'unmanaged', reason: 'NOT_CREATED_BY_US' },
-        });
-      } else if (!sweep.complete) {
-        candidates.push({
-          ref,
-          entry: { entity, category: 'skipped', reason: 'SWEEP_INCOMPLETE' },
-        });
-      } else {
-        // An agent's attempts and work codes go with the record: such deletes are held whole
-        // for a person to allow (deleteGate), and named so, whoever made the record.
-        const worked = found.some((record) => record.workAttempts > 0);
-        candidates.push({
-          ref,
-          entry: {
-            entity,
-            category: 'delete',
-            ...(worked
-              ? { reason: WORKED_BY_AGENT }
-              : owned[index]
-                ? {}
-                : { reason: 'UNMANAGED_DELETE_ALLOWED' }),
-            repair: {
-              action: 'delete-campaign-record',
-              message: {
-                campaignName: campaign,
-                region,
-                clientId,
-                correlationId: entityCorrelation(snapshot, entity),
-                occurredAt: exportedAt,
-              },
-            },
-          },
-        });
-      }
-    });
+    const planned = await planCampaign({ snapshot, campaign, region, exportedKeys }, inputs, kept);
+    candidates.push(...planned.candidates);
+    sweeps.push(planned.sweep);
   }
   const scopeSize = sweeps.reduce((n, s) => n + s.records.length, 0);
   const keptKeys = [...kept]
@@ -328,17 +385,23 @@ const planRecords = async (
   return { candidates, sweeps, scopeSize: Math.max(scopeSize, rows.length), keptKeys };
 };
 
-const planUsers = async (
-  snapshot: Extract<Snapshot, { kind: 'users' }>,
-  inputs: PlanInputs,
-): Promise<{ candidates: Candidate[]; checked: number; scopeSize: number }> => {
-  const { scope, rows, manifest } = snapshot;
-  const exportedAt = manifest.exportedAt;
-  const byId = new Map<string, UserRow>(rows.map((row) => [row.loginUserId, row]));
-  const ids = new Set(byId.keys());
-  // Beyond its rows, a scope considers only the users it covers: its rule's, or without a rule
-  // the ones its previous roster named. Another roster's users, and users a live event made that
-  // no rule of its matches, are not its to judge.
+type UsersSnapshot = Extract<Snapshot, { kind: 'users' }>;
+
+/** What the platform and the ledger say of one user a users plan considers. */
+interface UserFacts {
+  readonly existence: { readonly exists: boolean; readonly cloudConnectStatus?: unknown };
+  /** The ledger shows this integration created the user (asked only of users that exist). */
+  readonly ours: boolean;
+}
+
+/**
+ * The users a plan considers: its rows, and beyond them only the users the scope covers: its
+ * rule's, or without a rule the ones its previous roster named. Another roster's users, and
+ * users a live event made that no rule of its matches, are not its to judge.
+ */
+const usersConsidered = async (snapshot: UsersSnapshot, inputs: PlanInputs): Promise<string[]> => {
+  const { scope, rows } = snapshot;
+  const ids = new Set(rows.map((row) => row.loginUserId));
   const covered = (id: string) =>
     scope.covers === undefined || userCoverage(scope.covers, { loginUserId: id }) !== 'no';
   if (inputs.previous?.keys) {
@@ -347,118 +410,146 @@ const planUsers = async (
   if (scope.covers !== undefined) {
     for await (const id of inputs.ledger.createdUsers()) if (covered(id)) ids.add(id);
   }
-  const all = [...ids];
-  const claimants = (id: string, row: UserRow | undefined) =>
-    ambiguousOwners(scope, inputs, id, row);
-  const concurrency = inputs.concurrency ?? 4;
-  const found = await mapLimit(all, concurrency, async (id) => {
+  return [...ids];
+};
+
+/** The repair of a user: its row's correlation id, or the entity's for a user beyond the rows. */
+const userCorrelation = (snapshot: UsersSnapshot, entity: string, line: number | undefined) =>
+  line === undefined ? entityCorrelation(snapshot, entity) : rowCorrelation(snapshot, line);
+
+/**
+ * A delete of the user; named OWNER_AMBIGUOUS with the scopes that may own it when this scope
+ * alone does not (deleteGate then holds every delete for a person).
+ */
+const userDelete = (
+  snapshot: UsersSnapshot,
+  inputs: PlanInputs,
+  id: string,
+  row: UserRow | undefined,
+  reason?: EntryReason,
+): PlanEntry => {
+  const entity = userEntity(id);
+  const line = row?.line;
+  const owners = ambiguousOwners(snapshot.scope, inputs, id, row);
+  return {
+    entity,
+    ...(line === undefined ? {} : { line }),
+    category: 'delete',
+    ...(owners !== undefined
+      ? { reason: OWNER_AMBIGUOUS, scopes: owners }
+      : reason === undefined
+        ? {}
+        : { reason }),
+    repair: {
+      action: 'delete-user',
+      message: {
+        loginUserId: id,
+        correlationId: userCorrelation(snapshot, entity, line),
+        occurredAt: snapshot.manifest.exportedAt,
+      },
+    },
+  };
+};
+
+/**
+ * An active row: a create when the user does not exist; a conflict when it exists but is not
+ * ours, or is not in the contact-center instance the row asks for; else in sync.
+ */
+const activeRowEntry = (
+  snapshot: UsersSnapshot,
+  row: UserRow,
+  message: NonNullable<UserRow['message']>,
+  { existence, ours }: UserFacts,
+): PlanEntry => {
+  const entity = userEntity(row.loginUserId);
+  const line = row.line;
+  if (!existence.exists) {
+    return {
+      entity,
+      line,
+      category: 'create',
+      repair: {
+        action: 'add-user',
+        message: {
+          ...message,
+          correlationId: rowCorrelation(snapshot, line),
+          occurredAt: snapshot.manifest.exportedAt,
+        },
+      },
+    };
+  }
+  if (!ours) return { entity, line, category: 'conflict', reason: 'USER_EXISTS_NOT_OURS' };
+  if (
+    message.createInCloudConnect === true &&
+    'cloudConnectStatus' in existence &&
+    existence.cloudConnectStatus !== 'EXISTS'
+  ) {
+    return { entity, line, category: 'conflict', reason: 'NOT_IN_CONTACT_CENTER_INSTANCE' };
+  }
+  return { entity, line, category: 'in-sync' };
+};
+
+/**
+ * A user without an active row (a leaver's row, or none). Gone: in sync for a row, nothing
+ * otherwise. Beyond the rows where absence is not leaving: skipped if ours, else unmanaged.
+ * Leaving: a delete if ours (or the scope deletes what is not), else unmanaged.
+ */
+const leavingUserEntry = (
+  snapshot: UsersSnapshot,
+  inputs: PlanInputs,
+  id: string,
+  row: UserRow | undefined,
+  { existence, ours }: UserFacts,
+): PlanEntry | undefined => {
+  const { scope } = snapshot;
+  const entity = userEntity(id);
+  const at = row === undefined ? {} : { line: row.line };
+  // A leaver already gone, or an old candidate that is gone: nothing to do.
+  if (!existence.exists)
+    return row === undefined ? undefined : { entity, ...at, category: 'in-sync' };
+  const leaves = row !== undefined || scope.absentMeansLeave;
+  if (!leaves) {
+    return ours
+      ? { entity, category: 'skipped', reason: 'ABSENT_NOT_LEAVE' }
+      : { entity, category: 'unmanaged', reason: 'NOT_IN_EXPORT' };
+  }
+  if (ours) return userDelete(snapshot, inputs, id, row);
+  if (scope.deleteUnmanaged)
+    return userDelete(snapshot, inputs, id, row, 'UNMANAGED_DELETE_ALLOWED');
+  return {
+    entity,
+    ...at,
+    category: 'unmanaged',
+    reason: row?.leaver ? 'LEAVER_NOT_CREATED_BY_US' : 'NOT_CREATED_BY_US',
+  };
+};
+
+/**
+ * A users scope: find the users it considers, ask the platform whether each exists and the
+ * ledger whether each is ours, then the entry of each: an active row's, or a leaving user's.
+ */
+const planUsers = async (
+  snapshot: UsersSnapshot,
+  inputs: PlanInputs,
+): Promise<{ candidates: Candidate[]; checked: number; scopeSize: number }> => {
+  const { rows } = snapshot;
+  const byId = new Map<string, UserRow>(rows.map((row) => [row.loginUserId, row]));
+  const all = await usersConsidered(snapshot, inputs);
+  const found = await mapLimit(all, inputs.concurrency ?? 4, async (id): Promise<UserFacts> => {
     const existence = await inputs.reader.userExists(id);
     const ours = existence.exists
       ? await inputs.ledger.createdByUs({ kind: 'user', loginUserId: id })
       : false;
     return { existence, ours };
   });
-  const candidates: Candidate[] = [];
-  all.forEach((id, index) => {
-    const { existence, ours } = found[index] ?? { existence: { exists: false }, ours: false };
+  const candidates = all.flatMap((id, index): Candidate[] => {
+    const facts = found[index] ?? { existence: { exists: false }, ours: false };
     const row = byId.get(id);
-    const entity = userEntity(id);
-    const ref = { kind: 'user', loginUserId: id } as const;
-    const line = row?.line;
-    const at = line === undefined ? {} : { line };
-    const remove = (reason?: EntryReason): Candidate => {
-      const owners = claimants(id, row);
-      return {
-        ref,
-        entry: {
-          entity,
-          ...at,
-          category: 'delete',
-          ...(owners !== undefined
-            ? { reason: OWNER_AMBIGUOUS, scopes: owners }
-            : reason === undefined
-              ? {}
-              : { reason }),
-          repair: {
-            action: 'delete-user',
-            message: {
-              loginUserId: id,
-              correlationId:
-                line === undefined
-                  ? entityCorrelation(snapshot, entity)
-                  : rowCorrelation(snapshot, line),
-              occurredAt: exportedAt,
-            },
-          },
-        },
-      };
-    };
-    if (row !== undefined && !row.leaver && row.message !== undefined) {
-      if (!existence.exists) {
-        candidates.push({
-          ref,
-          entry: {
-            entity,
-            ...at,
-            category: 'create',
-            repair: {
-              action: 'add-user',
-              message: {
-                ...row.message,
-                correlationId: rowCorrelation(snapshot, row.line),
-                occurredAt: exportedAt,
-              },
-            },
-          },
-        });
-      } else if (!ours) {
-        candidates.push({
-          ref,
-          entry: { entity, ...at, category: 'conflict', reason: 'USER_EXISTS_NOT_OURS' },
-        });
-      } else if (
-        row.message.createInCloudConnect === true &&
-        'cloudConnectStatus' in existence &&
-        existence.cloudConnectStatus !== 'EXISTS'
-      ) {
-        candidates.push({
-          ref,
-          entry: { entity, ...at, category: 'conflict', reason: 'NOT_IN_CONTACT_CENTER_INSTANCE' },
-        });
-      } else {
-        candidates.push({ ref, entry: { entity, ...at, category: 'in-sync' } });
-      }
-      return;
-    }
-    if (!existence.exists) {
-      // A leaver already gone, or an old candidate that is gone: nothing to do.
-      if (row !== undefined)
-        candidates.push({ ref, entry: { entity, ...at, category: 'in-sync' } });
-      return;
-    }
-    const leaves = row !== undefined || scope.absentMeansLeave;
-    if (!leaves) {
-      candidates.push({
-        ref,
-        entry: ours
-          ? { entity, category: 'skipped', reason: 'ABSENT_NOT_LEAVE' }
-          : { entity, category: 'unmanaged', reason: 'NOT_IN_EXPORT' },
-      });
-    } else if (ours) {
-      candidates.push(remove());
-    } else if (scope.deleteUnmanaged) {
-      candidates.push(remove('UNMANAGED_DELETE_ALLOWED'));
-    } else {
-      candidates.push({
-        ref,
-        entry: {
-          entity,
-          ...at,
-          category: 'unmanaged',
-          reason: row?.leaver ? 'LEAVER_NOT_CREATED_BY_US' : 'NOT_CREATED_BY_US',
-        },
-      });
-    }
+    const entry =
+      row !== undefined && !row.leaver && row.message !== undefined
+        ? activeRowEntry(snapshot, row, row.message, facts)
+        : leavingUserEntry(snapshot, inputs, id, row, facts);
+    return entry === undefined ? [] : [{ ref: { kind: 'user', loginUserId: id }, entry }];
   });
   const existing = found.filter((f) => f.existence.exists).length;
   return { candidates, checked: all.length, scopeSize: Math.max(rows.length, existing) };

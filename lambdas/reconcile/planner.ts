@@ -117,7 +117,8 @@ export const scopeNamed = (manifestText: string): string | undefined => {
 
 /**
  * Notes a refused snapshot in the run history (under the scope its manifest names, if any), so
- * an operator finds the refusal where the runs are.
+ * an operator finds the refusal where the runs are. Its code and message are copied: a refusal
+ * error's own message does not serialize, and the run item must parse when read back.
  */
 export const noteRefusal = async (
   history: RunHistory,
@@ -131,7 +132,7 @@ export const noteRefusal = async (
     scope,
     status: 'refused',
     at,
-    refusal,
+    refusal: { code: refusal.code, message: refusal.message },
   });
   return scope;
 };
@@ -179,8 +180,7 @@ export const planSnapshot = async (inputs: PlanRunInputs): Promise<PlanRun> => {
     });
   } catch (error) {
     // A refusal like any other, so that it is noted where the runs are.
-    if (error instanceof LedgerDocError)
-      throw new SnapshotRefused('LEDGER_ITEM_INVALID', error.message);
+    if (error instanceof LedgerDocError) throw new SnapshotRefused(error.code, error.message);
     throw error;
   }
   return { plan, snapshot, state, warnings };

@@ -13,6 +13,7 @@ import {
 import type { Outcome } from '../core/outcome';
 import type { PlatformCaller } from '../core/platform-caller';
 import type { CampaignRecord } from '../core/platform-responses';
+import { Refusal } from './refusal';
 
 export interface PlatformReader {
   /** The records a search returns (none for an id lookup that matched nothing). */
@@ -23,8 +24,14 @@ export interface PlatformReader {
 }
 
 /** The platform could not be read; the plan stops and names the call. */
-export class PlatformReadError extends Error {
+export class PlatformReadError extends Refusal<'PLATFORM_READ'> {
   override readonly name = 'PlatformReadError';
+  readonly code = 'PLATFORM_READ';
+  // The platform or the way to it failed: the same plan may be read later.
+  readonly category = 'retryable';
+  override get reason(): string {
+    return `the platform could not be read: ${this.message}`;
+  }
 }
 
 export interface PlatformReaderOptions {

@@ -6,12 +6,15 @@
  * invocation gets as far as its time allows (docs/decisions.md, "Reconciliation").
  */
 import type { UserExistenceResult } from '../actions';
+import { SyncError } from '../core/errors';
 import type { CampaignRecord } from '../core/platform-responses';
 import type { PlatformReader } from './platform-reader';
 
 /** The invocation's time is nearly up: keep the answers and go on in the next one. */
-export class ReadBudgetSpent extends Error {
+export class ReadBudgetSpent extends SyncError<'READ_BUDGET_SPENT'> {
   override readonly name = 'ReadBudgetSpent';
+  readonly code = 'READ_BUDGET_SPENT';
+  readonly category = 'retryable';
 }
 
 export interface Answers {

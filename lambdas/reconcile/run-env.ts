@@ -3,6 +3,7 @@
  * config; a missing or invalid variable fails the cold start naming it.
  */
 import * as z from 'zod/mini';
+import { SyncError } from '../core/errors';
 import { platformEnvShape } from '../core/runtime-env';
 import { formatIssues } from '../messages/parse';
 import '../core/zod-locale';
@@ -46,8 +47,11 @@ export type RunEnv = Omit<
   readonly REPAIR_QUEUE_URLS: Record<string, string>;
 };
 
-export class RunEnvError extends Error {
+/** The function's environment breaks its contract: the deployment must be fixed. */
+export class RunEnvError extends SyncError<'RUN_ENV_INVALID'> {
   override readonly name = 'RunEnvError';
+  readonly code = 'RUN_ENV_INVALID';
+  readonly category = 'operator';
 }
 
 export const readRunEnv = (

@@ -19,13 +19,13 @@ import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
 import { decodeExport } from './export-decoder';
 import { LedgerItemView } from './ledger-item-view';
-import { SnapshotRefused } from './manifest';
 import { CHANGES, type Plan } from './plan';
 import { type PlanNext, planNext, recordPlan } from './plan-record';
 import { PLAN_STEP_OUTCOME } from './plan-step-outcome';
 import { noteRefusal, planSnapshot } from './planner';
-import { PlatformReadError, type PlatformReader } from './platform-reader';
+import type { PlatformReader } from './platform-reader';
 import type { RefusalCode } from './reconcile-codes';
+import { Refusal } from './refusal';
 import {
   type Answers,
   emptyAnswers,
@@ -183,8 +183,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
           answered: Object.keys(answers.users).length,
         };
       }
-      if (error instanceof SnapshotRefused) return refuse(error.code, error.message);
-      if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
+      if (error instanceof Refusal) return refuse(error.code, error.message);
       throw error;
     }
     let result = run.plan;
@@ -212,7 +211,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
         await workedSincePlan(result, timed, { onWorked: (entity) => worked.push(entity) });
         if (worked.length > 0) result = withWorkedDeletes(result, worked);
       } catch (error) {
-        if (error instanceof PlatformReadError) return refuse('PLATFORM_READ', error.message);
+        if (error instanceof Refusal) return refuse(error.code, error.message);
         if (!(error instanceof ReadBudgetSpent)) throw error;
         // Those found worked before the time ran out are named, as a whole recheck names them.
         if (worked.length > 0) result = withWorkedDeletes(result, worked);

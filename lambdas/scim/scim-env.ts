@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { SyncError } from '../core/errors';
-import { platformEnvShape } from '../core/runtime-env';
+import { environmentProblems, platformEnvShape } from '../core/runtime-env';
 import '../core/zod-locale';
 
 /**
@@ -73,13 +73,7 @@ export class ScimEnvError extends SyncError<'SCIM_ENV_INVALID'> {
 /** Reads the contract from `env`; throws one error naming every bad variable. */
 export const readScimEnv = (env: Record<string, string | undefined>): ScimEnv => {
   const parsed = scimEnvSchema.safeParse(env);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0] ?? '(environment)');
-        const message = env[name] === undefined ? 'is not set' : issue.message;
-        return `${name} ${message}`;
-      });
+  const problems = parsed.success ? [] : environmentProblems(parsed.error.issues, env);
   if (parsed.success && parsed.data.HELD_QUEUE_URL !== undefined) {
     for (const name of ['DELETE_BRAKE_LIMIT', 'DELETE_BRAKE_WINDOW_SECONDS'] as const) {
       if (parsed.data[name] === undefined) {

@@ -58,6 +58,13 @@ const normalised = (resource: Json, operation: unknown, i: number): ScimPatchOpe
     if (path === undefined || path === '')
       throw badRequest('noTarget', `${at}: remove needs a path`);
     checkPath(path, at);
+    // Unassigned `active` would read as active again: a 2xx for a change that did not happen.
+    if (attributeOf(path) === 'active') {
+      throw badRequest(
+        'mutability',
+        `${at}: active cannot be removed; replace it with false to deactivate the user`,
+      );
+    }
     const extension = extensionNamed(resource, path);
     if (extension !== undefined) {
       // The whole extension: each of its attributes.

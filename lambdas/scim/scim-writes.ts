@@ -87,12 +87,14 @@ export class ScimWrites {
     if (isUnsureUser(place)) {
       // A refused join leaves someone else's user as a doubt to look at again: still not ours.
       const { before, after } = place.unsure;
-      return [before, after].some((p) => p !== undefined && 'user' in p && p.user.born === '')
+      return [before, after].some(
+        (p) => p !== undefined && 'user' in p && p.user.origin === 'outside',
+      )
         ? 'theirs'
         : undefined;
     }
     if (!('user' in place)) return 'absent';
-    return place.user.born === '' ? 'theirs' : 'ours';
+    return place.user.origin === 'outside' ? 'theirs' : 'ours';
   }
 
   /** Adds the user; throws the SCIM answer unless it ended applied or already in place. */

@@ -1,5 +1,6 @@
 import { SyncError } from '../../lambdas/core/errors';
 import type { DeadLetterReason, DeadLetterSink } from '../../lambdas/core/ports';
+import { PlannedFailures } from './planned-failures';
 
 /** One message in a dead-letter queue, as an operator would find it there. */
 export interface DeadLetter {
@@ -30,7 +31,7 @@ export class DeadLetterSendError extends SyncError<'DEAD_LETTER_SEND_FAILED'> {
  */
 export class InMemoryDeadLetterQueue implements DeadLetterSink {
   readonly #letters: DeadLetter[] = [];
-  #failuresLeft = 0;
+  readonly #failures = new PlannedFailures('failNextSends');
   #failedSends = 0;
 
   constructor(readonly name: string) {}
@@ -47,15 +48,11 @@ export class InMemoryDeadLetterQueue implements DeadLetterSink {
 
   /** The next `count` sends throw `DeadLetterSendError` (and store nothing). */
   failNextSends(count: number): void {
-    if (!Number.isInteger(count) || count < 0) {
-      throw new RangeError(`failNextSends needs a whole number >= 0, got ${count}`);
-    }
-    this.#failuresLeft = count;
+    this.#failures.plan(count);
   }
 
   async send(body: string, reason: DeadLetterReason): Promise<void> {
-    if (this.#failuresLeft > 0) {
-      this.#failuresLeft -= 1;
+    if (this.#failures.take()) {
       this.#failedSends += 1;
       throw new DeadLetterSendError(`SendMessage to ${this.name} failed (simulated)`);
     }

@@ -1,5 +1,6 @@
 import { SyncError } from '../../lambdas/core/errors';
 import type { ResultEvent, ResultPublisher } from '../../lambdas/core/ports';
+import { PlannedFailures } from './planned-failures';
 
 /** Thrown by `publish` while told to fail; PutEvents would report a failed entry. */
 export class ResultPublishFailure extends SyncError<'RESULT_PUBLISH_FAILED'> {
@@ -11,7 +12,7 @@ export class ResultPublishFailure extends SyncError<'RESULT_PUBLISH_FAILED'> {
 /** The result bus in memory: records every result event a read action publishes. */
 export class InMemoryResultBus implements ResultPublisher {
   readonly #events: ResultEvent[] = [];
-  #failuresLeft = 0;
+  readonly #failures = new PlannedFailures('failNextPublishes');
 
   /** Published events, oldest first. */
   get events(): readonly ResultEvent[] {
@@ -20,15 +21,11 @@ export class InMemoryResultBus implements ResultPublisher {
 
   /** The next `count` publishes throw `ResultPublishFailure` (and record nothing). */
   failNextPublishes(count: number): void {
-    if (!Number.isInteger(count) || count < 0) {
-      throw new RangeError(`failNextPublishes needs a whole number >= 0, got ${count}`);
-    }
-    this.#failuresLeft = count;
+    this.#failures.plan(count);
   }
 
   async publish(event: ResultEvent): Promise<void> {
-    if (this.#failuresLeft > 0) {
-      this.#failuresLeft -= 1;
+    if (this.#failures.take()) {
       throw new ResultPublishFailure(
         `PutEvents rejected the ${event.action}.result event (simulated)`,
       );

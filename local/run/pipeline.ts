@@ -35,7 +35,7 @@ import { seededRandom } from '../simulator/faults';
 import { toDeliveredEvent } from './delivered-event';
 import type { InputEvent, Scenario } from './event-input';
 import { createRunMetrics, type LogSink, RunLogger } from './run-logger';
-import type { RunSettings } from './run-settings';
+import { type RunSettings, runPlatformOf } from './run-settings';
 
 /** Where a message ended; `held`: parked by the mass-delete brake for an operator to decide. */
 export type FateKind = 'applied' | 'held' | 'dead-lettered' | 'redriven' | 'unrouted' | 'lost';
@@ -244,14 +244,7 @@ export const runPipeline = async (options: PipelineOptions): Promise<RunResult> 
     observer.fate?.(item.fate);
   };
 
-  const platform: PlatformSettings = {
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    baseUrl: simulator.baseUrl,
-    campaignRegion: settings.campaignRegion,
-    secretsRegion: settings.secretsRegion,
-  };
+  const platform: PlatformSettings = { ...runPlatformOf(settings), baseUrl: simulator.baseUrl };
 
   /** Records what the handler dead-lettered; with faults, fails one send that can be retried. */
   const deadLetterSink = (action: ActionName, inner: DeadLetterSink): DeadLetterSink => ({

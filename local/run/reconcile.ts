@@ -31,7 +31,7 @@ import { REPAIR_ORDER } from '../../ops/reconcile/reconcile-apply';
 import { sendRepairs } from '../../ops/reconcile/repair-sender';
 import { localPlatformReader } from '../../testkit';
 import type { Backend } from '../backends';
-import { type BackendKind, createBackend, EMULATOR_RETRY_SCHEDULE } from '../backends';
+import { type BackendKind, createBackend } from '../backends';
 import { type RunningSimulator, startSimulator } from '../simulator';
 import type { InputEvent, Scenario } from './event-input';
 import { type RunObserver, type RunResult, runPipeline } from './pipeline';
@@ -45,9 +45,9 @@ import {
   seedScenario,
 } from './reconcile-drift';
 import { formatSummary, type Style } from './report';
-import { EXIT } from './run';
+import { EXIT, exampleRunSettings } from './run';
 import { fileLogSink, type LogSink } from './run-logger';
-import { loadRunSettings, type RunSettings, withRetrySchedule } from './run-settings';
+import { type RunSettings, runPlatformOf, runSimulatorOptions } from './run-settings';
 
 /** Everything a local plan needs: the simulator, the backend's ledger, the run history. */
 export interface LocalPlatform {
@@ -67,11 +67,9 @@ export interface LocalPlatform {
 /** The simulator read as reconciliation reads the platform. */
 const readerOf = (local: LocalPlatform) =>
   localPlatformReader({
-    ...local.settings.tenant,
+    ...runPlatformOf(local.settings),
     baseUrl: local.simulator.baseUrl,
     apiKey: local.apiKey,
-    campaignRegion: local.settings.campaignRegion,
-    secretsRegion: local.settings.secretsRegion,
   });
 
 /** Plans one manifest of `folder` against the simulator, as `reconcile plan` does. */
@@ -224,9 +222,7 @@ export const executeReconcileRun = async (options: ReconcileRunOptions): Promise
   const { root, out, style } = options;
   const kind = options.backend ?? 'in-memory';
   const configFile = path.join(root, 'config', 'example.json');
-  const configured = loadRunSettings(configFile, 'config/example.json');
-  const settings =
-    kind === 'aws-emulator' ? withRetrySchedule(configured, EMULATOR_RETRY_SCHEDULE) : configured;
+  const settings = exampleRunSettings(root, kind);
   const raw = JSON.parse(await readFile(configFile, 'utf8')) as {
     reconcile?: { scopes?: unknown };
   };
@@ -237,13 +233,7 @@ export const executeReconcileRun = async (options: ReconcileRunOptions): Promise
   await mkdir(folder, { recursive: true });
 
   const apiKey = randomBytes(24).toString('base64url');
-  const simulator = await startSimulator({
-    apiKey,
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    secretsRegion: settings.secretsRegion,
-  });
+  const simulator = await startSimulator(runSimulatorOptions(settings, apiKey));
   let backend: Backend | undefined;
   let logSink: LogSink | undefined;
   try {

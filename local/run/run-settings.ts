@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
 import { SyncError } from '../../lambdas/core/errors';
+import type { PlatformSettings } from '../../lambdas/core/platform-settings';
 import { MAX_API_KEY_MAX_AGE_SECONDS } from '../../lambdas/core/ports';
 import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/regions';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../lambdas/core/retry-schedule';
 import { ACTION_DEFAULTS } from '../../lib/config';
 import { DEFAULT_API_KEY_MAX_AGE_SECONDS } from '../../testkit';
+import type { SimulatorOptions } from '../simulator';
 
 /**
  * The queue, function and rule settings the local run copies from a deployment config
@@ -180,4 +182,18 @@ export const withRetrySchedule = (settings: RunSettings, retry: RetrySchedule): 
       { ...settings.actions[name], maxReceiveCount: receivesWithinWindow(retry) },
     ]),
   ) as Record<ActionName, ActionRunSettings>,
+});
+
+/** The platform the run's handlers call, but for its base URL: the run's tenant and regions. */
+export const runPlatformOf = (settings: RunSettings): Omit<PlatformSettings, 'baseUrl'> => ({
+  ...settings.tenant,
+  campaignRegion: settings.campaignRegion,
+  secretsRegion: settings.secretsRegion,
+});
+
+/** What a simulator of the run's tenant starts with, to accept `apiKey` (the fault seed its default). */
+export const runSimulatorOptions = (settings: RunSettings, apiKey: string): SimulatorOptions => ({
+  apiKey,
+  ...settings.tenant,
+  secretsRegion: settings.secretsRegion,
 });

@@ -27,7 +27,13 @@ import {
   wrap,
 } from './report';
 import { fileLogSink, type LogSink } from './run-logger';
-import { loadRunSettings, type RunSettings, withRetrySchedule } from './run-settings';
+import {
+  loadRunSettings,
+  type RunSettings,
+  runPlatformOf,
+  runSimulatorOptions,
+  withRetrySchedule,
+} from './run-settings';
 
 /** Exit codes of `npm start`. */
 export const EXIT = {
@@ -92,13 +98,7 @@ const checkConvergence = async (
   settings: RunSettings,
   apiKey: string,
 ): Promise<EntityVerdict[]> => {
-  const expected = await startSimulator({
-    apiKey,
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    secretsRegion: settings.secretsRegion,
-  });
+  const expected = await startSimulator(runSimulatorOptions(settings, apiKey));
   try {
     seedSimulator(expected, scenario);
     // What the producers sent that reached a queue (an unrouted event never happened here).
@@ -106,18 +106,7 @@ const checkConvergence = async (
       .flatMap((phase) => phase.events)
       .filter((event) => routeEvent(event, settings.actions).routed)
       .map((event) => ({ action: event.detailType, message: event.detail }));
-    await applyInOrder(
-      events,
-      expected,
-      {
-        platformCode: settings.tenant.platformCode,
-        companyCode: settings.tenant.companyCode,
-        environmentName: settings.tenant.environmentName,
-        campaignRegion: settings.campaignRegion,
-        secretsRegion: settings.secretsRegion,
-      },
-      apiKey,
-    );
+    await applyInOrder(events, expected, runPlatformOf(settings), apiKey);
     return compareStates(project(expected, events), project(actual, events));
   } finally {
     await expected.close();
@@ -160,6 +149,18 @@ const formatConvergence = (
   ),
 ];
 
+/** The settings of config/example.json, for a run on `kind`. */
+export const exampleRunSettings = (root: string, kind: BackendKind): RunSettings => {
+  const configured = loadRunSettings(
+    path.join(root, 'config', 'example.json'),
+    'config/example.json',
+  );
+  // The emulator's queues run in real time: a day-long retry window would take a day.
+  return kind === 'aws-emulator'
+    ? withRetrySchedule(configured, EMULATOR_RETRY_SCHEDULE)
+    : configured;
+};
+
 /**
  * `npm start`: starts the platform simulator, feeds the scenario's events through the real
  * handlers over in-memory (or emulated) SQS/EventBridge, prints each message's fate as it is
@@ -169,13 +170,7 @@ const formatConvergence = (
 export const executeRun = async (options: RunOptions): Promise<number> => {
   const { root, style, out } = options;
   const kind = options.backend ?? 'in-memory';
-  const configured = loadRunSettings(
-    path.join(root, 'config', 'example.json'),
-    'config/example.json',
-  );
-  // The emulator's queues run in real time: a day-long retry window would take a day.
-  const settings =
-    kind === 'aws-emulator' ? withRetrySchedule(configured, EMULATOR_RETRY_SCHEDULE) : configured;
+  const settings = exampleRunSettings(root, kind);
   const given = options.events
     ? loadScenario(options.events, options.cwd)
     : loadScenario(path.join(root, 'examples'), root);
@@ -186,14 +181,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
   const logFile = options.logFile ?? path.join(root, '.tools', 'local-run.log');
 
   const apiKey = randomBytes(24).toString('base64url');
-  const simulator = await startSimulator({
-    apiKey,
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    secretsRegion: settings.secretsRegion,
-    seed: 1,
-  });
+  const simulator = await startSimulator(runSimulatorOptions(settings, apiKey));
   let backend: Backend | undefined;
   let logSink: LogSink | undefined;
   try {

@@ -19,9 +19,9 @@ import { createLocalScimHandler, LOCAL_USER_TEMPLATE } from '../scim/local-scim-
 import { type ScimProxyServer, startScimProxyServer } from '../scim/proxy-server';
 import { startSimulator } from '../simulator';
 import type { Style } from './report';
-import { EXIT } from './run';
+import { EXIT, exampleRunSettings } from './run';
 import { createRunMetrics, fileLogSink, RunLogger } from './run-logger';
-import { loadRunSettings } from './run-settings';
+import { runPlatformOf, runSimulatorOptions } from './run-settings';
 
 export interface ScimRunOptions {
   readonly root: string;
@@ -58,34 +58,17 @@ const stepLine = (outcome: StepOutcome, style: Style): string => {
 /** Runs the SCIM endpoint and both IdP sequences; the exit code of `npm start`. */
 export const executeScimRun = async (options: ScimRunOptions): Promise<number> => {
   const { out, style } = options;
-  const settings = loadRunSettings(
-    path.join(options.root, 'config', 'example.json'),
-    'config/example.json',
-  );
+  const settings = exampleRunSettings(options.root, 'in-memory');
   const apiKey = randomBytes(24).toString('base64url');
   const token = randomBytes(32).toString('base64url');
-  const simulator = await startSimulator({
-    apiKey,
-    platformCode: settings.tenant.platformCode,
-    companyCode: settings.tenant.companyCode,
-    environmentName: settings.tenant.environmentName,
-    secretsRegion: settings.secretsRegion,
-    seed: 1,
-  });
+  const simulator = await startSimulator(runSimulatorOptions(settings, apiKey));
   const logSink = fileLogSink(
     options.logFile ?? path.join(options.root, '.tools', 'local-run.log'),
   );
   let server: ScimProxyServer | undefined;
   try {
     const { handler, held } = createLocalScimHandler({
-      platform: {
-        platformCode: settings.tenant.platformCode,
-        companyCode: settings.tenant.companyCode,
-        environmentName: settings.tenant.environmentName,
-        baseUrl: simulator.baseUrl,
-        campaignRegion: settings.campaignRegion,
-        secretsRegion: settings.secretsRegion,
-      },
+      platform: { ...runPlatformOf(settings), baseUrl: simulator.baseUrl },
       apiKey,
       token,
       // SCIM writes are add-user and delete-user events: their logs go with add-user's label.

@@ -10,14 +10,14 @@ import { DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
 import {
   checkApplicable,
   checkRecorded,
-  PlanRefused,
   recheckDeletes,
   repairsByAction,
 } from '../../lambdas/reconcile/apply-check';
 import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
 import { type RepairAction, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
-import { PlanFileError, parsePlan, planDigest } from '../../lambdas/reconcile/plan-file';
+import { parsePlan, planDigest } from '../../lambdas/reconcile/plan-file';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
+import { Refusal, refusedLine } from '../../lambdas/reconcile/refusal';
 import { queueBatchSender } from '../bulk/batch-target';
 import { counted } from '../counted';
 import type { OpsCommand } from '../deployment';
@@ -60,8 +60,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   try {
     plan = parsePlan(text, location.name);
   } catch (error) {
-    if (error instanceof PlanFileError)
-      throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was sent.`);
+    if (error instanceof Refusal) throw new OpsError(refusedLine(error, 'Nothing was sent.'));
     throw error;
   }
   const tableName = await ledgerTableOf(deployment);
@@ -77,8 +76,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
       allowDeletes: options.allowDeletes,
     });
   } catch (error) {
-    if (error instanceof PlanRefused)
-      throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was sent.`);
+    if (error instanceof Refusal) throw new OpsError(refusedLine(error, 'Nothing was sent.'));
     throw error;
   }
   const repairs = repairsByAction(plan, decision);

@@ -9,11 +9,10 @@ import { dynamoDbLedgerItems } from '../../lambdas/reconcile/dynamodb-ledger-ite
 import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
 import { decodeExport } from '../../lambdas/reconcile/export-decoder';
 import { LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
-import { SnapshotRefused } from '../../lambdas/reconcile/manifest';
 import { planNext, recordPlan } from '../../lambdas/reconcile/plan-record';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
 import { noteRefusal, planSnapshot } from '../../lambdas/reconcile/planner';
-import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
+import { Refusal, refusedLine } from '../../lambdas/reconcile/refusal';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../lib/stack-outputs';
 import type { Deployment, OpsCommand } from '../deployment';
 import { OpsError } from '../errors';
@@ -86,18 +85,9 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
       now: now(),
     });
   } catch (error) {
-    if (error instanceof SnapshotRefused) {
-      await noteRefusal(history, manifestText, error, new Date(now()).toISOString());
-      throw new OpsError(`Refused (${error.code}): ${error.message}. Nothing was planned.`);
-    }
-    if (error instanceof PlatformReadError) {
-      const refusal = { code: 'PLATFORM_READ', message: error.message } as const;
-      await noteRefusal(history, manifestText, refusal, new Date(now()).toISOString());
-      throw new OpsError(
-        `Refused (PLATFORM_READ): the platform could not be read: ${error.message}. Nothing was planned.`,
-      );
-    }
-    throw error;
+    if (!(error instanceof Refusal)) throw error;
+    await noteRefusal(history, manifestText, error, new Date(now()).toISOString());
+    throw new OpsError(refusedLine(error, 'Nothing was planned.'));
   }
   const { plan } = run;
   const planPath = path.resolve(options.out ?? defaultPlanPath(options.manifest));

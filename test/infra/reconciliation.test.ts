@@ -7,6 +7,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { PLAN_STEP_OUTCOME } from '../../lambdas/reconcile/plan-step-outcome';
+import { denyInsecureTransport } from './policy-statements';
 import { configWith, synth } from './synth';
 
 const scopes = {
@@ -50,12 +51,7 @@ describe('the reconcile bucket', () => {
     });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
-        ]),
+        Statement: Match.arrayWith([denyInsecureTransport()]),
       },
     });
   });

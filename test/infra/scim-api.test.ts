@@ -25,6 +25,7 @@ import { EntityLedgerTable } from '../../lib/entity-ledger-table';
 import { SCIM_ACCESS_LOG_FIELDS, ScimApi, type ScimApiProps } from '../../lib/scim-api';
 import { scimEnvironment } from '../../lib/scim-environment';
 import { SCIM_URL_OUTPUT_KEY } from '../../lib/stack-outputs';
+import { readSecretStatement } from './policy-statements';
 import {
   actionsOf,
   configWith,
@@ -168,46 +169,11 @@ describe('the SCIM API', () => {
     );
 
     // Assess
-    const secret = (region: string, name: string) => ({
-      'Fn::Join': [
-        '',
-        [
-          'arn:',
-          { Ref: 'AWS::Partition' },
-          `:secretsmanager:${region}:`,
-          { Ref: 'AWS::AccountId' },
-          `:secret:${name}-??????`,
-        ],
-      ],
-    });
     const heldQueue = stack.pipelines.get('delete-user')?.heldQueue;
     if (heldQueue === undefined) throw new Error('delete-user has no held queue');
     expect(statements).toEqual([
-      {
-        Sid: 'ReadScimToken',
-        Effect: 'Allow',
-        Action: 'secretsmanager:GetSecretValue',
-        Resource: {
-          'Fn::Join': [
-            '',
-            [
-              'arn:',
-              { Ref: 'AWS::Partition' },
-              ':secretsmanager:',
-              { Ref: 'AWS::Region' },
-              ':',
-              { Ref: 'AWS::AccountId' },
-              `:secret:${SCIM_ON.tokenSecretId}-??????`,
-            ],
-          ],
-        },
-      },
-      {
-        Sid: 'ReadApiKey',
-        Effect: 'Allow',
-        Action: 'secretsmanager:GetSecretValue',
-        Resource: secret(config.apiKey.secretsRegion, config.apiKey.secretId),
-      },
+      readSecretStatement('ReadScimToken', undefined, SCIM_ON.tokenSecretId),
+      readSecretStatement('ReadApiKey', config.apiKey.secretsRegion, config.apiKey.secretId),
       {
         Sid: 'EntityLedger',
         Effect: 'Allow',

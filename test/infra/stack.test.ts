@@ -23,6 +23,7 @@ import {
 import type { ContactCenterSyncStack } from '../../lib/contact-center-sync-stack';
 import { HANDLER_ENVIRONMENT_VARIABLES, handlerEnvironment } from '../../lib/handler-environment';
 import { actionOutputKeys } from '../../lib/stack-outputs';
+import { denyInsecureTransport, readSecretStatement } from './policy-statements';
 import {
   ALL_ACTIONS_ALARM_COUNT,
   actionsOf,
@@ -282,23 +283,7 @@ describe('IAM least privilege', () => {
 
     // Assess
     expect(statements).toEqual([
-      {
-        Sid: 'ReadApiKey',
-        Effect: 'Allow',
-        Action: 'secretsmanager:GetSecretValue',
-        Resource: {
-          'Fn::Join': [
-            '',
-            [
-              'arn:',
-              { Ref: 'AWS::Partition' },
-              `:secretsmanager:${config.apiKey.secretsRegion}:`,
-              { Ref: 'AWS::AccountId' },
-              `:secret:${config.apiKey.secretId}-??????`,
-            ],
-          ],
-        },
-      },
+      readSecretStatement('ReadApiKey', config.apiKey.secretsRegion, config.apiKey.secretId),
     ]);
   });
 
@@ -601,10 +586,7 @@ describe('stack', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
+          denyInsecureTransport(),
           Match.objectLike({
             Effect: 'Allow',
             Principal: { Service: 'cloudwatch.amazonaws.com' },
@@ -653,12 +635,7 @@ describe.each(DESTRUCTIVE_ACTIONS)('%s mass-delete brake', (action) => {
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [ref(heldQueue)],
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
-        ]),
+        Statement: Match.arrayWith([denyInsecureTransport()]),
       },
     });
   });

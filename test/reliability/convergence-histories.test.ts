@@ -15,7 +15,6 @@ import {
   convergenceRun,
   deliveryModeFromEnv,
   inMemoryLedger,
-  type RunStats,
   simulatorsForFile,
 } from './convergence/convergence-check';
 import { platformWorkRun } from './convergence/platform-work';
@@ -23,10 +22,8 @@ import { platformWorkRun } from './convergence/platform-work';
 const RUNS = Number(process.env.CONVERGENCE_HISTORY_RUNS ?? 100);
 const SEED = Number(process.env.CONVERGENCE_SEED ?? 20261127);
 const mode = deliveryModeFromEnv();
-const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
-const simulators = simulatorsForFile(
+const { simulators, stats } = simulatorsForFile(
   `convergence of issue 23's histories (in-memory ledger, ${mode})`,
-  stats,
 );
 
 const MOVE_CHAINS: HistoryShape = {

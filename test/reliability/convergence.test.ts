@@ -8,16 +8,10 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { historiesArb } from '../../local/convergence/histories';
 import type { FaultSettings } from '../../local/simulator';
-import {
-  convergenceRun,
-  inMemoryLedger,
-  type RunStats,
-  simulatorsForFile,
-} from './convergence/convergence-check';
+import { convergenceRun, inMemoryLedger, simulatorsForFile } from './convergence/convergence-check';
 
 const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 500);
-const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
-const simulators = simulatorsForFile('convergence (in-memory ledger)', stats);
+const { simulators, stats } = simulatorsForFile('convergence (in-memory ledger)');
 
 describe('convergence on the in-memory ledger', () => {
   it('every record and user ends in the state of its newest event, whatever the delivery', async () => {

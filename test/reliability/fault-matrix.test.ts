@@ -18,8 +18,8 @@ import { type FaultSettings, startSimulator } from '../../local/simulator';
 import {
   API_KEY,
   convergenceRun,
+  newRunStats,
   type Platforms,
-  type RunStats,
 } from './convergence/convergence-check';
 import {
   type EntityStates,
@@ -455,7 +455,7 @@ const platformFaultProfiles = PROFILES.filter((profile) => profile.simulatorFaul
 
 describe('several messages per entity, through each platform fault', () => {
   let platforms: Platforms | undefined;
-  const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
+  const stats = newRunStats();
 
   beforeAll(async () => {
     const [actual, expected] = await Promise.all(

@@ -21,14 +21,12 @@ import {
   divergence,
   fasterWaits,
   quietly,
-  type RunStats,
   simulatorsForFile,
 } from './convergence/convergence-check';
 import { FAST_HTTP, fakeContext, settingsFor, sqsRecord, testHandler } from './support/harness';
 
 const RUNS = Number(process.env.SCIM_CONVERGENCE_RUNS ?? 40);
-const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
-const simulators = simulatorsForFile('SCIM and queue convergence', stats);
+const { simulators, stats } = simulatorsForFile('SCIM and queue convergence');
 
 const LOGIN = 'pat@example.com';
 const TOKEN = 'scim-convergence-token';

@@ -125,8 +125,9 @@ export interface EntityKind<
     },
   ): Promise<{ readonly id: Id; readonly alias?: string } | { readonly outcome: Outcome }>;
   /**
-   * What an item of an older schema version still tells (undefined: nothing; the entity is then
-   * treated as never seen, and the platform is read where that matters).
+   * What an item of an older schema version that `parts` no longer reads (not even as
+   * `previous`) still tells (undefined: nothing; the entity is then treated as never seen, and
+   * the platform is read where that matters).
    */
   migrate?(raw: unknown): Known | undefined;
   /**

@@ -11,7 +11,7 @@ import {
   type StoredEvent,
 } from './entity-kind';
 import type { Version } from './event-version';
-import { LEDGER_SCHEMA_VERSION, type LedgerDoc, parseLedgerDoc } from './ledger-doc';
+import { type LedgerDoc, parseLedgerDoc } from './ledger-doc';
 import type { ClaimResult, LedgerStore } from './ledger-store';
 
 /**
@@ -184,7 +184,7 @@ export class EntityLedger {
   #docOf(kind: AnyEntityKind, claim: Extract<ClaimResult, { kind: 'claimed' }>, id: unknown): Doc {
     const parsed = parseLedgerDoc(claim.doc, kind.name, kind.parts);
     const doc: Doc = parsed ?? {
-      schema: LEDGER_SCHEMA_VERSION,
+      schema: kind.parts.schema,
       kind: kind.name,
       id,
       events: [],

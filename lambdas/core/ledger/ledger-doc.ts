@@ -5,13 +5,14 @@ import type { Version } from './event-version';
 
 /**
  * The ledger item of one entity, as persisted (DynamoDB, one JSON attribute; memory locally).
- * It lives up to 400 days, so it carries a schema version and is parsed, never cast: an item of
- * another version is read as "nothing known, the platform in doubt" (`entity-ledger.ts`).
+ * It lives up to 400 days, so it carries its kind's schema version and is parsed, never cast:
+ * an item of a version the kind reads (`DocParts.previous`) is converted to the current shape,
+ * one of any other version is read as "nothing known, the platform in doubt" (`entity-ledger.ts`).
+ * Each kind has its own version, so a new shape of one kind keeps what the ledger knows of others.
  */
-export const LEDGER_SCHEMA_VERSION = 2;
-
 export interface LedgerDoc<Id, Op, State, Known> {
-  readonly schema: typeof LEDGER_SCHEMA_VERSION;
+  /** The version of its kind's item shape (`DocParts.schema`). */
+  readonly schema: number;
   /** The entity kind (`record-family`, `user`). */
   readonly kind: string;
   /** Who the entity is on the platform (the ids its requests need). */
@@ -69,7 +70,7 @@ const storedEvent = z.object({
 });
 
 const envelope = z.object({
-  schema: z.literal(LEDGER_SCHEMA_VERSION),
+  schema: z.number(),
   kind: z.string(),
   id: z.unknown(),
   events: z.array(storedEvent),
@@ -86,10 +87,17 @@ envelope satisfies Exactly<typeof envelope, LedgerDoc<unknown, unknown, unknown,
  * `Exactly`.
  */
 export interface DocParts<Id, Op, State, Known> {
+  /** The version of the kind's item shape that this code writes: a new shape is a new version. */
+  readonly schema: number;
   readonly id: z.ZodMiniType<Id>;
   readonly op: z.ZodMiniType<Op>;
   readonly state: z.ZodMiniType<State>;
   readonly known: z.ZodMiniType<Known>;
+  /**
+   * How an item of the kind's previous version is read: its parts in their old shape, each
+   * converted to this one (so its events and what it knew are kept). Undefined: none is read.
+   */
+  readonly previous?: DocParts<Id, Op, State, Known>;
 }
 
 /** Where a persisted item was not what this version writes: the path and the problem. */
@@ -108,9 +116,10 @@ const check = <T>(schema: z.ZodMiniType<T>, value: unknown, path: string): T => 
 };
 
 /**
- * The item as this version reads it; `undefined` for an item of another schema version or kind
- * (the caller then knows nothing of the entity and reads the platform). Throws `LedgerDocError`
- * for an item of this version that does not parse: never misread.
+ * The item as this version reads it, in the current shape of the kind's parts; `undefined` for
+ * an item of another kind, or of a schema version neither `parts` nor its `previous` read (the
+ * caller then knows nothing of the entity and reads the platform). Throws `LedgerDocError` for
+ * an item of a version it reads that does not parse: never misread.
  */
 export const parseLedgerDoc = <Id, Op, State, Known>(
   raw: unknown,
@@ -118,13 +127,17 @@ export const parseLedgerDoc = <Id, Op, State, Known>(
   parts: DocParts<Id, Op, State, Known>,
 ): LedgerDoc<Id, Op, State, Known> | undefined => {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  if ((raw as { schema?: unknown }).schema !== LEDGER_SCHEMA_VERSION) return undefined;
+  const schema = (raw as { schema?: unknown }).schema;
+  if (schema !== parts.schema) {
+    const older = parts.previous && parseLedgerDoc(raw, kind, parts.previous);
+    return older && { ...older, schema: parts.schema };
+  }
   const doc = check(envelope, raw, 'item');
   if (doc.kind !== kind) return undefined;
   const events = (list: typeof doc.events, path: string) =>
     list.map((event, i) => ({ ...event, op: check(parts.op, event.op, `${path}.${i}.op`) }));
   return {
-    schema: LEDGER_SCHEMA_VERSION,
+    schema: parts.schema,
     kind,
     id: check(parts.id, doc.id, 'item.id'),
     events: events(doc.events, 'item.events'),

@@ -72,6 +72,8 @@ const known = z.object({
 });
 
 export const RECORD_FAMILY_PARTS: DocParts<FamilyId, RecordOp, FamilyState, KnownFamily> = {
+  // Version 2 since the ledger kept one version for every kind (items of version 1 had per-campaign keys).
+  schema: 2,
   id: id satisfies Exactly<typeof id, FamilyId>,
   op: op satisfies Exactly<typeof op, RecordOp>,
   state: state satisfies Exactly<typeof state, FamilyState>,

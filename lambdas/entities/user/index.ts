@@ -1,6 +1,13 @@
 import { userKey } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
-import { isUnsureUser, type KnownUser, sureUser, UNKNOWN_USER } from './known';
+import {
+  baseState,
+  isUnsureUser,
+  type KnownUser,
+  knownUserAt,
+  NOTHING_THERE,
+  UNKNOWN_USER,
+} from './known';
 import { learnUser, type UserAnswer } from './learn';
 import { replayUser, type UserOp, type UserState, userAt } from './model';
 import { USER_PARTS } from './persisted';
@@ -18,12 +25,13 @@ const migrate = (raw: unknown): KnownUser | undefined => {
   const { present, ours } = raw as { present?: unknown; ours?: unknown };
   if (present === true && ours === true) {
     return {
-      place: { unsure: { after: { user: { born: '0', at: '0' } } } },
-      base: { gone: '' },
-      written: true,
+      place: { unsure: { after: { user: { origin: 'ours-unversioned' } } } },
+      base: { stage: 'written', place: NOTHING_THERE },
     };
   }
-  if (present === false) return { place: { unsure: { after: { gone: '0' } } }, written: true };
+  if (present === false) {
+    return { place: { unsure: { after: NOTHING_THERE } }, base: { stage: 'written-unseen' } };
+  }
   return undefined;
 };
 
@@ -47,24 +55,28 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
           ...known,
           place: { unsure: { ...(known.place === undefined ? {} : { before: known.place }) } },
         },
-  start: (known, snapshot) => snapshot ?? (known.base === undefined ? {} : { place: known.base }),
+  start: (known, snapshot) => snapshot ?? baseState(known.base),
   replay: replayUser,
   plan: planUser,
   run: runUserStep,
   learn: learnUser,
   createdByUs: (known) => ({
     kind: 'entity',
-    ours: (userAt(sureUser(known.place))?.born ?? '') !== '',
+    ours: (knownUserAt(known.place)?.origin ?? 'outside') !== 'outside',
   }),
   isGone: (desired, known) =>
     userAt(desired.place) === undefined &&
-    userAt(sureUser(known.place)) === undefined &&
+    knownUserAt(known.place) === undefined &&
     !isUnsureUser(known.place),
   // Whether it is there, and the newest event that asked for it (a rejoin asks the platform again).
-  values: (state) =>
-    state.place === undefined ? null : 'gone' in state.place ? 'absent' : state.place.user.at,
+  values: (state) => {
+    if (state.place === undefined) return null;
+    if ('gone' in state.place) return 'absent';
+    return state.place.user.origin === 'ours' ? state.place.user.at : 'outside';
+  },
   keep: (state, events) => {
-    const at = userAt(state.place)?.at;
+    const user = userAt(state.place);
+    const at = user?.origin === 'ours' ? user.at : undefined;
     return events.filter((event) => event.v === at && event.op.kind === 'join');
   },
   alreadyCode: (op, doubted) =>

@@ -1,53 +1,60 @@
 import type { StepAnswer } from '../../core/ledger/entity-kind';
-import { type KnownUser, sureUser, userAfterRead } from './known';
+import {
+  baseAfterFinding,
+  baseAfterUnanswered,
+  baseAfterWrite,
+  type KnownUser,
+  NOTHING_THERE,
+  SOMEONE_ELSES,
+  sureUser,
+  userAfterRead,
+} from './known';
 import type { UserPlace } from './model';
 import type { UserStep } from './plan';
 
-export interface UserAnswer extends StepAnswer {
-  /** A read's finding. */
-  readonly exists?: boolean;
+/** What a step's call told the ledger, beyond its status. */
+export type UserFinding =
+  /** A read found the user there. */
+  | 'there'
+  /** A read found no user. */
+  | 'absent'
   /** add-user answered ALREADY_EXISTS with no earlier attempt of the call unanswered: not ours. */
-  readonly theirs?: boolean;
-  /** delete-user removed someone (not NOT_FOUND). */
-  readonly removed?: boolean;
-}
+  | 'theirs'
+  /** delete-user removed a user (it did not answer NOT_FOUND). */
+  | 'removed'
+  /** Nothing beyond its status: it failed or went unanswered, added the user, found ours there, or deleted nothing. */
+  | 'nothing-more';
 
-const SOMEONE_ELSES: UserPlace = { user: { born: '', at: '' } };
+export interface UserAnswer extends StepAnswer {
+  readonly finding: UserFinding;
+}
 
 /** What the ledger knows of a user after a step's call ended as `answer`. Pure. */
 export const learnUser = (known: KnownUser, step: UserStep, answer: UserAnswer): KnownUser => {
   if (step.kind === 'conflict' || answer.status === 'failed') return known;
   if (step.kind === 'read') {
-    if (answer.exists === undefined) return known;
-    const place = userAfterRead(known.place, answer.exists);
+    if (answer.finding !== 'there' && answer.finding !== 'absent') return known;
+    const exists = answer.finding === 'there';
     return {
-      ...known,
-      place,
+      place: userAfterRead(known.place, exists),
       // Until the ledger writes, what it finds is what was there before it: someone else's user, or none.
-      ...(known.written === true ? {} : { base: answer.exists ? SOMEONE_ELSES : { gone: '' } }),
+      base: baseAfterFinding(known.base, exists ? SOMEONE_ELSES : NOTHING_THERE),
     };
   }
   const after: UserPlace = step.kind === 'add' ? step.place : { gone: step.gone };
   if (answer.status === 'uncertain') {
     const before = sureUser(known.place);
     return {
-      ...known,
       place: { unsure: { ...(before === undefined ? {} : { before }), after } },
-      written: true,
+      base: baseAfterUnanswered(known.base),
     };
   }
-  if (step.kind === 'add' && answer.theirs === true) {
+  if (step.kind === 'add' && answer.finding === 'theirs') {
     // Someone else made it since the ledger last looked.
-    return {
-      ...known,
-      place: SOMEONE_ELSES,
-      ...(known.written === true ? {} : { base: SOMEONE_ELSES }),
-    };
+    return { place: SOMEONE_ELSES, base: baseAfterFinding(known.base, SOMEONE_ELSES) };
   }
-  const base =
-    known.base ??
-    (step.kind === 'remove' && answer.removed === true
-      ? SOMEONE_ELSES
-      : ({ gone: '' } as UserPlace));
-  return { ...known, place: after, base, written: true };
+  // A user the ledger removed without knowing what was there before was someone else's.
+  const before =
+    step.kind === 'remove' && answer.finding === 'removed' ? SOMEONE_ELSES : NOTHING_THERE;
+  return { place: after, base: baseAfterWrite(known.base, before) };
 };

@@ -27,17 +27,26 @@ export type UserOp =
 
 export type UserEvent = StoredEvent<UserOp>;
 
-export interface UserRecord {
-  /** The join that created it ('' = made outside the integration: someone else's). */
-  readonly born: Version;
-  /** The newest event that created it or asked for it again. */
-  readonly at: Version;
-}
+/** A user on the platform, and who made it. */
+export type UserRecord =
+  /** Created by this integration: by the join `born`; `at` is the newest join that asked for it since. */
+  | { readonly origin: 'ours'; readonly born: Version; readonly at: Version }
+  /** Made outside the integration, before it first asked for it: someone else's, never adopted. */
+  | { readonly origin: 'outside' };
 
-/** `outside`: a read found it gone where the ledger knew the user (removed outside the integration). */
-export type UserPlace =
-  | { readonly user: UserRecord }
-  | { readonly gone: Version; readonly outside?: true };
+/** Why a user is not there, which says which joins add it (back). */
+export type UserGone =
+  /** Nothing keeps it out: never there as far as the ledger knows (or an add that did not land). Any join adds it. */
+  | { readonly by: 'nothing' }
+  /** The leave `v` removed it, or found it not there: a join newer than `v` adds it again. */
+  | { readonly by: 'leave'; readonly v: Version }
+  /**
+   * A read found it gone where the ledger knew its user of ours, asked for by the join `after`:
+   * removed outside the integration, which only a newer join undoes.
+   */
+  | { readonly by: 'outside'; readonly after: Version };
+
+export type UserPlace = { readonly user: UserRecord } | { readonly gone: UserGone };
 
 /** `place` is absent while nothing is known (no event, nothing read). */
 export interface UserState {
@@ -54,9 +63,13 @@ const applyOp = (
 ): { state: UserState; effect: Effect } => {
   const user = userAt(state.place);
   if (op.kind === 'join') {
-    if (user === undefined)
-      return { state: { place: { user: { born: v, at: v } } }, effect: { kind: 'applied' } };
-    if (user.born === '') {
+    if (user === undefined) {
+      return {
+        state: { place: { user: { origin: 'ours', born: v, at: v } } },
+        effect: { kind: 'applied' },
+      };
+    }
+    if (user.origin === 'outside') {
       return {
         state,
         effect: {
@@ -71,7 +84,7 @@ const applyOp = (
   }
   if (user === undefined) {
     return {
-      state: state.place === undefined ? { place: { gone: v } } : state,
+      state: state.place === undefined ? { place: { gone: { by: 'leave', v } } } : state,
       effect: {
         kind: 'none',
         code: 'ALREADY_ABSENT',
@@ -79,7 +92,7 @@ const applyOp = (
       },
     };
   }
-  return { state: { place: { gone: v } }, effect: { kind: 'applied' } };
+  return { state: { place: { gone: { by: 'leave', v } } }, effect: { kind: 'applied' } };
 };
 
 /** The user after its events, applied once each in version order to `start`. */

@@ -1,6 +1,6 @@
 import type { Version } from '../../core/ledger/event-version';
-import { isUnsureUser, type KnownUser, sureUser } from './known';
-import { type UserEvent, type UserPlace, type UserState, userAt } from './model';
+import { isUnsureUser, type KnownUser, type KnownUserRecord, sureUser } from './known';
+import type { UserEvent, UserGone, UserPlace, UserState } from './model';
 
 export type UserStep =
   /** query-existence: settles a doubt, or looks before the first add (is it someone else's?). */
@@ -14,9 +14,20 @@ export type UserStep =
       readonly ours: boolean;
     }
   /** delete-user. */
-  | { readonly kind: 'remove'; readonly gone: Version }
+  | { readonly kind: 'remove'; readonly gone: UserGone }
   /** The platform holds someone else's user where the replay wants ours: nothing may be sent. */
   | { readonly kind: 'conflict' };
+
+/** A user wanted gone by `gone` is removed from `there`: a leave newer than every join of ours that asked for it. */
+const removes = (gone: UserGone, there: KnownUserRecord): boolean => {
+  if (gone.by === 'nothing') return false;
+  const v = gone.by === 'leave' ? gone.v : gone.after;
+  return there.origin === 'ours' ? v > there.at : true;
+};
+
+/** The join `at` asks for a user of ours again: newer than every join the ledger knows asked for it. */
+const asksAgain = (at: Version, there: Exclude<KnownUserRecord, { origin: 'outside' }>): boolean =>
+  there.origin === 'ours-unversioned' || at > there.at;
 
 /**
  * The calls that bring the platform from what the ledger knows of a user to `desired`: a read
@@ -30,32 +41,32 @@ export const planUser = (
 ): UserStep[] => {
   if (isUnsureUser(known.place)) return [{ kind: 'read' }];
   const first = events[0];
-  if (known.base === undefined && known.written !== true && first?.op.kind === 'join') {
-    return [{ kind: 'read' }];
-  }
+  if (known.base.stage === 'unseen' && first?.op.kind === 'join') return [{ kind: 'read' }];
   const want = desired.place;
   if (want === undefined) return [];
   const platform = sureUser(known.place);
-  const there = userAt(platform);
+  const there = platform !== undefined && 'user' in platform ? platform.user : undefined;
   if ('gone' in want) {
     if (platform === undefined) return [{ kind: 'remove', gone: want.gone }];
-    return there !== undefined && want.gone > there.at ? [{ kind: 'remove', gone: want.gone }] : [];
-  }
-  if (want.user.born === '') return [];
-  if (there !== undefined) {
-    if (there.born === '') return [{ kind: 'conflict' }];
-    return want.user.at > there.at
-      ? [{ kind: 'add', of: want.user.at, place: { user: want.user }, ours: true }]
+    return there !== undefined && removes(want.gone, there)
+      ? [{ kind: 'remove', gone: want.gone }]
       : [];
+  }
+  const user = want.user;
+  if (user.origin === 'outside') return [];
+  const add = (ours: boolean): UserStep[] => [{ kind: 'add', of: user.at, place: { user }, ours }];
+  if (there !== undefined) {
+    if (there.origin === 'outside') return [{ kind: 'conflict' }];
+    return asksAgain(user.at, there) ? add(true) : [];
   }
   // Removed on the platform, outside the integration, after the newest join asked for it: not undone.
   if (
     platform !== undefined &&
     'gone' in platform &&
-    platform.outside === true &&
-    platform.gone >= want.user.at
+    platform.gone.by === 'outside' &&
+    platform.gone.after >= user.at
   ) {
     return [];
   }
-  return [{ kind: 'add', of: want.user.at, place: { user: want.user }, ours: false }];
+  return add(false);
 };

@@ -25,10 +25,13 @@ export const runUserStep = async (
   switch (step.kind) {
     case 'read': {
       const outcome = await looked(context);
-      if (outcome.code === 'NOT_FOUND')
-        return { outcome: { ...outcome, category: 'success' }, status: 'done', exists: false };
-      if (outcome.category !== 'success') return { outcome, status: 'failed' };
-      return { outcome, status: 'done', exists: existenceResult(outcome).exists };
+      if (outcome.code === 'NOT_FOUND') {
+        return { outcome: { ...outcome, category: 'success' }, status: 'done', finding: 'absent' };
+      }
+      if (outcome.category !== 'success')
+        return { outcome, status: 'failed', finding: 'nothing-more' };
+      const finding = existenceResult(outcome).exists ? 'there' : 'absent';
+      return { outcome, status: 'done', finding };
     }
     case 'conflict':
       return {
@@ -39,6 +42,7 @@ export const runUserStep = async (
           attempts: 0,
         },
         status: 'failed',
+        finding: 'nothing-more',
       };
     case 'remove': {
       const outcome = await platform.send(deleteUser, { loginUserId: id.loginUserId }, once);
@@ -46,26 +50,31 @@ export const runUserStep = async (
         return {
           outcome: { ...outcome, category: 'success', code: 'ALREADY_ABSENT' },
           status: 'done',
-          removed: false,
+          finding: 'nothing-more',
         };
       }
-      return { outcome, status: stepStatus(outcome), removed: outcome.category === 'success' };
+      const finding = outcome.category === 'success' ? 'removed' : 'nothing-more';
+      return { outcome, status: stepStatus(outcome), finding };
     }
     case 'add': {
       const join = events.find((event) => event.v === step.of && event.op.kind === 'join');
       if (join?.op.kind !== 'join') throw new Error(`the fields of join ${step.of} are not kept`);
       const user = join.op.user;
       const outcome = await platform.send(addUser, { loginUserId: id.loginUserId, ...user }, once);
-      if (outcome.code !== 'ALREADY_EXISTS') return { outcome, status: stepStatus(outcome) };
+      if (outcome.code !== 'ALREADY_EXISTS') {
+        return { outcome, status: stepStatus(outcome), finding: 'nothing-more' };
+      }
       // Ours when the ledger knows it created the user there, or when an earlier attempt of this
       // very call went unanswered: the ledger looked before its first add, so a user there now
       // that no attempt of ours made is someone else's.
       if (!step.ours && outcome.afterDoubt !== true) {
-        return { outcome: { ...outcome, category: 'success' }, status: 'done', theirs: true };
+        return { outcome: { ...outcome, category: 'success' }, status: 'done', finding: 'theirs' };
       }
       if (user.createInCloudConnect === true) {
         const existing = await looked(context);
-        if (existing.category !== 'success') return { outcome: existing, status: 'failed' };
+        if (existing.category !== 'success') {
+          return { outcome: existing, status: 'failed', finding: 'nothing-more' };
+        }
         if (existenceResult(existing).cloudConnectStatus !== 'EXISTS') {
           return {
             outcome: {
@@ -75,12 +84,14 @@ export const runUserStep = async (
                 'user already exists on the platform but not in the backing contact-center instance; the API cannot add it there for an existing user',
             },
             status: 'failed',
+            finding: 'nothing-more',
           };
         }
       }
       return {
         outcome: { ...outcome, category: 'success', message: 'user was already provisioned' },
         status: 'done',
+        finding: 'nothing-more',
       };
     }
   }

@@ -15,7 +15,6 @@ import {
   deliveryModeFromEnv,
   fasterWaits,
   type HistoryRun,
-  type RunStats,
   simulatorsForFile,
 } from '../../reliability/convergence/convergence-check';
 import { platformWorkRun } from '../../reliability/convergence/platform-work';
@@ -32,8 +31,7 @@ const HISTORY_RUNS = Number(process.env.CONVERGENCE_DYNAMODB_HISTORY_RUNS ?? 30)
 const mode = deliveryModeFromEnv();
 const dynamoDb = motoDynamoDbClient(motoEndpoint());
 let tableName = '';
-const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
-const simulators = simulatorsForFile('convergence (ledger on moto DynamoDB)', stats);
+const { simulators, stats } = simulatorsForFile('convergence (ledger on moto DynamoDB)');
 
 beforeAll(async () => {
   tableName = await createLedgerTable(dynamoDb);

@@ -32,6 +32,17 @@ const hire = (loginUserId: string, minute: number) => ({
   userTemplateName: 'Agent',
 });
 
+/** `clientId`'s move from Leads to Nurture (into the skill queue Retention), queued. */
+const moveToNurture = (clientId: string) =>
+  sqsRecord({
+    correlationId: `move-${clientId}`,
+    occurredAt: at(3),
+    campaignName: 'Leads',
+    clientId,
+    transferToCampaign: 'Nurture',
+    skillQueue: 'Retention',
+  });
+
 const codeOf = (correlationId: string): unknown => outcomeLines(harness).get(correlationId)?.code;
 
 const dataOf = (clientId: string, campaign = 'Leads') =>
@@ -115,14 +126,7 @@ describe('the platform ends in the state of each entity newest event', () => {
     // Prepare: nothing in Leads; an unrelated record with the same clientId in Nurture
     const transfer = await harness.load('transfer-campaign-record');
     seedRecord(harness, 'c-3', 'Nurture');
-    const record = sqsRecord({
-      correlationId: 'move-c-3',
-      occurredAt: at(3),
-      campaignName: 'Leads',
-      clientId: 'c-3',
-      transferToCampaign: 'Nurture',
-      skillQueue: 'Retention',
-    });
+    const record = moveToNurture('c-3');
 
     // Act
     const response = await transfer(sqsEvent(record), lambdaContext());
@@ -138,14 +142,7 @@ describe('the platform ends in the state of each entity newest event', () => {
     const transfer = await harness.load('transfer-campaign-record');
     seedRecord(harness, 'c-3b', 'Leads');
     seedRecord(harness, 'c-3b', 'Nurture');
-    const record = sqsRecord({
-      correlationId: 'move-c-3b',
-      occurredAt: at(3),
-      campaignName: 'Leads',
-      clientId: 'c-3b',
-      transferToCampaign: 'Nurture',
-      skillQueue: 'Retention',
-    });
+    const record = moveToNurture('c-3b');
 
     // Act
     const response = await transfer(sqsEvent(record), lambdaContext());

@@ -1,7 +1,8 @@
 /**
  * Messages every action dead-letters at once, run over the action list against the real entry
  * points, the simulator and moto: a message it cannot take (the reason names the field, never
- * a value), and a permanent answer of the platform (sent once, not retried). A direct event it
+ * a value), and a permanent answer of the platform (sent once, not retried; among them every
+ * provisioning action on an environment with the internal user directory). A direct event it
  * cannot take is in direct-eventbridge. The simulated platform refuses bodies above 16 KiB
  * with HTTP 413 (the spec shows no size limit; a real platform has one).
  */
@@ -223,11 +224,38 @@ const REFUSED: readonly RefusedCase[] = [
     code: 'INVALID_ARGUMENTS',
     reason: 'add-user: result INVALID_ARGUMENTS: primaryEmailAddr is required',
   },
+  // The provisioning actions on an environment with the internal user directory: refused at
+  // the first request (an add of a user never seen looks first, with query-existence).
+  {
+    action: 'add-user',
+    answer: 'NOT_SUPPORTED (the internal user directory)',
+    userDirectory: 'internal',
+    message: newHire(GRACE),
+    requests: 0,
+    code: 'NOT_SUPPORTED',
+    reason: 'query-existence: result NOT_SUPPORTED',
+  },
+  {
+    action: 'query-user-existence',
+    answer: 'NOT_SUPPORTED (the internal user directory)',
+    userDirectory: 'internal',
+    message: { loginUserId: GRACE },
+    code: 'NOT_SUPPORTED',
+    reason: 'query-existence: result NOT_SUPPORTED',
+  },
+  {
+    action: 'delete-user',
+    answer: 'NOT_SUPPORTED (the internal user directory)',
+    userDirectory: 'internal',
+    message: { loginUserId: GRACE },
+    code: 'NOT_SUPPORTED',
+    reason: 'delete-user: result NOT_SUPPORTED',
+  },
 ];
 
 describe('every action, given a permanent answer of the platform', () => {
   it.each(REFUSED)(
-    '$action dead-letters $answer at once, with its reason',
+    '$action dead-letters $answer at once, with its reason, publishing no result',
     async ({ action, userDirectory, seed, message, code, reason, requests }) => {
       // Prepare
       const platform = userDirectory
@@ -252,6 +280,7 @@ describe('every action, given a permanent answer of the platform', () => {
       expect(platform.stats.endpoint(actionDefinition(action).endpoint).requests).toBe(
         requests ?? 1,
       );
+      expect(await harness.resultEvents()).toEqual([]);
     },
   );
 });

@@ -1,7 +1,7 @@
 /**
  * Scenarios that are the same for every action, run over the action list against the real
  * entry points, the simulator and moto: retries, the last receive, a lost answer, a delete of
- * what is already gone, an environment without the directory. Each action's own file keeps
+ * what is already gone. Each action's own file keeps
  * what only it does; every-action-refusals and every-action-delivery hold the other tables.
  */
 import { describe, expect, it } from 'vitest';
@@ -452,44 +452,6 @@ describe('every delete of something already gone', () => {
         code: 'ALREADY_ABSENT',
         category: 'success',
       });
-    },
-  );
-});
-
-/** Messages of the three provisioning actions, for the user grace@example.com. */
-const PROVISIONING: readonly {
-  readonly action: ActionName;
-  readonly message: unknown;
-  /** The request the platform refuses first (an add of a user never seen looks first). */
-  readonly refused: string;
-}[] = [
-  { action: 'add-user', message: newHire(GRACE), refused: 'query-existence' },
-  { action: 'query-user-existence', message: { loginUserId: GRACE }, refused: 'query-existence' },
-  { action: 'delete-user', message: { loginUserId: GRACE }, refused: 'delete-user' },
-];
-
-describe('every provisioning action, on an environment with the internal user directory', () => {
-  it.each(PROVISIONING)(
-    '$action dead-letters NOT_SUPPORTED with its reason',
-    async ({ action, message, refused }) => {
-      // Prepare
-      const internal = await harness.startExtraSimulator({ userDirectory: 'internal' });
-      const handler = await harness.load(action, { API_BASE_URL: internal.baseUrl });
-      const record = sqsRecord(message);
-
-      // Act
-      const response = await handler(sqsEvent(record), lambdaContext());
-
-      // Assess
-      expect(failedIds(response)).toEqual([]);
-      await expectDeadLettered(harness, {
-        source: record,
-        action,
-        errorCategory: 'permanent',
-        errorCode: 'NOT_SUPPORTED',
-        errorMessage: `${refused}: result NOT_SUPPORTED`,
-      });
-      expect(await harness.resultEvents()).toEqual([]);
     },
   );
 });

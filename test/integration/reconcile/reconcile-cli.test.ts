@@ -17,9 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
-import { DynamoDbRunHistory } from '../../../lambdas/reconcile/dynamodb-run-history';
+import { ENTITY_KINDS } from '../../../lambdas/entities';
+import {
+  DynamoDbRunHistory,
+  RUN_HISTORY_KEY_PREFIX,
+} from '../../../lambdas/reconcile/dynamodb-run-history';
 import { parsePlan, planDigest } from '../../../lambdas/reconcile/plan-file';
+import { parseRunRecord } from '../../../lambdas/reconcile/run-history-items';
 import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { loadConfig } from '../../../lib/config';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
@@ -156,6 +160,18 @@ const record = (clientId: string) => simulator.state.findByClientId(SMALL_CAMPAI
 const nameOf = (clientId: string) =>
   record(clientId)?.previewRecordData.find((i) => i.key === 'Name')?.value;
 
+/** The refusals the run history holds for `scope`, each item parsed as the history reads it. */
+const refusalsNoted = async (scope: string) => {
+  const tableName = backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '';
+  const table = new LedgerTable({ tableName, client: motoLedgerClient() });
+  const found = [];
+  for await (const item of table.scan(`${RUN_HISTORY_KEY_PREFIX}run#${scope}#`)) {
+    const run = parseRunRecord(item.doc?.S ?? '', item.pk?.S ?? '');
+    if (run.status === 'refused') found.push(run.refusal);
+  }
+  return found;
+};
+
 /**
  * Notes a plan file made here as its run, with its digest, as `reconcile plan` notes the file it
  * writes (apply refuses a plan file its run did not note).
@@ -222,11 +238,14 @@ const createdByUs = async (logins: readonly string[]) => {
       userTemplateName: 'Agent-Standard',
     });
     const doc = {
-      schema: LEDGER_SCHEMA_VERSION,
+      schema: ENTITY_KINDS.user.parts.schema,
       kind: 'user',
       id: { loginUserId: login },
       events: [],
-      known: { place: { user: { born: v, at: v } }, written: true },
+      known: {
+        place: { user: { origin: 'ours', born: v, at: v } },
+        base: { stage: 'written-unseen' },
+      },
     };
     await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
   }
@@ -649,10 +668,14 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     // Act
     const run = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
 
-    // Assess
+    // Assess: the refusal is noted, with its message, in a run item the history reads back
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`Refused (${code})`);
     expect(run.stderr).toContain('Nothing was planned');
+    expect(await refusalsNoted('scope' in change ? change.scope : 'hr-agents')).toContainEqual({
+      code,
+      message: expect.any(String),
+    });
   });
 
   it.each([

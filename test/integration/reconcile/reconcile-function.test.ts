@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { ENTITY_KINDS } from '../../../lambdas/entities';
 import { dynamoDbLedgerItems } from '../../../lambdas/reconcile/dynamodb-ledger-items';
 import {
   DynamoDbRunHistory,
@@ -329,11 +329,14 @@ describe('the reconcile function (plan and applied steps)', () => {
     for (const login of logins) {
       simulator.state.addUser(user(login));
       const doc = {
-        schema: LEDGER_SCHEMA_VERSION,
+        schema: ENTITY_KINDS.user.parts.schema,
         kind: 'user',
         id: { loginUserId: login },
         events: [],
-        known: { place: { user: { born: v, at: v } }, written: true },
+        known: {
+          place: { user: { origin: 'ours', born: v, at: v } },
+          base: { stage: 'written-unseen' },
+        },
       };
       await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
     }
@@ -684,7 +687,7 @@ describe('the reconcile function (plan and applied steps)', () => {
   });
 
   const brokenDoc = (login: string) => ({
-    schema: LEDGER_SCHEMA_VERSION,
+    schema: ENTITY_KINDS.user.parts.schema,
     kind: 'user',
     id: { loginUserId: login },
     events: 'x',

@@ -69,11 +69,22 @@ export interface RunStats {
   entities: number;
 }
 
+/** Totals of a suite, all zero to start with. */
+export const newRunStats = (): RunStats => ({
+  messages: 0,
+  redeliveries: 0,
+  deadLetters: 0,
+  entities: 0,
+});
+
 /**
  * The suite file's two simulators, started once: `actual` for the handlers, `expected` for the
- * model. The file's totals are printed when it ends.
+ * model; and the file's totals, printed when it ends.
  */
-export const simulatorsForFile = (name: string, stats: RunStats): (() => Platforms) => {
+export const simulatorsForFile = (
+  name: string,
+): { readonly simulators: () => Platforms; readonly stats: RunStats } => {
+  const stats = newRunStats();
   let platforms: Platforms | undefined;
   beforeAll(async () => {
     const [actual, expected] = await Promise.all(
@@ -85,10 +96,11 @@ export const simulatorsForFile = (name: string, stats: RunStats): (() => Platfor
     await Promise.all([platforms?.actual.close(), platforms?.expected.close()]);
     console.info(`${name}: ${JSON.stringify(stats)}`);
   });
-  return () => {
+  const simulators = () => {
     if (!platforms) throw new Error('simulators not started');
     return platforms;
   };
+  return { simulators, stats };
 };
 
 /**

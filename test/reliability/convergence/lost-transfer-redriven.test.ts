@@ -5,24 +5,11 @@
  * older than the transfer arrives after the outage, and then the dead letters are redriven. The
  * record must end once, in the transfer's campaign, with the newest data.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActionName } from '../../../lambdas/actions';
-import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
-import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { type RunningSimulator, startSimulator } from '../../../local/simulator';
-import { InMemoryApiKeySource } from '../../../testkit';
-import {
-  type CapturedOutput,
-  captureOutput,
-  failedIds,
-  fakeContext,
-  RecordingDeadLetters,
-  sqsEvent,
-  TENANT,
-  type TestHandler,
-  testHandler,
-} from '../support/harness';
-import { API_KEY, MAX_RECEIVE_COUNT } from './convergence-check';
+import { failedIds, fakeContext, sqsEvent } from '../support/harness';
+import { MAX_RECEIVE_COUNT } from './convergence-check';
+import { replayedHandlers } from './replayed-handlers';
 
 const at = (minute: number): string => new Date(Date.UTC(2026, 10, 24, 8, minute)).toISOString();
 
@@ -42,74 +29,14 @@ const transfer = {
   transferToCampaign: 'Callbacks',
 };
 
-let sim: RunningSimulator | undefined;
-let deadLetters: RecordingDeadLetters;
-let handlers: Map<ActionName, TestHandler>;
-let output: CapturedOutput | undefined;
-
-/** The outcome code of each receive of each message, by correlation id, as the handlers logged it. */
-const outcomesLogged = (): Map<string, string[]> => {
-  const codes = new Map<string, string[]>();
-  for (const line of (output?.writes ?? []).join('').split('\n')) {
-    if (!line.includes('"messageId"')) continue;
-    const entry = JSON.parse(line) as { correlationId?: string; code?: string };
-    if (entry.correlationId === undefined || entry.code === undefined) continue;
-    codes.set(entry.correlationId, [...(codes.get(entry.correlationId) ?? []), entry.code]);
-  }
-  return codes;
-};
-
-const platform = (): RunningSimulator => {
-  if (!sim) throw new Error('simulator not started');
-  return sim;
-};
-
-const handler = (action: ActionName): TestHandler => {
-  const found = handlers.get(action);
-  if (!found) throw new Error(`no handler for ${action}`);
-  return found;
-};
+const { platform, handler, deadLetters, deliver, outcomesLogged } = replayedHandlers(
+  ['add-or-update-campaign-record', 'transfer-campaign-record'],
+  7,
+);
 
 /** One message on its last receive: a failure is dead-lettered by the handler itself. */
 const lastReceive = (action: ActionName, message: object, id: string) =>
-  handler(action)(
-    sqsEvent([{ messageId: id, body: JSON.stringify(message), receiveCount: MAX_RECEIVE_COUNT }]),
-    fakeContext(),
-  );
-
-beforeAll(async () => {
-  sim = await startSimulator({ ...TENANT, apiKey: API_KEY, seed: 7 });
-});
-
-afterAll(async () => {
-  await sim?.close();
-});
-
-afterEach(() => {
-  output?.stop();
-});
-
-beforeEach(() => {
-  platform().reset();
-  platform().setFaults({});
-  output = captureOutput();
-  deadLetters = new RecordingDeadLetters();
-  const ledger = new EntityLedger({ store: new InMemoryLedgerStore() });
-  handlers = new Map(
-    (
-      ['add-or-update-campaign-record', 'transfer-campaign-record'] as const satisfies ActionName[]
-    ).map((action) => [
-      action,
-      testHandler(action, {
-        baseUrl: platform().baseUrl,
-        apiKey: new InMemoryApiKeySource(API_KEY),
-        deadLetters,
-        ledger,
-        maxReceiveCount: MAX_RECEIVE_COUNT,
-      }),
-    ]),
-  );
-});
+  deliver(action, message, id, MAX_RECEIVE_COUNT);
 
 describe('a transfer applied without an answer and dead-lettered during an outage', () => {
   it('ends with the record once, in the destination, holding the newest data, after an older add and the redrive', async () => {
@@ -121,7 +48,7 @@ describe('a transfer applied without an answer and dead-lettered during an outag
     await lastReceive('transfer-campaign-record', transfer, 'move');
     expect(platform().state.findByClientId('Leads', 'c-3')).toBeDefined();
     expect(platform().state.findByClientId('Callbacks', 'c-3')).toBeUndefined();
-    expect(deadLetters.entries.map((letter) => letter.reason.action)).toEqual([
+    expect(deadLetters().entries.map((letter) => letter.reason.action)).toEqual([
       'add-or-update-campaign-record',
       'transfer-campaign-record',
     ]);
@@ -129,7 +56,7 @@ describe('a transfer applied without an answer and dead-lettered during an outag
 
     // Act: the platform is back; an add from 08:20 (older than the transfer) arrives, the
     // operator redrives both dead letters, and SQS redelivers what failed after its backoff
-    const letters = deadLetters.entries.splice(0);
+    const letters = deadLetters().entries.splice(0);
     const bodyOf = (action: ActionName) =>
       letters.find((letter) => letter.reason.action === action)?.body ?? '';
     const upserts = [
@@ -151,7 +78,7 @@ describe('a transfer applied without an answer and dead-lettered during an outag
     expect(outcomes.get('add-v1')).toEqual(['NETWORK_ERROR', 'ALREADY_APPLIED']);
     expect(outcomes.get('add-v2')).toEqual(['SUCCESS']);
     expect(outcomes.get('move')).toEqual(['NETWORK_ERROR', 'SUCCESS']);
-    expect(deadLetters.entries.map((letter) => letter.reason.errorCode)).toEqual([]);
+    expect(deadLetters().entries.map((letter) => letter.reason.errorCode)).toEqual([]);
     expect(platform().state.findByClientId('Leads', 'c-3')).toBeUndefined();
     expect(
       platform()

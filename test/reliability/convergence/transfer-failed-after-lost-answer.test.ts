@@ -7,24 +7,9 @@
  * to keep the move in doubt, so the redelivered transfer knows the record there is the one its
  * own earlier attempt moved (not someone else's), and the older status follows it.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ActionName } from '../../../lambdas/actions';
-import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
-import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { type RunningSimulator, startSimulator } from '../../../local/simulator';
-import { InMemoryApiKeySource } from '../../../testkit';
-import {
-  type CapturedOutput,
-  captureOutput,
-  failedIds,
-  fakeContext,
-  RecordingDeadLetters,
-  sqsEvent,
-  TENANT,
-  type TestHandler,
-  testHandler,
-} from '../support/harness';
-import { API_KEY, MAX_RECEIVE_COUNT } from './convergence-check';
+import { describe, expect, it } from 'vitest';
+import { failedIds } from '../support/harness';
+import { replayedHandlers } from './replayed-handlers';
 
 const at = (minute: number): string => new Date(Date.UTC(2026, 10, 24, 8, minute)).toISOString();
 
@@ -62,74 +47,10 @@ const transfer = {
 const SEED = 13;
 const LOST_THEN_FAILED = { failedStatusRate: 0.5, lostResponseRate: 0.5 };
 
-let sim: RunningSimulator | undefined;
-let deadLetters: RecordingDeadLetters;
-let handlers: Map<ActionName, TestHandler>;
-let output: CapturedOutput | undefined;
-
-/** The outcome code of each receive of each message, by correlation id, as the handlers logged it. */
-const outcomesLogged = (): Map<string, string[]> => {
-  const codes = new Map<string, string[]>();
-  for (const line of (output?.writes ?? []).join('').split('\n')) {
-    if (!line.includes('"messageId"')) continue;
-    const entry = JSON.parse(line) as { correlationId?: string; code?: string };
-    if (entry.correlationId === undefined || entry.code === undefined) continue;
-    codes.set(entry.correlationId, [...(codes.get(entry.correlationId) ?? []), entry.code]);
-  }
-  return codes;
-};
-
-const platform = (): RunningSimulator => {
-  if (!sim) throw new Error('simulator not started');
-  return sim;
-};
-
-const deliver = (action: ActionName, message: object, id: string, receiveCount = 1) => {
-  const handler = handlers.get(action);
-  if (!handler) throw new Error(`no handler for ${action}`);
-  return handler(
-    sqsEvent([{ messageId: id, body: JSON.stringify(message), receiveCount }]),
-    fakeContext(),
-  );
-};
-
-beforeAll(async () => {
-  sim = await startSimulator({ ...TENANT, apiKey: API_KEY, seed: SEED });
-});
-
-afterAll(async () => {
-  await sim?.close();
-});
-
-afterEach(() => {
-  output?.stop();
-});
-
-beforeEach(() => {
-  platform().reset();
-  platform().setFaults({});
-  output = captureOutput();
-  deadLetters = new RecordingDeadLetters();
-  const ledger = new EntityLedger({ store: new InMemoryLedgerStore() });
-  handlers = new Map(
-    (
-      [
-        'add-or-update-campaign-record',
-        'change-campaign-record-status',
-        'transfer-campaign-record',
-      ] as const satisfies ActionName[]
-    ).map((action) => [
-      action,
-      testHandler(action, {
-        baseUrl: platform().baseUrl,
-        apiKey: new InMemoryApiKeySource(API_KEY),
-        deadLetters,
-        ledger,
-        maxReceiveCount: MAX_RECEIVE_COUNT,
-      }),
-    ]),
-  );
-});
+const { platform, deadLetters, deliver, outcomesLogged } = replayedHandlers(
+  ['add-or-update-campaign-record', 'change-campaign-record-status', 'transfer-campaign-record'],
+  SEED,
+);
 
 describe('a transfer whose first attempt moved the record unanswered and whose retry was answered FAILED', () => {
   it('ends in the destination with the older REMOVED status, read back where the unanswered move took it', async () => {
@@ -155,7 +76,7 @@ describe('a transfer whose first attempt moved the record unanswered and whose r
     const outcomes = outcomesLogged();
     expect(outcomes.get('move')).toEqual(['FAILED', 'ALREADY_APPLIED']);
     expect(outcomes.get('removed')).toEqual(['SUCCESS']);
-    expect(deadLetters.entries).toEqual([]);
+    expect(deadLetters().entries).toEqual([]);
     expect(platform().state.findByClientId('Leads', 'c-0')).toBeUndefined();
     expect(platform().state.findByClientId('Nurture', 'c-0')).toMatchObject({
       workedState: 'REMOVED',

@@ -6,6 +6,8 @@ import {
   MAX_REASON_LENGTH,
 } from '../../../lambdas/core/classify';
 import type { HttpResult } from '../../../lambdas/core/http';
+import { PROVISIONING_RESULTS } from '../../../local/simulator/provisioning-service';
+import { PREVIEW_RESULT_STATUSES } from '../../../local/simulator/realtime-service';
 import {
   CLASSIFICATION_TABLE,
   classificationTableMarkdown,
@@ -344,19 +346,10 @@ describe('classification table', () => {
       'NETWORK_ERROR',
       'HTTP_401',
       'MALFORMED_RESPONSE',
-      'SUCCESS',
-      'FAILED',
-      'INVALIDCLIENTID',
-      'INVALIDRECORDDATAKEY',
-      'NORECORDFOUND',
-      'FAIL',
-      'UNAUTHORIZED',
-      'INVALID_TENANT',
-      'INVALID_ARGUMENTS',
-      'ALREADY_EXISTS',
-      'NOT_SUPPORTED',
-      'NOT_FOUND',
       'UNKNOWN_STATUS:<value>',
+      // Every status and result the specs list (the simulator's lists, written from the specs).
+      ...PREVIEW_RESULT_STATUSES,
+      ...PROVISIONING_RESULTS,
     ].filter((code) => !codes.has(code));
 
     // Assess

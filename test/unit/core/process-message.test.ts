@@ -11,7 +11,6 @@ import { queryUserExistence } from '../../../lambdas/actions/query-user-existenc
 import type { Disposition } from '../../../lambdas/core/disposition';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { type InboundMessage, processMessage } from '../../../lambdas/core/message-pipeline';
 import { PlatformCaller } from '../../../lambdas/core/platform-caller';
 import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/ports';
@@ -188,7 +187,7 @@ describe('processMessage when something other than the message fails', () => {
     const key = user.keyOf({ loginUserId: 'ada@example.com' });
     await store.claim(key, { token: 't', until: 0, eventKey: 'seed' }, 0);
     await store.commit(key, 't', {
-      schema: LEDGER_SCHEMA_VERSION,
+      schema: user.parts.schema,
       kind: 'user',
       id: { loginUserId: 'ada@example.com' },
       events: 'not a list',

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { RuntimeEnvError, readRuntimeEnv } from '../../../lambdas/core/runtime-env';
+import { VALID_PLATFORM_ENV } from './platform-env-fixture';
 
 const VALID = {
-  PLATFORM_CODE: 'PLAT',
-  COMPANY_CODE: 'acme',
-  ENVIRONMENT_NAME: 'prod',
-  API_BASE_URL: 'https://eu-central-1.platform.example.com:9443',
-  CAMPAIGN_REGION: 'eu-central-1',
-  API_KEY_SECRET_ID: 'platform/api-key',
-  API_KEY_SECRETS_REGION: 'eu-central-1',
-  API_KEY_MAX_AGE_SECONDS: '300',
+  ...VALID_PLATFORM_ENV,
   DEAD_LETTER_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/add-user-dlq',
   MAX_RECEIVE_COUNT: '5',
 } as const;

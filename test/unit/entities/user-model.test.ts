@@ -11,7 +11,7 @@ const join: UserOp = {
   user: { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' },
 };
 const leave: UserOp = { kind: 'leave' };
-const SOMEONE_ELSES: UserState = { place: { user: { born: '', at: '' } } };
+const SOMEONE_ELSES: UserState = { place: { user: { origin: 'outside' } } };
 
 describe('user replay: each request as the provisioning spec applies it', () => {
   it.each<[string, UserState, UserOp[], UserState, (Effect['kind'] | string)[]]>([
@@ -19,14 +19,14 @@ describe('user replay: each request as the provisioning spec applies it', () => 
       'a join of a user not there creates it',
       {},
       [join],
-      { place: { user: { born: '1', at: '1' } } },
+      { place: { user: { origin: 'ours', born: '1', at: '1' } } },
       ['applied'],
     ],
     [
       'a join of a user this integration created asks again (it is there, or added back)',
       {},
       [join, join],
-      { place: { user: { born: '1', at: '2' } } },
+      { place: { user: { origin: 'ours', born: '1', at: '2' } } },
       ['applied', 'applied'],
     ],
     [
@@ -40,28 +40,28 @@ describe('user replay: each request as the provisioning spec applies it', () => 
       'a leave removes the user',
       {},
       [join, leave],
-      { place: { gone: '2' } },
+      { place: { gone: { by: 'leave', v: '2' } } },
       ['applied', 'applied'],
     ],
     [
       'a leave removes a user someone else made, as HR asks',
       SOMEONE_ELSES,
       [leave],
-      { place: { gone: '1' } },
+      { place: { gone: { by: 'leave', v: '1' } } },
       ['applied'],
     ],
     [
       'a leave of a user not there has no effect',
       {},
       [leave],
-      { place: { gone: '1' } },
+      { place: { gone: { by: 'leave', v: '1' } } },
       ['ALREADY_ABSENT'],
     ],
     [
       'a join after a leave creates the user again',
       {},
       [join, leave, join],
-      { place: { user: { born: '3', at: '3' } } },
+      { place: { user: { origin: 'ours', born: '3', at: '3' } } },
       ['applied', 'applied', 'applied'],
     ],
   ])('%s', (_name, start, ops, expected, effects) => {

@@ -11,7 +11,6 @@ import { docAttribute, docOf } from '../../../lambdas/core/ledger/doc-attribute'
 import { EVENT_SOURCES, type StoredEvent } from '../../../lambdas/core/ledger/entity-kind';
 import {
   type DocParts,
-  LEDGER_SCHEMA_VERSION,
   type LedgerDoc,
   parseLedgerDoc,
 } from '../../../lambdas/core/ledger/ledger-doc';
@@ -35,9 +34,16 @@ import {
 import type { FamilyId } from '../../../lambdas/entities/record-family/platform-steps';
 import type { DataItem } from '../../../lambdas/entities/record-family/record-data';
 import { user } from '../../../lambdas/entities/user';
-import type { KnownUser, KnownUserPlace } from '../../../lambdas/entities/user/known';
+import type {
+  KnownUser,
+  KnownUserPlace,
+  KnownUserRecord,
+  SureUserPlace,
+  UserBase,
+} from '../../../lambdas/entities/user/known';
 import type {
   UserFields,
+  UserGone,
   UserOp,
   UserPlace,
   UserRecord,
@@ -87,14 +93,28 @@ const userOp: fc.Arbitrary<UserOp> = fc.oneof(
   object({ kind: fc.constant('leave') } satisfies Every<UserOpOf<'leave'>>, ['kind']),
 );
 
-const userRecord: fc.Arbitrary<UserRecord> = object(
-  { born: version, at: version } satisfies Every<UserRecord>,
-  ['born', 'at'],
+type RecordOf<Origin> = Extract<UserRecord, { origin: Origin }>;
+const userRecord: fc.Arbitrary<UserRecord> = fc.oneof(
+  object(
+    { origin: fc.constant('ours'), born: version, at: version } satisfies Every<RecordOf<'ours'>>,
+    ['origin', 'born', 'at'],
+  ),
+  object({ origin: fc.constant('outside') } satisfies Every<RecordOf<'outside'>>, ['origin']),
+);
+
+type GoneBy<By> = Extract<UserGone, { by: By }>;
+const userGone: fc.Arbitrary<UserGone> = fc.oneof(
+  object({ by: fc.constant('nothing') } satisfies Every<GoneBy<'nothing'>>, ['by']),
+  object({ by: fc.constant('leave'), v: version } satisfies Every<GoneBy<'leave'>>, ['by', 'v']),
+  object({ by: fc.constant('outside'), after: version } satisfies Every<GoneBy<'outside'>>, [
+    'by',
+    'after',
+  ]),
 );
 
 const userPlace: fc.Arbitrary<UserPlace> = fc.oneof(
   object({ user: userRecord } satisfies Every<{ user: UserRecord }>, ['user']),
-  object({ gone: version, outside: fc.constant(true) } satisfies Every<Gone<UserPlace>>, ['gone']),
+  object({ gone: userGone } satisfies Every<{ gone: UserGone }>, ['gone']),
 );
 
 const userState: fc.Arbitrary<UserState> = object(
@@ -102,20 +122,54 @@ const userState: fc.Arbitrary<UserState> = object(
   [],
 );
 
-type UnsureUser = Extract<KnownUserPlace, { unsure: unknown }>['unsure'];
-const knownUserPlace: fc.Arbitrary<KnownUserPlace> = fc.oneof(
+const sureUserPlace: fc.Arbitrary<SureUserPlace> = fc.oneof(
   userPlace,
   object(
     {
-      unsure: object({ before: userPlace, after: userPlace } satisfies Every<UnsureUser>, []),
+      user: object(
+        { origin: fc.constant('ours-unversioned') } satisfies Every<
+          Exclude<KnownUserRecord, UserRecord>
+        >,
+        ['origin'],
+      ),
+    },
+    ['user'],
+  ),
+);
+
+type UnsureUser = Extract<KnownUserPlace, { unsure: unknown }>['unsure'];
+const knownUserPlace: fc.Arbitrary<KnownUserPlace> = fc.oneof(
+  sureUserPlace,
+  object(
+    {
+      unsure: object(
+        { before: sureUserPlace, after: sureUserPlace } satisfies Every<UnsureUser>,
+        [],
+      ),
     } satisfies Every<{ unsure: UnsureUser }>,
     ['unsure'],
   ),
 );
 
+type BaseAt<Stage> = Extract<UserBase, { stage: Stage }>;
+const userBase: fc.Arbitrary<UserBase> = fc.oneof(
+  object({ stage: fc.constant('unseen') } satisfies Every<BaseAt<'unseen'>>, ['stage']),
+  object({ stage: fc.constant('found'), place: userPlace } satisfies Every<BaseAt<'found'>>, [
+    'stage',
+    'place',
+  ]),
+  object({ stage: fc.constant('written'), place: userPlace } satisfies Every<BaseAt<'written'>>, [
+    'stage',
+    'place',
+  ]),
+  object({ stage: fc.constant('written-unseen') } satisfies Every<BaseAt<'written-unseen'>>, [
+    'stage',
+  ]),
+);
+
 const knownUser: fc.Arbitrary<KnownUser> = object(
-  { place: knownUserPlace, base: userPlace, written: fc.constant(true) } satisfies Every<KnownUser>,
-  [],
+  { place: knownUserPlace, base: userBase } satisfies Every<KnownUser>,
+  ['base'],
 );
 
 // The record family.
@@ -251,7 +305,7 @@ type Doc<Id, Op, State, Known> = LedgerDoc<Id, Op, State, Known>;
 type Snapshot<Op, State> = NonNullable<Doc<unknown, Op, State, unknown>['snapshot']>;
 
 const ledgerDoc = <Id, Op, State, Known>(
-  kind: string,
+  kind: { readonly name: string; readonly parts: { readonly schema: number } },
   parts: {
     id: fc.Arbitrary<Id>;
     op: fc.Arbitrary<Op>;
@@ -262,8 +316,8 @@ const ledgerDoc = <Id, Op, State, Known>(
   const events = fc.array(storedEvent(parts.op), { maxLength: 3 });
   return object(
     {
-      schema: fc.constant(LEDGER_SCHEMA_VERSION),
-      kind: fc.constant(kind),
+      schema: fc.constant(kind.parts.schema),
+      kind: fc.constant(kind.name),
       id: parts.id,
       events,
       snapshot: object(
@@ -303,20 +357,85 @@ describe('a ledger item read back', () => {
   // Prepare (each): items with every optional field present in some and absent in others.
   it("keeps every field of a user's id, events, snapshot and known platform state", () => {
     keepsEveryField(
-      ledgerDoc(user.name, { id: userId, op: userOp, state: userState, known: knownUser }),
+      ledgerDoc(user, { id: userId, op: userOp, state: userState, known: knownUser }),
       user.parts,
     );
   });
 
   it("keeps every field of a record family's id, events, snapshot and known platform state", () => {
     keepsEveryField(
-      ledgerDoc(recordFamily.name, {
+      ledgerDoc(recordFamily, {
         id: familyId,
         op: recordOp,
         state: familyState,
         known: knownFamily,
       }),
       recordFamily.parts,
+    );
+  });
+});
+
+// A user item of schema 2: who made a user and why one is gone said with versions, '' and '0'
+// among them (the placeholders of that shape).
+
+const versionV2 = fc.oneof(fc.constant(''), fc.constant('0'), version);
+const placeV2 = fc.oneof(
+  object({ user: object({ born: versionV2, at: versionV2 }, ['born', 'at']) }, ['user']),
+  object({ gone: versionV2, outside: fc.constant(true as const) }, ['gone']),
+);
+const knownUserV2 = object(
+  {
+    place: fc.oneof(
+      placeV2,
+      object({ unsure: object({ before: placeV2, after: placeV2 }, []) }, ['unsure']),
+    ),
+    base: placeV2,
+    written: fc.constant(true as const),
+  },
+  [],
+);
+const userItemV2 = ledgerDoc(
+  { name: user.name, parts: { schema: 2 } },
+  { id: userId, op: userOp, state: object({ place: placeV2 }, []), known: knownUserV2 },
+);
+
+/** A user item, stored and read back as the ledger does. */
+const readUserItem = (doc: { readonly kind: string }) =>
+  parseLedgerDoc(docOf({ doc: docAttribute(doc) }), user.name, user.parts);
+
+describe('a user item of schema 2', () => {
+  it('is read in the current shape, its id, events and aliases as they were', () => {
+    fc.assert(
+      fc.property(userItemV2, (old) => {
+        // Act
+        const read = readUserItem(old);
+
+        // Assess
+        expect(read).toBeDefined();
+        expect(read?.schema).toBe(user.parts.schema);
+        expect({ id: read?.id, events: read?.events, aliases: read?.aliases }).toStrictEqual({
+          id: old.id,
+          events: old.events,
+          aliases: old.aliases,
+        });
+        expect(read?.snapshot?.keep).toStrictEqual(old.snapshot?.keep);
+      }),
+    );
+  });
+
+  it('is written back in the current shape, which reads back unchanged', () => {
+    fc.assert(
+      fc.property(userItemV2, (old) => {
+        // Prepare
+        const converted = readUserItem(old);
+        if (converted === undefined) throw new Error('a schema 2 item was not read');
+
+        // Act
+        const again = readUserItem(converted);
+
+        // Assess
+        expect(again).toStrictEqual(converted);
+      }),
     );
   });
 });

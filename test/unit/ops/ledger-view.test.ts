@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
 import { ENTITY_KINDS } from '../../../lambdas/entities';
 import { describeLedgerItem } from '../../../ops/ledger-view';
 
@@ -7,7 +6,7 @@ describe('what ops trace shows of a ledger item', () => {
   it('names what is wrong with an item that does not parse, and what to do, instead of failing', () => {
     // Prepare: the item LEDGER_ITEM_INVALID dead letters point the operator at.
     const raw = {
-      schema: LEDGER_SCHEMA_VERSION,
+      schema: ENTITY_KINDS.user.parts.schema,
       kind: 'user',
       id: { loginUserId: 'ada@example.com' },
       events: 'not a list',
@@ -41,7 +40,7 @@ describe('what ops trace shows of a ledger item', () => {
       user: { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' },
     };
     const raw = {
-      schema: LEDGER_SCHEMA_VERSION,
+      schema: ENTITY_KINDS.user.parts.schema,
       kind: 'user',
       id: { loginUserId: 'ada@example.com' },
       events: [
@@ -72,7 +71,10 @@ describe('what ops trace shows of a ledger item', () => {
           source: 'scim',
         },
       ],
-      known: { place: { gone: '000001700000002000.4.c' }, written: true },
+      known: {
+        place: { gone: { by: 'leave', v: '000001700000002000.4.c' } },
+        base: { stage: 'written-unseen' },
+      },
     };
 
     // Act

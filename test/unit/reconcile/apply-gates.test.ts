@@ -23,6 +23,7 @@ import type { EntryReason } from '../../../lambdas/reconcile/reconcile-codes';
 import type { RunRecord } from '../../../lambdas/reconcile/run-history';
 import { parseScopes, type UsersScope } from '../../../lambdas/reconcile/scope';
 import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
+import { usersPlan } from './plan-fixture';
 
 const scopeOf = (policy: object): UsersScope => {
   const parsed = parseScopes({ s: { kind: 'users', ...policy } });
@@ -78,44 +79,42 @@ describe('delete gate and shrink guard', () => {
 });
 
 const plan = (overrides: Partial<Plan> = {}): Plan => ({
-  version: 1,
-  planId: 'p1',
-  createdAt: '2026-11-25T08:00:00.000Z',
-  scope: 's',
-  kind: 'users',
-  snapshot: {
-    id: 'abc',
-    file: 'f.csv',
-    exportedAt: '2026-11-25T06:00:00.000Z',
-    rowCount: 3,
-    sha256: 'a'.repeat(64),
-  },
-  counts: { create: 1, update: 0, delete: 2, unmanaged: 0, conflict: 0, skipped: 0, 'in-sync': 0 },
-  deletes: {
-    count: 2,
-    gate: 1,
-    scopeSize: 3,
-    held: true,
-    heldBecause: ['2 deletes exceed the gate'],
-  },
-  platformReads: 3,
-  entries: [
-    {
-      entity: 'user:a',
-      category: 'create',
-      repair: { action: 'add-user', message: { loginUserId: 'a' } },
+  ...usersPlan(3, {
+    counts: {
+      create: 1,
+      update: 0,
+      delete: 2,
+      unmanaged: 0,
+      conflict: 0,
+      skipped: 0,
+      'in-sync': 0,
     },
-    {
-      entity: 'user:b',
-      category: 'delete',
-      repair: { action: 'delete-user', message: { loginUserId: 'b' } },
+    deletes: {
+      count: 2,
+      gate: 1,
+      scopeSize: 3,
+      held: true,
+      heldBecause: ['2 deletes exceed the gate'],
     },
-    {
-      entity: 'user:c',
-      category: 'delete',
-      repair: { action: 'delete-user', message: { loginUserId: 'c' } },
-    },
-  ],
+    platformReads: 3,
+    entries: [
+      {
+        entity: 'user:a',
+        category: 'create',
+        repair: { action: 'add-user', message: { loginUserId: 'a' } },
+      },
+      {
+        entity: 'user:b',
+        category: 'delete',
+        repair: { action: 'delete-user', message: { loginUserId: 'b' } },
+      },
+      {
+        entity: 'user:c',
+        category: 'delete',
+        repair: { action: 'delete-user', message: { loginUserId: 'c' } },
+      },
+    ],
+  }),
   ...overrides,
 });
 const now = Date.parse('2026-11-25T09:00:00.000Z');

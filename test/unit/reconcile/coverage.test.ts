@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { rulesOverlap, userCoverage } from '../../../lambdas/reconcile/coverage';
 import { parseScopes } from '../../../lambdas/reconcile/scope';
+import { STAFF_AND_VENDOR } from './scope-fixtures';
 
 describe('a users rule', () => {
   it.each([
@@ -96,21 +97,7 @@ describe('scopes the config refuses, naming the field and both scopes', () => {
         us: { kind: 'records', campaigns: ['Leads'], region: 'us-east-1' },
       },
     ],
-    [
-      'users scopes on two domains, each reading absence as leaving',
-      {
-        staff: {
-          kind: 'users',
-          covers: { loginUserIdDomains: ['corp.example'] },
-          absentMeansLeave: true,
-        },
-        vendor: {
-          kind: 'users',
-          covers: { loginUserIdDomains: ['vendor.example'] },
-          absentMeansLeave: true,
-        },
-      },
-    ],
+    ['users scopes on two domains, each reading absence as leaving', STAFF_AND_VENDOR],
     [
       'a users scope without a rule that never reads absence as leaving',
       { hr: { kind: 'users' }, staff: { kind: 'users', covers: { userTemplateNames: ['A'] } } },

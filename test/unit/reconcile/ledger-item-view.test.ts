@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { familyKey, userKey } from '../../../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { ENTITY_KINDS } from '../../../lambdas/entities';
+import type { KnownUser } from '../../../lambdas/entities/user/known';
 import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 
 const REGION = 'eu-central-1';
@@ -15,7 +16,7 @@ const v = eventVersion(CREATED_AT, 'create', 'f'.repeat(16));
 const DELETED_AT = Date.parse('2026-11-21T08:00:00.000Z');
 
 const family = (clientId: string, campaign: string) => ({
-  schema: LEDGER_SCHEMA_VERSION,
+  schema: ENTITY_KINDS['record-family'].parts.schema,
   kind: 'record-family',
   id: { region: REGION, clientId },
   events: [
@@ -33,12 +34,15 @@ const family = (clientId: string, campaign: string) => ({
   },
 });
 
-const user = (loginUserId: string, born: string) => ({
-  schema: LEDGER_SCHEMA_VERSION,
+const user = (loginUserId: string, origin: 'ours' | 'outside') => ({
+  schema: ENTITY_KINDS.user.parts.schema,
   kind: 'user',
   id: { loginUserId },
   events: [],
-  known: { place: { user: { born, at: v } } },
+  known: {
+    place: { user: origin === 'ours' ? { origin, born: v, at: v } : { origin } },
+    base: { stage: 'unseen' },
+  } satisfies KnownUser,
 });
 
 /** Items in memory, counting the reads of each key. */
@@ -82,8 +86,8 @@ describe('ledger item view: one read per item', () => {
     // Prepare: u-ours created by us, u-theirs made outside the integration.
     const { ledger, reads } = counted(
       new Map([
-        [userKey('u-ours'), user('u-ours', v)],
-        [userKey('u-theirs'), user('u-theirs', '')],
+        [userKey('u-ours'), user('u-ours', 'ours')],
+        [userKey('u-theirs'), user('u-theirs', 'outside')],
       ]),
     );
     const view = new LedgerItemView({ items: ledger });
@@ -134,7 +138,7 @@ describe('ledger item view: one read per item', () => {
   ] as const)('names an item %s that does not parse, and stops the plan', async (_how, kind) => {
     // Prepare: an item of this schema version whose events are not a list.
     const broken = (id: object) => ({
-      schema: LEDGER_SCHEMA_VERSION,
+      schema: ENTITY_KINDS[kind === 'user' ? 'user' : 'record-family'].parts.schema,
       kind: kind === 'user' ? 'user' : 'record-family',
       id,
       events: 'x',

@@ -4,7 +4,12 @@
  * (a live event made it, both rules may match) has its delete held with both scopes named.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryLedgerView } from '../../../lambdas/reconcile/in-memory-ledger-view';
+import { userKey } from '../../../lambdas/core/ledger/entity-key';
+import { eventVersion } from '../../../lambdas/core/ledger/event-version';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import { ENTITY_KINDS } from '../../../lambdas/entities';
+import { inMemoryLedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
+import type { LedgerView } from '../../../lambdas/reconcile/ledger-view';
 import { buildPlan, type Plan } from '../../../lambdas/reconcile/plan';
 import {
   parseScopes,
@@ -14,6 +19,7 @@ import {
 import type { Snapshot, UserRow } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { leavingRoster, STAFF_AND_VENDOR } from './scope-fixtures';
 
 const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'plan-coverage-key-000001';
@@ -58,10 +64,30 @@ const roster = (scope: UsersScope, active: readonly string[], template = 'Agent'
   ),
 });
 
-/** The platform holds each user, created by this integration (the ledger says so). */
-const createdByUs = (users: readonly { login: string; template: string }[]) => {
+/** The ledger's item of a user this integration created, as the live path leaves it. */
+const userCreatedByUs = (loginUserId: string) => {
+  const v = eventVersion(CREATED, 'create', 'f'.repeat(16));
+  return {
+    schema: ENTITY_KINDS.user.parts.schema,
+    kind: 'user',
+    id: { loginUserId },
+    events: [],
+    known: {
+      place: { user: { origin: 'ours', born: v, at: v } },
+      base: { stage: 'written-unseen' },
+    },
+  };
+};
+
+/**
+ * The platform holds each user, created by this integration: the ledger's items say so, read
+ * through the view a deployment plans with.
+ */
+const createdByUs = async (
+  users: readonly { login: string; template: string }[],
+): Promise<LedgerView> => {
   simulator.reset();
-  const ledger = new InMemoryLedgerView();
+  const store = new InMemoryLedgerStore();
   for (const { login, template } of users) {
     simulator.state.addUser({
       loginUserId: login,
@@ -69,14 +95,16 @@ const createdByUs = (users: readonly { login: string; template: string }[]) => {
       lastName: 'L',
       userTemplateName: template,
     });
-    ledger.noteEvent({ kind: 'user', loginUserId: login }, CREATED, 'created');
+    const key = userKey(login);
+    await store.claim(key, { token: 'seed', until: 0, eventKey: 'seed' }, 0);
+    await store.commit(key, 'seed', userCreatedByUs(login));
   }
-  return ledger;
+  return new LedgerItemView({ items: inMemoryLedgerItems(store) });
 };
 
 const plan = (
   snapshot: Snapshot,
-  ledger: InMemoryLedgerView,
+  ledger: LedgerView,
   scopes: Readonly<Record<string, ReconcileScope>>,
 ): Promise<Plan> =>
   buildPlan({
@@ -87,37 +115,32 @@ const plan = (
     now: Date.parse('2026-11-25T08:00:00.000Z'),
   });
 
+/** The plan of scope `name`'s roster listing `active` users. */
+const planOf = (
+  scopes: Readonly<Record<string, ReconcileScope>>,
+  name: string,
+  active: readonly string[],
+  ledger: LedgerView,
+): Promise<Plan> => plan(roster(scopes[name] as UsersScope, active), ledger, scopes);
+
 const byCategory = (result: Plan, category: string) =>
   result.entries.filter((e) => e.category === category).map((e) => e.entity);
 
 describe('users plan: only what the scope covers', () => {
   it('two rosters reading absence as leaving in one deployment each delete only their own', async () => {
     // Prepare: staff and vendor users, a user no scope covers; one leaver of each roster
-    const scopes = scopesOf({
-      staff: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['corp.example'] },
-        absentMeansLeave: true,
-      },
-      vendor: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['vendor.example'] },
-        absentMeansLeave: true,
-      },
-    });
-    const ledger = createdByUs([
+    const scopes = scopesOf(STAFF_AND_VENDOR);
+    const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'al.leaver@corp.example', template: 'Agent' },
       { login: 'vic@vendor.example', template: 'Agent' },
       { login: 'val.leaver@vendor.example', template: 'Agent' },
       { login: 'nobody@elsewhere.example', template: 'Agent' },
     ]);
-    const staff = scopes.staff as UsersScope;
-    const vendor = scopes.vendor as UsersScope;
 
     // Act
-    const staffPlan = await plan(roster(staff, ['ann@corp.example']), ledger, scopes);
-    const vendorPlan = await plan(roster(vendor, ['vic@vendor.example']), ledger, scopes);
+    const staffPlan = await planOf(scopes, 'staff', ['ann@corp.example'], ledger);
+    const vendorPlan = await planOf(scopes, 'vendor', ['vic@vendor.example'], ledger);
 
     // Assess
     expect(byCategory(staffPlan, 'delete')).toEqual(['user:al.leaver@corp.example']);
@@ -132,28 +155,19 @@ describe('users plan: only what the scope covers', () => {
   it('holds the delete of a user a live event made whom both rules may match, naming both scopes', async () => {
     // Prepare: one domain, two templates; the user's template is in no roster row
     const scopes = scopesOf({
-      agents: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] },
-        absentMeansLeave: true,
-      },
-      supervisors: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['corp.example'], userTemplateNames: ['Supervisor'] },
-        absentMeansLeave: true,
-      },
+      agents: leavingRoster({ loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] }),
+      supervisors: leavingRoster({
+        loginUserIdDomains: ['corp.example'],
+        userTemplateNames: ['Supervisor'],
+      }),
     });
-    const ledger = createdByUs([
+    const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'live@corp.example', template: 'Supervisor' },
     ]);
 
     // Act
-    const result = await plan(
-      roster(scopes.agents as UsersScope, ['ann@corp.example']),
-      ledger,
-      scopes,
-    );
+    const result = await planOf(scopes, 'agents', ['ann@corp.example'], ledger);
 
     // Assess
     const entry = result.entries.find((e) => e.entity === 'user:live@corp.example');
@@ -174,7 +188,7 @@ describe('users plan: only what the scope covers', () => {
       hr: { kind: 'users' },
       vendor: { kind: 'users', covers: { loginUserIdDomains: ['vendor.example'] } },
     });
-    const ledger = createdByUs([{ login: 'vic@vendor.example', template: 'Agent' }]);
+    const ledger = await createdByUs([{ login: 'vic@vendor.example', template: 'Agent' }]);
     const snapshot = roster(scopes.hr as UsersScope, []);
     const leaver: UserRow = {
       line: 2,
@@ -201,23 +215,15 @@ describe('users plan: only what the scope covers', () => {
   it('holds the delete of a user beyond its rows whose template its rule needs and no row shows', async () => {
     // Prepare: one scope only, its rule on the template too
     const scopes = scopesOf({
-      agents: {
-        kind: 'users',
-        covers: { loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] },
-        absentMeansLeave: true,
-      },
+      agents: leavingRoster({ loginUserIdDomains: ['corp.example'], userTemplateNames: ['Agent'] }),
     });
-    const ledger = createdByUs([
+    const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'unsure@corp.example', template: 'Agent' },
     ]);
 
     // Act
-    const result = await plan(
-      roster(scopes.agents as UsersScope, ['ann@corp.example']),
-      ledger,
-      scopes,
-    );
+    const result = await planOf(scopes, 'agents', ['ann@corp.example'], ledger);
 
     // Assess
     expect(result.entries.find((e) => e.entity === 'user:unsure@corp.example')).toMatchObject({
@@ -231,17 +237,13 @@ describe('users plan: only what the scope covers', () => {
   it('a scope without a rule considers no user of the ledger beyond its rows', async () => {
     // Prepare
     const scopes = scopesOf({ hr: { kind: 'users' } });
-    const ledger = createdByUs([
+    const ledger = await createdByUs([
       { login: 'ann@corp.example', template: 'Agent' },
       { login: 'other@corp.example', template: 'Agent' },
     ]);
 
     // Act
-    const result = await plan(
-      roster(scopes.hr as UsersScope, ['ann@corp.example']),
-      ledger,
-      scopes,
-    );
+    const result = await planOf(scopes, 'hr', ['ann@corp.example'], ledger);
 
     // Assess
     expect(result.entries.map((e) => [e.entity, e.category])).toEqual([

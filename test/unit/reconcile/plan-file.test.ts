@@ -6,20 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../../lambdas/reconcile/manifest';
 import { type Plan, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
 import { parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
+import { usersPlan } from './plan-fixture';
 
-const plan: Plan = {
-  version: 1,
-  planId: 'p1',
-  createdAt: '2026-11-25T08:00:00.000Z',
-  scope: 's',
-  kind: 'users',
-  snapshot: {
-    id: 'abc',
-    file: 'f.csv',
-    exportedAt: '2026-11-25T06:00:00.000Z',
-    rowCount: 1,
-    sha256: 'a'.repeat(64),
-  },
+const plan: Plan = usersPlan(1, {
   counts: { create: 1, update: 0, delete: 0, unmanaged: 0, conflict: 0, skipped: 0, 'in-sync': 0 },
   deletes: { count: 0, gate: 25, scopeSize: 1, held: false, heldBecause: [] },
   platformReads: 1,
@@ -40,7 +29,7 @@ const plan: Plan = {
       },
     },
   ],
-};
+});
 
 /** A plan of two user deletes held by a gate of one. */
 const held: Plan = {

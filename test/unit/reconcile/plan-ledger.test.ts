@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { familyKey } from '../../../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { LEDGER_SCHEMA_VERSION } from '../../../lambdas/core/ledger/ledger-doc';
+import { recordFamily } from '../../../lambdas/entities/record-family';
 import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import { buildPlan, KEPT_ITEM_UNSENDABLE, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
 import { parseScopes, type RecordsScope } from '../../../lambdas/reconcile/scope';
@@ -73,7 +73,7 @@ const snapshot = (): Snapshot => ({
 const createdIn = (clientId: string, campaign: string) => {
   const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'f'.repeat(16));
   return {
-    schema: LEDGER_SCHEMA_VERSION,
+    schema: recordFamily.parts.schema,
     kind: 'record-family',
     id: { region: REGION, clientId },
     events: [],

@@ -9,13 +9,11 @@ import {
   EXTENSION,
   entraUser,
   oktaUser,
-  PATCH_SCHEMA,
+  patch,
   scimSimulator,
 } from './scim-fixture';
 
 const sim = scimSimulator();
-
-const patch = (...operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operations: operations });
 
 describe("Entra ID's sequence", () => {
   it('filters by userName, creates, patches, soft-deletes, reactivates and deletes the user', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseUserFilter } from '../../../lambdas/scim/scim-filter';
 import { applyPatch } from '../../../lambdas/scim/scim-patch';
-import { EXTENSION, PATCH_SCHEMA, USER_SCHEMA } from './scim-fixture';
+import { EXTENSION, patch, USER_SCHEMA } from './scim-fixture';
 
 const USER = {
   schemas: [USER_SCHEMA, EXTENSION],
@@ -15,8 +15,6 @@ const USER = {
   active: true,
   [EXTENSION]: { userTemplateName: 'Agent', createInCloudConnect: false },
 };
-
-const patch = (...operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operations: operations });
 
 describe('applyPatch', () => {
   it.each([
@@ -65,6 +63,11 @@ describe('applyPatch', () => {
 
   it.each([
     ['remove without a path', { op: 'remove' }, 'noTarget'],
+    [
+      'remove of active, which would read as active again',
+      { op: 'Remove', path: 'active' },
+      'mutability',
+    ],
     ['a path of no attribute', { op: 'replace', path: 'colour', value: 'green' }, 'invalidPath'],
     ['add without a value', { op: 'add', path: 'displayName' }, 'invalidValue'],
     ['a value that is not an object without a path', { op: 'replace', value: 'x' }, 'invalidValue'],

@@ -8,13 +8,12 @@ import {
   EXTENSION,
   entraUser,
   oktaUser,
-  PATCH_SCHEMA,
+  patch,
   scimSimulator,
   USER_SCHEMA,
 } from './scim-fixture';
 
 const sim = scimSimulator();
-const patch = (...operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operations: operations });
 
 describe('GET /Users', () => {
   it('pages with startIndex and count (1-based), totalResults counting every match', async () => {

@@ -4,16 +4,10 @@ import {
   SCIM_ENVIRONMENT_VARIABLES,
   ScimEnvError,
 } from '../../../lambdas/scim/scim-env';
+import { VALID_PLATFORM_ENV } from '../core/platform-env-fixture';
 
 const VALID = {
-  PLATFORM_CODE: 'PLAT',
-  COMPANY_CODE: 'acme',
-  ENVIRONMENT_NAME: 'prod',
-  API_BASE_URL: 'https://eu-central-1.platform.example.com:9443',
-  CAMPAIGN_REGION: 'eu-central-1',
-  API_KEY_SECRET_ID: 'platform/api-key',
-  API_KEY_SECRETS_REGION: 'eu-central-1',
-  API_KEY_MAX_AGE_SECONDS: '300',
+  ...VALID_PLATFORM_ENV,
   LEDGER_TABLE_NAME: 'ledger',
   SCIM_TOKEN_SECRET_ID: 'scim/token',
   SCIM_DEFAULT_USER_TEMPLATE: 'Agent',

@@ -36,6 +36,12 @@ export const EXTENSION = 'urn:contact-center-sync:params:scim:schemas:extension:
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
+/** A PATCH request's body of `operations` (RFC 7644 §3.5.2). */
+export const patch = (...operations: unknown[]) => ({
+  schemas: [PATCH_SCHEMA],
+  Operations: operations,
+});
+
 export interface ScimAnswer {
   readonly status: number;
   readonly headers: Record<string, string>;
