@@ -9,6 +9,8 @@
 export { BREAKER_KEY_PREFIX } from './core/aws/dynamodb-breaker-store';
 /** The base-URL rule: the config builds `API_BASE_URL` with the very function the specs fix. */
 export { platformBaseUrl } from './core/base-url';
+/** The one error base: the config's refusal is sorted by the same category as the runtime's. */
+export { SyncError } from './core/errors';
 /** The API key's cache age is capped by the specs; the config may not ask for more. */
 export { MAX_API_KEY_MAX_AGE_SECONDS } from './core/ports';
 /** The regions the specs list (the config's `campaignRegion` and the base-URL prefix). */

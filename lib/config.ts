@@ -14,7 +14,6 @@ import {
   DESTRUCTIVE_ACTIONS,
   RESULT_EVENT_SOURCE,
 } from '../lambdas/actions';
-import { SyncError } from '../lambdas/core/errors';
 import {
   DEFAULT_PLAN_MAX_AGE_HOURS,
   DEFAULT_RETRY_SCHEDULE,
@@ -27,6 +26,7 @@ import {
   receivesWithinWindow,
   SQS_MAX_RECEIVE_COUNT,
   SQS_MAX_VISIBILITY_SECONDS,
+  SyncError,
 } from '../lambdas/deployment-contract';
 
 /** Folder of the committed deployment configs. */
