@@ -13,6 +13,8 @@ export default defineConfig({
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
+          // aws-cdk-lib and cdk-nag are imported once per worker, not once per file.
+          isolate: false,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },
