@@ -7,6 +7,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // Files share a worker's module cache instead of importing the code again each: no test
+          // here mocks a module or keeps state in one (integration does: it re-imports handlers).
+          isolate: false,
         },
       },
       {
