@@ -15,7 +15,7 @@ import {
   simulatorsForFile,
 } from './convergence/convergence-check';
 
-const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 500);
+const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 200);
 const stats: RunStats = { messages: 0, redeliveries: 0, deadLetters: 0, entities: 0 };
 const simulators = simulatorsForFile('convergence (in-memory ledger)', stats);
 
