@@ -33,6 +33,8 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
+          // One module cache, and the JIT's warm code, per worker rather than per file.
+          isolate: false,
           testTimeout: 180_000,
           hookTimeout: 60_000,
         },
