@@ -1,7 +1,8 @@
 /**
  * The stack of the committed example config: per enabled action the queue, DLQ, function,
  * event source mapping, rule and alarms; least-privilege IAM; the handler environment contract.
- * Synthesized once, with the real esbuild bundles.
+ * Synthesized once, without esbuild: nothing here reads the bundles (the template is the same
+ * but for the asset hashes); cdk-cli.test.ts and bundling.test.ts check the real ones.
  */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ let template: Template;
 
 beforeAll(() => {
   config = withoutScim(withoutReconciliation(loadConfig('example')));
-  ({ stack, template } = synth(config, { bundle: true }));
+  ({ stack, template } = synth(config));
 });
 
 const pipelineOf = (action: ActionName): ActionPipeline => {

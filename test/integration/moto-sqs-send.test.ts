@@ -2,7 +2,8 @@
  * The tests' moto sends SQS messages through its launcher's copy of moto's send
  * (local/aws-emulator/atomic_moto_server.py): the same send, except that it no longer scans
  * every message the queue holds to learn whether the queue deduplicates by content. What that
- * setting decides must still hold, and a send must no longer build the queue's attributes.
+ * setting decides must still hold, and a send must no longer build the queue's attributes. Its
+ * receive checks each message's retention the same way, without the attributes either.
  */
 
 import { execFile } from 'node:child_process';
@@ -147,5 +148,40 @@ print(reads, len(backend.get_queue("standard")._messages))
     // Assess: no attribute build per send, one by one or batched; both messages still land.
     // (FIFO sends still build them in moto's own dedup code; this project has no FIFO queue.)
     expect(stdout.trim()).toBe('0 52');
+  });
+
+  it('receives without reading the queue attributes, and still drops what outlived retention', async () => {
+    // Prepare: moto's receive built every attribute three times per message it returned.
+    const { python } = await ensurePythonTools();
+    const script = `
+import sys
+sys.argv = ["atomic_moto_server"]
+sys.path.insert(0, ${JSON.stringify(LAUNCHER_DIR)})
+import atomic_moto_server
+from moto.sqs import models as sqs
+reads = 0
+built = sqs.Queue.attributes.fget
+def counted(queue):
+    global reads
+    reads += 1
+    return built(queue)
+backend = sqs.sqs_backends["123456789012"]["us-east-1"]
+backend.create_queue("standard")
+backend.create_queue("short", MessageRetentionPeriod="60")
+for n in range(50):
+    backend.send_message("standard", "held")
+backend.send_message("short", "kept")
+backend.send_message("short", "expired").sent_timestamp -= 61_000
+sqs.Queue.attributes = property(counted)
+received = backend.receive_message("standard", 10, 0, 30)
+short = backend.receive_message("short", 10, 0, 30)
+print(reads, len(received), ",".join(m.body for m in short))
+`;
+
+    // Act
+    const { stdout } = await promisify(execFile)(python, ['-c', script]);
+
+    // Assess: ten received with no attribute build; the message past its 60 s is not delivered.
+    expect(stdout.trim()).toBe('0 10 kept');
   });
 });

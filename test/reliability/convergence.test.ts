@@ -10,7 +10,7 @@ import { historiesArb } from '../../local/convergence/histories';
 import type { FaultSettings } from '../../local/simulator';
 import { convergenceRun, inMemoryLedger, simulatorsForFile } from './convergence/convergence-check';
 
-const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 500);
+const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 200);
 const { simulators, stats } = simulatorsForFile('convergence (in-memory ledger)');
 
 describe('convergence on the in-memory ledger', () => {

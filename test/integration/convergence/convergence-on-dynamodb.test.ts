@@ -26,8 +26,8 @@ import {
   motoLedgerClient,
 } from '../../support/ledger-table';
 
-const RUNS = Number(process.env.CONVERGENCE_DYNAMODB_RUNS ?? 60);
-const HISTORY_RUNS = Number(process.env.CONVERGENCE_DYNAMODB_HISTORY_RUNS ?? 30);
+const RUNS = Number(process.env.CONVERGENCE_DYNAMODB_RUNS ?? 30);
+const HISTORY_RUNS = Number(process.env.CONVERGENCE_DYNAMODB_HISTORY_RUNS ?? 15);
 const mode = deliveryModeFromEnv();
 const dynamoDb = motoDynamoDbClient(motoEndpoint());
 let tableName = '';
