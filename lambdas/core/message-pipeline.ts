@@ -1,7 +1,12 @@
 import { parseWith } from '../messages/parse';
-import type { AnyAction, EntityName } from './action';
+import type { AnyAction, EntityName, WriteAction } from './action';
 import { type Disposition, type Received, type SettleDependencies, settle } from './disposition';
-import { declaredCorrelationId, unwrapBody, unwrapDecoded } from './envelope';
+import {
+  declaredCorrelationId,
+  type UnwrappedMessage,
+  unwrapBody,
+  unwrapDecoded,
+} from './envelope';
 import { isErrorOf, type SyncError } from './errors';
 import type { AnyEntityKind, EventSource } from './ledger/entity-kind';
 import { type EntityLedger, newEvent } from './ledger/entity-ledger';
@@ -149,98 +154,175 @@ export const processMessage = async (
 ): Promise<Disposition> => {
   const now = deps.now ?? Date.now;
   const startedAt = now();
-  let correlationId = inbound.sourceMessageId;
-  let outcome: Outcome;
-  let request: unknown;
-  /** The ledger key of the entity (hashed ids), when the message was ordered. */
-  let entity: string | undefined;
-
-  try {
-    const unwrapped =
-      inbound.decoded === undefined
-        ? unwrapBody(action.name, inbound.body)
-        : unwrapDecoded(action.name, inbound.decoded);
-    correlationId =
-      declaredCorrelationId(unwrapped.message) ?? unwrapped.eventId ?? inbound.sourceMessageId;
-    const parsed = parseWith(action.schema, unwrapped.message);
-    // Before the breaker's hold: a destructive message is counted on its first receive, whatever
-    // happens to it afterwards; redeliveries are only checked (a brake tripped since holds them).
-    const braked =
-      parsed.success && deps.brake !== undefined && inbound.brakeReleased !== true
-        ? action.destructive?.(parsed.message) === true
-        : false;
-    const verdict =
-      braked && deps.brake !== undefined
-        ? await deps.brake.gate.decide(inbound.receiveCount === 1 ? 'count' : 'check')
-        : undefined;
-    // Known to be down: wait without a ledger lease (a claim and a release per held message).
-    const held =
-      parsed.success && verdict?.kind !== 'hold' ? deps.platform.heldBack(action) : undefined;
-    if (verdict?.kind === 'hold' && deps.brake !== undefined) {
-      // A failed send throws: the record fails and comes back (and is held then), never lost.
-      await deps.brake.held.hold({
-        body: inbound.body,
-        correlationId,
-        sourceMessageId: inbound.sourceMessageId,
-        reason: verdict.why,
-        ...(inbound.attributes === undefined ? {} : { attributes: inbound.attributes }),
-      });
-      outcome = { category: 'success', code: HELD_BY_BRAKE, message: verdict.why, attempts: 0 };
-    } else if (held !== undefined) {
-      outcome = held;
-    } else if (parsed.success) {
-      const message = parsed.message;
-      request = message;
-      const call: CallOptions = { deadline: inbound.deadline, correlationId };
-      if (action.kind === 'read') {
-        outcome = await action.execute(message, deps.platform, call);
-      } else {
-        const ordering = action.ordering;
-        const { ledger, entity: kind } = ledgerOf(action, deps);
-        const named = await identify(
-          ordering.name(message, deps.campaignRegion ?? deps.platform.campaignRegion),
-          kind,
-          ledger,
-          deps.platform,
-          call,
-        );
-        if ('outcome' in named) {
-          outcome = named.outcome;
-        } else {
-          entity = kind.keyOf(named.id);
-          const occurred = eventTime(
-            {
-              occurredAt: (message as { occurredAt?: string }).occurredAt,
-              eventBridgeTime: unwrapped.eventTime,
-              sqsSentTimestamp: inbound.sentTimestamp,
-            },
-            now(),
-          ).ms;
-          const op = ordering.op(message);
-          const v = versionOf(ordering.rank, op, occurred);
-          outcome = await ledger.apply(kind, {
-            id: named.id,
-            event: newEvent(action.name, v, op, inbound.source),
-            platform: deps.platform,
-            call,
-            deadline: inbound.deadline,
-            lastReceive: inbound.isLastReceive,
-            ...(named.alias === undefined ? {} : { alias: named.alias }),
-          });
-        }
-      }
-    } else {
-      outcome = invalid('INVALID_MESSAGE', parsed.error);
-    }
-  } catch (error) {
-    outcome = isMessageFault(error)
-      ? invalid(error.code, faultMessage(error))
-      : unexpected(error, correlationId, inbound, deps);
-  }
-
+  const decided = await guarded({ correlationId: inbound.sourceMessageId }, inbound, deps, () =>
+    decide(action, { inbound, deps, now }),
+  );
   return settle(
-    { action: action.name, correlationId, outcome, request, entity, startedAt },
+    {
+      action: action.name,
+      correlationId: decided.correlationId,
+      outcome: decided.outcome,
+      request: decided.request,
+      entity: decided.entity,
+      startedAt,
+    },
     inbound,
     deps,
   );
+};
+
+/** What the pipeline knows of a message: what its log line and its dead letter name. */
+interface Facts {
+  readonly correlationId: string;
+  /** The parsed message, once it is sent: a read's result event quotes it. */
+  readonly request?: unknown;
+  /** The ledger key of the entity (hashed ids), once the message is ordered. */
+  readonly entity?: string;
+}
+
+interface Decision extends Facts {
+  readonly outcome: Outcome;
+}
+
+/** What each stage of one message's pipeline reads beside the message. */
+interface Context {
+  readonly inbound: InboundMessage;
+  readonly deps: ProcessorDependencies;
+  readonly now: () => number;
+}
+
+/** Runs a stage; what it throws is the message's outcome, with the facts known before it ran. */
+const guarded = async (
+  facts: Facts,
+  inbound: InboundMessage,
+  deps: ProcessorDependencies,
+  run: () => Promise<Decision>,
+): Promise<Decision> => {
+  try {
+    return await run();
+  } catch (error) {
+    return {
+      ...facts,
+      outcome: isMessageFault(error)
+        ? invalid(error.code, faultMessage(error))
+        : unexpected(error, facts.correlationId, inbound, deps),
+    };
+  }
+};
+
+/** Unwraps the message, which names its correlationId, and decides the rest under that id. */
+const decide = async (action: AnyAction, context: Context): Promise<Decision> => {
+  const { inbound, deps } = context;
+  const unwrapped =
+    inbound.decoded === undefined
+      ? unwrapBody(action.name, inbound.body)
+      : unwrapDecoded(action.name, inbound.decoded);
+  const correlationId =
+    declaredCorrelationId(unwrapped.message) ?? unwrapped.eventId ?? inbound.sourceMessageId;
+  return guarded({ correlationId }, inbound, deps, () =>
+    decideUnwrapped(action, unwrapped, correlationId, context),
+  );
+};
+
+/**
+ * A message that parses meets the mass-delete brake, then the breaker's hold; one let through is
+ * sent: a read as the action's own request, a write ordered by its entity's ledger.
+ */
+const decideUnwrapped = async (
+  action: AnyAction,
+  unwrapped: UnwrappedMessage,
+  correlationId: string,
+  context: Context,
+): Promise<Decision> => {
+  const { deps } = context;
+  const parsed = parseWith(action.schema, unwrapped.message);
+  if (!parsed.success) return { correlationId, outcome: invalid('INVALID_MESSAGE', parsed.error) };
+  const { message } = parsed;
+  const held = await braked(action, message, correlationId, context);
+  if (held !== undefined) return { correlationId, outcome: held };
+  // Known to be down: wait without a ledger lease (a claim and a release per held message).
+  const heldBack = deps.platform.heldBack(action);
+  if (heldBack !== undefined) return { correlationId, outcome: heldBack };
+  const call = { deadline: context.inbound.deadline, correlationId };
+  if (action.kind === 'read') {
+    return {
+      correlationId,
+      request: message,
+      outcome: await action.execute(message, deps.platform, call),
+    };
+  }
+  return { request: message, ...(await order(action, message, unwrapped, call, context)) };
+};
+
+/**
+ * The mass-delete brake, for a destructive message: it is counted on its first receive, whatever
+ * happens to it afterwards (so before the breaker's hold), and only checked on a redelivery (a
+ * brake tripped since holds it). A held message is parked for an operator's release; undefined
+ * when the message goes on.
+ */
+const braked = async (
+  action: AnyAction,
+  message: unknown,
+  correlationId: string,
+  { inbound, deps }: Context,
+): Promise<Outcome | undefined> => {
+  const { brake } = deps;
+  if (brake === undefined || inbound.brakeReleased === true) return undefined;
+  if (action.destructive?.(message) !== true) return undefined;
+  const verdict = await brake.gate.decide(inbound.receiveCount === 1 ? 'count' : 'check');
+  if (verdict.kind !== 'hold') return undefined;
+  // A failed send throws: the record fails and comes back (and is held then), never lost.
+  await brake.held.hold({
+    body: inbound.body,
+    correlationId,
+    sourceMessageId: inbound.sourceMessageId,
+    reason: verdict.why,
+    ...(inbound.attributes === undefined ? {} : { attributes: inbound.attributes }),
+  });
+  return { category: 'success', code: HELD_BY_BRAKE, message: verdict.why, attempts: 0 };
+};
+
+/** A write: the entity the message names, and its event applied in order by the entity's ledger. */
+const order = async (
+  action: WriteAction,
+  message: unknown,
+  unwrapped: UnwrappedMessage,
+  call: CallOptions & { readonly correlationId: string },
+  { inbound, deps, now }: Context,
+): Promise<Decision> => {
+  const { correlationId } = call;
+  const { ordering } = action;
+  const { ledger, entity: kind } = ledgerOf(action, deps);
+  const named = await identify(
+    ordering.name(message, deps.campaignRegion ?? deps.platform.campaignRegion),
+    kind,
+    ledger,
+    deps.platform,
+    call,
+  );
+  if ('outcome' in named) return { correlationId, outcome: named.outcome };
+  // Known before the ledger reads its item: a dead letter for an item that does not parse
+  // (LEDGER_ITEM_INVALID) names the entity in its log line, for the operator to delete it.
+  const entity = kind.keyOf(named.id);
+  return guarded({ correlationId, entity }, inbound, deps, async () => {
+    const occurred = eventTime(
+      {
+        occurredAt: (message as { occurredAt?: string }).occurredAt,
+        eventBridgeTime: unwrapped.eventTime,
+        sqsSentTimestamp: inbound.sentTimestamp,
+      },
+      now(),
+    ).ms;
+    const op = ordering.op(message);
+    const outcome = await ledger.apply(kind, {
+      id: named.id,
+      event: newEvent(action.name, versionOf(ordering.rank, op, occurred), op, inbound.source),
+      platform: deps.platform,
+      call,
+      deadline: inbound.deadline,
+      lastReceive: inbound.isLastReceive,
+      ...(named.alias === undefined ? {} : { alias: named.alias }),
+    });
+    return { correlationId, entity, outcome };
+  });
 };

@@ -8,6 +8,7 @@ import {
   type Effect,
   type EventSource,
   type Replayed,
+  type StepAnswer,
   type StoredEvent,
 } from './entity-kind';
 import type { Version } from './event-version';
@@ -201,104 +202,44 @@ export class EntityLedger {
     request: ApplyRequest,
   ): Promise<{ doc: Doc; outcome: Outcome }> {
     const { event } = request;
-    const existing = before.events.find((e) => e.key === event.key);
-    if (existing?.settled === true) {
-      const events = before.events.map((e) =>
-        e.key === event.key ? { ...e, repeats: (e.repeats ?? 0) + 1 } : e,
-      );
-      return {
-        doc: { ...before, events },
-        outcome: outcome('success', 'DUPLICATE', 'this event was already applied or skipped'),
-      };
-    }
-    if (existing === undefined && before.snapshot !== undefined && event.v <= before.snapshot.v) {
-      return {
-        doc: before,
-        outcome: outcome(
-          'success',
-          'STALE_SKIPPED',
-          'older than the events the ledger keeps for this entity (past the tombstone horizon)',
-        ),
-      };
-    }
+    const repeat = alreadyHeld(before, event);
+    if (repeat !== undefined) return repeat;
     // An event not settled yet (a conflict redriven, a redelivery) is received again: its
     // message is alive once more, so the horizon that may drop it counts from now.
-    const received = this.#now();
-    const events =
-      existing === undefined
-        ? [...before.events, { ...event, received }].sort(byVersion)
-        : before.events.map((e) => (e.key === event.key ? { ...e, received } : e));
-    const archive = before.snapshot?.keep ?? [];
-    const all = [...archive, ...events].sort(byVersion);
-    let known = kind.forMessage?.(before.known) ?? before.known;
-    let failure: Outcome | undefined;
-    let wrote: Outcome | undefined;
-    let done = false;
-    // Requests that got no answer, across the message's calls: an unanswered write is read back
-    // and sent again at most as often as the caller would retry one call.
-    let unanswered = 0;
-    /** A write of this message went unanswered (a read then told what it did). */
-    let doubted = false;
-    const context = { id: before.id, events: all, platform: request.platform, call: request.call };
-    /** The replay from what the ledger knows now: the last turn's, while no step has run since. */
-    let replayed: Replayed<unknown> | undefined;
-    for (let calls = 0; calls < MAX_STEPS && !done; calls += 1) {
-      replayed = kind.replay(kind.start(known, before.snapshot?.state), events);
-      const [step] = kind.plan(replayed.state, known, all);
-      if (step === undefined) {
-        done = true;
-        break;
-      }
-      if (!request.platform.mayStartRequest(request.deadline)) {
-        failure = outcome(
-          'retryable',
-          'DEADLINE_EXCEEDED',
-          'no time left before the invocation ends; the rest of the entity’s work is retried',
-        );
-        break;
-      }
-      const answer = await kind.run(step, context);
-      known = kind.learn(known, step, answer);
-      replayed = undefined;
-      if (answer.status === 'failed') {
-        failure = answer.outcome;
-        break;
-      }
-      if (
-        answer.status === 'done' &&
-        step.kind !== 'read' &&
-        answer.outcome.category === 'success' &&
-        answer.outcome.attempts > 0
-      ) {
-        wrote = answer.outcome;
-      }
-      // An unanswered call leaves the known state in doubt: the next plan reads first.
-      if (answer.status === 'uncertain') {
-        doubted = true;
-        failure = answer.outcome;
-        unanswered += Math.max(1, answer.outcome.attempts);
-        if (unanswered >= request.platform.maxAttempts) break;
-      } else {
-        failure = undefined;
-      }
-    }
-    if (!done && failure === undefined) {
-      failure = outcome(
-        'retryable',
-        'ENTITY_UNSETTLED',
-        `the entity needed more than ${MAX_STEPS} calls; the rest is retried`,
-      );
-    }
-    const start = kind.start(known, before.snapshot?.state);
-    const withIt = replayed ?? kind.replay(start, events);
+    const events = received(before.events, event, this.#now());
+    const worked = await work(kind, before, events, request);
+    const decided = this.#decide(kind, before, events, event, worked);
+    // Refused as a conflict, whether the replay foresaw it or a step found it on the platform
+    // (a user made outside since the ledger looked): a redrive after an operator's fix reads again.
+    const known = isConflict(decided) ? kind.recheck(worked.known) : worked.known;
+    return {
+      doc: {
+        ...before,
+        known,
+        events: noted(events, event.key, decided, request.lastReceive === true),
+      },
+      outcome: decided,
+    };
+  }
+
+  /** What the message got: how its work ended, and what its event does in the replay. */
+  #decide(
+    kind: AnyEntityKind,
+    before: Doc,
+    events: readonly StoredEvent<unknown>[],
+    event: NewEvent,
+    worked: Worked,
+  ): Outcome {
+    const start = kind.start(worked.known, before.snapshot?.state);
+    const withIt = worked.replayed ?? kind.replay(start, events);
     const effect: Effect = withIt.effects.get(event.key) ?? { kind: 'applied' };
-    const decided = this.#outcomeOf(kind, {
+    return this.#outcomeOf(kind, {
       effect,
-      failure: done ? undefined : failure,
-      wrote,
-      doubted,
+      failure: worked.unsettled,
+      wrote: worked.wrote,
+      doubted: worked.doubted,
       overtaken: events.some((e) => e.v > event.v && withIt.effects.get(e.key)?.kind === 'applied'),
-      keptByPlatform: () => kind.keptByPlatform?.(known, withIt.state, event.op, event.v),
+      keptByPlatform: () => kind.keptByPlatform?.(worked.known, withIt.state, event.op, event.v),
       // A second replay, so only when the outcome turns on it.
       stale: () =>
         effect.kind === 'applied' &&
@@ -312,17 +253,6 @@ export class EntityLedger {
         ),
       op: event.op,
     });
-    // Refused as a conflict, whether the replay foresaw it or a step found it on the platform
-    // (a user made outside since the ledger looked): a redrive after an operator's fix reads again.
-    if (isConflict(decided)) known = kind.recheck(known);
-    return {
-      doc: {
-        ...before,
-        known,
-        events: noted(events, event.key, decided, request.lastReceive === true),
-      },
-      outcome: decided,
-    };
   }
 
   #outcomeOf(
@@ -439,6 +369,157 @@ export class EntityLedger {
     return Math.floor(this.#now() / 1000) + seconds;
   }
 }
+
+/**
+ * A copy of an event the ledger settled (a duplicate, counted), or one older than everything it
+ * keeps (folded past the tombstone horizon): no work, and what the message got.
+ */
+const alreadyHeld = (before: Doc, event: NewEvent): { doc: Doc; outcome: Outcome } | undefined => {
+  const existing = before.events.find((e) => e.key === event.key);
+  if (existing?.settled === true) {
+    const events = before.events.map((e) =>
+      e.key === event.key ? { ...e, repeats: (e.repeats ?? 0) + 1 } : e,
+    );
+    return {
+      doc: { ...before, events },
+      outcome: outcome('success', 'DUPLICATE', 'this event was already applied or skipped'),
+    };
+  }
+  if (existing === undefined && before.snapshot !== undefined && event.v <= before.snapshot.v) {
+    return {
+      doc: before,
+      outcome: outcome(
+        'success',
+        'STALE_SKIPPED',
+        'older than the events the ledger keeps for this entity (past the tombstone horizon)',
+      ),
+    };
+  }
+  return undefined;
+};
+
+/** The entity's events with this one, in version order, marked received at `now`. */
+const received = (
+  events: readonly StoredEvent<unknown>[],
+  event: NewEvent,
+  now: number,
+): StoredEvent<unknown>[] =>
+  events.some((e) => e.key === event.key)
+    ? events.map((e) => (e.key === event.key ? { ...e, received: now } : e))
+    : [...events, { ...event, received: now }].sort(byVersion);
+
+/** How a message's turns on the platform went, so far or in the end. */
+interface Turns {
+  /** What the ledger knows of the platform. */
+  readonly known: unknown;
+  /** The last step's failure, or unanswered call; undefined once a step got its answer. */
+  readonly failure: Outcome | undefined;
+  /** The last write of this message the platform confirmed. */
+  readonly wrote: Outcome | undefined;
+  /** A write of this message went unanswered (a read then told what it did). */
+  readonly doubted: boolean;
+  /**
+   * Requests that got no answer, across the message's calls: an unanswered write is read back
+   * and sent again at most as often as the caller would retry one call.
+   */
+  readonly unanswered: number;
+}
+
+/** How a message's work on the platform ended. */
+interface Worked extends Omit<Turns, 'failure' | 'unanswered'> {
+  /** Why the platform does not hold the replay yet: undefined once it does. */
+  readonly unsettled: Outcome | undefined;
+  /** The replay from `known`, when no step ran after it was made (it serves the outcome too). */
+  readonly replayed: Replayed<unknown> | undefined;
+}
+
+/**
+ * Brings the platform from what the ledger knows to the replay of `events`, one planned step at
+ * a time, learning from each answer, until nothing is left to do, the time is up, a step fails,
+ * the unanswered calls reach the caller's retries, or the steps run out.
+ */
+const work = async (
+  kind: AnyEntityKind,
+  before: Doc,
+  events: readonly StoredEvent<unknown>[],
+  request: ApplyRequest,
+): Promise<Worked> => {
+  const all = [...(before.snapshot?.keep ?? []), ...events].sort(byVersion);
+  const context = { id: before.id, events: all, platform: request.platform, call: request.call };
+  let turns: Turns = {
+    known: kind.forMessage?.(before.known) ?? before.known,
+    failure: undefined,
+    wrote: undefined,
+    doubted: false,
+    unanswered: 0,
+  };
+  for (let calls = 0; calls < MAX_STEPS; calls += 1) {
+    const replayed = kind.replay(kind.start(turns.known, before.snapshot?.state), events);
+    const [step] = kind.plan(replayed.state, turns.known, all);
+    if (step === undefined) return ended(turns, undefined, replayed);
+    if (!request.platform.mayStartRequest(request.deadline)) {
+      return ended(turns, outOfTime(), replayed);
+    }
+    const answer = await kind.run(step, context);
+    turns = learnt(kind, turns, step, answer);
+    if (answer.status === 'failed') return ended(turns, turns.failure);
+    if (answer.status === 'uncertain' && turns.unanswered >= request.platform.maxAttempts) {
+      return ended(turns, turns.failure);
+    }
+  }
+  return ended(
+    turns,
+    turns.failure ??
+      outcome(
+        'retryable',
+        'ENTITY_UNSETTLED',
+        `the entity needed more than ${MAX_STEPS} calls; the rest is retried`,
+      ),
+  );
+};
+
+/**
+ * The turns after `step` ended as `answer`: an unanswered call leaves the known state in doubt
+ * (the next plan reads first), an answered one clears the failure before it.
+ */
+const learnt = (
+  kind: AnyEntityKind,
+  turns: Turns,
+  step: { readonly kind: string },
+  answer: StepAnswer,
+): Turns => {
+  const known = kind.learn(turns.known, step, answer);
+  const { outcome: got } = answer;
+  switch (answer.status) {
+    case 'failed':
+      return { ...turns, known, failure: got };
+    case 'uncertain':
+      return {
+        ...turns,
+        known,
+        failure: got,
+        doubted: true,
+        unanswered: turns.unanswered + Math.max(1, got.attempts),
+      };
+    case 'done': {
+      const wrote = step.kind !== 'read' && got.category === 'success' && got.attempts > 0;
+      return { ...turns, known, failure: undefined, ...(wrote ? { wrote: got } : {}) };
+    }
+  }
+};
+
+const ended = (
+  { known, wrote, doubted }: Turns,
+  unsettled: Outcome | undefined,
+  replayed?: Replayed<unknown>,
+): Worked => ({ known, wrote, doubted, unsettled, replayed });
+
+const outOfTime = (): Outcome =>
+  outcome(
+    'retryable',
+    'DEADLINE_EXCEEDED',
+    'no time left before the invocation ends; the rest of the entity’s work is retried',
+  );
 
 /**
  * The events with what the message got: a final outcome settles its event (a copy is then a

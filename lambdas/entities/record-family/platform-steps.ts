@@ -103,122 +103,160 @@ const notThere = (outcome: Outcome): RecordAnswer => ({
   notThere: true,
 });
 
+/** A call's answer to a step that addressed the record where the ledger thought it was. */
+const answerAt = (
+  outcome: Outcome,
+  extra: Omit<RecordAnswer, 'outcome' | 'status'> = {},
+): RecordAnswer => (outcome.code === 'NORECORDFOUND' ? notThere(outcome) : answer(outcome, extra));
+
+/**
+ * A write stops at its first unanswered attempt, and a read tells next whether it landed: a
+ * repeat is not always harmless (an add taken for an update drops the clientId item; a repeated
+ * move finds nothing), and a read costs what a blind retry would.
+ */
+const once = (call: CallOptions): CallOptions => ({ ...call, stopAtDoubt: true });
+
+/** The record in its region, as every request names it. */
+const recordIn = (id: FamilyId) => ({ region: region(id), clientId: id.clientId });
+
+type StepOf<K extends RecordStep['kind']> = Extract<RecordStep, { readonly kind: K }>;
+
 /** Sends one planned step as its platform request and reads what the answer tells the ledger. */
 export const runRecordStep = async (step: RecordStep, context: Context): Promise<RecordAnswer> => {
-  const { id, events, platform, call } = context;
-  // A write stops at its first unanswered attempt, and a read tells next whether it landed: a
-  // repeat is not always harmless (an add taken for an update drops the clientId item; a
-  // repeated move finds nothing), and a read costs what a blind retry would.
-  const once: CallOptions = { ...call, stopAtDoubt: true };
-  const where = { region: region(id), clientId: id.clientId };
   switch (step.kind) {
-    case 'read': {
-      const found = await lookUp(step.campaign, context);
-      if ('failed' in found) return { outcome: found.failed, status: 'failed' };
-      return { outcome: success('SUCCESS', 'looked up'), status: 'done', observed: found.observed };
-    }
+    case 'read':
+      return read(step, context);
     case 'note':
       return { outcome: success('SUCCESS', 'noted'), status: 'done' };
     case 'conflict':
-      return {
-        outcome: {
-          category: 'permanent',
-          code: 'TRANSFER_TARGET_OCCUPIED',
-          message: `"${step.campaign}" holds a record with this clientId that this integration did not put there, so its record cannot be moved there: ${OCCUPIED_TO_DO}`,
-          attempts: 0,
-        },
-        status: 'failed',
-      };
-    case 'upsert': {
-      const event = events.find((e) => e.v === step.dataOf && e.op.kind === 'upsert');
-      if (event?.op.kind !== 'upsert') throw new Error(`the data of ${step.dataOf} is not kept`);
-      const outcome = await platform.send(
-        addOrUpdateCampaignRecord,
-        {
-          campaignName: step.campaign,
-          ...where,
-          ...(event.op.clientIdFieldName === undefined
-            ? {}
-            : { clientIdFieldName: event.op.clientIdFieldName }),
-          previewRecordData: [...event.op.items],
-          ...(step.agent === undefined ? {} : { preferredAgent: step.agent ?? '' }),
-          ...(step.nextWork === undefined ? {} : { nextEarliestWorkTimeUTC: step.nextWork }),
-        },
-        once,
-      );
-      return answer(outcome);
-    }
-    case 'set': {
-      let { state, nextWork } = step.fields;
-      let observed: Observed | undefined;
-      if (state === undefined || (state === 'WORKED' && typeof nextWork !== 'number')) {
-        // The request needs a state: the record's own, read now, so an agent's work is kept.
-        const found = await lookUp(step.campaign, context);
-        if ('failed' in found) return { outcome: found.failed, status: 'failed' };
-        if (found.observed === null) return notThere(success('NORECORDFOUND', 'not found'));
-        observed = found.observed;
-        state ??= observed.values.state ?? null;
-        if (nextWork === undefined || nextWork === null)
-          nextWork = observed.values.nextWork ?? null;
-      }
-      const outcome = await platform.send(
-        changeCampaignRecordStatus,
-        {
-          campaignName: step.campaign,
-          ...where,
-          previewRecordStateEnum: state as WorkedState,
-          ...routingRequest({ ...step.fields, nextWork }),
-        },
-        once,
-      );
-      if (outcome.code === 'NORECORDFOUND') return notThere(outcome);
-      return answer(outcome, observed === undefined ? {} : { observed });
-    }
-    case 'move': {
-      const request = {
-        campaignName: step.from,
-        ...where,
-        transferToCampaign: step.to,
-        ...routingRequest(step.fields),
-      };
-      let outcome = await platform.send(transferCampaignRecord, request, {
-        ...once,
-        maxAttempts: 1,
-      });
-      if (outcome.code === 'FAILED') {
-        // The platform refuses a move into a campaign that holds this clientId already: look
-        // before trying again, since a retry cannot change that.
-        const there = await lookUp(step.to, context);
-        if (!('failed' in there) && there.observed !== null) {
-          return { outcome, status: 'done', occupied: there.observed };
-        }
-        if (platform.maxAttempts > 1) {
-          const retried = await platform.send(transferCampaignRecord, request, {
-            ...once,
-            maxAttempts: platform.maxAttempts - 1,
-          });
-          outcome = { ...retried, attempts: retried.attempts + outcome.attempts };
-        }
-      }
-      if (outcome.code === 'NORECORDFOUND') return notThere(outcome);
-      return answer(outcome);
-    }
-    case 'remove': {
-      const outcome = await platform.send(
-        deleteCampaignRecord,
-        { campaignName: step.campaign, ...where },
-        once,
-      );
-      if (outcome.code === 'NORECORDFOUND') {
-        return {
-          outcome: { ...outcome, category: 'success', code: 'ALREADY_ABSENT' },
-          status: 'done',
-          removed: false,
-        };
-      }
-      return answer(outcome, { removed: outcome.category === 'success' });
-    }
+      return occupiedByOthers(step);
+    case 'upsert':
+      return upsert(step, context);
+    case 'set':
+      return set(step, context);
+    case 'move':
+      return move(step, context);
+    case 'remove':
+      return remove(step, context);
   }
+};
+
+const read = async (step: StepOf<'read'>, context: Context): Promise<RecordAnswer> => {
+  const found = await lookUp(step.campaign, context);
+  if ('failed' in found) return { outcome: found.failed, status: 'failed' };
+  return { outcome: success('SUCCESS', 'looked up'), status: 'done', observed: found.observed };
+};
+
+/** No call: the platform would refuse the move, and no retry can change that. */
+const occupiedByOthers = (step: StepOf<'conflict'>): RecordAnswer => ({
+  outcome: {
+    category: 'permanent',
+    code: 'TRANSFER_TARGET_OCCUPIED',
+    message: `"${step.campaign}" holds a record with this clientId that this integration did not put there, so its record cannot be moved there: ${OCCUPIED_TO_DO}`,
+    attempts: 0,
+  },
+  status: 'failed',
+});
+
+/** add-or-update with the data of the event the step names. */
+const upsert = async (
+  step: StepOf<'upsert'>,
+  { id, events, platform, call }: Context,
+): Promise<RecordAnswer> => {
+  const event = events.find((e) => e.v === step.dataOf && e.op.kind === 'upsert');
+  if (event?.op.kind !== 'upsert') throw new Error(`the data of ${step.dataOf} is not kept`);
+  const { op } = event;
+  const outcome = await platform.send(
+    addOrUpdateCampaignRecord,
+    {
+      campaignName: step.campaign,
+      ...recordIn(id),
+      ...(op.clientIdFieldName === undefined ? {} : { clientIdFieldName: op.clientIdFieldName }),
+      previewRecordData: [...op.items],
+      ...(step.agent === undefined ? {} : { preferredAgent: step.agent ?? '' }),
+      ...(step.nextWork === undefined ? {} : { nextEarliestWorkTimeUTC: step.nextWork }),
+    },
+    once(call),
+  );
+  return answer(outcome);
+};
+
+/**
+ * change-status. The request needs a state: when the step sets none (or WORKED without a next
+ * work time), the record's own, read now, so an agent's work is kept.
+ */
+const set = async (step: StepOf<'set'>, context: Context): Promise<RecordAnswer> => {
+  const { fields } = step;
+  const needsRead =
+    fields.state === undefined ||
+    (fields.state === 'WORKED' && typeof fields.nextWork !== 'number');
+  const found = needsRead ? await lookUp(step.campaign, context) : undefined;
+  if (found !== undefined && 'failed' in found) return { outcome: found.failed, status: 'failed' };
+  if (found?.observed === null) return notThere(success('NORECORDFOUND', 'not found'));
+  const observed = found?.observed;
+  const outcome = await context.platform.send(
+    changeCampaignRecordStatus,
+    {
+      campaignName: step.campaign,
+      ...recordIn(context.id),
+      previewRecordStateEnum: (fields.state ?? observed?.values.state ?? null) as WorkedState,
+      ...routingRequest({
+        ...fields,
+        nextWork: fields.nextWork ?? observed?.values.nextWork ?? null,
+      }),
+    },
+    once(context.call),
+  );
+  return answerAt(outcome, observed === undefined ? {} : { observed });
+};
+
+/**
+ * transfer. The platform refuses (FAILED) a move into a campaign that holds this clientId
+ * already: look there before trying again, since a retry cannot change that.
+ */
+const move = async (step: StepOf<'move'>, context: Context): Promise<RecordAnswer> => {
+  const { platform, call } = context;
+  const request = {
+    campaignName: step.from,
+    ...recordIn(context.id),
+    transferToCampaign: step.to,
+    ...routingRequest(step.fields),
+  };
+  const first = await platform.send(transferCampaignRecord, request, {
+    ...once(call),
+    maxAttempts: 1,
+  });
+  if (first.code !== 'FAILED') return answerAt(first);
+  const there = await lookUp(step.to, context);
+  if (!('failed' in there) && there.observed !== null) {
+    return { outcome: first, status: 'done', occupied: there.observed };
+  }
+  if (platform.maxAttempts <= 1) return answerAt(first);
+  const retried = await platform.send(transferCampaignRecord, request, {
+    ...once(call),
+    maxAttempts: platform.maxAttempts - 1,
+  });
+  return answerAt({ ...retried, attempts: retried.attempts + first.attempts });
+};
+
+/** delete: a record already gone is ALREADY_ABSENT, and nothing was removed. */
+const remove = async (
+  step: StepOf<'remove'>,
+  { id, platform, call }: Context,
+): Promise<RecordAnswer> => {
+  const outcome = await platform.send(
+    deleteCampaignRecord,
+    { campaignName: step.campaign, ...recordIn(id) },
+    once(call),
+  );
+  if (outcome.code === 'NORECORDFOUND') {
+    return {
+      outcome: { ...outcome, category: 'success', code: 'ALREADY_ABSENT' },
+      status: 'done',
+      removed: false,
+    };
+  }
+  return answer(outcome, { removed: outcome.category === 'success' });
 };
 
 /**
