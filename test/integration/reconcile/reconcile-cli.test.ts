@@ -75,6 +75,9 @@ const drain = () =>
   });
 
 const ops = (...argv: string[]) => runOpsCaptured([...argv, ...args]);
+/** `reconcile plan|apply` with the platform at the simulator. */
+const onSimulator = (verb: 'plan' | 'apply', file: string) =>
+  ops('reconcile', verb, file, '--platform-url', simulator.baseUrl);
 const manifest = (name: string) => path.join(folder, `${name}.manifest.json`);
 const planOf = (name: string) => path.join(folder, `${name}.plan.jsonl`);
 
@@ -265,20 +268,8 @@ const deleteOfC2900 = (correlationId: string) => (occurredAt: string) => ({
 describe('reconcile plan / apply against moto and the simulator', () => {
   it('plans each drift case and exits 2 (changes), writing a plan and a report without data values', async () => {
     // Act
-    const users = await ops(
-      'reconcile',
-      'plan',
-      manifest('hr-roster.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
-    const records = await ops(
-      'reconcile',
-      'plan',
-      manifest('crm-renewals.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
+    const users = await onSimulator('plan', manifest('hr-roster.csv'));
+    const records = await onSimulator('plan', manifest('crm-renewals.csv'));
 
     // Assess
     expect(users.code, users.stderr).toBe(2);
@@ -398,13 +389,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
     // Act
     const users = await ops('reconcile', 'apply', planOf('hr-roster.csv'));
-    const records = await ops(
-      'reconcile',
-      'apply',
-      planOf('crm-renewals.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
+    const records = await onSimulator('apply', planOf('crm-renewals.csv'));
     const drained = await drain();
 
     // Assess
@@ -426,27 +411,9 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
   it('a second apply sends nothing, and a second plan finds no changes (exit 0)', async () => {
     // Act
-    const again = await ops(
-      'reconcile',
-      'apply',
-      planOf('crm-renewals.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
-    const users = await ops(
-      'reconcile',
-      'plan',
-      manifest('hr-roster.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
-    const records = await ops(
-      'reconcile',
-      'plan',
-      manifest('crm-renewals.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
+    const again = await onSimulator('apply', planOf('crm-renewals.csv'));
+    const users = await onSimulator('plan', manifest('hr-roster.csv'));
+    const records = await onSimulator('plan', manifest('crm-renewals.csv'));
 
     // Assess
     expect(again.code, again.stderr).toBe(0);
@@ -500,7 +467,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     simulator.state.recordAttempt(SMALL_CAMPAIGN, { clientId: 'C-2900' }, { agent: 'agent-7' });
 
     // Act
-    const run = await ops('reconcile', 'apply', worked, '--platform-url', simulator.baseUrl);
+    const run = await onSimulator('apply', worked);
     await drain();
 
     // Assess
@@ -548,7 +515,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     );
 
     // Act
-    const planned = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+    const planned = await onSimulator('plan', file);
     const applied = await ops('reconcile', 'apply', planOf('contractors.csv'));
     await drain();
 
@@ -666,7 +633,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     const file = await writeExport(`refused-${code}.csv`, text, 'hr-agents', 'users', change);
 
     // Act
-    const run = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+    const run = await onSimulator('plan', file);
 
     // Assess: the refusal is noted, with its message, in a run item the history reads back
     expect(run.code).toBe(1);
@@ -705,7 +672,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     const file = await writeExport(`refused-${code}.csv`, text, scope, kind);
 
     // Act
-    const run = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+    const run = await onSimulator('plan', file);
 
     // Assess
     expect(run.code).toBe(1);
