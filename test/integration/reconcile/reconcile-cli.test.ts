@@ -15,9 +15,6 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
-import { userKey } from '../../../lambdas/core/ledger/entity-key';
-import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { ENTITY_KINDS } from '../../../lambdas/entities';
 import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
@@ -44,6 +41,7 @@ import { motoEndpoint, TEST_CREDENTIALS, uniqueName } from '../../support/aws-cl
 import { motoLedgerClient } from '../../support/ledger-table';
 import { CapturedWriter, runOpsCaptured } from '../../support/ops-run';
 import { REPO_ROOT } from '../../support/repo-paths';
+import { createdByUs as createdByUsIn } from './created-by-us';
 
 const settings = withRetrySchedule(
   loadRunSettings(path.join(REPO_ROOT, 'config', 'example.json')),
@@ -229,30 +227,17 @@ const oneDeletePlan = async (
 };
 
 /** Users on the platform that the ledger shows this integration created (by live events). */
-const createdByUs = async (logins: readonly string[]) => {
-  const tableName = backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '';
-  const table = new LedgerTable({ tableName, client: motoLedgerClient() });
-  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'c'.repeat(16));
-  for (const login of logins) {
-    simulator.state.addUser({
+const createdByUs = (logins: readonly string[]) =>
+  createdByUsIn(
+    { tableName: backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '', simulator },
+    (login) => ({
       loginUserId: login,
       firstName: 'C',
       lastName: 'V',
       userTemplateName: 'Agent-Standard',
-    });
-    const doc = {
-      schema: ENTITY_KINDS.user.parts.schema,
-      kind: 'user',
-      id: { loginUserId: login },
-      events: [],
-      known: {
-        place: { user: { origin: 'ours', born: v, at: v } },
-        base: { stage: 'written-unseen' },
-      },
-    };
-    await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
-  }
-};
+    }),
+    logins,
+  );
 
 /** A plan entry deleting the hand-made C-2900 (allowed by the plan: not held). */
 const deleteOfC2900 = (correlationId: string) => (occurredAt: string) => ({
