@@ -26,12 +26,8 @@ import { loadConfig } from '../../../lib/config';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
 import { runPipeline } from '../../../local/run/pipeline';
-import {
-  exportsNow,
-  SMALL_CAMPAIGN,
-  seedByHand,
-  seedScenario,
-} from '../../../local/run/reconcile-drift';
+import { seedDrift } from '../../../local/run/reconcile';
+import { SMALL_CAMPAIGN } from '../../../local/run/reconcile-drift';
 import { fileLogSink, type LogSink } from '../../../local/run/run-logger';
 import { loadRunSettings, withRetrySchedule } from '../../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
@@ -136,19 +132,7 @@ beforeAll(async () => {
   await writeFile(outputsFile, JSON.stringify({ [stack]: backend.outputs }));
   args = ['--config', 'example', '--stack', stack, '--outputs-file', outputsFile];
 
-  await runPipeline({
-    scenario: seedScenario(),
-    settings,
-    backend,
-    simulator,
-    logSink,
-    faults: false,
-  });
-  seedByHand(simulator);
-  for (const file of exportsNow()) {
-    await writeFile(path.join(folder, file.name), file.text);
-    await writeFile(path.join(folder, file.manifestName), file.manifest);
-  }
+  await seedDrift({ settings, backend, simulator, logSink, folder });
 }, 120_000);
 
 afterAll(async () => {
