@@ -552,34 +552,27 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
     (format ?? formatOf(file)) !== 'json' ||
     BULK_OPTIONS.some((name) => values[name] !== undefined);
   switch (command.name) {
-    case 'send':
-      if (bulk) {
-        return runBulkSend(
-          deployment,
-          {
-            action,
-            input: file,
-            eventBus: values['event-bus'] === true,
-            source: stringOption(values, 'source'),
-            format,
-            skipInvalid: stringOption(values, 'skip-invalid'),
-            checkpoint: stringOption(values, 'checkpoint'),
-            parallel,
-            exportedAt: stringOption(values, 'exported-at'),
-          },
-          io,
-        );
-      }
-      return runSend(
+    case 'send': {
+      const send = {
+        action,
+        input: file,
+        eventBus: values['event-bus'] === true,
+        source: stringOption(values, 'source'),
+      };
+      if (!bulk) return runSend(deployment, send, io);
+      return runBulkSend(
         deployment,
         {
-          action,
-          input: file,
-          eventBus: values['event-bus'] === true,
-          source: stringOption(values, 'source'),
+          ...send,
+          format,
+          skipInvalid: stringOption(values, 'skip-invalid'),
+          checkpoint: stringOption(values, 'checkpoint'),
+          parallel,
+          exportedAt: stringOption(values, 'exported-at'),
         },
         io,
       );
+    }
     case 'dlq list':
       return runList(
         deployment,
