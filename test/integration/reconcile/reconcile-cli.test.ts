@@ -234,6 +234,12 @@ const deleteOfC2900 = (correlationId: string) => (occurredAt: string) => ({
   },
 });
 
+/** A plan of the records export deleting C-2900 (not held), after `others`, named `name`. */
+const deleteOfC2900Plan = (
+  name: string,
+  others?: (exportedAt: string) => readonly { readonly category: string }[],
+) => oneDeletePlan(name, 'crm-renewals.csv', false, deleteOfC2900(`${name}-test`), others);
+
 describe('reconcile plan / apply against moto and the simulator', () => {
   it('plans each drift case and exits 2 (changes), writing a plan and a report without data values', async () => {
     // Act
@@ -427,12 +433,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
   it('holds every delete when an agent has worked a record to delete since the plan', async () => {
     // Prepare: a plan deleting the hand-made C-2900 (allowed by the plan, not held), which an
     // agent then works before the apply
-    const worked = await oneDeletePlan(
-      'worked',
-      'crm-renewals.csv',
-      false,
-      deleteOfC2900('worked-test'),
-    );
+    const worked = await deleteOfC2900Plan('worked');
     simulator.state.recordAttempt(SMALL_CAMPAIGN, { clientId: 'C-2900' }, { agent: 'agent-7' });
 
     // Act
@@ -553,28 +554,22 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
   it('stops before the deletes when the records to delete cannot be searched again (exit 1)', async () => {
     // Prepare: a plan creating C-3000 and deleting C-2900; the platform answers no search (404)
-    const unread = await oneDeletePlan(
-      'unread',
-      'crm-renewals.csv',
-      false,
-      deleteOfC2900('unread-test'),
-      (occurredAt) => [
-        {
-          entity: `record:${SMALL_CAMPAIGN}:C-3000`,
-          category: 'create',
-          repair: {
-            action: 'add-or-update-campaign-record',
-            message: {
-              campaignName: SMALL_CAMPAIGN,
-              clientId: 'C-3000',
-              previewRecordData: [{ key: 'Name', value: 'Unread' }],
-              correlationId: 'unread-test-create',
-              occurredAt,
-            },
+    const unread = await deleteOfC2900Plan('unread', (occurredAt) => [
+      {
+        entity: `record:${SMALL_CAMPAIGN}:C-3000`,
+        category: 'create',
+        repair: {
+          action: 'add-or-update-campaign-record',
+          message: {
+            campaignName: SMALL_CAMPAIGN,
+            clientId: 'C-3000',
+            previewRecordData: [{ key: 'Name', value: 'Unread' }],
+            correlationId: 'unread-test-create',
+            occurredAt,
           },
         },
-      ],
-    );
+      },
+    ]);
 
     // Act
     const run = await ops('reconcile', 'apply', unread, '--platform-url', `${simulator.baseUrl}/x`);
