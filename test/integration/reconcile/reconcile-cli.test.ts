@@ -25,6 +25,7 @@ import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { loadConfig } from '../../../lib/config';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
+import type { Scenario } from '../../../local/run/event-input';
 import { runPipeline } from '../../../local/run/pipeline';
 import { seedDrift } from '../../../local/run/reconcile';
 import { SMALL_CAMPAIGN } from '../../../local/run/reconcile-drift';
@@ -53,19 +54,16 @@ let logSink: LogSink;
 let folder = '';
 let args: string[] = [];
 
+/** Runs `scenario` through the handlers on this file's backend and simulator, without faults. */
+const runScenario = (scenario: Scenario) =>
+  runPipeline({ scenario, settings, backend, simulator, logSink, faults: false });
+
 const drain = () =>
-  runPipeline({
-    scenario: {
-      origin: 'drain',
-      phases: [{ file: 'drain', events: [] }],
-      seed: { users: [] },
-      expectations: undefined,
-    },
-    settings,
-    backend,
-    simulator,
-    logSink,
-    faults: false,
+  runScenario({
+    origin: 'drain',
+    phases: [{ file: 'drain', events: [] }],
+    seed: { users: [] },
+    expectations: undefined,
   });
 
 const ops = (...argv: string[]) => runOpsCaptured([...argv, ...args]);
@@ -325,41 +323,34 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
   it('applies both plans; a live event newer than the export wins over its repair', async () => {
     // Prepare: after the plan, the CRM changes C-2001 again (the plan still holds its repair).
-    await runPipeline({
-      scenario: {
-        origin: 'live',
-        phases: [
-          {
-            file: 'live',
-            events: [
-              {
-                file: 'live',
-                index: 0,
-                format: 'eventbridge',
-                source: 'com.examplecorp.crm',
-                detailType: 'add-or-update-campaign-record',
-                detail: {
-                  occurredAt: LATER,
-                  campaignName: SMALL_CAMPAIGN,
-                  clientId: 'C-2001',
-                  previewRecordData: [
-                    { key: 'CrmId', value: 'C-2001' },
-                    { key: 'Name', value: 'Ada Live' },
-                  ],
-                },
-                envelope: {},
+    await runScenario({
+      origin: 'live',
+      phases: [
+        {
+          file: 'live',
+          events: [
+            {
+              file: 'live',
+              index: 0,
+              format: 'eventbridge',
+              source: 'com.examplecorp.crm',
+              detailType: 'add-or-update-campaign-record',
+              detail: {
+                occurredAt: LATER,
+                campaignName: SMALL_CAMPAIGN,
+                clientId: 'C-2001',
+                previewRecordData: [
+                  { key: 'CrmId', value: 'C-2001' },
+                  { key: 'Name', value: 'Ada Live' },
+                ],
               },
-            ],
-          },
-        ],
-        seed: { users: [] },
-        expectations: undefined,
-      },
-      settings,
-      backend,
-      simulator,
-      logSink,
-      faults: false,
+              envelope: {},
+            },
+          ],
+        },
+      ],
+      seed: { users: [] },
+      expectations: undefined,
     });
 
     // Act
