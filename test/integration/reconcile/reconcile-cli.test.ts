@@ -221,6 +221,24 @@ const createdByUs = (logins: readonly string[]) =>
     logins,
   );
 
+/**
+ * A users export `name` of `scope` listing only `listed` (with `template`), after the ledger is
+ * made to show both `listed` and `gone` as users this integration created.
+ */
+const rosterOfOurs = async (
+  name: string,
+  scope: string,
+  users: { readonly listed: string; readonly template: string; readonly gone: string },
+) => {
+  await createdByUs([users.listed, users.gone]);
+  return writeExport(
+    name,
+    `loginUserId,firstName,lastName,userTemplateName\n${users.listed},C,V,${users.template}\n`,
+    scope,
+    'users',
+  );
+};
+
 /** A plan entry deleting the hand-made C-2900 (allowed by the plan: not held). */
 const deleteOfC2900 = (correlationId: string) => (occurredAt: string) => ({
   entity: `record:${SMALL_CAMPAIGN}:C-2900`,
@@ -467,13 +485,11 @@ describe('reconcile plan / apply against moto and the simulator', () => {
   it('a roster reading absence as leaving deletes only the users its scope covers', async () => {
     // Prepare: contractors a live event made (ledger: ours), one still listed, one gone; the HR
     // users this integration made (una) are absent from the contractors' roster
-    await createdByUs(['cara@contractors.example.com', 'carl@contractors.example.com']);
-    const file = await writeExport(
-      'contractors.csv',
-      'loginUserId,firstName,lastName,userTemplateName\ncara@contractors.example.com,C,V,Agent-Standard\n',
-      'vendor-contractors',
-      'users',
-    );
+    const file = await rosterOfOurs('contractors.csv', 'vendor-contractors', {
+      listed: 'cara@contractors.example.com',
+      template: 'Agent-Standard',
+      gone: 'carl@contractors.example.com',
+    });
 
     // Act
     const planned = await onSimulator('plan', file);
@@ -502,13 +518,11 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     });
     const scopes = parseScopes({ 'desk-agents': desk('Agent'), 'desk-leads': desk('Lead') });
     if (!scopes.success) throw new Error(scopes.error);
-    await createdByUs(['dee@desk.example.com', 'live@desk.example.com']);
-    const file = await writeExport(
-      'desk.csv',
-      'loginUserId,firstName,lastName,userTemplateName\ndee@desk.example.com,C,V,Agent\n',
-      'desk-agents',
-      'users',
-    );
+    const file = await rosterOfOurs('desk.csv', 'desk-agents', {
+      listed: 'dee@desk.example.com',
+      template: 'Agent',
+      gone: 'live@desk.example.com',
+    });
     const deployment = openDeployment({
       configName: 'example',
       stackName: args[3],
