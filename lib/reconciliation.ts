@@ -12,7 +12,6 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -23,9 +22,10 @@ import { Construct } from 'constructs';
 import { METRICS_NAMESPACE } from '../lambdas/actions';
 import { PLAN_STEP_OUTCOME, type ReconcileScope } from '../lambdas/deployment-contract';
 import { grantApiKeyRead } from './api-key-grant';
-import { HANDLER_RUNTIME, RECONCILE_BUNDLING } from './bundling';
+import { RECONCILE_BUNDLING } from './bundling';
 import { DLQ_RETENTION_DAYS } from './config';
 import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
+import { HANDLER_FUNCTION_PROPS, handlerRole } from './handler-function';
 
 /** Where producers drop manifests; a run starts for each `*.manifest.json` under it. */
 export const INCOMING_PREFIX = 'incoming/';
@@ -62,8 +62,6 @@ export interface ReconciliationProps {
    */
   readonly removalPolicy?: RemovalPolicy;
 }
-
-const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export class Reconciliation extends Construct {
   readonly bucket: s3.Bucket;
@@ -139,13 +137,10 @@ export class Reconciliation extends Construct {
     );
 
     const logGroup = new logs.LogGroup(this, 'FunctionLogs', { retention: props.logRetention });
-    const role = new iam.Role(this, 'FunctionRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    const { role, allow } = handlerRole(this, 'FunctionRole', {
       description: 'contact-center-sync reconcile run',
+      logGroup,
     });
-    logGroup.grantWrite(role);
-    const allow = (statement: iam.PolicyStatementProps) =>
-      role.addToPolicy(new iam.PolicyStatement(statement));
     grantApiKeyRead(role, {
       secretArn: props.apiKeySecretArn,
       kmsKeyArn: props.apiKeyKmsKeyArn,
@@ -180,10 +175,8 @@ export class Reconciliation extends Construct {
     });
 
     this.function = new nodejs.NodejsFunction(this, 'Function', {
+      ...HANDLER_FUNCTION_PROPS,
       entry: fileURLToPath(new URL('../lambdas/handlers/reconcile-run.ts', import.meta.url)),
-      handler: 'handler',
-      runtime: HANDLER_RUNTIME,
-      architecture: lambda.Architecture.ARM_64,
       // Holds an export and the platform's side of the scope in memory.
       memorySize: 2048,
       timeout: Duration.minutes(15),
@@ -191,8 +184,6 @@ export class Reconciliation extends Construct {
       logGroup,
       description: 'contact-center-sync: reconcile run (plan, applied)',
       environment: props.environment(this.bucket.bucketName),
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: fileURLToPath(new URL('../package-lock.json', import.meta.url)),
       bundling: RECONCILE_BUNDLING,
     });
 

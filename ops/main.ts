@@ -25,30 +25,31 @@ import { runRedrive } from './redrive';
 import { runSend } from './send';
 import { runTrace } from './trace';
 
+/** Options of one type, by name: parseArgs's table without the same entry spelled per option. */
+const typed = <T extends 'string' | 'boolean', N extends string>(type: T, names: readonly N[]) =>
+  Object.fromEntries(names.map((name) => [name, { type }])) as Record<N, { readonly type: T }>;
+
 const OPTIONS = {
-  config: { type: 'string' },
-  stack: { type: 'string' },
-  'outputs-file': { type: 'string' },
-  region: { type: 'string' },
-  'event-bus': { type: 'boolean' },
-  source: { type: 'string' },
-  max: { type: 'string' },
-  'show-body': { type: 'boolean' },
-  'per-message': { type: 'boolean' },
-  force: { type: 'boolean' },
-  campaign: { type: 'string' },
-  'campaign-region': { type: 'string' },
-  rate: { type: 'string' },
-  'keep-tripped': { type: 'boolean' },
-  bulk: { type: 'boolean' },
-  format: { type: 'string' },
-  'skip-invalid': { type: 'string' },
-  checkpoint: { type: 'string' },
-  parallel: { type: 'string' },
-  'exported-at': { type: 'string' },
-  out: { type: 'string' },
-  'platform-url': { type: 'string' },
-  'allow-deletes': { type: 'string' },
+  ...typed('string', [
+    'config',
+    'stack',
+    'outputs-file',
+    'region',
+    'source',
+    'max',
+    'campaign',
+    'campaign-region',
+    'rate',
+    'format',
+    'skip-invalid',
+    'checkpoint',
+    'parallel',
+    'exported-at',
+    'out',
+    'platform-url',
+    'allow-deletes',
+  ]),
+  ...typed('boolean', ['event-bus', 'show-body', 'per-message', 'force', 'keep-tripped', 'bulk']),
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -551,34 +552,27 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
     (format ?? formatOf(file)) !== 'json' ||
     BULK_OPTIONS.some((name) => values[name] !== undefined);
   switch (command.name) {
-    case 'send':
-      if (bulk) {
-        return runBulkSend(
-          deployment,
-          {
-            action,
-            input: file,
-            eventBus: values['event-bus'] === true,
-            source: stringOption(values, 'source'),
-            format,
-            skipInvalid: stringOption(values, 'skip-invalid'),
-            checkpoint: stringOption(values, 'checkpoint'),
-            parallel,
-            exportedAt: stringOption(values, 'exported-at'),
-          },
-          io,
-        );
-      }
-      return runSend(
+    case 'send': {
+      const send = {
+        action,
+        input: file,
+        eventBus: values['event-bus'] === true,
+        source: stringOption(values, 'source'),
+      };
+      if (!bulk) return runSend(deployment, send, io);
+      return runBulkSend(
         deployment,
         {
-          action,
-          input: file,
-          eventBus: values['event-bus'] === true,
-          source: stringOption(values, 'source'),
+          ...send,
+          format,
+          skipInvalid: stringOption(values, 'skip-invalid'),
+          checkpoint: stringOption(values, 'checkpoint'),
+          parallel,
+          exportedAt: stringOption(values, 'exported-at'),
         },
         io,
       );
+    }
     case 'dlq list':
       return runList(
         deployment,

@@ -14,24 +14,16 @@ import {
   workedHoldReason,
 } from './plan';
 import type { PlatformReader } from './platform-reader';
-import type { RefusalCode } from './reconcile-codes';
-import { Refusal } from './refusal';
+import { PermanentRefusal } from './refusal';
 import { isNewerSnapshot, type RunRecord, type ScopeState } from './run-history';
 
 export const DEFAULT_PLAN_MAX_AGE_HOURS = 24;
 
 /** The plan must not be applied; the message says why and what to do. */
-export class PlanRefused extends Refusal {
+export class PlanRefused extends PermanentRefusal {
+  // Permanent: applying it again cannot succeed; plan again, or correct the command line. Its
+  // code is STALE_PLAN, SUPERSEDED, DELETE_COUNT, NOT_RECORDED or PLAN_ALTERED.
   override readonly name = 'PlanRefused';
-  // Applying it again cannot succeed: plan again, or correct the command line.
-  readonly category = 'permanent';
-  constructor(
-    /** STALE_PLAN, SUPERSEDED, DELETE_COUNT, NOT_RECORDED or PLAN_ALTERED. */
-    readonly code: RefusalCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**

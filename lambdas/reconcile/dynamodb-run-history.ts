@@ -7,28 +7,21 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { expiresAfter, LedgerTable, type LedgerTableOptions } from '../core/aws/ledger-table';
-import {
-  afterApplied,
-  afterPlanned,
-  afterRecorded,
-  afterSuccess,
-  type RunHistory,
-  type RunRecord,
-  type ScopeState,
-  type SnapshotMark,
-} from './run-history';
+import type { RunRecord, ScopeState } from './run-history';
 import { parseRunRecord, parseScopeState, storedItem } from './run-history-items';
+import { RunHistoryStore } from './run-history-store';
 
 export const RUN_HISTORY_KEY_PREFIX = 'reconcile#';
 const RUN_DAYS = 400;
 const scopeKey = (name: string) => `${RUN_HISTORY_KEY_PREFIX}scope#${name}`;
 const runKey = (scope: string, runId: string) => `${RUN_HISTORY_KEY_PREFIX}run#${scope}#${runId}`;
 
-export class DynamoDbRunHistory implements RunHistory {
+export class DynamoDbRunHistory extends RunHistoryStore {
   readonly #table: LedgerTable;
   readonly #now: () => number;
 
   constructor(options: LedgerTableOptions & { readonly now?: () => number }) {
+    super();
     this.#table = new LedgerTable(options);
     this.#now = options.now ?? Date.now;
   }
@@ -40,7 +33,7 @@ export class DynamoDbRunHistory implements RunHistory {
   }
 
   /** Read, change, write back on the condition that nobody wrote in between (else read again). */
-  #change(name: string, change: (state: ScopeState) => ScopeState | undefined) {
+  protected changeScope(name: string, change: (state: ScopeState) => ScopeState | undefined) {
     return this.#update(scopeKey(name), parseScopeState, (state) => change(state ?? {}), {});
   }
 
@@ -75,25 +68,14 @@ export class DynamoDbRunHistory implements RunHistory {
     throw new Error(`the run history item ${key} kept changing under this write`);
   }
 
-  notePlanned(name: string, snapshot: SnapshotMark): Promise<void> {
-    return this.#change(name, (state) => afterPlanned(state, snapshot));
-  }
-
-  noteApplied(name: string, snapshot: SnapshotMark, by: { at: string; approvedBy: string }) {
-    return this.#change(name, (state) => afterApplied(state, snapshot, by));
-  }
-
-  noteSuccess(name: string, at: string): Promise<void> {
-    return this.#change(name, (state) => afterSuccess(state, at));
-  }
-
-  record(run: RunRecord): Promise<void> {
-    return this.#update(
-      runKey(run.scope, run.runId),
-      parseRunRecord,
-      (previous) => afterRecorded(previous, run),
-      { expiresAt: expiresAfter(this.#now(), RUN_DAYS * 86_400) },
-    );
+  protected changeRun(
+    scope: string,
+    runId: string,
+    change: (previous: RunRecord | undefined) => RunRecord,
+  ): Promise<void> {
+    return this.#update(runKey(scope, runId), parseRunRecord, change, {
+      expiresAt: expiresAfter(this.#now(), RUN_DAYS * 86_400),
+    });
   }
 
   async run(scope: string, runId: string): Promise<RunRecord | undefined> {

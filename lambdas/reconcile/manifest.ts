@@ -5,8 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { formatIssues } from '../messages/parse';
-import type { RefusalCode } from './reconcile-codes';
-import { Refusal } from './refusal';
+import { PermanentRefusal } from './refusal';
 
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -37,17 +36,9 @@ export type Manifest = Omit<z.infer<typeof manifestSchema>, 'format' | 'exported
 };
 
 /** A manifest or export that must not be planned; the message names the problem, never a value. */
-export class SnapshotRefused extends Refusal {
+export class SnapshotRefused extends PermanentRefusal {
+  // Permanent: the snapshot itself is wrong (or outdated); send a corrected one.
   override readonly name = 'SnapshotRefused';
-  // The snapshot itself is wrong (or outdated): send a corrected one.
-  readonly category = 'permanent';
-  constructor(
-    /** For reports and metrics: one of the table's (reconcile-codes.ts). */
-    readonly code: RefusalCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export const formatOfExport = (file: string): ExportFormat | undefined => {

@@ -13,6 +13,18 @@ export abstract class Refusal<C extends RefusalCode = RefusalCode> extends SyncE
   }
 }
 
+/** A refusal of an input that is itself wrong: the same input is refused again, whenever it comes. */
+export abstract class PermanentRefusal<C extends RefusalCode = RefusalCode> extends Refusal<C> {
+  readonly category = 'permanent';
+  constructor(
+    /** For reports and metrics: one of the table's (reconcile-codes.ts). */
+    readonly code: C,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The line the operator commands print for a refusal, then what did not happen. */
 export const refusedLine = (refusal: Refusal, nothingDone: string): string =>
   `Refused (${refusal.code}): ${refusal.reason}. ${nothingDone}`;

@@ -44,6 +44,19 @@ export const resumableReader = (
     inFlight.add(read);
     return read.finally(() => inFlight.delete(read));
   };
+  /** The answer kept under `key`, else the platform's (asked while there is time), then kept. */
+  const remembered = async <T>(
+    kept: Record<string, T>,
+    key: string,
+    ask: () => Promise<T>,
+  ): Promise<T> => {
+    const known = kept[key];
+    if (known !== undefined) return known;
+    check();
+    const found = await track(ask());
+    kept[key] = found;
+    return found;
+  };
   return {
     settled: async () => {
       await Promise.allSettled([...inFlight]);
@@ -51,22 +64,9 @@ export const resumableReader = (
     get calls() {
       return inner.calls;
     },
-    async search(request) {
-      const key = JSON.stringify(request);
-      const known = answers.searches[key];
-      if (known !== undefined) return known;
-      check();
-      const found = await track(inner.search(request));
-      answers.searches[key] = found;
-      return found;
-    },
-    async userExists(loginUserId) {
-      const known = answers.users[loginUserId];
-      if (known !== undefined) return known;
-      check();
-      const found = await track(inner.userExists(loginUserId));
-      answers.users[loginUserId] = found;
-      return found;
-    },
+    search: (request) =>
+      remembered(answers.searches, JSON.stringify(request), () => inner.search(request)),
+    userExists: (loginUserId) =>
+      remembered(answers.users, loginUserId, () => inner.userExists(loginUserId)),
   };
 };

@@ -195,6 +195,18 @@ export const pipActivity = (): ((line: string) => string | undefined) => {
   };
 };
 
+/** A venv python's arguments that install `packages` with pip, quietly and without asking. */
+export const pipInstall = (packages: readonly string[]): string[] => [
+  '-m',
+  'pip',
+  'install',
+  '--disable-pip-version-check',
+  '--no-input',
+  '--progress-bar',
+  'off',
+  ...packages,
+];
+
 const install = async (paths: ToolsPaths, progress: ToolsProgress): Promise<void> => {
   progress.step('looking for Python 3 with venv and pip');
   const python = await findPython();
@@ -212,23 +224,10 @@ const install = async (paths: ToolsPaths, progress: ToolsProgress): Promise<void
   const tools = toolsIn(paths.venv);
   progress.step(`installing ${PINNED_PYTHON_PACKAGES.join(', ')} with pip (about 40 s)`);
   const activity = pipActivity();
-  const installed = await run(
-    tools.python,
-    [
-      '-m',
-      'pip',
-      'install',
-      '--disable-pip-version-check',
-      '--no-input',
-      '--progress-bar',
-      'off',
-      ...PINNED_PYTHON_PACKAGES,
-    ],
-    (line) => {
-      const now = activity(line);
-      if (now !== undefined) progress.detail?.(now);
-    },
-  );
+  const installed = await run(tools.python, pipInstall(PINNED_PYTHON_PACKAGES), (line) => {
+    const now = activity(line);
+    if (now !== undefined) progress.detail?.(now);
+  });
   if (installed.code !== 0) {
     throw new PythonToolsUnavailableError(
       'install-failed',

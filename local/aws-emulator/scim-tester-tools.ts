@@ -8,7 +8,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_TOOLS_DIR, INSTALL_HINT, PythonToolsUnavailableError } from './python-tools';
+import {
+  DEFAULT_TOOLS_DIR,
+  INSTALL_HINT,
+  PythonToolsUnavailableError,
+  pipInstall,
+} from './python-tools';
 
 /** The tester and everything it brings, pinned so every machine runs the same checks. */
 export const PINNED_SCIM_TESTER_PACKAGES = [
@@ -111,16 +116,7 @@ export const ensureScimTester = async (toolsDir = DEFAULT_TOOLS_DIR): Promise<Sc
         `Creating ${venv} failed:\n${tail(created.stderr)}`,
       );
     }
-    const pip = await runCommand(python, [
-      '-m',
-      'pip',
-      'install',
-      '--disable-pip-version-check',
-      '--no-input',
-      '--progress-bar',
-      'off',
-      ...PINNED_SCIM_TESTER_PACKAGES,
-    ]);
+    const pip = await runCommand(python, pipInstall(PINNED_SCIM_TESTER_PACKAGES));
     if (pip.code !== 0) {
       throw new PythonToolsUnavailableError(
         'install-failed',

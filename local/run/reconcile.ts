@@ -64,6 +64,49 @@ export interface LocalPlatform {
   readonly ledgerView?: (scope: ReconcileScope) => LedgerView;
 }
 
+/** A local platform on a started backend, with a run history of its own (in memory). */
+export const localPlatformOn = <
+  T extends Omit<LocalPlatform, 'ledger' | 'ledgerItems' | 'history'> & {
+    readonly backend: Backend;
+  },
+>(
+  parts: T,
+): T & LocalPlatform => ({
+  ...parts,
+  ledger: parts.backend.ledger,
+  ledgerItems: parts.backend.ledgerItems,
+  history: new InMemoryRunHistory(),
+});
+
+/**
+ * The drift the local run and its tests start from: the integration's own events through the
+ * handlers, hand work on the platform, and the exports (with their manifests) written to `folder`.
+ */
+export const seedDrift = async (local: {
+  readonly settings: RunSettings;
+  readonly backend: Backend;
+  readonly simulator: RunningSimulator;
+  readonly logSink: LogSink;
+  readonly folder: string;
+}) => {
+  const { settings, backend, simulator, logSink, folder } = local;
+  const seeded = await runPipeline({
+    scenario: seedScenario(),
+    settings,
+    backend,
+    simulator,
+    logSink,
+    faults: false,
+  });
+  const byHand = seedByHand(simulator);
+  const exports = exportsNow();
+  for (const file of exports) {
+    await writeFile(path.join(folder, file.name), file.text, { mode: 0o600 });
+    await writeFile(path.join(folder, file.manifestName), file.manifest);
+  }
+  return { seeded, byHand, exports };
+};
+
 /** The simulator read as reconciliation reads the platform. */
 const readerOf = (local: LocalPlatform) =>
   localPlatformReader({
@@ -247,18 +290,15 @@ export const executeReconcileRun = async (options: ReconcileRunOptions): Promise
       progress?.finish();
     }
     logSink = fileLogSink(path.join(root, '.tools', 'local-run.log'));
-    const local = {
+    const local = localPlatformOn({
       simulator,
       settings,
       apiKey,
-      ledger: backend.ledger,
-      ledgerItems: backend.ledgerItems,
-      history: new InMemoryRunHistory(),
       scopes: scopes.scopes,
       folder,
       backend,
       logSink,
-    };
+    });
     out(style.bold('contact-center-sync: reconciliation on this machine'));
     out(`  platform  simulator ${simulator.baseUrl} (both services)`);
     out(`  queues    ${backend.description}`);
@@ -267,24 +307,12 @@ export const executeReconcileRun = async (options: ReconcileRunOptions): Promise
     );
     out('');
     out(style.bold('Drift'));
-    const seeded = await runPipeline({
-      scenario: seedScenario(),
-      settings,
-      backend,
-      simulator,
-      logSink,
-      faults: false,
-    });
+    const { seeded, byHand, exports } = await seedDrift(local);
     const applied = seeded.fates.filter((f) => f.kind === 'applied').length;
     out(
       `  through the handlers: ${counted(applied, 'event')} of the integration's own (2 users, 4 records), 1 a live update after the export`,
     );
-    for (const line of seedByHand(simulator)) out(`  by hand on the platform: ${line}`);
-    const exports = exportsNow();
-    for (const file of exports) {
-      await writeFile(path.join(folder, file.name), file.text, { mode: 0o600 });
-      await writeFile(path.join(folder, file.manifestName), file.manifest);
-    }
+    for (const line of byHand) out(`  by hand on the platform: ${line}`);
     out(
       `  exports: ${exports.map((f: ExportFile) => path.relative(root, path.join(folder, f.manifestName))).join(', ')}`,
     );

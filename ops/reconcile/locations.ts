@@ -48,6 +48,13 @@ export const readText = async (location: Location, what: string): Promise<string
   }
 };
 
+/** The file a command names (a path or s3:// URI), read as text; `s3` serves its siblings. */
+export const readNamed = async (where: string, what: string, region: string | undefined) => {
+  const s3 = lazyS3(region);
+  const location = locate(where, s3);
+  return { s3, location, text: await readText(location, what) };
+};
+
 /** One S3 client for a command, made on first use (most runs read local files only). */
 export const lazyS3 = (region: string | undefined): (() => S3Client) => {
   let client: S3Client | undefined;

@@ -13,7 +13,6 @@ import {
   recheckDeletes,
   repairsByAction,
 } from '../../lambdas/reconcile/apply-check';
-import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
 import { type RepairAction, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
 import { parsePlan, planDigest } from '../../lambdas/reconcile/plan-file';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
@@ -23,10 +22,10 @@ import { counted } from '../counted';
 import type { OpsCommand } from '../deployment';
 import { OpsError } from '../errors';
 import { writeLine } from '../io';
+import { deploymentRunHistory } from './deployment-run-history';
 import { RECONCILE_EXIT } from './exit-codes';
-import { lazyS3, locate, readText } from './locations';
+import { readNamed } from './locations';
 import { type PlatformAccessOptions, platformReaderFor } from './platform-access';
-import { ledgerTableOf } from './reconcile-plan';
 import { sendRepairs } from './repair-sender';
 
 /** Creates before deletes: a repair set is applied in this order, each action's file whole. */
@@ -53,9 +52,11 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
   io,
 ) => {
   const now = options.now ?? Date.now;
-  const s3 = lazyS3(deployment.config.deployment?.region);
-  const location = locate(options.plan, s3);
-  const text = await readText(location, 'plan');
+  const { location, text } = await readNamed(
+    options.plan,
+    'plan',
+    deployment.config.deployment?.region,
+  );
   let plan: ReturnType<typeof parsePlan>;
   try {
     plan = parsePlan(text, location.name);
@@ -63,8 +64,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
     if (error instanceof Refusal) throw new OpsError(refusedLine(error, 'Nothing was sent.'));
     throw error;
   }
-  const tableName = await ledgerTableOf(deployment);
-  const history = new DynamoDbRunHistory({ tableName, client: deployment.dynamoDb() });
+  const { history } = await deploymentRunHistory(deployment);
   const state = await history.scope(plan.scope);
   let decision: ReturnType<typeof checkApplicable>;
   try {

@@ -6,20 +6,18 @@
 import path from 'node:path';
 import type { ApiKeySource } from '../../lambdas/core/ports';
 import { dynamoDbLedgerItems } from '../../lambdas/reconcile/dynamodb-ledger-items';
-import { DynamoDbRunHistory } from '../../lambdas/reconcile/dynamodb-run-history';
 import { decodeExport } from '../../lambdas/reconcile/export-decoder';
 import { LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
 import { planNext, recordPlan } from '../../lambdas/reconcile/plan-record';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
 import { noteRefusal, planSnapshot } from '../../lambdas/reconcile/planner';
 import { Refusal, refusedLine } from '../../lambdas/reconcile/refusal';
-import { LEDGER_TABLE_OUTPUT_KEY } from '../../lib/stack-outputs';
-import type { Deployment, OpsCommand } from '../deployment';
+import type { OpsCommand } from '../deployment';
 import { OpsError } from '../errors';
 import { writeLine } from '../io';
-import { requireOutput } from '../stack-outputs';
+import { deploymentRunHistory } from './deployment-run-history';
 import { RECONCILE_EXIT } from './exit-codes';
-import { lazyS3, locate, readText } from './locations';
+import { locate, readNamed, readText } from './locations';
 import { platformReaderFor } from './platform-access';
 
 export const PLAN_EXIT = {
@@ -38,13 +36,6 @@ export interface ReconcilePlanOptions {
   readonly now?: () => number;
 }
 
-export const ledgerTableOf = async (deployment: Deployment): Promise<string> =>
-  requireOutput(
-    await deployment.outputs(),
-    LEDGER_TABLE_OUTPUT_KEY,
-    'Reconciliation keeps its run history in the ledger table: is a write action enabled?',
-  );
-
 /** `<manifest>.plan.jsonl` beside a local manifest; for an s3:// one, in the current folder. */
 const defaultPlanPath = (manifest: string): string => {
   const base = manifest.startsWith('s3://') ? path.basename(manifest) : manifest;
@@ -57,11 +48,12 @@ export const runReconcilePlan: OpsCommand<ReconcilePlanOptions> = async (
   io,
 ) => {
   const now = options.now ?? Date.now;
-  const s3 = lazyS3(deployment.config.deployment?.region);
-  const manifest = locate(options.manifest, s3);
-  const manifestText = await readText(manifest, 'manifest');
-  const tableName = await ledgerTableOf(deployment);
-  const history = new DynamoDbRunHistory({ tableName, client: deployment.dynamoDb() });
+  const {
+    s3,
+    location: manifest,
+    text: manifestText,
+  } = await readNamed(options.manifest, 'manifest', deployment.config.deployment?.region);
+  const { tableName, history } = await deploymentRunHistory(deployment);
   let run: Awaited<ReturnType<typeof planSnapshot>>;
   try {
     run = await planSnapshot({

@@ -13,13 +13,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryRunHistory } from '../../lambdas/reconcile/in-memory-run-history';
 import { hasChanges, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
 import { parseScopes } from '../../lambdas/reconcile/scope';
 import { InMemoryBackend } from '../../local/backends/in-memory';
 import type { InputEvent } from '../../local/run/event-input';
 import { runPipeline } from '../../local/run/pipeline';
-import { applyLocally, planLocally } from '../../local/run/reconcile';
+import { applyLocally, localPlatformOn, planLocally } from '../../local/run/reconcile';
 import type { LogSink } from '../../local/run/run-logger';
 import { runSettingsFrom } from '../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../local/simulator';
@@ -210,18 +209,15 @@ describe('reconciliation property', () => {
           },
         });
         if (!scopes.success) throw new Error(scopes.error);
-        const local = {
+        const local = localPlatformOn({
           simulator,
           settings,
           apiKey: API_KEY,
-          ledger: backend.ledger,
-          ledgerItems: backend.ledgerItems,
-          history: new InMemoryRunHistory(),
           scopes: scopes.scopes,
           folder,
           backend,
           logSink: silent,
-        };
+        });
         const manifests = [
           ...(userRows.length > 0
             ? [

@@ -15,9 +15,6 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
-import { userKey } from '../../../lambdas/core/ledger/entity-key';
-import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { ENTITY_KINDS } from '../../../lambdas/entities';
 import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
@@ -28,13 +25,10 @@ import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { loadConfig } from '../../../lib/config';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
+import type { Scenario } from '../../../local/run/event-input';
 import { runPipeline } from '../../../local/run/pipeline';
-import {
-  exportsNow,
-  SMALL_CAMPAIGN,
-  seedByHand,
-  seedScenario,
-} from '../../../local/run/reconcile-drift';
+import { seedDrift } from '../../../local/run/reconcile';
+import { SMALL_CAMPAIGN } from '../../../local/run/reconcile-drift';
 import { fileLogSink, type LogSink } from '../../../local/run/run-logger';
 import { loadRunSettings, withRetrySchedule } from '../../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
@@ -44,6 +38,7 @@ import { motoEndpoint, TEST_CREDENTIALS, uniqueName } from '../../support/aws-cl
 import { motoLedgerClient } from '../../support/ledger-table';
 import { CapturedWriter, runOpsCaptured } from '../../support/ops-run';
 import { REPO_ROOT } from '../../support/repo-paths';
+import { createdByUs as createdByUsIn } from './created-by-us';
 
 const settings = withRetrySchedule(
   loadRunSettings(path.join(REPO_ROOT, 'config', 'example.json')),
@@ -59,22 +54,22 @@ let logSink: LogSink;
 let folder = '';
 let args: string[] = [];
 
+/** Runs `scenario` through the handlers on this file's backend and simulator, without faults. */
+const runScenario = (scenario: Scenario) =>
+  runPipeline({ scenario, settings, backend, simulator, logSink, faults: false });
+
 const drain = () =>
-  runPipeline({
-    scenario: {
-      origin: 'drain',
-      phases: [{ file: 'drain', events: [] }],
-      seed: { users: [] },
-      expectations: undefined,
-    },
-    settings,
-    backend,
-    simulator,
-    logSink,
-    faults: false,
+  runScenario({
+    origin: 'drain',
+    phases: [{ file: 'drain', events: [] }],
+    seed: { users: [] },
+    expectations: undefined,
   });
 
 const ops = (...argv: string[]) => runOpsCaptured([...argv, ...args]);
+/** `reconcile plan|apply` with the platform at the simulator. */
+const onSimulator = (verb: 'plan' | 'apply', file: string) =>
+  ops('reconcile', verb, file, '--platform-url', simulator.baseUrl);
 const manifest = (name: string) => path.join(folder, `${name}.manifest.json`);
 const planOf = (name: string) => path.join(folder, `${name}.plan.jsonl`);
 
@@ -135,19 +130,7 @@ beforeAll(async () => {
   await writeFile(outputsFile, JSON.stringify({ [stack]: backend.outputs }));
   args = ['--config', 'example', '--stack', stack, '--outputs-file', outputsFile];
 
-  await runPipeline({
-    scenario: seedScenario(),
-    settings,
-    backend,
-    simulator,
-    logSink,
-    faults: false,
-  });
-  seedByHand(simulator);
-  for (const file of exportsNow()) {
-    await writeFile(path.join(folder, file.name), file.text);
-    await writeFile(path.join(folder, file.manifestName), file.manifest);
-  }
+  await seedDrift({ settings, backend, simulator, logSink, folder });
 }, 120_000);
 
 afterAll(async () => {
@@ -226,29 +209,34 @@ const oneDeletePlan = async (
 };
 
 /** Users on the platform that the ledger shows this integration created (by live events). */
-const createdByUs = async (logins: readonly string[]) => {
-  const tableName = backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '';
-  const table = new LedgerTable({ tableName, client: motoLedgerClient() });
-  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'c'.repeat(16));
-  for (const login of logins) {
-    simulator.state.addUser({
+const createdByUs = (logins: readonly string[]) =>
+  createdByUsIn(
+    { tableName: backend.outputs[LEDGER_TABLE_OUTPUT_KEY] ?? '', simulator },
+    (login) => ({
       loginUserId: login,
       firstName: 'C',
       lastName: 'V',
       userTemplateName: 'Agent-Standard',
-    });
-    const doc = {
-      schema: ENTITY_KINDS.user.parts.schema,
-      kind: 'user',
-      id: { loginUserId: login },
-      events: [],
-      known: {
-        place: { user: { origin: 'ours', born: v, at: v } },
-        base: { stage: 'written-unseen' },
-      },
-    };
-    await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
-  }
+    }),
+    logins,
+  );
+
+/**
+ * A users export `name` of `scope` listing only `listed` (with `template`), after the ledger is
+ * made to show both `listed` and `gone` as users this integration created.
+ */
+const rosterOfOurs = async (
+  name: string,
+  scope: string,
+  users: { readonly listed: string; readonly template: string; readonly gone: string },
+) => {
+  await createdByUs([users.listed, users.gone]);
+  return writeExport(
+    name,
+    `loginUserId,firstName,lastName,userTemplateName\n${users.listed},C,V,${users.template}\n`,
+    scope,
+    'users',
+  );
 };
 
 /** A plan entry deleting the hand-made C-2900 (allowed by the plan: not held). */
@@ -262,23 +250,17 @@ const deleteOfC2900 = (correlationId: string) => (occurredAt: string) => ({
   },
 });
 
+/** A plan of the records export deleting C-2900 (not held), after `others`, named `name`. */
+const deleteOfC2900Plan = (
+  name: string,
+  others?: (exportedAt: string) => readonly { readonly category: string }[],
+) => oneDeletePlan(name, 'crm-renewals.csv', false, deleteOfC2900(`${name}-test`), others);
+
 describe('reconcile plan / apply against moto and the simulator', () => {
   it('plans each drift case and exits 2 (changes), writing a plan and a report without data values', async () => {
     // Act
-    const users = await ops(
-      'reconcile',
-      'plan',
-      manifest('hr-roster.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
-    const records = await ops(
-      'reconcile',
-      'plan',
-      manifest('crm-renewals.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
+    const users = await onSimulator('plan', manifest('hr-roster.csv'));
+    const records = await onSimulator('plan', manifest('crm-renewals.csv'));
 
     // Assess
     expect(users.code, users.stderr).toBe(2);
@@ -359,52 +341,39 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
   it('applies both plans; a live event newer than the export wins over its repair', async () => {
     // Prepare: after the plan, the CRM changes C-2001 again (the plan still holds its repair).
-    await runPipeline({
-      scenario: {
-        origin: 'live',
-        phases: [
-          {
-            file: 'live',
-            events: [
-              {
-                file: 'live',
-                index: 0,
-                format: 'eventbridge',
-                source: 'com.examplecorp.crm',
-                detailType: 'add-or-update-campaign-record',
-                detail: {
-                  occurredAt: LATER,
-                  campaignName: SMALL_CAMPAIGN,
-                  clientId: 'C-2001',
-                  previewRecordData: [
-                    { key: 'CrmId', value: 'C-2001' },
-                    { key: 'Name', value: 'Ada Live' },
-                  ],
-                },
-                envelope: {},
+    await runScenario({
+      origin: 'live',
+      phases: [
+        {
+          file: 'live',
+          events: [
+            {
+              file: 'live',
+              index: 0,
+              format: 'eventbridge',
+              source: 'com.examplecorp.crm',
+              detailType: 'add-or-update-campaign-record',
+              detail: {
+                occurredAt: LATER,
+                campaignName: SMALL_CAMPAIGN,
+                clientId: 'C-2001',
+                previewRecordData: [
+                  { key: 'CrmId', value: 'C-2001' },
+                  { key: 'Name', value: 'Ada Live' },
+                ],
               },
-            ],
-          },
-        ],
-        seed: { users: [] },
-        expectations: undefined,
-      },
-      settings,
-      backend,
-      simulator,
-      logSink,
-      faults: false,
+              envelope: {},
+            },
+          ],
+        },
+      ],
+      seed: { users: [] },
+      expectations: undefined,
     });
 
     // Act
     const users = await ops('reconcile', 'apply', planOf('hr-roster.csv'));
-    const records = await ops(
-      'reconcile',
-      'apply',
-      planOf('crm-renewals.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
+    const records = await onSimulator('apply', planOf('crm-renewals.csv'));
     const drained = await drain();
 
     // Assess
@@ -426,27 +395,9 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
   it('a second apply sends nothing, and a second plan finds no changes (exit 0)', async () => {
     // Act
-    const again = await ops(
-      'reconcile',
-      'apply',
-      planOf('crm-renewals.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
-    const users = await ops(
-      'reconcile',
-      'plan',
-      manifest('hr-roster.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
-    const records = await ops(
-      'reconcile',
-      'plan',
-      manifest('crm-renewals.csv'),
-      '--platform-url',
-      simulator.baseUrl,
-    );
+    const again = await onSimulator('apply', planOf('crm-renewals.csv'));
+    const users = await onSimulator('plan', manifest('hr-roster.csv'));
+    const records = await onSimulator('plan', manifest('crm-renewals.csv'));
 
     // Assess
     expect(again.code, again.stderr).toBe(0);
@@ -491,16 +442,11 @@ describe('reconcile plan / apply against moto and the simulator', () => {
   it('holds every delete when an agent has worked a record to delete since the plan', async () => {
     // Prepare: a plan deleting the hand-made C-2900 (allowed by the plan, not held), which an
     // agent then works before the apply
-    const worked = await oneDeletePlan(
-      'worked',
-      'crm-renewals.csv',
-      false,
-      deleteOfC2900('worked-test'),
-    );
+    const worked = await deleteOfC2900Plan('worked');
     simulator.state.recordAttempt(SMALL_CAMPAIGN, { clientId: 'C-2900' }, { agent: 'agent-7' });
 
     // Act
-    const run = await ops('reconcile', 'apply', worked, '--platform-url', simulator.baseUrl);
+    const run = await onSimulator('apply', worked);
     await drain();
 
     // Assess
@@ -539,16 +485,14 @@ describe('reconcile plan / apply against moto and the simulator', () => {
   it('a roster reading absence as leaving deletes only the users its scope covers', async () => {
     // Prepare: contractors a live event made (ledger: ours), one still listed, one gone; the HR
     // users this integration made (una) are absent from the contractors' roster
-    await createdByUs(['cara@contractors.example.com', 'carl@contractors.example.com']);
-    const file = await writeExport(
-      'contractors.csv',
-      'loginUserId,firstName,lastName,userTemplateName\ncara@contractors.example.com,C,V,Agent-Standard\n',
-      'vendor-contractors',
-      'users',
-    );
+    const file = await rosterOfOurs('contractors.csv', 'vendor-contractors', {
+      listed: 'cara@contractors.example.com',
+      template: 'Agent-Standard',
+      gone: 'carl@contractors.example.com',
+    });
 
     // Act
-    const planned = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+    const planned = await onSimulator('plan', file);
     const applied = await ops('reconcile', 'apply', planOf('contractors.csv'));
     await drain();
 
@@ -574,13 +518,11 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     });
     const scopes = parseScopes({ 'desk-agents': desk('Agent'), 'desk-leads': desk('Lead') });
     if (!scopes.success) throw new Error(scopes.error);
-    await createdByUs(['dee@desk.example.com', 'live@desk.example.com']);
-    const file = await writeExport(
-      'desk.csv',
-      'loginUserId,firstName,lastName,userTemplateName\ndee@desk.example.com,C,V,Agent\n',
-      'desk-agents',
-      'users',
-    );
+    const file = await rosterOfOurs('desk.csv', 'desk-agents', {
+      listed: 'dee@desk.example.com',
+      template: 'Agent',
+      gone: 'live@desk.example.com',
+    });
     const deployment = openDeployment({
       configName: 'example',
       stackName: args[3],
@@ -617,28 +559,22 @@ describe('reconcile plan / apply against moto and the simulator', () => {
 
   it('stops before the deletes when the records to delete cannot be searched again (exit 1)', async () => {
     // Prepare: a plan creating C-3000 and deleting C-2900; the platform answers no search (404)
-    const unread = await oneDeletePlan(
-      'unread',
-      'crm-renewals.csv',
-      false,
-      deleteOfC2900('unread-test'),
-      (occurredAt) => [
-        {
-          entity: `record:${SMALL_CAMPAIGN}:C-3000`,
-          category: 'create',
-          repair: {
-            action: 'add-or-update-campaign-record',
-            message: {
-              campaignName: SMALL_CAMPAIGN,
-              clientId: 'C-3000',
-              previewRecordData: [{ key: 'Name', value: 'Unread' }],
-              correlationId: 'unread-test-create',
-              occurredAt,
-            },
+    const unread = await deleteOfC2900Plan('unread', (occurredAt) => [
+      {
+        entity: `record:${SMALL_CAMPAIGN}:C-3000`,
+        category: 'create',
+        repair: {
+          action: 'add-or-update-campaign-record',
+          message: {
+            campaignName: SMALL_CAMPAIGN,
+            clientId: 'C-3000',
+            previewRecordData: [{ key: 'Name', value: 'Unread' }],
+            correlationId: 'unread-test-create',
+            occurredAt,
           },
         },
-      ],
-    );
+      },
+    ]);
 
     // Act
     const run = await ops('reconcile', 'apply', unread, '--platform-url', `${simulator.baseUrl}/x`);
@@ -666,7 +602,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     const file = await writeExport(`refused-${code}.csv`, text, 'hr-agents', 'users', change);
 
     // Act
-    const run = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+    const run = await onSimulator('plan', file);
 
     // Assess: the refusal is noted, with its message, in a run item the history reads back
     expect(run.code).toBe(1);
@@ -705,7 +641,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     const file = await writeExport(`refused-${code}.csv`, text, scope, kind);
 
     // Act
-    const run = await ops('reconcile', 'plan', file, '--platform-url', simulator.baseUrl);
+    const run = await onSimulator('plan', file);
 
     // Assess
     expect(run.code).toBe(1);

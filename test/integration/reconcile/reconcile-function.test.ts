@@ -16,7 +16,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
-import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { ENTITY_KINDS } from '../../../lambdas/entities';
 import { dynamoDbLedgerItems } from '../../../lambdas/reconcile/dynamodb-ledger-items';
 import {
@@ -45,6 +44,7 @@ import {
   motoDynamoDbClient,
   motoLedgerClient,
 } from '../../support/ledger-table';
+import { createdByUs as createdByUsIn } from './created-by-us';
 
 const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'reconcile-function-key-01';
@@ -323,24 +323,8 @@ describe('the reconcile function (plan and applied steps)', () => {
   });
 
   /** Users on the platform that the ledger shows this integration created (by live events). */
-  const createdByUs = async (logins: readonly string[]) => {
-    const table = new LedgerTable({ tableName, client: motoLedgerClient() });
-    const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'e'.repeat(16));
-    for (const login of logins) {
-      simulator.state.addUser(user(login));
-      const doc = {
-        schema: ENTITY_KINDS.user.parts.schema,
-        kind: 'user',
-        id: { loginUserId: login },
-        events: [],
-        known: {
-          place: { user: { origin: 'ours', born: v, at: v } },
-          base: { stage: 'written-unseen' },
-        },
-      };
-      await table.put({ pk: { S: userKey(login) }, doc: { S: JSON.stringify(doc) } }, {});
-    }
-  };
+  const createdByUs = (logins: readonly string[]) =>
+    createdByUsIn({ tableName, simulator }, user, logins);
   const deletesIn = async (output: PlanStepOutput) =>
     (await text((output as PlannedOutput).repairsKey ?? ''))
       .trim()

@@ -24,6 +24,13 @@ const mark = (
   sha256: sha.repeat(64),
   planLocation,
 });
+/** Notes `snapshot` of the roster scope applied at `at`, approved by `approvedBy`. */
+const appliedAt = (
+  history: RunHistory,
+  snapshot: SnapshotMark,
+  at: string,
+  approvedBy = 'auto-apply',
+) => history.noteApplied('roster', snapshot, { at, approvedBy });
 const OLDER = mark('2026-11-24T06:00:00.000Z', 'a');
 const NEWER = mark('2026-11-25T06:00:00.000Z', 'b');
 
@@ -56,14 +63,8 @@ describe.each(stores)('run history contract: %s', (_name, makeStore) => {
     await history.notePlanned('roster', NEWER);
 
     // Act: the newer plan's apply finishes first
-    await history.noteApplied('roster', NEWER, {
-      at: '2026-11-25T08:00:00.000Z',
-      approvedBy: 'ops:ada',
-    });
-    await history.noteApplied('roster', OLDER, {
-      at: '2026-11-25T08:05:00.000Z',
-      approvedBy: 'auto-apply',
-    });
+    await appliedAt(history, NEWER, '2026-11-25T08:00:00.000Z', 'ops:ada');
+    await appliedAt(history, OLDER, '2026-11-25T08:05:00.000Z');
 
     // Assess
     expect(await history.scope('roster')).toEqual({
@@ -76,16 +77,10 @@ describe.each(stores)('run history contract: %s', (_name, makeStore) => {
   it('moves the snapshot applied forward, and the last success never back', async () => {
     // Prepare
     const history = await makeStore();
-    await history.noteApplied('roster', OLDER, {
-      at: '2026-11-24T08:00:00.000Z',
-      approvedBy: 'auto-apply',
-    });
+    await appliedAt(history, OLDER, '2026-11-24T08:00:00.000Z');
 
     // Act
-    await history.noteApplied('roster', NEWER, {
-      at: '2026-11-25T08:00:00.000Z',
-      approvedBy: 'auto-apply',
-    });
+    await appliedAt(history, NEWER, '2026-11-25T08:00:00.000Z');
     await history.noteSuccess('roster', '2026-11-25T07:00:00.000Z');
 
     // Assess
