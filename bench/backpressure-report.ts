@@ -1,5 +1,5 @@
 /** The rows and the RESULTS.md section of the outage and backpressure measurements (issue 12). */
-import { DEFAULT_BREAKER_SETTINGS } from '../lambdas/core/circuit-breaker';
+import { DEFAULT_BREAKER_SETTINGS } from '../lambdas/core/resilience/circuit-breaker';
 import type { DrainResult } from './drain';
 import type { OutageResult } from './outage';
 import { markdownTable, type Row, ratio } from './report';

@@ -7,16 +7,16 @@
  */
 import type { SQSBatchResponse } from 'aws-lambda';
 import { type ActionName, actionDefinition } from '../lambdas/actions';
-import { InMemoryBreakerStore } from '../lambdas/core/in-memory-breaker-store';
-import { InMemoryCensusStore } from '../lambdas/core/in-memory-census-store';
-import { createActionHandler } from '../lambdas/core/invocation-entry';
+import { createActionHandler } from '../lambdas/core/entry/invocation-entry';
+import type { DeadLetterSink } from '../lambdas/core/entry/ports';
+import { DEFAULT_RETRY_SCHEDULE } from '../lambdas/core/entry/retry-schedule';
 import { EntityLedger } from '../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
-import { PlatformCaller } from '../lambdas/core/platform-caller';
-import { guardFor } from '../lambdas/core/platform-guard';
-import type { PlatformSettings } from '../lambdas/core/platform-settings';
-import type { DeadLetterSink } from '../lambdas/core/ports';
-import { DEFAULT_RETRY_SCHEDULE } from '../lambdas/core/retry-schedule';
+import { PlatformCaller } from '../lambdas/core/platform/platform-caller';
+import type { PlatformSettings } from '../lambdas/core/platform/platform-settings';
+import { InMemoryBreakerStore } from '../lambdas/core/resilience/in-memory-breaker-store';
+import { InMemoryCensusStore } from '../lambdas/core/resilience/in-memory-census-store';
+import { guardFor } from '../lambdas/core/resilience/platform-guard';
 import { orderedWith } from '../lambdas/entities';
 import { rateSharePerInstance } from '../lib/config';
 import { InMemorySqsQueue } from '../local/in-memory/sqs-queue';

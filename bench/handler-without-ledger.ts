@@ -1,6 +1,6 @@
 import { addOrUpdateCampaignRecord } from '../lambdas/actions/add-or-update-campaign-record';
+import { createLambdaHandler } from '../lambdas/core/entry/wiring';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
-import { createLambdaHandler } from '../lambdas/core/wiring';
 import { recordFamily } from '../lambdas/entities/record-family';
 
 /**

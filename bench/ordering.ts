@@ -11,11 +11,11 @@
 import type { SQSEvent } from 'aws-lambda';
 import fc from 'fast-check';
 import { ACTION_NAMES, type ActionName, actionDefinition } from '../lambdas/actions';
-import { createActionHandler } from '../lambdas/core/invocation-entry';
+import { createActionHandler } from '../lambdas/core/entry/invocation-entry';
 import { EntityLedger } from '../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
-import { PlatformCaller } from '../lambdas/core/platform-caller';
-import type { PlatformSettings } from '../lambdas/core/platform-settings';
+import { PlatformCaller } from '../lambdas/core/platform/platform-caller';
+import type { PlatformSettings } from '../lambdas/core/platform/platform-settings';
 import { orderedWith } from '../lambdas/entities';
 import {
   DELIVERY_FAULTS,

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { ActionName } from '../lambdas/actions';
 import { isReadAction } from '../lambdas/actions';
-import type { PlatformSettings } from '../lambdas/core/platform-settings';
+import type { PlatformSettings } from '../lambdas/core/platform/platform-settings';
 import { type DeploymentConfig, loadConfig } from '../lib/config';
 import { handlerEnvironment } from '../lib/handler-environment';
 import { OUT_DIR } from './paths';

@@ -7,11 +7,11 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { actionDefinition } from '../lambdas/actions';
 import { SecretsManagerApiKeySource } from '../lambdas/core/aws';
-import { createActionHandler } from '../lambdas/core/invocation-entry';
+import { createActionHandler } from '../lambdas/core/entry/invocation-entry';
 import { EntityLedger } from '../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
-import { createLogger, createMetrics } from '../lambdas/core/observability';
-import { PlatformCaller } from '../lambdas/core/platform-caller';
+import { createLogger, createMetrics } from '../lambdas/core/observability/observability';
+import { PlatformCaller } from '../lambdas/core/platform/platform-caller';
 import { orderedWith } from '../lambdas/entities';
 import { InMemoryDeadLetterQueue } from '../local/in-memory/dead-letter-queue';
 import { failedIds } from '../testkit';

@@ -7,14 +7,8 @@
 
 /** Key prefix of the breaker items in the shared table: the read actions' IAM is scoped to it. */
 export { BREAKER_KEY_PREFIX } from './core/aws/dynamodb-breaker-store';
-/** The base-URL rule: the config builds `API_BASE_URL` with the very function the specs fix. */
-export { platformBaseUrl } from './core/base-url';
-/** The one error base: the config's refusal is sorted by the same category as the runtime's. */
-export { SyncError } from './core/errors';
 /** The API key's cache age is capped by the specs; the config may not ask for more. */
-export { MAX_API_KEY_MAX_AGE_SECONDS } from './core/ports';
-/** The regions the specs list (the config's `campaignRegion` and the base-URL prefix). */
-export { PLATFORM_REGIONS, type PlatformRegion } from './core/regions';
+export { MAX_API_KEY_MAX_AGE_SECONDS } from './core/entry/ports';
 /** The retry schedule: the queue's `maxReceiveCount` is derived from the handler's backoff. */
 export {
   DEFAULT_RETRY_SCHEDULE,
@@ -22,7 +16,13 @@ export {
   receivesWithinWindow,
   SQS_MAX_RECEIVE_COUNT,
   SQS_MAX_VISIBILITY_SECONDS,
-} from './core/retry-schedule';
+} from './core/entry/retry-schedule';
+/** The one error base: the config's refusal is sorted by the same category as the runtime's. */
+export { SyncError } from './core/errors';
+/** The base-URL rule: the config builds `API_BASE_URL` with the very function the specs fix. */
+export { platformBaseUrl } from './core/platform/base-url';
+/** The regions the specs list (the config's `campaignRegion` and the base-URL prefix). */
+export { PLATFORM_REGIONS, type PlatformRegion } from './core/platform/regions';
 /** Reconciliation: the config's scopes are parsed by the runtime's own schema (one definition). */
 export { DEFAULT_PLAN_MAX_AGE_HOURS } from './reconcile/apply-check';
 export { RUN_HISTORY_KEY_PREFIX } from './reconcile/dynamodb-run-history';

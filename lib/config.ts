@@ -90,7 +90,7 @@ const tenantValue = z
   .max(128, 'must be at most 128 characters')
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces (it is sent as an HTTP header)');
 
-/** Like the runtime's host rule (`lambdas/core/base-url.ts`), but with at least one dot. */
+/** Like the runtime's host rule (`lambdas/core/platform/base-url.ts`), but with at least one dot. */
 const HOST_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 

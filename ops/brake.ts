@@ -29,7 +29,7 @@ import {
   type BrakeLimit,
   rollingCount,
   windowStartOf,
-} from '../lambdas/core/mass-delete-brake';
+} from '../lambdas/core/resilience/mass-delete-brake';
 import { deleteBrakeFor } from '../lib/config';
 import { actionOutputKeys, LEDGER_TABLE_OUTPUT_KEY } from '../lib/stack-outputs';
 import { counted } from './counted';

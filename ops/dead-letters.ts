@@ -20,7 +20,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { ActionName } from '../lambdas/actions';
-import type { DeadLetterReason } from '../lambdas/core/ports';
+import type { DeadLetterReason } from '../lambdas/core/entry/ports';
 import { counted } from './counted';
 import type { OpsCommand } from './deployment';
 import { OpsError } from './errors';

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { type ActionName, parseMessage } from '../lambdas/actions';
-import { declaredCorrelationId } from '../lambdas/core/envelope';
+import { declaredCorrelationId } from '../lambdas/core/entry/envelope';
 import { allowedSourcesFor } from '../lib/config';
 import type { Deployment, OpsCommand } from './deployment';
 import { describeError, OpsError, UsageError } from './errors';

@@ -6,7 +6,7 @@
  * query for its log lines (every line of an ordered message carries the hashed `entity`).
  */
 import { ACTIONS, type ActionName, isReadAction } from '../lambdas/actions';
-import { unwrapBody } from '../lambdas/core/envelope';
+import { unwrapBody } from '../lambdas/core/entry/envelope';
 import { DynamoDbLedgerStore } from '../lambdas/core/ledger/dynamodb-ledger-store';
 import { familyKey, userKey } from '../lambdas/core/ledger/entity-key';
 import { ENTITY_KINDS } from '../lambdas/entities';

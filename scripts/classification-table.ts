@@ -1,13 +1,14 @@
 /**
  * The classification table of docs/classification.md as data. It lives outside lambdas/ so
  * that no handler bundle carries documentation text; a unit test checks that the doc shows
- * exactly this table and that the classifiers in lambdas/core/classify.ts agree with it.
+ * exactly this table and that the classifiers in lambdas/core/platform/classify.ts agree with it.
  */
+
+import type { OutcomeCategory } from '../lambdas/core/pipeline/outcome';
 import {
   PROVISIONING_RESULT_CATEGORIES,
   REALTIME_STATUS_CATEGORIES,
-} from '../lambdas/core/classify';
-import type { OutcomeCategory } from '../lambdas/core/outcome';
+} from '../lambdas/core/platform/classify';
 
 export interface ClassificationRow {
   readonly condition: string;

@@ -1,5 +1,5 @@
-import { KeyReadCoordinator } from '../lambdas/core/key-read-coordinator';
-import { type ApiKeySource, MAX_API_KEY_MAX_AGE_SECONDS } from '../lambdas/core/ports';
+import { type ApiKeySource, MAX_API_KEY_MAX_AGE_SECONDS } from '../lambdas/core/entry/ports';
+import { KeyReadCoordinator } from '../lambdas/core/platform/key-read-coordinator';
 
 /** The deployment's default (`apiKey.maxAgeSeconds` in lib/config.ts). */
 export const DEFAULT_API_KEY_MAX_AGE_SECONDS = 900;

@@ -1,5 +1,5 @@
-import { PlatformCaller } from '../lambdas/core/platform-caller';
-import type { PlatformRegion } from '../lambdas/core/regions';
+import { PlatformCaller } from '../lambdas/core/platform/platform-caller';
+import type { PlatformRegion } from '../lambdas/core/platform/regions';
 import {
   type PlatformReader,
   type PlatformReaderOptions,

@@ -1,5 +1,5 @@
 import { addOrUpdateCampaignRecord } from '../../lambdas/actions/add-or-update-campaign-record';
-import { createLambdaHandler } from '../../lambdas/core/wiring';
+import { createLambdaHandler } from '../../lambdas/core/entry/wiring';
 import { recordFamily } from '../../lambdas/entities/record-family';
 
 /**

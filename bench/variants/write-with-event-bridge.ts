@@ -1,6 +1,6 @@
 import { addOrUpdateCampaignRecord } from '../../lambdas/actions/add-or-update-campaign-record';
 import { eventBridgeResults } from '../../lambdas/core/aws/event-bridge-result-publisher';
-import { createLambdaHandler } from '../../lambdas/core/wiring';
+import { createLambdaHandler } from '../../lambdas/core/entry/wiring';
 import { recordFamily } from '../../lambdas/entities/record-family';
 
 /**

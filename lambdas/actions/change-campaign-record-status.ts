@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import type { WriteAction } from '../core/action';
-import { pickDefined } from '../core/pick-defined';
+import type { WriteAction } from '../core/pipeline/action';
+import { pickDefined } from '../core/pipeline/pick-defined';
 import { RECORD_STATES, type RecordOp } from '../entities/record-family/model';
 import {
   crossFieldCheck,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import type { WriteAction } from '../core/action';
-import { pickDefined } from '../core/pick-defined';
+import type { WriteAction } from '../core/pipeline/action';
+import { pickDefined } from '../core/pipeline/pick-defined';
 import { correlationId, nonEmpty, occurredAt } from '../messages/common';
 
 export const deleteUserMessage = z.strictObject({

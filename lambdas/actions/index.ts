@@ -1,4 +1,4 @@
-import type { MessageOf as MessageOfAction } from '../core/action';
+import type { MessageOf as MessageOfAction } from '../core/pipeline/action';
 import { type ParseResult, parseWith } from '../messages/parse';
 import { addOrUpdateCampaignRecord } from './add-or-update-campaign-record';
 import { addUser } from './add-user';
@@ -14,8 +14,8 @@ export {
   RESULT_EVENT_SOURCE,
   resultDetailType,
   SERVICE_NAME,
-} from '../core/identity';
-export type { ServiceName } from '../core/platform-services';
+} from '../core/observability/identity';
+export type { ServiceName } from '../core/platform/platform-services';
 export type { AddOrUpdateCampaignRecordMessage } from './add-or-update-campaign-record';
 export type { AddUserMessage } from './add-user';
 export type {

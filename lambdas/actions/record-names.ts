@@ -1,4 +1,4 @@
-import type { EntityName } from '../core/action';
+import type { EntityName } from '../core/pipeline/action';
 import { agentValue, type Routing } from '../entities/record-family/model';
 
 /**

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { ReadAction } from '../core/action';
-import { alreadyApplied, type Outcome } from '../core/outcome';
-import { pickDefined } from '../core/pick-defined';
-import type { CampaignRecord } from '../core/platform-responses';
+import type { ReadAction } from '../core/pipeline/action';
+import { alreadyApplied, type Outcome } from '../core/pipeline/outcome';
+import { pickDefined } from '../core/pipeline/pick-defined';
+import type { CampaignRecord } from '../core/platform/platform-responses';
 import {
   crossFieldCheck,
   MAX_KEY_LENGTH,

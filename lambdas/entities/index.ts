@@ -1,6 +1,6 @@
-import type { AnyAction, EntityKindName } from '../core/action';
 import type { AnyEntityKind } from '../core/ledger/entity-kind';
 import type { EntityLedger } from '../core/ledger/entity-ledger';
+import type { AnyAction, EntityKindName } from '../core/pipeline/action';
 import { recordFamily } from './record-family';
 import { user } from './user';
 

@@ -1,5 +1,5 @@
 import { addOrUpdateCampaignRecord } from '../actions/add-or-update-campaign-record';
-import { createLambdaHandler } from '../core/wiring';
+import { createLambdaHandler } from '../core/entry/wiring';
 import { recordFamily } from '../entities/record-family';
 
 /** Lambda entry point of the add-or-update-campaign-record action (SQS batch, EventBridge event). */

@@ -1,5 +1,5 @@
 import { addUser } from '../actions/add-user';
-import { createLambdaHandler } from '../core/wiring';
+import { createLambdaHandler } from '../core/entry/wiring';
 import { user } from '../entities/user';
 
 /** Lambda entry point of the add-user action (SQS batch, EventBridge event). */

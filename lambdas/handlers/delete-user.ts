@@ -1,5 +1,5 @@
 import { deleteUser } from '../actions/delete-user';
-import { createLambdaHandler } from '../core/wiring';
+import { createLambdaHandler } from '../core/entry/wiring';
 import { user } from '../entities/user';
 
 /** Lambda entry point of the delete-user action (SQS batch, EventBridge event). */

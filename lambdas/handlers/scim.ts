@@ -3,9 +3,13 @@ import { deleteUser } from '../actions/delete-user';
 import { lambdaClientConfig } from '../core/aws/client-config';
 import { ledgerTableClient } from '../core/aws/ledger-table';
 import { SecretsManagerApiKeySource } from '../core/aws/secrets-manager-api-key-source';
+import { deleteBrakeFor, platformCallerFor } from '../core/entry/platform-wiring';
 import { DynamoDbLedgerStore } from '../core/ledger/dynamodb-ledger-store';
-import { availabilityMetric, createLogger, createMetrics } from '../core/observability';
-import { deleteBrakeFor, platformCallerFor } from '../core/platform-wiring';
+import {
+  availabilityMetric,
+  createLogger,
+  createMetrics,
+} from '../core/observability/observability';
 import { dynamoDbProfileLister } from '../scim/dynamodb-profile-lister';
 import { readScimEnv } from '../scim/scim-env';
 import { createScimHandler } from '../scim/scim-handler';

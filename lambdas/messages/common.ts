@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { PLATFORM_REGIONS } from '../core/regions';
-import '../core/zod-locale';
+import { PLATFORM_REGIONS } from '../core/platform/regions';
+import '../core/pipeline/zod-locale';
 import {
   DEFAULT_CLIENT_ID_FIELD_NAME,
   ITEM_TIME_ZONE_KEY,

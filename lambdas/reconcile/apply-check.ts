@@ -5,7 +5,7 @@
  * none of it. The repairs it then sends are exactly the plan's, grouped by action.
  */
 import type { MessageOf } from '../actions';
-import { mapLimit } from '../core/concurrency';
+import { mapLimit } from '../core/entry/concurrency';
 import {
   type Plan,
   type PlanEntry,

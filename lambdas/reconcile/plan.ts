@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { type ActionName, parseMessage } from '../actions';
-import { mapLimit } from '../core/concurrency';
-import type { CampaignRecord } from '../core/platform-responses';
-import type { PlatformRegion } from '../core/regions';
+import { mapLimit } from '../core/entry/concurrency';
+import type { CampaignRecord } from '../core/platform/platform-responses';
+import type { PlatformRegion } from '../core/platform/regions';
 import { clientIdKeys, differingKeys, heldItems } from '../entities/record-family/record-data';
 import { userCoverage } from './coverage';
 import type { LedgerView } from './ledger-view';

@@ -4,7 +4,7 @@
  * applied, read the platform and the ledger, and note the snapshot in the run history.
  */
 import { LedgerDocError } from '../core/ledger/ledger-doc';
-import type { PlatformRegion } from '../core/regions';
+import type { PlatformRegion } from '../core/platform/regions';
 import type { LedgerView } from './ledger-view';
 import { type Manifest, parseManifest, SnapshotRefused } from './manifest';
 import { buildPlan, type Plan, type PreviousSnapshot } from './plan';

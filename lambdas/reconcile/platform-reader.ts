@@ -10,9 +10,9 @@ import {
   type SearchResult,
   type UserExistenceResult,
 } from '../actions';
-import type { Outcome } from '../core/outcome';
-import type { PlatformCaller } from '../core/platform-caller';
-import type { CampaignRecord } from '../core/platform-responses';
+import type { Outcome } from '../core/pipeline/outcome';
+import type { PlatformCaller } from '../core/platform/platform-caller';
+import type { CampaignRecord } from '../core/platform/platform-responses';
 import { Refusal } from './refusal';
 
 export interface PlatformReader {

@@ -1,5 +1,5 @@
 /**
- * Every code reconciliation decides, in one table each, as `lambdas/core/outcome.ts` is for the
+ * Every code reconciliation decides, in one table each, as `lambdas/core/pipeline/outcome.ts` is for the
  * live path: why an entity is in its category (`EntryReason`), and why a snapshot, a plan or an
  * apply is refused (`RefusalCode`). A code missing here is not a code: the plan entry, the
  * refusal errors and the run history will not take it; docs/operations.md names only these

@@ -7,7 +7,7 @@
  */
 import type { UserExistenceResult } from '../actions';
 import { SyncError } from '../core/errors';
-import type { CampaignRecord } from '../core/platform-responses';
+import type { CampaignRecord } from '../core/platform/platform-responses';
 import type { PlatformReader } from './platform-reader';
 
 /** The invocation's time is nearly up: keep the answers and go on in the next one. */

@@ -3,10 +3,10 @@
  * config; a missing or invalid variable fails the cold start naming it.
  */
 import * as z from 'zod/mini';
+import { platformEnvShape } from '../core/entry/runtime-env';
 import { SyncError } from '../core/errors';
-import { platformEnvShape } from '../core/runtime-env';
 import { formatIssues } from '../messages/parse';
-import '../core/zod-locale';
+import '../core/pipeline/zod-locale';
 
 const nonEmpty = z.string().check(z.trim(), z.minLength(1, 'must be set'));
 const json = <T>(schema: z.ZodMiniType<T>) =>

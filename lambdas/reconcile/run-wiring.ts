@@ -9,10 +9,10 @@ import { AWS_TRANSFER_LIMITS, lambdaClientConfig } from '../core/aws/client-conf
 import { DynamoDbBreakerStore } from '../core/aws/dynamodb-breaker-store';
 import { ledgerTableClient } from '../core/aws/ledger-table';
 import { SecretsManagerApiKeySource } from '../core/aws/secrets-manager-api-key-source';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../core/identity';
-import { PlatformCaller } from '../core/platform-caller';
-import { guardFor } from '../core/platform-guard';
-import { platformSettingsOf } from '../core/runtime-env';
+import { platformSettingsOf } from '../core/entry/runtime-env';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../core/observability/identity';
+import { PlatformCaller } from '../core/platform/platform-caller';
+import { guardFor } from '../core/resilience/platform-guard';
 import { platformReader } from './platform-reader';
 import { readRunEnv } from './run-env';
 import { createReconcileRun } from './run-function';

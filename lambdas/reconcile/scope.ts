@@ -4,7 +4,7 @@
  * producer names a scope, it cannot widen what a drop may delete.
  */
 import * as z from 'zod/mini';
-import { PLATFORM_REGIONS } from '../core/regions';
+import { PLATFORM_REGIONS } from '../core/platform/regions';
 import { formatIssues } from '../messages/parse';
 import { overlaps } from './coverage';
 

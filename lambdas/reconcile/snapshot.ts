@@ -10,7 +10,7 @@ import {
   type AddUserMessage,
   parseMessage,
 } from '../actions';
-import type { PlatformRegion } from '../core/regions';
+import type { PlatformRegion } from '../core/platform/regions';
 import type { InputItem } from '../input/input-format';
 import { userCoverage } from './coverage';
 import { type ExportFormat, type Manifest, SnapshotRefused } from './manifest';

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ApiKeySource } from '../core/ports';
+import type { ApiKeySource } from '../core/entry/ports';
 import { ScimError } from './scim-error';
 
 /**

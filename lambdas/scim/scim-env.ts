@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { environmentProblems, platformEnvShape } from '../core/entry/runtime-env';
 import { SyncError } from '../core/errors';
-import { environmentProblems, platformEnvShape } from '../core/runtime-env';
-import '../core/zod-locale';
+import '../core/pipeline/zod-locale';
 
 /**
  * The SCIM function's environment contract (issue 33). The stack sets it from the deployment

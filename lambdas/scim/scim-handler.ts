@@ -1,11 +1,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { ApiKeySource, HeldMessageSink } from '../core/entry/ports';
 import { EntityLedger } from '../core/ledger/entity-ledger';
 import type { LedgerStore } from '../core/ledger/ledger-store';
-import type { MassDeleteBrake } from '../core/mass-delete-brake';
-import type { PlatformCaller } from '../core/platform-caller';
-import type { ApiKeySource, HeldMessageSink } from '../core/ports';
+import type { PlatformCaller } from '../core/platform/platform-caller';
+import type { MassDeleteBrake } from '../core/resilience/mass-delete-brake';
 import { user as userKind } from '../entities/user';
 import { ScimAuthenticator } from './scim-auth';
 import { listOf, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';

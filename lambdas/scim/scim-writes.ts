@@ -1,12 +1,12 @@
 import { type AddUserMessage, addUser } from '../actions/add-user';
 import { type DeleteUserMessage, deleteUser } from '../actions/delete-user';
-import type { AnyAction } from '../core/action';
-import type { Disposition } from '../core/disposition';
 import { userKey } from '../core/ledger/entity-key';
 import { versionOf } from '../core/ledger/event-version';
 import { parseLedgerDoc } from '../core/ledger/ledger-doc';
 import type { LedgerStore } from '../core/ledger/ledger-store';
-import { type ProcessorDependencies, processMessage } from '../core/message-pipeline';
+import type { AnyAction } from '../core/pipeline/action';
+import type { Disposition } from '../core/pipeline/disposition';
+import { type ProcessorDependencies, processMessage } from '../core/pipeline/message-pipeline';
 import { user as userKind } from '../entities/user';
 import { isUnsureUser, type KnownUser } from '../entities/user/known';
 import { badRequest, ScimError } from './scim-error';

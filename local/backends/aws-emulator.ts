@@ -34,16 +34,16 @@ import {
   SqsVisibilityRescheduler,
 } from '../../lambdas/core/aws';
 import { ledgerTableClient } from '../../lambdas/core/aws/ledger-table';
-import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
-import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type {
   ApiKeySource,
   DeadLetterReason,
   DeadLetterSink,
   Rescheduler,
   ResultPublisher,
-} from '../../lambdas/core/ports';
-import type { RetrySchedule } from '../../lambdas/core/retry-schedule';
+} from '../../lambdas/core/entry/ports';
+import type { RetrySchedule } from '../../lambdas/core/entry/retry-schedule';
+import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
+import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import { dynamoDbLedgerItems } from '../../lambdas/reconcile/dynamodb-ledger-items';
 import type { LedgerItems } from '../../lambdas/reconcile/ledger-item-view';
 import {

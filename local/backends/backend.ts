@@ -1,13 +1,13 @@
 import type { SQSRecord } from 'aws-lambda';
 import type { ActionName } from '../../lambdas/actions';
-import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type {
   ApiKeySource,
   DeadLetterReason,
   DeadLetterSink,
   Rescheduler,
   ResultPublisher,
-} from '../../lambdas/core/ports';
+} from '../../lambdas/core/entry/ports';
+import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
 import type { LedgerItems } from '../../lambdas/reconcile/ledger-item-view';
 import type { EventBridgeEvent } from '../../testkit';
 import type { RuleSettings } from '../in-memory/event-rules';

@@ -1,12 +1,12 @@
 import type { SQSRecord } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
-import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
 import type {
   ApiKeySource,
   DeadLetterSink,
   Rescheduler,
   ResultPublisher,
-} from '../../lambdas/core/ports';
+} from '../../lambdas/core/entry/ports';
+import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
 import { inMemoryLedgerItems } from '../../lambdas/reconcile/ledger-item-view';
 import { type EventBridgeEvent, InMemoryApiKeySource, InMemorySecretStore } from '../../testkit';
 import { InMemoryDeadLetterQueue } from '../in-memory/dead-letter-queue';

@@ -8,7 +8,7 @@
  * (callers give version order), a failed one received again at once, no faults and no redrive.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { DeadLetterReason } from '../../lambdas/core/ports';
+import type { DeadLetterReason } from '../../lambdas/core/entry/ports';
 import { failedIds, sqsRecord } from '../../testkit';
 import type { FaultSettings, RunningSimulator } from '../simulator';
 import type { ModelEvent } from './model';

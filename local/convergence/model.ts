@@ -14,11 +14,11 @@ import {
   isActionName,
   parseMessage,
 } from '../../lambdas/actions';
+import type { ApiKeySource } from '../../lambdas/core/entry/ports';
 import { eventTime } from '../../lambdas/core/ledger/event-time';
 import { versionOf } from '../../lambdas/core/ledger/event-version';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
-import type { PlatformSettings } from '../../lambdas/core/platform-settings';
-import type { ApiKeySource } from '../../lambdas/core/ports';
+import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
+import type { PlatformSettings } from '../../lambdas/core/platform/platform-settings';
 import type { RunningSimulator } from '../simulator';
 
 /** One producer event: the action it is for and its message (the EventBridge `detail`). */

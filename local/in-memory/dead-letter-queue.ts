@@ -1,5 +1,5 @@
+import type { DeadLetterReason, DeadLetterSink } from '../../lambdas/core/entry/ports';
 import { SyncError } from '../../lambdas/core/errors';
-import type { DeadLetterReason, DeadLetterSink } from '../../lambdas/core/ports';
 import { PlannedFailures } from './planned-failures';
 
 /** One message in a dead-letter queue, as an operator would find it there. */

@@ -1,5 +1,5 @@
+import type { ResultEvent, ResultPublisher } from '../../lambdas/core/entry/ports';
 import { SyncError } from '../../lambdas/core/errors';
-import type { ResultEvent, ResultPublisher } from '../../lambdas/core/ports';
 import { PlannedFailures } from './planned-failures';
 
 /** Thrown by `publish` while told to fail; PutEvents would report a failed entry. */

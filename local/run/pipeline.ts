@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName, isActionName } from '../../lambdas/actions';
-import { declaredCorrelationId } from '../../lambdas/core/envelope';
-import type { HeldMessage } from '../../lambdas/core/ports';
+import { declaredCorrelationId } from '../../lambdas/core/entry/envelope';
+import type { HeldMessage } from '../../lambdas/core/entry/ports';
 import { counted } from '../../ops/counted';
 import { type EventBridgeEvent, lambdaContext } from '../../testkit';
 import type { Backend } from '../backends';

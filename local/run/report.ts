@@ -1,6 +1,6 @@
 import { styleText } from 'node:util';
 import { ACTION_NAMES } from '../../lambdas/actions';
-import { isOwnCode, isSkip as isSkipCode } from '../../lambdas/core/outcome';
+import { isOwnCode, isSkip as isSkipCode } from '../../lambdas/core/pipeline/outcome';
 import { counted } from '../../ops/counted';
 import type { StateSnapshot, StatsSnapshot } from '../simulator';
 import { WORKED_STATES } from '../simulator';

@@ -1,21 +1,21 @@
 import { type ActionName, actionDefinition } from '../../lambdas/actions';
-import { DEFAULT_BREAKER_SETTINGS } from '../../lambdas/core/circuit-breaker';
-import type { Disposition } from '../../lambdas/core/disposition';
-import { InMemoryBrakeStore } from '../../lambdas/core/in-memory-brake-store';
-import { InMemoryBreakerStore } from '../../lambdas/core/in-memory-breaker-store';
-import { createActionHandler } from '../../lambdas/core/invocation-entry';
-import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
-import { MassDeleteBrake } from '../../lambdas/core/mass-delete-brake';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
-import { guardFor } from '../../lambdas/core/platform-guard';
-import type { PlatformSettings } from '../../lambdas/core/platform-settings';
+import { createActionHandler } from '../../lambdas/core/entry/invocation-entry';
 import type {
   DeadLetterReason,
   DeadLetterSink,
   HeldMessage,
   ResultEvent,
   ResultPublisher,
-} from '../../lambdas/core/ports';
+} from '../../lambdas/core/entry/ports';
+import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
+import type { Disposition } from '../../lambdas/core/pipeline/disposition';
+import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
+import type { PlatformSettings } from '../../lambdas/core/platform/platform-settings';
+import { DEFAULT_BREAKER_SETTINGS } from '../../lambdas/core/resilience/circuit-breaker';
+import { InMemoryBrakeStore } from '../../lambdas/core/resilience/in-memory-brake-store';
+import { InMemoryBreakerStore } from '../../lambdas/core/resilience/in-memory-breaker-store';
+import { MassDeleteBrake } from '../../lambdas/core/resilience/mass-delete-brake';
+import { guardFor } from '../../lambdas/core/resilience/platform-guard';
 import { orderedWith } from '../../lambdas/entities';
 import { DELETE_BRAKE_DEFAULTS } from '../../lib/config';
 import { counted } from '../../ops/counted';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { ActionName } from '../../lambdas/actions';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../../lambdas/core/observability';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../../lambdas/core/observability/observability';
 
 /** Where the handlers' structured log lines go during a local run (not stdout). */
 export interface LogSink {

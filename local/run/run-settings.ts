@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
-import { SyncError } from '../../lambdas/core/errors';
-import type { PlatformSettings } from '../../lambdas/core/platform-settings';
-import { MAX_API_KEY_MAX_AGE_SECONDS } from '../../lambdas/core/ports';
-import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/regions';
+import { MAX_API_KEY_MAX_AGE_SECONDS } from '../../lambdas/core/entry/ports';
 import {
   DEFAULT_RETRY_SCHEDULE,
   type RetrySchedule,
   receivesWithinWindow,
-} from '../../lambdas/core/retry-schedule';
+} from '../../lambdas/core/entry/retry-schedule';
+import { SyncError } from '../../lambdas/core/errors';
+import type { PlatformSettings } from '../../lambdas/core/platform/platform-settings';
+import { PLATFORM_REGIONS, type PlatformRegion } from '../../lambdas/core/platform/regions';
 import { ACTION_DEFAULTS } from '../../lib/config';
 import { DEFAULT_API_KEY_MAX_AGE_SECONDS } from '../../testkit';
 import type { SimulatorOptions } from '../simulator';

@@ -5,13 +5,13 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { InMemoryBrakeStore } from '../../lambdas/core/in-memory-brake-store';
+import type { HeldMessage } from '../../lambdas/core/entry/ports';
 import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
-import { MassDeleteBrake } from '../../lambdas/core/mass-delete-brake';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
-import type { PlatformSettings } from '../../lambdas/core/platform-settings';
-import type { HeldMessage } from '../../lambdas/core/ports';
+import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
+import type { PlatformSettings } from '../../lambdas/core/platform/platform-settings';
+import { InMemoryBrakeStore } from '../../lambdas/core/resilience/in-memory-brake-store';
+import { MassDeleteBrake } from '../../lambdas/core/resilience/mass-delete-brake';
 import { createScimHandler } from '../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../lambdas/scim/scim-profiles';
 import { DELETE_BRAKE_DEFAULTS, SCIM_DEFAULTS } from '../../lib/config';

@@ -4,9 +4,9 @@
  * the reconcile share of the service's ceiling (`reconcile.platformShare`).
  */
 import { SecretsManagerApiKeySource } from '../../lambdas/core/aws';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
-import { guardFor } from '../../lambdas/core/platform-guard';
-import type { ApiKeySource } from '../../lambdas/core/ports';
+import type { ApiKeySource } from '../../lambdas/core/entry/ports';
+import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
+import { guardFor } from '../../lambdas/core/resilience/platform-guard';
 import { type PlatformReader, platformReader } from '../../lambdas/reconcile/platform-reader';
 import type { DeploymentConfig } from '../../lib/config';
 

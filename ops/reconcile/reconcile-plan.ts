@@ -4,7 +4,7 @@
  * Exit codes as Terraform's detailed ones: 0 no changes, 2 changes, 1 error or refusal.
  */
 import path from 'node:path';
-import type { ApiKeySource } from '../../lambdas/core/ports';
+import type { ApiKeySource } from '../../lambdas/core/entry/ports';
 import { dynamoDbLedgerItems } from '../../lambdas/reconcile/dynamodb-ledger-items';
 import { decodeExport } from '../../lambdas/reconcile/export-decoder';
 import { LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';

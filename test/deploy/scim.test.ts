@@ -9,7 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../../lambdas/actions/add-user';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
+import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
 import { SCIM_URL_OUTPUT_KEY } from '../../lib/stack-outputs';
 import {
   entraIdSequence,

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES, DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
-import { platformBaseUrl as runtimeBaseUrl } from '../../lambdas/core/base-url';
-import { PLATFORM_REGIONS } from '../../lambdas/core/regions';
+import { platformBaseUrl as runtimeBaseUrl } from '../../lambdas/core/platform/base-url';
+import { PLATFORM_REGIONS } from '../../lambdas/core/platform/regions';
 import {
   ACTION_DEFAULTS,
   ConfigError,

@@ -12,7 +12,7 @@ import {
   DESTRUCTIVE_ACTIONS,
   READ_ACTIONS,
 } from '../../lambdas/actions';
-import { readRuntimeEnv } from '../../lambdas/core/runtime-env';
+import { readRuntimeEnv } from '../../lambdas/core/entry/runtime-env';
 import type { ActionPipeline } from '../../lib/action-pipeline';
 import { HELD_AGE_ALARM_DAYS, HELD_MAX_RECEIVE_COUNT } from '../../lib/action-pipeline';
 import {

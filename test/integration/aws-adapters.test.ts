@@ -17,7 +17,7 @@ import {
   SecretsManagerApiKeySource,
   SqsDeadLetterSink,
 } from '../../lambdas/core/aws';
-import type { ResultEvent } from '../../lambdas/core/ports';
+import type { ResultEvent } from '../../lambdas/core/entry/ports';
 import { countSecretReads } from '../../local/backends/secret-read-count';
 import {
   createBusRuleToQueue,

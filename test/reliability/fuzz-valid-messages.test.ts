@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES, actionDefinition, parseMessage, READ_ACTIONS } from '../../lambdas/actions';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
+import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
 import { InMemoryApiKeySource } from '../../testkit';
 import { type CaptureServer, startCaptureServer } from '../support/capture-server';
 import {

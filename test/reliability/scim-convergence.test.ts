@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EntityLedger } from '../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-store';
-import { PlatformCaller } from '../../lambdas/core/platform-caller';
+import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
 import { createScimHandler } from '../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../lambdas/scim/scim-profiles';
 import { applyInOrder, type ModelEvent } from '../../local/convergence/model';

@@ -8,7 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACTION_NAMES, READ_ACTIONS } from '../../lambdas/actions';
 import { SecretsManagerApiKeySource } from '../../lambdas/core/aws';
-import type { ApiKeySource } from '../../lambdas/core/ports';
+import type { ApiKeySource } from '../../lambdas/core/entry/ports';
 import { InMemoryApiKeySource, InMemorySecretStore } from '../../testkit';
 import { type CapturedRequest, type Reply, startCaptureServer } from '../support/capture-server';
 import {

@@ -1,4 +1,4 @@
-import type { DeadLetterReason } from '../../lambdas/core/ports';
+import type { DeadLetterReason } from '../../lambdas/core/entry/ports';
 
 /**
  * The reason attributes every dead letter carries (ports.ts `DeadLetterReason`), sorted: spelled

@@ -14,7 +14,7 @@ import {
   SecretsManagerApiKeySource,
   sqsAttributeValue,
 } from '../../lambdas/core/aws';
-import type { ResultEvent } from '../../lambdas/core/ports';
+import type { ResultEvent } from '../../lambdas/core/entry/ports';
 import { REASON_ATTRIBUTES } from '../support/dead-letter-reason';
 
 const DETAIL_TYPE = 'search-campaign-records.result';

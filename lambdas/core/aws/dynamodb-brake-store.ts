@@ -6,7 +6,7 @@ import type {
   BrakeState,
   BrakeStore,
   BrakeWrite,
-} from '../mass-delete-brake';
+} from '../resilience/mass-delete-brake';
 import { type LedgerItem, LedgerTable, type LedgerTableOptions, numberValue } from './ledger-table';
 
 /** Prefix of the brake items in the ledger table (`brake#<action>`). */

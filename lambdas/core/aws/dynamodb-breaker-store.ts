@@ -1,4 +1,4 @@
-import type { BreakerState, BreakerStore } from '../circuit-breaker';
+import type { BreakerState, BreakerStore } from '../resilience/circuit-breaker';
 import { expiresAfter, LedgerTable, type LedgerTableOptions, numberValue } from './ledger-table';
 
 /** Prefix of the breaker items in the ledger table; the functions' IAM policy is scoped to it. */

@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { CensusStore, CheckIn } from '../instance-census';
+import type { CensusStore, CheckIn } from '../resilience/instance-census';
 import { BREAKER_KEY_PREFIX } from './dynamodb-breaker-store';
 import { expiresAfter, LedgerTable, type LedgerTableOptions, numberValue } from './ledger-table';
 

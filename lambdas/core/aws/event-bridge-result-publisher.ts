@@ -1,7 +1,7 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { ResultEvent, ResultPublisher } from '../entry/ports';
 import { SyncError } from '../errors';
-import { RESULT_EVENT_SOURCE, resultDetailType } from '../identity';
-import type { ResultEvent, ResultPublisher } from '../ports';
+import { RESULT_EVENT_SOURCE, resultDetailType } from '../observability/identity';
 import type { AwsClientSource } from './client-config';
 import { resultEventDetail } from './result-event-detail';
 

@@ -1,5 +1,5 @@
-import { RESULT_EVENT_SOURCE, resultDetailType } from '../identity';
-import type { ResultEvent } from '../ports';
+import type { ResultEvent } from '../entry/ports';
+import { RESULT_EVENT_SOURCE, resultDetailType } from '../observability/identity';
 
 /** EventBridge's limit on one PutEvents entry, counted as `putEventsEntrySize` does. */
 export const MAX_EVENT_ENTRY_BYTES = 256 * 1024;

@@ -1,9 +1,9 @@
 import { ParameterNotFoundError } from '@aws-lambda-powertools/parameters/errors';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { type ApiKeySource, MAX_API_KEY_MAX_AGE_SECONDS } from '../entry/ports';
 import { type ErrorCategory, SyncError } from '../errors';
-import { KeyReadCoordinator } from '../key-read-coordinator';
-import { type ApiKeySource, MAX_API_KEY_MAX_AGE_SECONDS } from '../ports';
+import { KeyReadCoordinator } from '../platform/key-read-coordinator';
 import type { AwsClientConfig } from './client-config';
 
 export type ApiKeySecretProblem =

@@ -1,5 +1,5 @@
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
-import type { DeadLetterReason, DeadLetterSink } from '../ports';
+import type { DeadLetterReason, DeadLetterSink } from '../entry/ports';
 import { SqsQueue, type SqsQueueOptions } from './sqs-queue';
 
 /** Longest `errorMessage` attribute, in code points; the rest is cut and marked with `…`. */

@@ -1,6 +1,6 @@
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
-import { BRAKE_RELEASED_ATTRIBUTE } from '../mass-delete-brake';
-import type { ForwardedAttribute, HeldMessage, HeldMessageSink } from '../ports';
+import type { ForwardedAttribute, HeldMessage, HeldMessageSink } from '../entry/ports';
+import { BRAKE_RELEASED_ATTRIBUTE } from '../resilience/mass-delete-brake';
 import {
   MAX_ERROR_MESSAGE_LENGTH,
   MAX_REASON_VALUE_LENGTH,

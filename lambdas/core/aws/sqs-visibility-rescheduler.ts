@@ -1,4 +1,4 @@
-import type { Rescheduler } from '../ports';
+import type { Rescheduler } from '../entry/ports';
 import { SqsQueue, type SqsQueueOptions } from './sqs-queue';
 
 /**

@@ -1,5 +1,5 @@
-import { callMayHaveBeenApplied, type Outcome, type OutcomeCode } from '../outcome';
-import type { CallOptions, PlatformCaller } from '../platform-caller';
+import { callMayHaveBeenApplied, type Outcome, type OutcomeCode } from '../pipeline/outcome';
+import type { CallOptions, PlatformCaller } from '../platform/platform-caller';
 import type { Version } from './event-version';
 import type { DocParts } from './ledger-doc';
 import type { LedgerStore } from './ledger-store';

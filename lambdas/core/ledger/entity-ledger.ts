@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Outcome, OutcomeCode } from '../outcome';
-import type { CallOptions, PlatformCaller } from '../platform-caller';
+import type { Outcome, OutcomeCode } from '../pipeline/outcome';
+import type { CallOptions, PlatformCaller } from '../platform/platform-caller';
 import { aliasTarget } from './alias-target';
 import {
   type AnyEntityKind,

@@ -113,7 +113,7 @@ describe('cold start', () => {
     // Prepare
     for (const [name, value] of Object.entries(VALID)) vi.stubEnv(name, value);
     vi.resetModules();
-    const { createLambdaHandler } = await import('../../../lambdas/core/wiring');
+    const { createLambdaHandler } = await import('../../../lambdas/core/entry/wiring');
     const { searchCampaignRecords } = await import(
       '../../../lambdas/actions/search-campaign-records'
     );

@@ -5,8 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DynamoDbBrakeStore } from '../../../lambdas/core/aws/dynamodb-brake-store';
-import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
-import { type BrakeStore, MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
+import { InMemoryBrakeStore } from '../../../lambdas/core/resilience/in-memory-brake-store';
+import {
+  type BrakeStore,
+  MassDeleteBrake,
+} from '../../../lambdas/core/resilience/mass-delete-brake';
 import { ledgerTableStores } from '../../support/ledger-table';
 
 const stores = ledgerTableStores<BrakeStore>(

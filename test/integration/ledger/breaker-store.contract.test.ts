@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DynamoDbBreakerStore } from '../../../lambdas/core/aws/dynamodb-breaker-store';
-import type { BreakerStore } from '../../../lambdas/core/circuit-breaker';
-import { InMemoryBreakerStore } from '../../../lambdas/core/in-memory-breaker-store';
+import type { BreakerStore } from '../../../lambdas/core/resilience/circuit-breaker';
+import { InMemoryBreakerStore } from '../../../lambdas/core/resilience/in-memory-breaker-store';
 import { ledgerTableStores } from '../../support/ledger-table';
 
 const stores = ledgerTableStores<BreakerStore>(

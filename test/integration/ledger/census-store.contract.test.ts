@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DynamoDbCensusStore } from '../../../lambdas/core/aws/dynamodb-census-store';
-import { InMemoryCensusStore } from '../../../lambdas/core/in-memory-census-store';
-import type { CensusStore } from '../../../lambdas/core/instance-census';
+import { InMemoryCensusStore } from '../../../lambdas/core/resilience/in-memory-census-store';
+import type { CensusStore } from '../../../lambdas/core/resilience/instance-census';
 import { ledgerTableStores } from '../../support/ledger-table';
 
 const stores = ledgerTableStores<CensusStore>(

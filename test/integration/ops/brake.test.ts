@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRAKE_RELEASED_ATTRIBUTE } from '../../../lambdas/core/mass-delete-brake';
+import { BRAKE_RELEASED_ATTRIBUTE } from '../../../lambdas/core/resilience/mass-delete-brake';
 import {
   actionOutputKeys,
   EVENT_BUS_OUTPUT_KEY,

@@ -10,7 +10,7 @@ import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { type Message, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { ActionName } from '../../../lambdas/actions';
 import { SqsDeadLetterSink } from '../../../lambdas/core/aws';
-import type { DeadLetterReason } from '../../../lambdas/core/ports';
+import type { DeadLetterReason } from '../../../lambdas/core/entry/ports';
 import { actionOutputKeys, EVENT_BUS_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import {
   createQueueWithDlq,

@@ -9,7 +9,7 @@ import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledge
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { EntityLedger, newEvent } from '../../../lambdas/core/ledger/entity-ledger';
 import { eventVersion } from '../../../lambdas/core/ledger/event-version';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import { user } from '../../../lambdas/entities/user';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_BREAKER_SETTINGS } from '../../../lambdas/core/circuit-breaker';
-import type { RetrySchedule } from '../../../lambdas/core/retry-schedule';
+import type { RetrySchedule } from '../../../lambdas/core/entry/retry-schedule';
+import { DEFAULT_BREAKER_SETTINGS } from '../../../lambdas/core/resilience/circuit-breaker';
 import { InMemoryBackend } from '../../../local/backends/in-memory';
 import { loadScenario, type Scenario } from '../../../local/run/event-input';
 import { evaluateRun } from '../../../local/run/expectations';

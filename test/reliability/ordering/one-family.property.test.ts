@@ -13,7 +13,7 @@ import { EntityLedger, newEvent } from '../../../lambdas/core/ledger/entity-ledg
 import { eventTime } from '../../../lambdas/core/ledger/event-time';
 import { versionOf } from '../../../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import { entityKindOf } from '../../../lambdas/entities';
 import {
   applyInOrder,

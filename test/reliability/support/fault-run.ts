@@ -8,15 +8,15 @@
  */
 import type { SQSBatchResponse } from 'aws-lambda';
 import { ACTION_NAMES, type ActionName, actionDefinition } from '../../../lambdas/actions';
-import type { Disposition } from '../../../lambdas/core/disposition';
-import { type HttpTransport, postJson } from '../../../lambdas/core/http';
-import { createActionHandler } from '../../../lambdas/core/invocation-entry';
+import { createActionHandler } from '../../../lambdas/core/entry/invocation-entry';
+import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/entry/ports';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { createMetrics } from '../../../lambdas/core/observability';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import type { HttpSettings } from '../../../lambdas/core/platform-settings';
-import type { DeadLetterReason, ResultEvent } from '../../../lambdas/core/ports';
+import { createMetrics } from '../../../lambdas/core/observability/observability';
+import type { Disposition } from '../../../lambdas/core/pipeline/disposition';
+import { type HttpTransport, postJson } from '../../../lambdas/core/platform/http';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
+import type { HttpSettings } from '../../../lambdas/core/platform/platform-settings';
 import { orderedWith } from '../../../lambdas/entities';
 import { applyInOrder, project } from '../../../local/convergence/model';
 import { InMemoryDeadLetterQueue } from '../../../local/in-memory/dead-letter-queue';

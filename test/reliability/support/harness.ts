@@ -11,23 +11,26 @@ import { type ActionName, actionDefinition } from '../../../lambdas/actions';
 import {
   createActionHandler,
   type HandlerDependencies,
-} from '../../../lambdas/core/invocation-entry';
-import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
-import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import {
-  METRICS_NAMESPACE,
-  requestObserver,
-  SERVICE_NAME,
-} from '../../../lambdas/core/observability';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
+} from '../../../lambdas/core/entry/invocation-entry';
 import type {
   ApiKeySource,
   DeadLetterReason,
   DeadLetterSink,
   ResultEvent,
   ResultPublisher,
-} from '../../../lambdas/core/ports';
+} from '../../../lambdas/core/entry/ports';
+import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
+import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
+import {
+  METRICS_NAMESPACE,
+  requestObserver,
+  SERVICE_NAME,
+} from '../../../lambdas/core/observability/observability';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
+import type {
+  HttpSettings,
+  PlatformSettings,
+} from '../../../lambdas/core/platform/platform-settings';
 import { orderedWith } from '../../../lambdas/entities';
 import { failedIds, sqsRecord as kitSqsRecord, lambdaContext } from '../../../testkit';
 

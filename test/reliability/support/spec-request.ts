@@ -3,7 +3,7 @@
  * so the fuzz suite compares the code against an independent oracle.
  */
 import { type ActionName, actionDefinition } from '../../../lambdas/actions';
-import type { PlatformSettings } from '../../../lambdas/core/platform-settings';
+import type { PlatformSettings } from '../../../lambdas/core/platform/platform-settings';
 
 /** realtime spec: `{base_url}/platform-previewcontact-service/svc/rs/PreviewContactServiceExternal/<action>` */
 const REALTIME_PATH = '/platform-previewcontact-service/svc/rs/PreviewContactServiceExternal/';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addUser } from '../../../lambdas/actions/add-user';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import {
   clientAgainstCaptureServer,
   expectOnlyRequest,

@@ -4,7 +4,7 @@ import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-camp
 import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
 import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import {
   clientAgainstCaptureServer,
   clientAt,

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
+import type {
+  HttpSettings,
+  PlatformSettings,
+} from '../../../lambdas/core/platform/platform-settings';
 import {
   type RunningSimulator,
   type SimulatorOptions,

@@ -3,7 +3,7 @@ import type { AddUserMessage } from '../../../lambdas/actions';
 import { addUser } from '../../../lambdas/actions/add-user';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import { clientAgainstSimulator, SIM_KEY, withOwnSimulator } from './contract-fixtures';
 
 /**

@@ -5,8 +5,8 @@ import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-camp
 import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
 import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-records';
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
-import type { AnyAction } from '../../../lambdas/core/action';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import type { AnyAction } from '../../../lambdas/core/pipeline/action';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import { realtimeEnvelope } from '../core/client-fixtures';
 import {
   clientAgainstSimulator,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AdaptiveRate } from '../../../lambdas/core/adaptive-rate';
+import { AdaptiveRate } from '../../../lambdas/core/resilience/adaptive-rate';
 
 describe('AdaptiveRate', () => {
   it('spaces requests at the ceiling: one slot every 1/rate seconds', () => {

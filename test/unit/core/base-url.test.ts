@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { platformBaseUrl } from '../../../lambdas/core/base-url';
-import { PLATFORM_REGIONS } from '../../../lambdas/core/regions';
+import { platformBaseUrl } from '../../../lambdas/core/platform/base-url';
+import { PLATFORM_REGIONS } from '../../../lambdas/core/platform/regions';
 
 describe('platformBaseUrl', () => {
   it('has no region prefix for us-east-1', () => {

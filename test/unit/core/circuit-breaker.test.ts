@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Outcome } from '../../../lambdas/core/pipeline/outcome';
 import {
   type BreakerStore,
   CircuitBreaker,
   DEFAULT_BREAKER_SETTINGS,
   isOutageSignal,
-} from '../../../lambdas/core/circuit-breaker';
-import { InMemoryBreakerStore } from '../../../lambdas/core/in-memory-breaker-store';
-import type { Outcome } from '../../../lambdas/core/outcome';
+} from '../../../lambdas/core/resilience/circuit-breaker';
+import { InMemoryBreakerStore } from '../../../lambdas/core/resilience/in-memory-breaker-store';
 import { failingStore } from '../support/failing-store';
 
 const down: Outcome = {

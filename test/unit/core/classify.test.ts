@@ -4,8 +4,8 @@ import {
   classifyProvisioning,
   classifyRealtime,
   MAX_REASON_LENGTH,
-} from '../../../lambdas/core/classify';
-import type { HttpResult } from '../../../lambdas/core/http';
+} from '../../../lambdas/core/platform/classify';
+import type { HttpResult } from '../../../lambdas/core/platform/http';
 import { PROVISIONING_RESULTS } from '../../../local/simulator/provisioning-service';
 import { PREVIEW_RESULT_STATUSES } from '../../../local/simulator/realtime-service';
 import {

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { type ClientDeps, PlatformCaller } from '../../../lambdas/core/platform-caller';
-import type { HttpSettings, PlatformSettings } from '../../../lambdas/core/platform-settings';
-import type { ApiKeySource } from '../../../lambdas/core/ports';
-import type { RetryDeps } from '../../../lambdas/core/retry';
+import type { ApiKeySource } from '../../../lambdas/core/entry/ports';
+import { type ClientDeps, PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
+import type {
+  HttpSettings,
+  PlatformSettings,
+} from '../../../lambdas/core/platform/platform-settings';
+import type { RetryDeps } from '../../../lambdas/core/platform/retry';
 import {
   type RunningSimulator,
   type SimulatorOptions,

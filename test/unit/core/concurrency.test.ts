@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLimiter } from '../../../lambdas/core/concurrency';
+import { createLimiter } from '../../../lambdas/core/entry/concurrency';
 
 /** A promise the test settles by hand. */
 interface Deferred {

@@ -5,7 +5,7 @@ import {
   isEventBridgeEvent,
   unwrapBody,
   unwrapDecoded,
-} from '../../../lambdas/core/envelope';
+} from '../../../lambdas/core/entry/envelope';
 
 const message = { correlationId: 'corr-1', loginUserId: 'ada@example.com' };
 

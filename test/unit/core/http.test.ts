@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createTcpServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postJson } from '../../../lambdas/core/http';
+import { postJson } from '../../../lambdas/core/platform/http';
 import { type CaptureServer, startCaptureServer } from '../../support/capture-server';
 
 const servers: { close: () => Promise<void> }[] = [];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InMemoryCensusStore } from '../../../lambdas/core/in-memory-census-store';
-import { type CensusStore, InstanceCensus } from '../../../lambdas/core/instance-census';
+import { InMemoryCensusStore } from '../../../lambdas/core/resilience/in-memory-census-store';
+import { type CensusStore, InstanceCensus } from '../../../lambdas/core/resilience/instance-census';
 
 const SETTINGS = { ceilingPerSecond: 50, floorPerSecond: 2, checkInMs: 5_000, activeMs: 15_000 };
 

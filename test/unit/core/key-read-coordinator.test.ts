@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyReadCoordinator } from '../../../lambdas/core/key-read-coordinator';
+import { KeyReadCoordinator } from '../../../lambdas/core/platform/key-read-coordinator';
 
 /** A reader over a mutable "secret" that counts reads and can be held open. */
 const reader = (initial: string) => {

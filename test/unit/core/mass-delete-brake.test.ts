@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
+import { InMemoryBrakeStore } from '../../../lambdas/core/resilience/in-memory-brake-store';
 import {
   type BrakeState,
   type BrakeStore,
@@ -15,7 +15,7 @@ import {
   maxUsedAt,
   rollingCount,
   windowStartOf,
-} from '../../../lambdas/core/mass-delete-brake';
+} from '../../../lambdas/core/resilience/mass-delete-brake';
 import { failingStore } from '../support/failing-store';
 
 const HOUR = 3_600_000;

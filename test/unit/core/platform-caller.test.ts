@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
-import type { AttemptInfo } from '../../../lambdas/core/platform-caller';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
+import type { AttemptInfo } from '../../../lambdas/core/platform/platform-caller';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import { InMemoryApiKeySource } from '../../../testkit';
 import {
   type CaptureServer,

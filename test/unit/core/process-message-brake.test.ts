@@ -11,14 +11,17 @@ import { addUser } from '../../../lambdas/actions/add-user';
 import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-campaign-record-status';
 import { deleteCampaignRecord } from '../../../lambdas/actions/delete-campaign-record';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
-import type { AnyAction } from '../../../lambdas/core/action';
-import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
+import type { HeldMessage, HeldMessageSink } from '../../../lambdas/core/entry/ports';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { HELD_BY_BRAKE, MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
-import { type InboundMessage, processMessage } from '../../../lambdas/core/message-pipeline';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import type { HeldMessage, HeldMessageSink } from '../../../lambdas/core/ports';
+import type { AnyAction } from '../../../lambdas/core/pipeline/action';
+import {
+  type InboundMessage,
+  processMessage,
+} from '../../../lambdas/core/pipeline/message-pipeline';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
+import { InMemoryBrakeStore } from '../../../lambdas/core/resilience/in-memory-brake-store';
+import { HELD_BY_BRAKE, MassDeleteBrake } from '../../../lambdas/core/resilience/mass-delete-brake';
 import { orderedWith } from '../../../lambdas/entities';
 import { InMemoryApiKeySource } from '../../../testkit';
 import { settingsFor, TEST_KEY } from './client-fixtures';

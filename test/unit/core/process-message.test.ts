@@ -8,12 +8,15 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it, vi } from 'vitest';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
-import type { Disposition } from '../../../lambdas/core/disposition';
+import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/entry/ports';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { type InboundMessage, processMessage } from '../../../lambdas/core/message-pipeline';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import type { DeadLetterReason, DeadLetterSink } from '../../../lambdas/core/ports';
+import type { Disposition } from '../../../lambdas/core/pipeline/disposition';
+import {
+  type InboundMessage,
+  processMessage,
+} from '../../../lambdas/core/pipeline/message-pipeline';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import { user } from '../../../lambdas/entities/user';
 import { InMemoryApiKeySource } from '../../../testkit';
 import { settingsFor, TEST_KEY } from './client-fixtures';

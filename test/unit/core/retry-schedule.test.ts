@@ -9,7 +9,7 @@ import {
   receivesWithinWindow,
   SQS_MAX_VISIBILITY_SECONDS,
   windowSpent,
-} from '../../../lambdas/core/retry-schedule';
+} from '../../../lambdas/core/entry/retry-schedule';
 
 const schedules = fc
   .record({

@@ -7,13 +7,13 @@ import { processPartialResponse } from '@aws-lambda-powertools/batch';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { RetryableFailure } from '../../../lambdas/core/outcome';
-import type { Rescheduler } from '../../../lambdas/core/ports';
-import { DEFAULT_RETRY_SCHEDULE } from '../../../lambdas/core/retry-schedule';
+import type { Rescheduler } from '../../../lambdas/core/entry/ports';
+import { DEFAULT_RETRY_SCHEDULE } from '../../../lambdas/core/entry/retry-schedule';
 import {
   type RetryPolicy,
   RetryWindowProcessor,
-} from '../../../lambdas/core/retry-window-processor';
+} from '../../../lambdas/core/entry/retry-window-processor';
+import { RetryableFailure } from '../../../lambdas/core/pipeline/outcome';
 import { failedIds, sqsEvent, sqsRecord } from '../../../testkit';
 
 const T0 = Date.UTC(2026, 10, 28, 8);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpSettings } from '../../../lambdas/core/platform-settings';
+import type { HttpSettings } from '../../../lambdas/core/platform/platform-settings';
 import {
   type AttemptBudget,
   type AttemptResult,
@@ -8,7 +8,7 @@ import {
   type RetryDeps,
   retryDelay,
   withRetries,
-} from '../../../lambdas/core/retry';
+} from '../../../lambdas/core/platform/retry';
 import { instantClock } from './client-fixtures';
 
 const settings: HttpSettings = {

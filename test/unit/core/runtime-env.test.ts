@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RuntimeEnvError, readRuntimeEnv } from '../../../lambdas/core/runtime-env';
+import { RuntimeEnvError, readRuntimeEnv } from '../../../lambdas/core/entry/runtime-env';
 import { VALID_PLATFORM_ENV } from './platform-env-fixture';
 
 const VALID = {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CampaignRecord } from '../../../lambdas/core/platform-responses';
+import type { CampaignRecord } from '../../../lambdas/core/platform/platform-responses';
 import { observedValues } from '../../../lambdas/entities/record-family/platform-steps';
 import {
   type DataItem,

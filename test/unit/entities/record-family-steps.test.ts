@@ -4,8 +4,8 @@
  * fails the read with a reason that names the field, rather than leaving the work unweighed.
  */
 import { describe, expect, it } from 'vitest';
-import type { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import type { CampaignRecord } from '../../../lambdas/core/platform-responses';
+import type { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
+import type { CampaignRecord } from '../../../lambdas/core/platform/platform-responses';
 import { runRecordStep } from '../../../lambdas/entities/record-family/platform-steps';
 
 const record = (workAttempts: number, lastAttemptTime: string | null): CampaignRecord => ({

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isActionName, parseMessage } from '../../../lambdas/actions';
-import { declaredCorrelationId } from '../../../lambdas/core/envelope';
+import { declaredCorrelationId } from '../../../lambdas/core/entry/envelope';
 import { routeEvent } from '../../../local/in-memory/event-rules';
 import { loadScenario } from '../../../local/run/event-input';
 import { loadRunSettings } from '../../../local/run/run-settings';

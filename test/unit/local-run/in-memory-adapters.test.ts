@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultEvent } from '../../../lambdas/core/ports';
+import type { ResultEvent } from '../../../lambdas/core/entry/ports';
 import {
   DeadLetterSendError,
   InMemoryDeadLetterQueue,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, MESSAGE_SCHEMAS, parseMessage } from '../../../lambdas/actions';
-import { PLATFORM_REGIONS } from '../../../lambdas/core/regions';
+import { PLATFORM_REGIONS } from '../../../lambdas/core/platform/regions';
 import { formatIssues } from '../../../lambdas/messages/parse';
 import { MAX_EPOCH_MILLIS } from '../../../lambdas/messages/rules';
 import {

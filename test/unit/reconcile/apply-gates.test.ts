@@ -5,7 +5,7 @@
  * deletes only when --allow-deletes names their count.
  */
 import { describe, expect, it } from 'vitest';
-import type { CampaignRecord } from '../../../lambdas/core/platform-responses';
+import type { CampaignRecord } from '../../../lambdas/core/platform/platform-responses';
 import {
   checkApplicable,
   checkRecorded,

@@ -8,13 +8,16 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
-import { InMemoryBrakeStore } from '../../../lambdas/core/in-memory-brake-store';
-import { createActionHandler } from '../../../lambdas/core/invocation-entry';
+import { createActionHandler } from '../../../lambdas/core/entry/invocation-entry';
+import type { HeldMessage } from '../../../lambdas/core/entry/ports';
 import { EntityLedger } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { BRAKE_RELEASED_ATTRIBUTE, MassDeleteBrake } from '../../../lambdas/core/mass-delete-brake';
-import { PlatformCaller } from '../../../lambdas/core/platform-caller';
-import type { HeldMessage } from '../../../lambdas/core/ports';
+import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
+import { InMemoryBrakeStore } from '../../../lambdas/core/resilience/in-memory-brake-store';
+import {
+  BRAKE_RELEASED_ATTRIBUTE,
+  MassDeleteBrake,
+} from '../../../lambdas/core/resilience/mass-delete-brake';
 import { user } from '../../../lambdas/entities/user';
 import { createScimHandler } from '../../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../../lambdas/scim/scim-profiles';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_REGIONS } from '../../../lambdas/core/regions';
+import { PLATFORM_REGIONS } from '../../../lambdas/core/platform/regions';
 import { realtimeEnvelope } from '../core/client-fixtures';
 import {
   addRecord,

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
-import type { EventKind } from './ledger/event-version';
+import type { EventKind } from '../ledger/event-version';
+import type { CallOptions, PlatformCaller } from '../platform/platform-caller';
+import type { ServiceName } from '../platform/platform-services';
 import type { Outcome } from './outcome';
-import type { CallOptions, PlatformCaller } from './platform-caller';
-import type { ServiceName } from './platform-services';
 
 /**
  * What one action is: the contract every module under `lambdas/actions/` fulfils. The shared

@@ -1,5 +1,5 @@
-import type { Disposition } from './disposition';
-import type { AttemptInfo } from './platform-caller';
+import type { Disposition } from '../pipeline/disposition';
+import type { AttemptInfo } from '../platform/platform-caller';
 
 /**
  * Told what happens, never asked: one object the wiring hands to the platform caller (every

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import type { PlatformSettings } from './platform-settings';
+import type { PlatformSettings } from '../platform/platform-settings';
+import { PLATFORM_REGIONS } from '../platform/regions';
 import { MAX_API_KEY_MAX_AGE_SECONDS } from './ports';
-import { PLATFORM_REGIONS } from './regions';
 import { DEFAULT_RETRY_SCHEDULE, SQS_MAX_VISIBILITY_SECONDS } from './retry-schedule';
-import './zod-locale';
-import { SyncError } from './errors';
+import '../pipeline/zod-locale';
+import { SyncError } from '../errors';
 
 /**
  * The handler environment contract. The CDK stack sets these variables from the deployment

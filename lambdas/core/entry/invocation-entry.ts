@@ -1,14 +1,14 @@
 import { processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { AnyAction } from './action';
+import { SyncError } from '../errors';
+import type { AnyAction } from '../pipeline/action';
+import { type Disposition, loggableMessage } from '../pipeline/disposition';
+import { ledgerOf, type ProcessorDependencies, processMessage } from '../pipeline/message-pipeline';
+import { RetryableFailure } from '../pipeline/outcome';
+import { BRAKE_RELEASED_ATTRIBUTE } from '../resilience/mass-delete-brake';
 import { createLimiter } from './concurrency';
-import { type Disposition, loggableMessage } from './disposition';
 import { inEventOrder, oneEntityAtATime } from './entity-batching';
 import { type EventBridgeShape, isEventBridgeEvent } from './envelope';
-import { SyncError } from './errors';
-import { BRAKE_RELEASED_ATTRIBUTE } from './mass-delete-brake';
-import { ledgerOf, type ProcessorDependencies, processMessage } from './message-pipeline';
-import { RetryableFailure } from './outcome';
 import { type RetryPolicy, RetryWindowProcessor } from './retry-window-processor';
 
 /**

@@ -1,7 +1,9 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { HELD_BY_BRAKE } from './mass-delete-brake';
-import type { Observer } from './observer';
+import type { DeadLetterSink, ResultPublisher } from '../entry/ports';
+import { describeDuration } from '../entry/retry-schedule';
+import type { Observer } from '../observability/observer';
+import { HELD_BY_BRAKE } from '../resilience/mass-delete-brake';
 import {
   isAlreadyCode,
   isOwnCode,
@@ -10,8 +12,6 @@ import {
   type OwnCode,
   successMetric,
 } from './outcome';
-import type { DeadLetterSink, ResultPublisher } from './ports';
-import { describeDuration } from './retry-schedule';
 
 /**
  * How one receive of one message ended, the one result type of the harness:

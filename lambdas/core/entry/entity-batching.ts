@@ -1,7 +1,7 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { type EntityAddress, entityKeyOf } from '../ledger/entity-key';
+import { eventTime } from '../ledger/event-time';
 import { isEventBridgeEvent } from './envelope';
-import { type EntityAddress, entityKeyOf } from './ledger/entity-key';
-import { eventTime } from './ledger/event-time';
 
 /**
  * Two messages of one entity in one batch must never be in flight at once (the ledger would

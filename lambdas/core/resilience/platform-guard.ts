@@ -1,3 +1,5 @@
+import { describeDuration } from '../entry/retry-schedule';
+import type { Outcome } from '../pipeline/outcome';
 import { AdaptiveRate } from './adaptive-rate';
 import {
   type BreakerEvents,
@@ -6,8 +8,6 @@ import {
   type Permit,
 } from './circuit-breaker';
 import { type CensusEvents, type CensusStore, InstanceCensus } from './instance-census';
-import type { Outcome } from './outcome';
-import { describeDuration } from './retry-schedule';
 
 /** The breaker and the pacing of one platform service; any may be left out. */
 export interface ServiceGuard {

@@ -3,7 +3,7 @@
  * the category only: success is done, retryable is redelivered by SQS, permanent goes to
  * the dead-letter queue at once.
  */
-import { SyncError } from './errors';
+import { SyncError } from '../errors';
 export type OutcomeCategory = 'success' | 'retryable' | 'permanent';
 
 /** The statuses the two platform specs list (realtime `previewResultStatus`, provisioning `result`). */

@@ -1,16 +1,16 @@
-import type { AnyAction } from './action';
+import type { ApiKeySource } from '../entry/ports';
+import type { Observer } from '../observability/observer';
+import type { AnyAction } from '../pipeline/action';
+import { mayHaveBeenApplied, type Outcome, type OutcomeCategory } from '../pipeline/outcome';
+import type { PlatformGuard } from '../resilience/platform-guard';
 import { AUTH_REJECTION_CODES } from './classify';
 import { type HttpResult, type HttpTransport, postJson } from './http';
-import type { Observer } from './observer';
-import { mayHaveBeenApplied, type Outcome, type OutcomeCategory } from './outcome';
-import type { PlatformGuard } from './platform-guard';
 import { PLATFORM_SERVICES } from './platform-services';
 import {
   DEFAULT_HTTP_SETTINGS,
   type HttpSettings,
   type PlatformSettings,
 } from './platform-settings';
-import type { ApiKeySource } from './ports';
 import {
   type AttemptBudget,
   type AttemptResult,

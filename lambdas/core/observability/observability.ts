@@ -1,11 +1,11 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { BreakerEvents } from './circuit-breaker';
+import type { BreakerEvents } from '../resilience/circuit-breaker';
+import type { CensusEvents } from '../resilience/instance-census';
+import type { BrakeEvents } from '../resilience/mass-delete-brake';
+import type { PlatformGuard } from '../resilience/platform-guard';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './identity';
-import type { CensusEvents } from './instance-census';
-import type { BrakeEvents } from './mass-delete-brake';
 import type { Observer } from './observer';
-import type { PlatformGuard } from './platform-guard';
 
 export { METRICS_NAMESPACE, SERVICE_NAME };
 

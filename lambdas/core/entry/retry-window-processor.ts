@@ -2,7 +2,7 @@ import { BatchProcessor, EventType } from '@aws-lambda-powertools/batch';
 import type { FailureResponse, SuccessResponse } from '@aws-lambda-powertools/batch/types';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { SQSRecord } from 'aws-lambda';
-import { RetryableFailure } from './outcome';
+import { RetryableFailure } from '../pipeline/outcome';
 import type { Rescheduler } from './ports';
 import { nextDelaySeconds, type RetrySchedule, windowSpent } from './retry-schedule';
 

@@ -1,5 +1,5 @@
-import { correlationId as correlationIdRule } from '../messages/common';
-import { SyncError } from './errors';
+import { correlationId as correlationIdRule } from '../../messages/common';
+import { SyncError } from '../errors';
 
 /**
  * An inbound message after JSON decoding and unwrapping, before schema validation. An SQS body

@@ -1,4 +1,4 @@
-import type { OwnCode } from './outcome';
+import type { OwnCode } from '../pipeline/outcome';
 
 /**
  * A brake on mass deletes, per destructive action and shared by every instance: a count of the

@@ -1,6 +1,6 @@
+import type { Outcome } from '../pipeline/outcome';
 import { classifyProvisioning, classifyRealtime } from './classify';
 import type { HttpResult } from './http';
-import type { Outcome } from './outcome';
 import type { PlatformSettings } from './platform-settings';
 
 export type ServiceName = 'realtime' | 'provisioning';

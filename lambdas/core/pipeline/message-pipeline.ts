@@ -1,21 +1,21 @@
-import { parseWith } from '../messages/parse';
-import type { AnyAction, EntityName, WriteAction } from './action';
-import { type Disposition, type Received, type SettleDependencies, settle } from './disposition';
+import { parseWith } from '../../messages/parse';
 import {
   declaredCorrelationId,
   type UnwrappedMessage,
   unwrapBody,
   unwrapDecoded,
-} from './envelope';
-import { isErrorOf, type SyncError } from './errors';
-import type { AnyEntityKind, EventSource } from './ledger/entity-kind';
-import { type EntityLedger, newEvent } from './ledger/entity-ledger';
-import { eventTime } from './ledger/event-time';
-import { versionOf } from './ledger/event-version';
-import { HELD_BY_BRAKE, type MassDeleteBrake } from './mass-delete-brake';
+} from '../entry/envelope';
+import type { ForwardedAttribute, HeldMessageSink } from '../entry/ports';
+import { isErrorOf, type SyncError } from '../errors';
+import type { AnyEntityKind, EventSource } from '../ledger/entity-kind';
+import { type EntityLedger, newEvent } from '../ledger/entity-ledger';
+import { eventTime } from '../ledger/event-time';
+import { versionOf } from '../ledger/event-version';
+import type { CallOptions, PlatformCaller } from '../platform/platform-caller';
+import { HELD_BY_BRAKE, type MassDeleteBrake } from '../resilience/mass-delete-brake';
+import type { AnyAction, EntityName, WriteAction } from './action';
+import { type Disposition, type Received, type SettleDependencies, settle } from './disposition';
 import { isOwnCode, type Outcome, type OutcomeCode, type OwnCode } from './outcome';
-import type { CallOptions, PlatformCaller } from './platform-caller';
-import type { ForwardedAttribute, HeldMessageSink } from './ports';
 
 /**
  * One message, from its body to its outcome: parse at the edge, the mass-delete brake, the

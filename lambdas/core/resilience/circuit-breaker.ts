@@ -1,4 +1,4 @@
-import type { Outcome } from './outcome';
+import type { Outcome } from '../pipeline/outcome';
 
 /**
  * A circuit breaker for one platform service, shared by every instance of every function that

@@ -1,5 +1,5 @@
+import type { Outcome, OutcomeCategory, PlatformStatus } from '../pipeline/outcome';
 import type { HttpResult } from './http';
-import type { Outcome, OutcomeCategory, PlatformStatus } from './outcome';
 import type { ProvisioningResponse, RealtimeResponse } from './platform-responses';
 
 /**
