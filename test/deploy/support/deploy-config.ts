@@ -3,6 +3,7 @@
  * auto-applied, one plan-only), the platform pointed at the simulator the global setup starts.
  */
 import { type DeploymentConfig, parseConfig } from '../../../lib/config';
+import { withPlatformAt } from '../../../local/aws-emulator/deployment';
 
 export const DEPLOY_REGION = 'eu-central-1';
 export const DEPLOY_TENANT = {
@@ -31,5 +32,5 @@ export const deployConfig = (platformBaseUrl: string): DeploymentConfig => {
     },
     'deploy test config',
   );
-  return { ...parsed, platform: { ...parsed.platform, baseUrl: platformBaseUrl } };
+  return withPlatformAt(parsed, platformBaseUrl);
 };
