@@ -49,11 +49,13 @@ describe('npm start -- --deployed', () => {
     expect(run.stdout.split('\n').filter((line) => [...line].length > 100)).toEqual([]);
   }, 300_000);
 
-  it('refuses flags it cannot honour through a deployed stack', async () => {
+  it('is in the usage, and refuses flags it cannot honour through a deployed stack', async () => {
     // Act
+    const help = await runNpmStart(['--help']);
     const run = await runNpmStart(['--deployed', '--faults']);
 
     // Assess
+    expect(help.stdout).toMatch(/^ {2}--deployed {17}deploys config\/example\.json's stack/m);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--deployed runs the events through the deployed stack');
   });
