@@ -344,18 +344,6 @@ export class DeployedStackRun {
       .slice(-max);
   }
 
-  /** Every line of one action's log group so far (for diagnostics). */
-  async logLines(action: ActionName): Promise<string[]> {
-    const lines: string[] = [];
-    for await (const page of paginateFilterLogEvents(
-      { client: this.#logs },
-      { logGroupName: this.#output(actionOutputKeys(action).logGroupName) },
-    )) {
-      for (const event of page.events ?? []) lines.push(event.message ?? '');
-    }
-    return lines;
-  }
-
   async close(): Promise<void> {
     await this.#results.remove().catch(() => {
       // The emulator goes away with everything in it.
