@@ -33,6 +33,11 @@ Options:
                              probes, closes, and the backlog drains with no dead letters
   --aws-emulator             the same run through moto server (SQS, EventBridge rules,
                              Secrets Manager, DynamoDB); needs Python 3 with venv and pip
+  --deployed                 deploys config/example.json's stack into MiniStack (an emulated
+                             account, IAM enforced) and sends the events to its bus: its
+                             rules, queues, mappings and bundled functions run them; fates
+                             read from the function logs, DLQs and result events (about a
+                             minute; Python 3 as for --aws-emulator; takes --events only)
   --reconcile                reconciliation instead of the example day: seeds drift (a leaver
                              still provisioned, an unmanaged user, a record missing, one
                              edited, one extra, a campaign of 1200 records), plans, applies
@@ -46,7 +51,7 @@ Options:
   -h, --help                 show this help
 
 Exit codes: 0 every message ended where it should, 1 some did not (listed at the end),
-2 the run could not start (bad input, or Python missing for --aws-emulator).`;
+2 the run could not start (bad input, or Python missing for --aws-emulator or --deployed).`;
 
 /** "6h", "90m", "45s" (or a sum such as "1h30m") in ms; null when it is not one. */
 export const parseDuration = (text: string): number | null => {
@@ -69,6 +74,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
     chaos?: boolean;
     outage?: string;
     'aws-emulator'?: boolean;
+    deployed?: boolean;
     reconcile?: boolean;
     scim?: boolean;
     serve?: boolean;
@@ -84,6 +90,7 @@ const main = async (argv: readonly string[]): Promise<number> => {
         chaos: { type: 'boolean', default: false },
         outage: { type: 'string' },
         'aws-emulator': { type: 'boolean', default: false },
+        deployed: { type: 'boolean', default: false },
         reconcile: { type: 'boolean', default: false },
         scim: { type: 'boolean', default: false },
         serve: { type: 'boolean', default: false },
@@ -120,6 +127,19 @@ const main = async (argv: readonly string[]): Promise<number> => {
     return EXIT.ok;
   }
 
+  if (
+    values.deployed &&
+    (values.faults ||
+      values.chaos ||
+      outageMs !== undefined ||
+      values['aws-emulator'] ||
+      values.reconcile ||
+      values.scim)
+  ) {
+    return fail(
+      `--deployed runs the events through the deployed stack; it takes only --events\n\n${USAGE}`,
+    );
+  }
   const out = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
@@ -173,10 +193,13 @@ const main = async (argv: readonly string[]): Promise<number> => {
       progressOut: process.stderr,
       style: process.stdout.isTTY ? streamStyle(process.stdout) : plainStyle,
       ...(values['aws-emulator'] ? { backend: 'aws-emulator' as const } : {}),
+      ...(values.deployed ? { backend: 'deployed' as const } : {}),
     });
   } catch (error) {
     if (error instanceof PythonToolsUnavailableError) {
-      return fail(`--aws-emulator cannot run: ${error.message}`);
+      return fail(
+        `--${values.deployed ? 'deployed' : 'aws-emulator'} cannot run: ${error.message}`,
+      );
     }
     if (isErrorOf(error, 'usage')) return fail(error.message);
     throw error;

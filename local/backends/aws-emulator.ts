@@ -145,7 +145,10 @@ const toRecordAttributes = (message: Message): SQSMessageAttributes =>
  * The reason attributes of a dead letter in `action`'s DLQ, or undefined when it has none (the
  * redrive policy moved it).
  */
-const reasonOf = (action: ActionName, { reason }: DeadLetterView): DeadLetterReason | undefined =>
+export const reasonOf = (
+  action: ActionName,
+  { reason }: DeadLetterView,
+): DeadLetterReason | undefined =>
   reason.errorCode === undefined
     ? undefined
     : {

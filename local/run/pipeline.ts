@@ -98,8 +98,11 @@ export interface RunResult {
   readonly invocations: number;
   readonly resultEvents: number;
   readonly keyRotations: number;
-  /** Platform requests that were in-process retries of the same call (details in the log). */
-  readonly inProcessRetries: number;
+  /**
+   * Platform requests that were in-process retries of the same call (details in the log);
+   * undefined where the run cannot see them (`--deployed`: the functions count them in EMF).
+   */
+  readonly inProcessRetries: number | undefined;
   /** Dead-letter sends that failed on purpose (`--faults`). */
   readonly failedDeadLetterSends: number;
   /** Platform requests made while the outage lasted (probes and the calls before the breaker opened). */

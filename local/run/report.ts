@@ -215,7 +215,7 @@ const SUMMARY_COLUMNS: readonly [keyof ActionTotals, string][] = [
  */
 export const formatSummary = (
   fates: readonly MessageFate[],
-  inProcessRetries: number,
+  inProcessRetries: number | undefined,
   style: Style,
 ): string[] => {
   const totals = totalsByAction(fates);
@@ -241,7 +241,9 @@ export const formatSummary = (
       : style.warn(
           `  unrouted events: ${unrouted} (no rule matched; EventBridge would drop them silently)`,
         ),
-    `  in-process HTTP retries: ${inProcessRetries} (within a receive; the retries column counts SQS redeliveries)`,
+    inProcessRetries === undefined
+      ? '  in-process HTTP retries: not observed (the deployed functions count them in EMF metrics only)'
+      : `  in-process HTTP retries: ${inProcessRetries} (within a receive; the retries column counts SQS redeliveries)`,
   );
   return lines;
 };

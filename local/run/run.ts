@@ -1,19 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { loadConfig } from '../../lib/config';
 import { counted } from '../../ops/counted';
 import {
   type Backend,
   type BackendKind,
   createBackend,
+  DeployedStackRun,
   EMULATOR_RETRY_SCHEDULE,
 } from '../backends';
 import { applyInOrder, compareStates, type EntityVerdict, project } from '../convergence/model';
 import { routeEvent } from '../in-memory/event-rules';
 import { type RunningSimulator, startSimulator } from '../simulator';
 import { chaosScenario } from './chaos';
+import { runDeployedPipeline } from './deployed-pipeline';
 import { loadScenario, type Scenario } from './event-input';
 import { evaluateRun } from './expectations';
-import { RUN_FAULTS, type RunObserver, runPipeline } from './pipeline';
+import { RUN_FAULTS, type RunObserver, type RunResult, runPipeline } from './pipeline';
 import { type ProgressWriter, startPreparationProgress } from './preparation-progress';
 import {
   formatFate,
@@ -22,6 +25,7 @@ import {
   formatRetry,
   formatSummary,
   formatVerdict,
+  LINE_WIDTH,
   messageHeader,
   type Style,
   wrap,
@@ -60,8 +64,11 @@ export interface RunOptions {
   readonly chaos?: number;
   /** `--outage <duration>`: the platform is down this long from the start (virtual time). */
   readonly outageMs?: number;
-  /** Where the queues, rules, DLQs, secret and ledger live. @default 'in-memory' */
-  readonly backend?: BackendKind;
+  /**
+   * Where the queues, rules, DLQs, secret and ledger live. `deployed`: config/example.json's
+   * stack deployed into MiniStack, its functions running the handlers. @default 'in-memory'
+   */
+  readonly backend?: BackendKind | 'deployed';
   readonly out: (line: string) => void;
   /** Where progress goes while the backend is prepared (stderr: it is not the run's report). */
   readonly progressOut: ProgressWriter;
@@ -150,7 +157,7 @@ const formatConvergence = (
 ];
 
 /** The settings of config/example.json, for a run on `kind`. */
-export const exampleRunSettings = (root: string, kind: BackendKind): RunSettings => {
+export const exampleRunSettings = (root: string, kind: BackendKind | 'deployed'): RunSettings => {
   const configured = loadRunSettings(
     path.join(root, 'config', 'example.json'),
     'config/example.json',
@@ -183,19 +190,38 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
   const apiKey = randomBytes(24).toString('base64url');
   const simulator = await startSimulator(runSimulatorOptions(settings, apiKey));
   let backend: Backend | undefined;
+  let deployed: DeployedStackRun | undefined;
   let logSink: LogSink | undefined;
   try {
     seedSimulator(simulator, scenario);
     // An emulator's first run installs moto for about 30 s: say what is going on meanwhile.
     const progress =
-      kind === 'aws-emulator'
+      kind === 'deployed'
         ? startPreparationProgress(
             options.progressOut,
-            'Preparing the AWS emulator (moto server; the first run installs it into .tools/venv)…',
+            "Deploying config/example.json's stack into MiniStack (the first run installs it into .tools/venv; synth and bundling take about 30 s)…",
           )
-        : undefined;
+        : kind === 'aws-emulator'
+          ? startPreparationProgress(
+              options.progressOut,
+              'Preparing the AWS emulator (moto server; the first run installs it into .tools/venv)…',
+            )
+          : undefined;
     try {
-      backend = await createBackend(kind, { settings, apiKey, ...(progress ? { progress } : {}) });
+      if (kind === 'deployed') {
+        deployed = await DeployedStackRun.start({
+          config: loadConfig('example', path.join(root, 'config')),
+          platformBaseUrl: simulator.baseUrl,
+          apiKey,
+          ...(progress ? { progress } : {}),
+        });
+      } else {
+        backend = await createBackend(kind, {
+          settings,
+          apiKey,
+          ...(progress ? { progress } : {}),
+        });
+      }
     } finally {
       progress?.finish();
     }
@@ -221,7 +247,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
           : 'none: every message must end applied or dead-lettered with a reason',
       ],
       ['platform', `simulator ${simulator.baseUrl} (both services, generated API key)`],
-      ['queues', backend.description],
+      ['queues', deployed?.description ?? backend?.description ?? ''],
       [
         'settings',
         `${settings.origin}: batch ${range(enabled.map((a) => a.batchSize))}, maxReceiveCount ${range(enabled.map((a) => a.maxReceiveCount))}, visibility 6 × function timeout = ${range(enabled.map((a) => a.visibilityTimeoutSeconds))} s`,
@@ -259,20 +285,38 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
         for (const line of wrap(`· ${text}`, 2)) out(style.dim(line));
       },
     };
-    const result = await runPipeline({
-      scenario,
-      settings,
-      backend,
-      simulator,
-      logSink,
-      faults,
-      concurrentQueues: chaos !== undefined,
-      observer,
-      ...(options.outageMs === undefined ? {} : { outageMs: options.outageMs }),
-    });
+    let result: RunResult;
+    if (deployed !== undefined) {
+      result = await runDeployedPipeline({
+        scenario,
+        settings,
+        stack: deployed,
+        account: deployed.account,
+        observer,
+      });
+    } else if (backend !== undefined) {
+      result = await runPipeline({
+        scenario,
+        settings,
+        backend,
+        simulator,
+        logSink,
+        faults,
+        concurrentQueues: chaos !== undefined,
+        observer,
+        ...(options.outageMs === undefined ? {} : { outageMs: options.outageMs }),
+      });
+    } else {
+      throw new Error('no backend was started');
+    }
 
     out('');
     for (const line of formatSummary(result.fates, result.inProcessRetries, style)) out(line);
+    const problems = deployed?.emulatorProblems() ?? [];
+    if (result.fates.some((fate) => fate.kind === 'lost') && problems.length > 0) {
+      out(style.warn("  MiniStack's last warnings and errors:"));
+      for (const line of problems) out(style.dim(`    ${line.slice(0, LINE_WIDTH - 4)}`));
+    }
     if (options.outageMs !== undefined) {
       const minutes = options.outageMs / 60_000;
       out('');
@@ -285,7 +329,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
       {
         state: simulator.state.snapshot(),
         stats: simulator.stats.snapshot(),
-        secretReads: backend.secretReads(),
+        secretReads: backend?.secretReads(),
         resultEvents: result.resultEvents,
         keyRotations: result.keyRotations,
       },
@@ -312,7 +356,13 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
     )) {
       out(line);
     }
-    out(style.dim(`Handler logs (Powertools JSON): ${relativeTo(root, logFile)}`));
+    out(
+      style.dim(
+        deployed === undefined
+          ? `Handler logs (Powertools JSON): ${relativeTo(root, logFile)}`
+          : 'Function logs (Powertools JSON): in their log groups in MiniStack, gone with it when the run ends',
+      ),
+    );
     if (converged !== undefined) {
       const matched = converged.filter((entity) => entity.converged).length;
       const line = `Converged: ${matched}/${counted(converged.length, 'entity', 'entities')} match the events applied once each, in order`;
@@ -323,6 +373,7 @@ export const executeRun = async (options: RunOptions): Promise<number> => {
   } finally {
     logSink?.close();
     await backend?.close();
+    await deployed?.close();
     await simulator.close();
   }
 };

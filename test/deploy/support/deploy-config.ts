@@ -4,6 +4,7 @@
  * global setup starts.
  */
 import { type DeploymentConfig, parseConfig } from '../../../lib/config';
+import { withPlatformAt } from '../../../local/aws-emulator/deployment';
 
 export const DEPLOY_REGION = 'eu-central-1';
 export const DEPLOY_TENANT = {
@@ -40,5 +41,5 @@ export const deployConfig = (platformBaseUrl: string): DeploymentConfig => {
     },
     'deploy test config',
   );
-  return { ...parsed, platform: { ...parsed.platform, baseUrl: platformBaseUrl } };
+  return withPlatformAt(parsed, platformBaseUrl);
 };

@@ -1,15 +1,12 @@
 /**
  * Global setup of the `deploy` project: starts the platform simulator and MiniStack (loopback,
- * HTTPS, IAM on), deploys the synthesized stack into it once and tells the test files where
- * everything is (`inject('deployed')`, read through `deployed-context.ts`). Stops both after.
+ * HTTPS, IAM on), deploys the synthesized stack into it once (`startDeployment`, as
+ * `npm start -- --deployed` does) and tells the test files where everything is
+ * (`inject('deployed')`, read through `deployed-context.ts`). Stops both after.
  */
-import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { deployProject, putSecret } from '../../../local/aws-emulator/deploy-project';
-import { startMiniStack } from '../../../local/aws-emulator/ministack-server';
-import { ensurePythonTools } from '../../../local/aws-emulator/python-tools';
+import { startDeployment } from '../../../local/aws-emulator/deployment';
 import { startSimulator } from '../../../local/simulator';
-import { REPO_BIN } from '../../support/repo-paths';
 import {
   DEPLOY_API_KEY,
   DEPLOY_REGION,
@@ -41,50 +38,36 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const tools = await ensurePythonTools();
   const simulator = await startSimulator({
     apiKey: DEPLOY_API_KEY,
     ...DEPLOY_TENANT,
     secretsRegion: DEPLOY_REGION,
   });
-  const server = await startMiniStack({
+  const deployment = await startDeployment({
+    config: deployConfig(simulator.baseUrl),
+    apiKey: DEPLOY_API_KEY,
     region: DEPLOY_REGION,
-    python: tools.python,
-    // Its functions run on the project's Node 24, not the system's.
-    pathPrefix: [REPO_BIN],
+    // The SCIM token's secret is the operator's, like the API key's: it exists before the stack.
+    secrets: [{ name: DEPLOY_SCIM_TOKEN_SECRET_ID, value: DEPLOY_SCIM_TOKEN }],
   }).catch(async (error: unknown) => {
     await simulator.close();
     throw error;
   });
-  try {
-    // The SCIM token's secret is the operator's, like the API key's: it exists before the stack.
-    await putSecret(server, { name: DEPLOY_SCIM_TOKEN_SECRET_ID, value: DEPLOY_SCIM_TOKEN });
-    const deployed = await deployProject({
-      server,
-      config: deployConfig(simulator.baseUrl),
-      apiKey: DEPLOY_API_KEY,
-      python: tools.python,
-    });
-    project.provide('deployed', {
-      endpoint: server.endpoint,
-      region: server.region,
-      account: server.account,
-      caCertificate: server.caCertificate,
-      stackName: deployed.stackName,
-      outputs: deployed.outputs,
-      platformUrl: simulator.baseUrl,
-      assemblyDir: deployed.synthesized.assemblyDir,
-      assetManifest: deployed.synthesized.assetManifest,
-      python: tools.python,
-    });
-    return async () => {
-      await server.stop();
-      await simulator.close();
-      rmSync(deployed.synthesized.assemblyDir, { recursive: true, force: true });
-    };
-  } catch (error) {
-    await server.stop();
+  const { server, project: deployed } = deployment;
+  project.provide('deployed', {
+    endpoint: server.endpoint,
+    region: server.region,
+    account: server.account,
+    caCertificate: server.caCertificate,
+    stackName: deployed.stackName,
+    outputs: deployed.outputs,
+    platformUrl: simulator.baseUrl,
+    assemblyDir: deployed.synthesized.assemblyDir,
+    assetManifest: deployed.synthesized.assetManifest,
+    python: deployment.python,
+  });
+  return async () => {
+    await deployment.stop();
     await simulator.close();
-    throw error;
-  }
+  };
 }
