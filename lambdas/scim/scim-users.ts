@@ -52,9 +52,10 @@ export class UsersResource {
     this.#o = options;
   }
 
-  async create(event: APIGatewayProxyEvent, request: ScimRequest): Promise<APIGatewayProxyResult> {
+  async create(event: APIGatewayProxyEvent, received: ScimRequest): Promise<APIGatewayProxyResult> {
     const user = readScimUser(bodyOf(event), this.#o.defaults);
-    const held = await this.#hold(user.userName, request);
+    const held = await this.#hold(user.userName, received);
+    const { request } = held;
     try {
       if (held.profile !== undefined && held.profile.deleted !== true) {
         throw new ScimError(
@@ -169,8 +170,9 @@ export class UsersResource {
     });
   }
 
-  async delete(id: string, request: ScimRequest): Promise<APIGatewayProxyResult> {
-    const held = await this.#holdById(id, request);
+  async delete(id: string, received: ScimRequest): Promise<APIGatewayProxyResult> {
+    const held = await this.#holdById(id, received);
+    const { request } = held;
     try {
       const settled = await this.#makeActive(held.profile, false, request, true);
       if (settled.heldDeleteUntil !== held.profile.heldDeleteUntil) {
@@ -187,10 +189,11 @@ export class UsersResource {
   /** PUT and PATCH: the user as the request leaves it, immutable attributes unchanged. */
   async #replace(
     id: string,
-    request: ScimRequest,
+    received: ScimRequest,
     next: (current: ScimUser, rendered: Record<string, unknown>) => ScimUser,
   ): Promise<APIGatewayProxyResult> {
-    const held = await this.#holdById(id, request);
+    const held = await this.#holdById(id, received);
+    const { request } = held;
     try {
       const current = held.profile;
       const rendered = await this.#render(current, request.baseUrl);
@@ -261,9 +264,26 @@ export class UsersResource {
     );
   }
 
-  async #hold(userName: string, request: ScimRequest): Promise<HeldProfile> {
+  /**
+   * The user's item, held for this request, and the request as its user's next event. The hold
+   * runs one user's requests one at a time; each must also be ordered after the one before when
+   * both arrived within the same millisecond (an event's version orders by its time first: a
+   * reactivation would otherwise sort before the deactivation it follows, and be skipped).
+   */
+  async #hold(
+    userName: string,
+    request: ScimRequest,
+  ): Promise<HeldProfile & { readonly request: ScimRequest }> {
     try {
-      return await this.#o.profiles.hold(userName, request.requestId, request.deadline);
+      const held = await this.#o.profiles.hold(userName, request.requestId, request.deadline);
+      const last = held.profile === undefined ? undefined : Date.parse(held.profile.lastModified);
+      return {
+        ...held,
+        request:
+          last === undefined || request.receivedAt > last
+            ? request
+            : { ...request, receivedAt: last + 1 },
+      };
     } catch (error) {
       if (error instanceof ScimBusyError) {
         throw new ScimError(
@@ -281,7 +301,7 @@ export class UsersResource {
   async #holdById(
     id: string,
     request: ScimRequest,
-  ): Promise<HeldProfile & { profile: ScimProfile }> {
+  ): Promise<HeldProfile & { profile: ScimProfile; request: ScimRequest }> {
     const userName = userNameOfId(id);
     if (userName === undefined) throw notFound(`no User with id ${id}`);
     const held = await this.#hold(userName, request);

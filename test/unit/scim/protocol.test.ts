@@ -320,6 +320,31 @@ describe('requests of one user at the same time', () => {
   });
 });
 
+describe('requests of one user within one millisecond', () => {
+  it('are ordered as they ran: a deactivation, a reactivation and a delete each take effect', async () => {
+    // Prepare: API Gateway stamps every request with the same millisecond
+    const scim = buildScim(sim, { receivedAt: () => Date.parse('2026-11-28T09:00:00.000Z') });
+    const created = await scim.call('POST', 'Users', { body: entraUser('ada@example.com') });
+    const id = created.body.id as string;
+    const active = (value: boolean) => ({
+      body: patch({ op: 'replace', path: 'active', value }),
+    });
+
+    // Act
+    const off = await scim.call('PATCH', `Users/${id}`, active(false));
+    const goneAfterOff = sim.state.findUser('ada@example.com') === undefined;
+    const on = await scim.call('PATCH', `Users/${id}`, active(true));
+    const backAfterOn = sim.state.findUser('ada@example.com') !== undefined;
+    const deleted = await scim.call('DELETE', `Users/${id}`);
+
+    // Assess
+    expect([created.status, off.status, on.status, deleted.status]).toEqual([201, 200, 200, 204]);
+    expect(goneAfterOff).toBe(true);
+    expect(backAfterOn).toBe(true);
+    expect(sim.state.findUser('ada@example.com')).toBeUndefined();
+  });
+});
+
 describe('the log', () => {
   it('has one line per request with the path template, never the id, the query or the user', async () => {
     // Prepare

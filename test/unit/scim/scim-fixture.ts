@@ -63,7 +63,12 @@ export interface ScimCall {
 /** A running SCIM function with its own stores; `call` sends one request as API Gateway would. */
 export const buildScim = (
   sim: RunningSimulator,
-  options: { readonly brakeLimit?: number; readonly now?: () => number } = {},
+  options: {
+    readonly brakeLimit?: number;
+    readonly now?: () => number;
+    /** The time API Gateway stamps on each request. @default `now` */
+    readonly receivedAt?: () => number;
+  } = {},
 ) => {
   const ledgerStore = new InMemoryLedgerStore();
   const secret = new InMemorySecretStore(SCIM_TOKEN);
@@ -71,6 +76,7 @@ export const buildScim = (
   const held: HeldMessage[] = [];
   const brakeStore = new InMemoryBrakeStore();
   const now = options.now ?? Date.now;
+  const receivedAt = options.receivedAt ?? now;
   const platform = new PlatformCaller(settingsFor(sim.baseUrl), new InMemoryApiKeySource(TEST_KEY));
   const logger = new Logger({ serviceName: 'scim-test', logLevel: 'SILENT' });
   const metrics = new Metrics({ namespace: 'Test', serviceName: 'scim-test' });
@@ -110,7 +116,7 @@ export const buildScim = (
       },
       body: c.rawBody ?? (c.body === undefined ? null : JSON.stringify(c.body)),
       requestId: `req-${requests}`,
-      requestTimeEpoch: now(),
+      requestTimeEpoch: receivedAt(),
     });
     const result: APIGatewayProxyResult = await handler(event, lambdaContext());
     return {
