@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ActionName, actionDefinition, isActionName } from '../../lambdas/actions';
-import { declaredCorrelationId } from '../../lambdas/core/entry/envelope';
+import { type ActionName, actionDefinition } from '../../lambdas/actions';
 import { counted } from '../../ops/counted';
 import type { DeployedDeadLetter, DeployedStackRun, LoggedDisposition } from '../backends';
-import { type RouteDecision, routeEvent } from '../in-memory/event-rules';
-import { toDeliveredEvent } from './delivered-event';
+import type { RouteDecision } from '../in-memory/event-rules';
 import type { InputEvent, Scenario } from './event-input';
+import { startPhase } from './phase-start';
 import {
   LOST,
   type MessageFate,
@@ -203,38 +202,20 @@ export const runDeployedPipeline = async (options: DeployedPipelineOptions): Pro
     });
   };
 
-  const deliveryDefaults = {
-    region: settings.campaignRegion,
-    account: options.account,
-    now: Date.now,
-  };
   for (const [phaseIndex, phase] of scenario.phases.entries()) {
-    const delivered = phase.events.map((input) => toDeliveredEvent(input, deliveryDefaults));
-    const decisions = phase.events.map((input) => routeEvent(input, settings.actions));
-    observer.phaseStarted?.({
-      index: phaseIndex + 1,
-      total: scenario.phases.length,
-      file: phase.file,
-      events: phase.events.length,
-      routed: decisions.filter((d) => d.routed).length,
-    });
+    const { delivered, followed } = startPhase(
+      { settings, account: options.account, observer, phases: scenario.phases.length },
+      phaseIndex,
+      phase,
+    );
     // Every event goes to the bus, the ones no rule should match too: the deployed rules decide.
     const ids = await stack.putEvents(delivered);
     const items = phase.events.map((input, i): Tracked => {
-      const decision = decisions[i] ?? { routed: false, reason: 'not routed' };
       const eventId = ids[i] ?? '';
       const item: Tracked = {
         sequence: tracked.length,
-        phase: phaseIndex + 1,
-        input,
-        decision,
-        action: decision.routed
-          ? decision.action
-          : isActionName(input.detailType)
-            ? input.detailType
-            : undefined,
+        ...followed(input, i, eventId),
         eventId,
-        correlationId: declaredCorrelationId(input.detail) ?? eventId,
         receives: 0,
       };
       tracked.push(item);
