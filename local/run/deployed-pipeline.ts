@@ -2,8 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type ActionName, actionDefinition } from '../../lambdas/actions';
 import { counted } from '../../ops/counted';
 import type { DeployedDeadLetter, DeployedStackRun, LoggedDisposition } from '../backends';
-import type { RouteDecision } from '../in-memory/event-rules';
-import type { InputEvent, Scenario } from './event-input';
+import type { Scenario } from './event-input';
+import { type Tracked as BookTracked, eventIdOf, type FateEnd, fateOf } from './fate-book';
 import { startPhase } from './phase-start';
 import {
   LOST,
@@ -32,34 +32,15 @@ export interface DeployedPipelineOptions {
   readonly pollMs?: number;
 }
 
-interface Tracked {
-  readonly sequence: number;
-  readonly phase: number;
-  readonly input: InputEvent;
-  readonly decision: RouteDecision;
-  readonly action: ActionName | undefined;
+interface Tracked extends BookTracked {
   readonly eventId: string;
-  readonly correlationId: string;
-  receives: number;
   /** Logged as done by its function (a read waits for its result event too). */
   appliedAs?: LoggedDisposition;
   /** Logged as dead-lettered by its function. */
   deadLetteredAs?: LoggedDisposition;
   /** Its dead letter, found in the DLQ. */
   letter?: DeployedDeadLetter;
-  fate?: MessageFate;
 }
-
-const eventIdOf = (body: string): string | undefined => {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === 'object' && parsed !== null && 'id' in parsed
-      ? String(parsed.id)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * `npm start -- --deployed`: phase by phase (one event file each), puts the events on the
@@ -85,23 +66,9 @@ export const runDeployedPipeline = async (options: DeployedPipelineOptions): Pro
   const results = new Map<string, string>();
   let resultEvents = 0;
 
-  const finish = (
-    item: Tracked,
-    fate: Pick<MessageFate, 'kind' | 'code'> & Partial<MessageFate>,
-  ) => {
+  const finish = (item: Tracked, fate: FateEnd) => {
     if (item.fate) return;
-    const result = results.get(item.correlationId);
-    item.fate = {
-      sequence: item.sequence,
-      phase: item.phase,
-      file: item.input.file,
-      action: item.action,
-      detailType: item.input.detailType,
-      correlationId: item.correlationId,
-      receives: item.receives,
-      ...(fate.kind === 'applied' && result !== undefined ? { result } : {}),
-      ...fate,
-    };
+    item.fate = fateOf(item, fate, results.get(item.correlationId));
     observer.fate?.(item.fate);
   };
 
