@@ -13,13 +13,12 @@
  *   process group and the whole group is stopped.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freeLoopbackPort, watchProcess } from './emulator-process';
 import { ensurePythonTools } from './python-tools';
 
 export interface MiniStackServer {
@@ -64,17 +63,6 @@ const LAUNCH = [
   'app.main()',
 ].join('\n');
 
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  server.listen(0, HOST);
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('No TCP port assigned');
-  return address.port;
-};
-
 const healthy = (endpoint: string, agent: Agent): Promise<boolean> =>
   new Promise((resolve) => {
     const req = request(`${endpoint}/_ministack/health`, { agent, timeout: 2_000 }, (res) => {
@@ -115,7 +103,7 @@ const stopGroup = async (child: ChildProcess): Promise<void> => {
 export const startMiniStack = async (options: StartMiniStackOptions): Promise<MiniStackServer> => {
   const python = options.python ?? (await ensurePythonTools()).python;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
-  const port = await freePort();
+  const port = await freeLoopbackPort(HOST);
   const endpoint = `https://${HOST}:${port}`;
   // Its certificate, pid file and the functions' unpacked code live here, apart from any
   // other MiniStack on the machine.
@@ -149,17 +137,7 @@ export const startMiniStack = async (options: StartMiniStackOptions): Promise<Mi
       AWS_SECRET_ACCESS_KEY: 'test',
     },
   });
-  const recent: string[] = [];
-  const keep = (chunk: Buffer): void => {
-    recent.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    recent.splice(0, Math.max(0, recent.length - OUTPUT_LINES_KEPT));
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  let spawnError: Error | undefined;
-  child.on('error', (error) => {
-    spawnError = error;
-  });
+  const watched = watchProcess(child, OUTPUT_LINES_KEPT);
   const killOnExit = (): void => {
     if (child.pid !== undefined) {
       try {
@@ -186,13 +164,10 @@ export const startMiniStack = async (options: StartMiniStackOptions): Promise<Mi
       agent = new Agent({ ca: readFileSync(certificate, 'utf8'), keepAlive: true });
     }
     if (agent !== undefined && (await healthy(endpoint, agent))) break;
-    const exited = child.exitCode !== null || child.signalCode !== null || spawnError;
+    const exited = watched.ended();
     if (exited || Date.now() > deadline) {
       await stop();
-      throw new Error(
-        `MiniStack on ${endpoint} ${exited ? 'exited' : `did not answer within ${startTimeoutMs} ms`}` +
-          `${spawnError ? ` (${spawnError.message})` : ''}:\n${recent.join('\n')}`,
-      );
+      throw watched.startFailure('MiniStack', endpoint, exited, startTimeoutMs);
     }
     await sleep(100);
   }
@@ -203,7 +178,7 @@ export const startMiniStack = async (options: StartMiniStackOptions): Promise<Mi
     account: MINISTACK_ACCOUNT,
     caCertificate: readFileSync(certificate, 'utf8'),
     httpsAgent: agent,
-    recentOutput: () => recent.join('\n'),
+    recentOutput: watched.recentOutput,
     stop,
   };
 };

@@ -6,9 +6,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freeLoopbackPort, watchProcess } from './emulator-process';
 import { ensurePythonTools } from './python-tools';
 
 export interface MotoServer {
@@ -35,18 +35,6 @@ const HOST = '127.0.0.1';
 const LAUNCHER = fileURLToPath(new URL('./atomic_moto_server.py', import.meta.url));
 const OUTPUT_LINES_KEPT = 50;
 
-/** Asks the OS for a free port. Another process could take it before moto binds it: we retry. */
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  server.listen(0, HOST);
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('No TCP port assigned');
-  return address.port;
-};
-
 const answers = async (endpoint: string): Promise<boolean> => {
   try {
     const response = await fetch(`${endpoint}/moto-api/data.json`, {
@@ -71,24 +59,12 @@ const stopProcess = async (child: ChildProcess): Promise<void> => {
 type Attempt = { server: MotoServer } | { retry: string };
 
 const tryStart = async (python: string, startTimeoutMs: number): Promise<Attempt> => {
-  const port = await freePort();
+  const port = await freeLoopbackPort(HOST);
   const endpoint = `http://${HOST}:${port}`;
   const child = spawn(python, [LAUNCHER, '-H', HOST, '-p', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // moto logs every request; the pipes must be drained or the server blocks. The last lines
-  // are kept for error messages.
-  const recent: string[] = [];
-  const keep = (chunk: Buffer): void => {
-    recent.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    recent.splice(0, Math.max(0, recent.length - OUTPUT_LINES_KEPT));
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  let spawnError: Error | undefined;
-  child.on('error', (error) => {
-    spawnError = error;
-  });
+  const watched = watchProcess(child, OUTPUT_LINES_KEPT);
   // Never leave an emulator behind when the test process exits without calling stop().
   const killOnExit = (): void => {
     child.kill('SIGKILL');
@@ -97,16 +73,13 @@ const tryStart = async (python: string, startTimeoutMs: number): Promise<Attempt
 
   const deadline = Date.now() + startTimeoutMs;
   while (!(await answers(endpoint))) {
-    const exited = child.exitCode !== null || child.signalCode !== null || spawnError;
+    const exited = watched.ended();
     if (exited || Date.now() > deadline) {
       await stopProcess(child);
       process.off('exit', killOnExit);
-      const output = recent.join('\n');
+      const output = watched.recentOutput();
       if (exited && /address already in use/i.test(output)) return { retry: output };
-      throw new Error(
-        `moto_server on ${endpoint} ${exited ? 'exited' : `did not answer within ${startTimeoutMs} ms`}` +
-          `${spawnError ? ` (${spawnError.message})` : ''}:\n${output}`,
-      );
+      throw watched.startFailure('moto_server', endpoint, exited, startTimeoutMs);
     }
     await sleep(100);
   }

@@ -6,7 +6,6 @@ import {
   DeleteEventBusCommand,
   DeleteRuleCommand,
   EventBridgeClient,
-  PutEventsCommand,
   PutRuleCommand,
   PutTargetsCommand,
   RemoveTargetsCommand,
@@ -63,6 +62,7 @@ import { createLedgerTable } from '../aws-emulator/ledger-table';
 import { startMotoServer } from '../aws-emulator/moto-server';
 import { ensurePythonTools, type ToolsProgress } from '../aws-emulator/python-tools';
 import type { Backend, BackendSettings, DeadLetterFound } from './backend';
+import { putBusEvents } from './put-bus-events';
 import { countSecretReads } from './secret-read-count';
 
 /**
@@ -79,7 +79,6 @@ export const EMULATOR_RETRY_SCHEDULE: RetrySchedule = {
 };
 /** DLQs keep messages 14 days, as deployed. */
 const DLQ_RETENTION_SECONDS = 14 * 24 * 3600;
-const PUT_EVENTS_MAX_ENTRIES = 10;
 const SQS_MAX_MESSAGES = 10;
 
 interface ActionResources {
@@ -373,31 +372,8 @@ export class EmulatorBackend implements Backend {
     return found;
   }
 
-  async putEvents(events: readonly EventBridgeEvent[]): Promise<string[]> {
-    const ids: string[] = [];
-    for (let start = 0; start < events.length; start += PUT_EVENTS_MAX_ENTRIES) {
-      const chunk = events.slice(start, start + PUT_EVENTS_MAX_ENTRIES);
-      const response = await this.#events.send(
-        new PutEventsCommand({
-          Entries: chunk.map((event) => ({
-            EventBusName: this.#busName,
-            Source: event.source,
-            DetailType: event['detail-type'],
-            Detail: JSON.stringify(event.detail),
-          })),
-        }),
-      );
-      chunk.forEach((event, i) => {
-        const entry = response.Entries?.[i];
-        if (!entry?.EventId) {
-          throw new Error(
-            `PutEvents rejected the ${event['detail-type']} event: ${entry?.ErrorCode ?? 'no event id'}`,
-          );
-        }
-        ids.push(entry.EventId);
-      });
-    }
-    return ids;
+  putEvents(events: readonly EventBridgeEvent[]): Promise<string[]> {
+    return putBusEvents(this.#events, this.#busName, events);
   }
 
   async receive(action: ActionName, max: number): Promise<SQSRecord[]> {

@@ -17,7 +17,7 @@
  */
 import { CloudFormationClient, paginateListStackResources } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, paginateFilterLogEvents } from '@aws-sdk/client-cloudwatch-logs';
-import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import {
@@ -36,6 +36,7 @@ import { captureBusEvents, type EventCapture } from '../aws-emulator/event-captu
 import type { ToolsProgress } from '../aws-emulator/python-tools';
 import { reasonOf } from './aws-emulator';
 import type { DeadLetterFound } from './backend';
+import { putBusEvents } from './put-bus-events';
 
 /** How a receive ended, by the function's log line's `message` (lambdas/core/disposition.ts). */
 export type LoggedKind = 'applied' | 'retry' | 'dead-lettered' | 'held';
@@ -80,8 +81,6 @@ export interface DeployedObservation {
   /** Messages still in the source queues (visible or in flight), by the queues' counts. */
   readonly queued: number;
 }
-
-const PUT_EVENTS_MAX_ENTRIES = 10;
 
 const parseLine = (action: ActionName, message: string, timestamp: number) => {
   let parsed: unknown;
@@ -208,31 +207,8 @@ export class DeployedStackRun {
   }
 
   /** PutEvents on the deployed bus; the ids EventBridge gave the events, in input order. */
-  async putEvents(events: readonly EventBridgeEvent[]): Promise<string[]> {
-    const ids: string[] = [];
-    for (let start = 0; start < events.length; start += PUT_EVENTS_MAX_ENTRIES) {
-      const chunk = events.slice(start, start + PUT_EVENTS_MAX_ENTRIES);
-      const response = await this.#events.send(
-        new PutEventsCommand({
-          Entries: chunk.map((event) => ({
-            EventBusName: this.#busName,
-            Source: event.source,
-            DetailType: event['detail-type'],
-            Detail: JSON.stringify(event.detail),
-          })),
-        }),
-      );
-      chunk.forEach((event, i) => {
-        const entry = response.Entries?.[i];
-        if (!entry?.EventId) {
-          throw new Error(
-            `PutEvents rejected the ${event['detail-type']} event: ${entry?.ErrorCode ?? 'no event id'}`,
-          );
-        }
-        ids.push(entry.EventId);
-      });
-    }
-    return ids;
+  putEvents(events: readonly EventBridgeEvent[]): Promise<string[]> {
+    return putBusEvents(this.#events, this.#busName, events);
   }
 
   async #dispositions(): Promise<LoggedDisposition[]> {

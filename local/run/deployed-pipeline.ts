@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ActionName, actionDefinition, isActionName } from '../../lambdas/actions';
-import { declaredCorrelationId } from '../../lambdas/core/entry/envelope';
+import { type ActionName, actionDefinition } from '../../lambdas/actions';
 import { counted } from '../../ops/counted';
 import type { DeployedDeadLetter, DeployedStackRun, LoggedDisposition } from '../backends';
-import { type RouteDecision, routeEvent } from '../in-memory/event-rules';
-import { toDeliveredEvent } from './delivered-event';
-import type { InputEvent, Scenario } from './event-input';
+import type { Scenario } from './event-input';
+import { type Tracked as BookTracked, eventIdOf, type FateEnd, fateOf } from './fate-book';
+import { startPhase } from './phase-start';
 import {
   LOST,
   type MessageFate,
@@ -33,34 +32,15 @@ export interface DeployedPipelineOptions {
   readonly pollMs?: number;
 }
 
-interface Tracked {
-  readonly sequence: number;
-  readonly phase: number;
-  readonly input: InputEvent;
-  readonly decision: RouteDecision;
-  readonly action: ActionName | undefined;
+interface Tracked extends BookTracked {
   readonly eventId: string;
-  readonly correlationId: string;
-  receives: number;
   /** Logged as done by its function (a read waits for its result event too). */
   appliedAs?: LoggedDisposition;
   /** Logged as dead-lettered by its function. */
   deadLetteredAs?: LoggedDisposition;
   /** Its dead letter, found in the DLQ. */
   letter?: DeployedDeadLetter;
-  fate?: MessageFate;
 }
-
-const eventIdOf = (body: string): string | undefined => {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === 'object' && parsed !== null && 'id' in parsed
-      ? String(parsed.id)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * `npm start -- --deployed`: phase by phase (one event file each), puts the events on the
@@ -86,23 +66,9 @@ export const runDeployedPipeline = async (options: DeployedPipelineOptions): Pro
   const results = new Map<string, string>();
   let resultEvents = 0;
 
-  const finish = (
-    item: Tracked,
-    fate: Pick<MessageFate, 'kind' | 'code'> & Partial<MessageFate>,
-  ) => {
+  const finish = (item: Tracked, fate: FateEnd) => {
     if (item.fate) return;
-    const result = results.get(item.correlationId);
-    item.fate = {
-      sequence: item.sequence,
-      phase: item.phase,
-      file: item.input.file,
-      action: item.action,
-      detailType: item.input.detailType,
-      correlationId: item.correlationId,
-      receives: item.receives,
-      ...(fate.kind === 'applied' && result !== undefined ? { result } : {}),
-      ...fate,
-    };
+    item.fate = fateOf(item, fate, results.get(item.correlationId));
     observer.fate?.(item.fate);
   };
 
@@ -203,38 +169,20 @@ export const runDeployedPipeline = async (options: DeployedPipelineOptions): Pro
     });
   };
 
-  const deliveryDefaults = {
-    region: settings.campaignRegion,
-    account: options.account,
-    now: Date.now,
-  };
   for (const [phaseIndex, phase] of scenario.phases.entries()) {
-    const delivered = phase.events.map((input) => toDeliveredEvent(input, deliveryDefaults));
-    const decisions = phase.events.map((input) => routeEvent(input, settings.actions));
-    observer.phaseStarted?.({
-      index: phaseIndex + 1,
-      total: scenario.phases.length,
-      file: phase.file,
-      events: phase.events.length,
-      routed: decisions.filter((d) => d.routed).length,
-    });
+    const { delivered, followed } = startPhase(
+      { settings, account: options.account, observer, phases: scenario.phases.length },
+      phaseIndex,
+      phase,
+    );
     // Every event goes to the bus, the ones no rule should match too: the deployed rules decide.
     const ids = await stack.putEvents(delivered);
     const items = phase.events.map((input, i): Tracked => {
-      const decision = decisions[i] ?? { routed: false, reason: 'not routed' };
       const eventId = ids[i] ?? '';
       const item: Tracked = {
         sequence: tracked.length,
-        phase: phaseIndex + 1,
-        input,
-        decision,
-        action: decision.routed
-          ? decision.action
-          : isActionName(input.detailType)
-            ? input.detailType
-            : undefined,
+        ...followed(input, i, eventId),
         eventId,
-        correlationId: declaredCorrelationId(input.detail) ?? eventId,
         receives: 0,
       };
       tracked.push(item);

@@ -56,8 +56,21 @@ export type FateEnd = Omit<
   'sequence' | 'phase' | 'file' | 'action' | 'detailType' | 'correlationId' | 'receives'
 >;
 
+/** How `item` ended as `end`; an applied read shows `result`, its published result. */
+export const fateOf = (item: Tracked, end: FateEnd, result: string | undefined): MessageFate => ({
+  sequence: item.sequence,
+  phase: item.phase,
+  file: item.input.file,
+  action: item.action,
+  detailType: item.input.detailType,
+  correlationId: item.correlationId,
+  receives: item.receives,
+  ...(end.kind === 'applied' && result !== undefined ? { result } : {}),
+  ...end,
+});
+
 /** The id of the EventBridge event a body carries, if it is one. */
-const eventIdOf = (body: string): string | undefined => {
+export const eventIdOf = (body: string): string | undefined => {
   try {
     const parsed: unknown = JSON.parse(body);
     return typeof parsed === 'object' &&
@@ -148,18 +161,7 @@ export class FateBook {
   /** Reports how `item` ended, unless an earlier fate was final. */
   finish(item: Tracked, fate: FateEnd): void {
     if (item.fate) return;
-    const result = this.#results.get(item.correlationId);
-    item.fate = {
-      sequence: item.sequence,
-      phase: item.phase,
-      file: item.input.file,
-      action: item.action,
-      detailType: item.input.detailType,
-      correlationId: item.correlationId,
-      receives: item.receives,
-      ...(fate.kind === 'applied' && result !== undefined ? { result } : {}),
-      ...fate,
-    };
+    item.fate = fateOf(item, fate, this.#results.get(item.correlationId));
     this.#reported?.(item.fate);
   }
 

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { ACTION_NAMES, type ActionName, isActionName } from '../../lambdas/actions';
-import { declaredCorrelationId } from '../../lambdas/core/entry/envelope';
+import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
 import type { HeldMessage } from '../../lambdas/core/entry/ports';
 import { counted } from '../../ops/counted';
 import { type EventBridgeEvent, lambdaContext } from '../../testkit';
 import type { Backend } from '../backends';
-import { routeEvent } from '../in-memory/event-rules';
 import type { FaultSettings, RunningSimulator } from '../simulator';
-import { toDeliveredEvent } from './delivered-event';
 import type { Scenario } from './event-input';
 import { FateBook, type MessageFate, REDRIVEN, type Tracked, UNROUTED } from './fate-book';
+import { startPhase } from './phase-start';
 import { type Handler, type HandlerWiring, handlersFor } from './run-handlers';
 import type { LogSink } from './run-logger';
 import type { RunSettings } from './run-settings';
@@ -235,38 +233,15 @@ const deliverPhase = async (
   phase: Scenario['phases'][number],
 ): Promise<void> => {
   const { settings, backend, scenario } = options;
-  const deliveryDefaults = {
-    region: settings.campaignRegion,
-    account: LOCAL_ACCOUNT,
-    now: Date.now,
-  };
-  const delivered = phase.events.map((input) => toDeliveredEvent(input, deliveryDefaults));
-  const decisions = phase.events.map((input) => routeEvent(input, settings.actions));
-  observer.phaseStarted?.({
-    index: phaseIndex + 1,
-    total: scenario.phases.length,
-    file: phase.file,
-    events: phase.events.length,
-    routed: decisions.filter((d) => d.routed).length,
-  });
+  const { delivered, followed } = startPhase(
+    { settings, account: LOCAL_ACCOUNT, observer, phases: scenario.phases.length },
+    phaseIndex,
+    phase,
+  );
   const ids = await (options.deliver ?? ((events) => backend.putEvents(events)))(delivered);
   const phaseItems = phase.events.map((input, i) => {
-    const decision = decisions[i] ?? { routed: false, reason: 'not routed' };
     const eventId = ids[i] ?? delivered[i]?.id ?? '';
-    return book.track(
-      {
-        phase: phaseIndex + 1,
-        input,
-        decision,
-        action: decision.routed
-          ? decision.action
-          : isActionName(input.detailType)
-            ? input.detailType
-            : undefined,
-        correlationId: declaredCorrelationId(input.detail) ?? eventId,
-      },
-      eventId,
-    );
+    return book.track(followed(input, i, eventId), eventId);
   });
   for (const item of phaseItems) {
     if (!item.decision.routed) {

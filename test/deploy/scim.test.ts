@@ -18,6 +18,13 @@ import {
   replaySequence,
 } from '../../local/scim/idp-sequences';
 import {
+  itAnswersScimErrors,
+  platformRequestCount,
+  SCIM_ERROR_SCHEMA,
+  scimBadInput,
+  scimRequester,
+} from '../support/scim-over-http';
+import {
   DEPLOY_API_KEY,
   DEPLOY_REGION,
   DEPLOY_SCIM_TOKEN,
@@ -29,7 +36,6 @@ import { scimBaseUrl, trustEmulatorCertificate } from './support/scim-endpoint';
 const ctx = deployedContext();
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 let baseUrl: string;
 
@@ -41,21 +47,12 @@ beforeAll(() => {
 const onPlatform = async (login: string): Promise<boolean> =>
   (await ctx.platform.state()).users.some((user) => user.loginUserId === login);
 
-const platformRequests = async (): Promise<number> => {
-  const response = await fetch(`${ctx.setup.platformUrl}/__admin/stats`);
-  return ((await response.json()) as { requests: number }).requests;
-};
+const platformRequests = () => platformRequestCount(ctx.setup.platformUrl);
 
-const scim = (pathAndQuery: string, init: RequestInit & { token?: string | null } = {}) => {
-  const { token = DEPLOY_SCIM_TOKEN, ...rest } = init;
-  return fetch(`${baseUrl}${pathAndQuery}`, {
-    ...rest,
-    headers: {
-      'Content-Type': 'application/scim+json',
-      ...(token === null ? {} : { Authorization: `Bearer ${token}` }),
-    },
-  });
-};
+const scim = scimRequester(
+  () => baseUrl,
+  () => DEPLOY_SCIM_TOKEN,
+);
 
 const newUser = (userName: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -139,48 +136,19 @@ describe("RFC 7644's list, filter and patch semantics through the deployed stack
 });
 
 describe('bad input through the deployed stack', () => {
-  it.each([
-    ['no token', '/Users', { token: null }, 401, undefined],
-    ['a wrong token', '/Users', { token: 'not-the-deployed-token' }, 401, undefined],
+  itAnswersScimErrors(
     [
-      'a create without a token',
-      '/Users',
-      { token: null, method: 'POST', body: newUser('no.token@examplecorp.com') },
-      401,
-      undefined,
+      ...scimBadInput('not-the-deployed-token'),
+      [
+        'a create without a token',
+        '/Users',
+        { token: null, method: 'POST', body: newUser('no.token@examplecorp.com') },
+        401,
+        undefined,
+      ],
     ],
-    [
-      'a body that is not JSON',
-      '/Users',
-      { method: 'POST', body: 'not json' },
-      400,
-      'invalidSyntax',
-    ],
-    [
-      'an unsupported filter operator',
-      `/Users?filter=${encodeURIComponent('userName co "a"')}`,
-      {},
-      400,
-      'invalidFilter',
-    ],
-    ['count over the maximum', '/Users?count=101', {}, 400, 'invalidValue'],
-    ['/Groups', '/Groups', {}, 404, undefined],
-  ] as const)(
-    'answers %s with a SCIM error and sends nothing to the platform',
-    async (_name, where, init, status, scimType) => {
-      // Prepare
-      const before = await platformRequests();
-
-      // Act
-      const response = await scim(where, init);
-
-      // Assess
-      const body = (await response.json()) as Record<string, unknown>;
-      expect(response.status).toBe(status);
-      expect(body).toMatchObject({ schemas: [ERROR], status: String(status) });
-      expect(body.scimType).toBe(scimType);
-      expect(await platformRequests()).toBe(before);
-    },
+    scim,
+    platformRequests,
   );
 });
 
@@ -212,7 +180,10 @@ describe('a user someone else made on the platform', () => {
     // Assess
     expect(((await filtered.json()) as { totalResults: number }).totalResults).toBe(0);
     expect(posted.status).toBe(409);
-    expect(await posted.json()).toMatchObject({ schemas: [ERROR], scimType: 'uniqueness' });
+    expect(await posted.json()).toMatchObject({
+      schemas: [SCIM_ERROR_SCHEMA],
+      scimType: 'uniqueness',
+    });
     const { users, history } = await ctx.platform.state();
     expect(users.find((user) => user.loginUserId === login)).toMatchObject({
       firstName: 'Not',

@@ -36,6 +36,34 @@ const bodies = async (queueUrl: string, atLeast: number): Promise<string[]> =>
     .map((m) => m.Body ?? '')
     .sort();
 
+/**
+ * Runs Python on the launcher's patched moto, in one account's region (`backend`): `setup`, then
+ * `act` with every build of a queue's attributes (which scans each message it holds) counted in
+ * `reads`. Answers what it printed.
+ */
+const countingAttributeReads = async (setup: string, act: string): Promise<string> => {
+  const { python } = await ensurePythonTools();
+  const script = `
+import sys
+sys.argv = ["atomic_moto_server"]
+sys.path.insert(0, ${JSON.stringify(LAUNCHER_DIR)})
+import atomic_moto_server
+from moto.sqs import models as sqs
+reads = 0
+built = sqs.Queue.attributes.fget
+def counted(queue):
+    global reads
+    reads += 1
+    return built(queue)
+backend = sqs.sqs_backends["123456789012"]["us-east-1"]
+${setup}
+sqs.Queue.attributes = property(counted)
+${act}
+`;
+  const { stdout } = await promisify(execFile)(python, ['-c', script]);
+  return stdout.trim();
+};
+
 describe('moto SendMessage as the tests start it', () => {
   it('deduplicates by content on a FIFO queue that asks for it, one by one and in a batch', async () => {
     // Prepare
@@ -118,70 +146,46 @@ describe('moto SendMessage as the tests start it', () => {
   });
 
   it('sends without reading the queue attributes that scan every held message', async () => {
-    // Prepare: the launcher's patched moto in a Python process, Queue.attributes counted.
-    const { python } = await ensurePythonTools();
-    const script = `
-import sys
-sys.argv = ["atomic_moto_server"]
-sys.path.insert(0, ${JSON.stringify(LAUNCHER_DIR)})
-import atomic_moto_server
-from moto.sqs import models as sqs
-reads = 0
-built = sqs.Queue.attributes.fget
-def counted(queue):
-    global reads
-    reads += 1
-    return built(queue)
-backend = sqs.sqs_backends["123456789012"]["us-east-1"]
+    // Prepare: a queue holding 50 messages.
+    const setup = `
 backend.create_queue("standard")
 for n in range(50):
-    backend.send_message("standard", "held")
-sqs.Queue.attributes = property(counted)
-backend.send_message("standard", "one more")
-backend.send_message_batch("standard", {"a": {"Id": "a", "MessageBody": "x", "MessageAttributes": {}, "DelaySeconds": None}})
-print(reads, len(backend.get_queue("standard")._messages))
-`;
+    backend.send_message("standard", "held")`;
 
     // Act
-    const { stdout } = await promisify(execFile)(python, ['-c', script]);
+    const printed = await countingAttributeReads(
+      setup,
+      `
+backend.send_message("standard", "one more")
+backend.send_message_batch("standard", {"a": {"Id": "a", "MessageBody": "x", "MessageAttributes": {}, "DelaySeconds": None}})
+print(reads, len(backend.get_queue("standard")._messages))`,
+    );
 
     // Assess: no attribute build per send, one by one or batched; both messages still land.
     // (FIFO sends still build them in moto's own dedup code; this project has no FIFO queue.)
-    expect(stdout.trim()).toBe('0 52');
+    expect(printed).toBe('0 52');
   });
 
   it('receives without reading the queue attributes, and still drops what outlived retention', async () => {
     // Prepare: moto's receive built every attribute three times per message it returned.
-    const { python } = await ensurePythonTools();
-    const script = `
-import sys
-sys.argv = ["atomic_moto_server"]
-sys.path.insert(0, ${JSON.stringify(LAUNCHER_DIR)})
-import atomic_moto_server
-from moto.sqs import models as sqs
-reads = 0
-built = sqs.Queue.attributes.fget
-def counted(queue):
-    global reads
-    reads += 1
-    return built(queue)
-backend = sqs.sqs_backends["123456789012"]["us-east-1"]
+    const setup = `
 backend.create_queue("standard")
 backend.create_queue("short", MessageRetentionPeriod="60")
 for n in range(50):
     backend.send_message("standard", "held")
 backend.send_message("short", "kept")
-backend.send_message("short", "expired").sent_timestamp -= 61_000
-sqs.Queue.attributes = property(counted)
-received = backend.receive_message("standard", 10, 0, 30)
-short = backend.receive_message("short", 10, 0, 30)
-print(reads, len(received), ",".join(m.body for m in short))
-`;
+backend.send_message("short", "expired").sent_timestamp -= 61_000`;
 
     // Act
-    const { stdout } = await promisify(execFile)(python, ['-c', script]);
+    const printed = await countingAttributeReads(
+      setup,
+      `
+received = backend.receive_message("standard", 10, 0, 30)
+short = backend.receive_message("short", 10, 0, 30)
+print(reads, len(received), ",".join(m.body for m in short))`,
+    );
 
     // Assess: ten received with no attribute build; the message past its 60 s is not delivered.
-    expect(stdout.trim()).toBe('0 10 kept');
+    expect(printed).toBe('0 10 kept');
   });
 });

@@ -9,6 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConformanceCheck, runConformance } from '../../local/aws-emulator/scim-tester-tools';
 import { REPO_BIN, REPO_ROOT, repoTool } from '../support/repo-paths';
+import {
+  itAnswersScimErrors,
+  platformRequestCount,
+  scimBadInput,
+  scimRequester,
+} from '../support/scim-over-http';
 
 interface Served {
   readonly child: ChildProcess;
@@ -56,26 +62,14 @@ afterAll(async () => {
   await exited;
 });
 
-const scim = (pathAndQuery: string, init: RequestInit & { token?: string | null } = {}) => {
-  const { token = served.token, ...rest } = init;
-  return fetch(`${served.baseUrl}${pathAndQuery}`, {
-    ...rest,
-    headers: {
-      'Content-Type': 'application/scim+json',
-      ...(token === null ? {} : { Authorization: `Bearer ${token}` }),
-    },
-  });
-};
+const scim = scimRequester(
+  () => served.baseUrl,
+  () => served.token,
+);
 
-const platformRequests = async (): Promise<number> => {
-  const stats = (await (await fetch(`${served.simulatorUrl}/__admin/stats`)).json()) as {
-    requests: number;
-  };
-  return stats.requests;
-};
+const platformRequests = () => platformRequestCount(served.simulatorUrl);
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const newUser = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     schemas: [USER],
@@ -86,55 +80,26 @@ const newUser = (extra: Record<string, unknown> = {}) =>
   });
 
 describe('the local SCIM endpoint over HTTP', () => {
-  it.each([
-    ['no token', '/Users', { token: null }, 401, undefined],
-    ['a wrong token', '/Users', { token: 'not-the-token' }, 401, undefined],
+  itAnswersScimErrors(
     [
-      'a body that is not JSON',
-      '/Users',
-      { method: 'POST', body: 'not json' },
-      400,
-      'invalidSyntax',
+      ...scimBadInput('not-the-token'),
+      [
+        'a wrong schemas value',
+        '/Users',
+        { method: 'POST', body: newUser({ schemas: ['urn:wrong'] }) },
+        400,
+        'invalidSyntax',
+      ],
+      [
+        'an unknown attribute',
+        '/Users',
+        { method: 'POST', body: newUser({ foo: 1 }) },
+        400,
+        'invalidValue',
+      ],
     ],
-    [
-      'a wrong schemas value',
-      '/Users',
-      { method: 'POST', body: newUser({ schemas: ['urn:wrong'] }) },
-      400,
-      'invalidSyntax',
-    ],
-    [
-      'an unknown attribute',
-      '/Users',
-      { method: 'POST', body: newUser({ foo: 1 }) },
-      400,
-      'invalidValue',
-    ],
-    [
-      'an unsupported filter operator',
-      `/Users?filter=${encodeURIComponent('userName co "a"')}`,
-      {},
-      400,
-      'invalidFilter',
-    ],
-    ['count over the maximum', '/Users?count=101', {}, 400, 'invalidValue'],
-    ['/Groups', '/Groups', {}, 404, undefined],
-  ] as const)(
-    'answers %s with a SCIM error and sends nothing to the platform',
-    async (_name, where, init, status, scimType) => {
-      // Prepare
-      const before = await platformRequests();
-
-      // Act
-      const response = await scim(where, init);
-
-      // Assess
-      const body = (await response.json()) as Record<string, unknown>;
-      expect(response.status).toBe(status);
-      expect(body).toMatchObject({ schemas: [ERROR], status: String(status) });
-      expect(body.scimType).toBe(scimType);
-      expect(await platformRequests()).toBe(before);
-    },
+    scim,
+    platformRequests,
   );
 
   it('answers a create with the location of the user under the URL it was given', async () => {
