@@ -226,7 +226,7 @@ export const billedDurationRows = (
     {
       metric: `billed duration of a warm batch of ${result.batchSize} (${describeLatency(result.latency)})`,
       value: `${ledgerMs.toFixed(0)} ms`,
-      baseline: `${noLedgerMs.toFixed(0)} ms (same function, no ledger)`,
+      baseline: `${noLedgerMs.toFixed(0)} ms (same function, ledger in memory)`,
       ratio: ratio(billedRatio),
       target: `ratio ≤ ${BILLED_RATIO_TARGET.toFixed(2)}`,
       verdict: billedRatio <= BILLED_RATIO_TARGET ? 'PASS' : 'MISS',
@@ -235,7 +235,7 @@ export const billedDurationRows = (
     {
       metric: `same, CPU time stretched to ${memoryMiB} MiB's vCPU share (modelled)`,
       value: `${stretched('ledger').toFixed(0)} ms`,
-      baseline: `${stretched('noLedger').toFixed(0)} ms (no ledger)`,
+      baseline: `${stretched('noLedger').toFixed(0)} ms (ledger in memory)`,
       ratio: ratio(stretchedRatio),
       target: '-',
       verdict: 'info',
@@ -271,7 +271,7 @@ const SIDE_LABELS: { readonly [S in BilledSide]: string } = {
 const sharedBilledRow = (shared: BilledDurationResult): Row => ({
   metric: `same, each container sharing the CPUs with the fakes and the simulator (${shared.rounds.length} rounds)`,
   value: `${sideMedian(shared, 'ledger', warmBilledMs).toFixed(0)} ms`,
-  baseline: `${sideMedian(shared, 'noLedger', warmBilledMs).toFixed(0)} ms (no ledger)`,
+  baseline: `${sideMedian(shared, 'noLedger', warmBilledMs).toFixed(0)} ms (ledger in memory)`,
   ratio: ratio(ledgerRatio(shared)),
   target: '-',
   verdict: 'info',
