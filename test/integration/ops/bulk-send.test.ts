@@ -7,7 +7,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   DeleteMessageBatchCommand,
-  GetQueueAttributesCommand,
   ReceiveMessageCommand,
   type SendMessageBatchCommandInput,
 } from '@aws-sdk/client-sqs';
@@ -81,19 +80,6 @@ const startDrainer = (queueUrl: string) => {
     );
     return Messages.length;
   };
-  /** Messages the queue still holds, visible or received and not yet deleted. */
-  const held = async (): Promise<number> => {
-    const { Attributes = {} } = await sqs.send(
-      new GetQueueAttributesCommand({
-        QueueUrl: queueUrl,
-        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-      }),
-    );
-    return (
-      Number(Attributes.ApproximateNumberOfMessages ?? 0) +
-      Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0)
-    );
-  };
   // Several receivers: moto serves one request at a time per core, and sends must not outpace them.
   const loops = Array.from({ length: 4 }, async () => {
     while (!stopping) {
@@ -101,7 +87,7 @@ const startDrainer = (queueUrl: string) => {
     }
     // Done only when the queue holds nothing: one empty receive is not proof under load (a
     // received batch whose answer was lost stays invisible until its visibility timeout ends).
-    while ((await drainOnce()) > 0 || (await held()) > 0) {
+    while ((await drainOnce()) > 0 || (await countMessages(sqs, queueUrl)) > 0) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
