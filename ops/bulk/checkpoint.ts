@@ -6,42 +6,44 @@
  * entries of one batch retried apart) a high-water mark would be wrong, so the set is kept.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
+import * as z from 'zod/mini';
+import { parseWith } from '../../lambdas/messages/parse';
 import { OpsError } from '../errors';
 import { type Range, RangeSet } from './range-set';
 
-/** What a checkpoint belongs to: a rerun must match it exactly. */
-export interface LoadIdentity {
-  readonly contentHash: string;
-  readonly action: string;
-  readonly target: string;
-  readonly format: string;
+const loadIdentity = z.object({
+  contentHash: z.string(),
+  action: z.string(),
+  target: z.string(),
+  format: z.string(),
   /** Valid messages in the file. */
-  readonly messages: number;
+  messages: z.int(),
   /** The `occurredAt` stamped on messages without one; reused on resume. */
-  readonly exportedAt: string;
-}
+  exportedAt: z.string(),
+});
 
-interface CheckpointFile extends LoadIdentity {
-  readonly version: 1;
-  readonly input: string;
+/** What a checkpoint belongs to: a rerun must match it exactly. */
+export type LoadIdentity = Readonly<z.output<typeof loadIdentity>>;
+
+const range = z
+  .tuple([z.int().check(z.nonnegative()), z.int().check(z.nonnegative())])
+  .check(z.refine(([first, last]) => first <= last, 'a range ends before it starts'));
+
+/** The file as written; parsed when read back, since a rerun trusts what it says was sent. */
+const checkpointFile = z.object({
+  ...loadIdentity.shape,
+  version: z.literal(1),
+  input: z.string(),
+  sent: z.array(range),
+  updatedAt: z.string(),
+});
+
+/** `readonly` as the rest of the code holds it; zod cannot say so. */
+type CheckpointFile = Readonly<Omit<z.output<typeof checkpointFile>, 'sent'>> & {
   readonly sent: readonly Range[];
-  readonly updatedAt: string;
-}
+};
 
-const IDENTITY_FIELDS = [
-  'contentHash',
-  'action',
-  'target',
-  'format',
-  'messages',
-  'exportedAt',
-] as const satisfies readonly (keyof LoadIdentity)[];
-
-const isRange = (value: unknown): value is Range =>
-  Array.isArray(value) &&
-  value.length === 2 &&
-  value.every((n) => Number.isSafeInteger(n) && n >= 0) &&
-  value[0] <= value[1];
+const IDENTITY_FIELDS = Object.keys(loadIdentity.shape) as (keyof LoadIdentity)[];
 
 /** The checkpoint file's content, or undefined when there is none. */
 export const readCheckpoint = async (file: string): Promise<CheckpointFile | undefined> => {
@@ -52,24 +54,19 @@ export const readCheckpoint = async (file: string): Promise<CheckpointFile | und
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new OpsError(`Cannot read the checkpoint ${file}: ${(error as Error).message}`);
   }
-  let parsed: Partial<CheckpointFile>;
+  let json: unknown;
   try {
-    parsed = JSON.parse(text) as Partial<CheckpointFile>;
+    json = JSON.parse(text);
   } catch {
     throw new OpsError(`The checkpoint ${file} is not valid JSON: delete it to start over`);
   }
-  if (
-    parsed.version !== 1 ||
-    !Array.isArray(parsed.sent) ||
-    !parsed.sent.every(isRange) ||
-    typeof parsed.contentHash !== 'string' ||
-    typeof parsed.exportedAt !== 'string'
-  ) {
+  const parsed = parseWith(checkpointFile, json);
+  if (!parsed.success) {
     throw new OpsError(
-      `The checkpoint ${file} is not a bulk-load checkpoint: delete it to start over`,
+      `The checkpoint ${file} is not a bulk-load checkpoint (${parsed.error}): delete it to start over`,
     );
   }
-  return parsed as CheckpointFile;
+  return parsed.message;
 };
 
 /** Refuses a checkpoint written for another file, action, target or stamp. */

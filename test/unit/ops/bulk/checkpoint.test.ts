@@ -70,6 +70,23 @@ describe('checkpoint', () => {
     // Assess
     expect(missing).toBeUndefined();
     await expect(readCheckpoint(file)).rejects.toThrow('is not a bulk-load checkpoint');
+    await expect(readCheckpoint(file)).rejects.toThrow('contentHash: is required');
+  });
+
+  it('refuses a checkpoint whose sent ranges are not ranges, naming the field', async () => {
+    // Prepare
+    const file = await checkpointFile();
+    const checkpoint = new Checkpoint(file, 'leads.csv', identity);
+    await checkpoint.record([0, 1]);
+    await checkpoint.flush();
+    const written = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...written, sent: [[5, 2]] }));
+
+    // Act
+    const read = readCheckpoint(file);
+
+    // Assess
+    await expect(read).rejects.toThrow('sent[0]: a range ends before it starts');
   });
 
   it('reports a write that failed instead of going on without it', async () => {
