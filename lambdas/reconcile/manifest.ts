@@ -6,12 +6,13 @@
 import * as z from 'zod/mini';
 import { formatIssues } from '../messages/parse';
 import { PermanentRefusal } from './refusal';
+import { scopeKind } from './repair-actions';
 
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const manifestSchema = z.strictObject({
-  kind: z.enum(['users', 'records'], 'must be "users" or "records"'),
+  kind: scopeKind,
   /** A scope of the deployment config (`reconcile.scopes.<name>`). */
   scope: z.string().check(z.minLength(1, 'must not be empty')),
   /** The export, relative to the manifest (the same folder or bucket prefix). */

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import { DESTRUCTIVE_ACTIONS, parseMessage } from '../actions';
+import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
 import {
   CATEGORIES,
@@ -20,6 +20,7 @@ import {
 } from './plan';
 import type { RefusalCode } from './reconcile-codes';
 import { Refusal } from './refusal';
+import { isDeleteRepair, REPAIR_ORDER, scopeKind } from './repair-actions';
 
 export const PLAN_FILE_VERSION = 1;
 
@@ -28,7 +29,7 @@ const header = z.looseObject({
   planId: z.string(),
   createdAt: z.iso.datetime(),
   scope: z.string(),
-  kind: z.enum(['users', 'records'], 'must be "users" or "records"'),
+  kind: scopeKind,
   snapshot: z.looseObject({ id: z.string(), exportedAt: z.iso.datetime(), sha256: z.string() }),
   // Partial: a category added later is absent from an older plan file of this version, whose
   // planner could not put an entry in it (0; `checkHeader` holds the entries to that).
@@ -47,12 +48,7 @@ const entry = z.looseObject({
   category: z.enum(CATEGORIES, `must be one of ${CATEGORIES.join(', ')}`),
   repair: z.optional(
     z.strictObject({
-      action: z.enum([
-        'add-or-update-campaign-record',
-        'delete-campaign-record',
-        'add-user',
-        'delete-user',
-      ]),
+      action: z.enum(REPAIR_ORDER),
       message: z.record(z.string(), z.unknown()),
     }),
   ),
@@ -205,8 +201,7 @@ const checkRepairs = (entries: readonly PlanEntry[], exportedAt: string, where: 
     if (!CHANGES.includes(category)) {
       throw new PlanFileError(`${at}: repair: a ${category} entry carries none`, 'PLAN_ALTERED');
     }
-    // The action's own module says whether it removes something (its mass-delete brake too).
-    if (DESTRUCTIVE_ACTIONS.includes(repair.action) !== (category === 'delete')) {
+    if (isDeleteRepair(repair.action) !== (category === 'delete')) {
       throw new PlanFileError(
         `${at}: repair.action: ${repair.action} in a ${category} entry: an edited or damaged plan`,
         'PLAN_ALTERED',

@@ -4,15 +4,7 @@
  */
 import { CATEGORIES, type Category, hasChanges, type Plan } from './plan';
 
-const LABEL: Record<Category, string> = {
-  create: 'create',
-  update: 'update',
-  delete: 'delete',
-  unmanaged: 'unmanaged',
-  conflict: 'conflict',
-  skipped: 'skipped',
-  'in-sync': 'in sync',
-};
+const label = (category: Category): string => category.replaceAll('-', ' ');
 const SHOWN = 8;
 
 export const summarizePlan = (plan: Plan): string[] => {
@@ -21,7 +13,7 @@ export const summarizePlan = (plan: Plan): string[] => {
   ];
   for (const category of CATEGORIES) {
     const entries = plan.entries.filter((e) => e.category === category);
-    lines.push(`  ${LABEL[category].padEnd(10)} ${String(entries.length).padStart(6)}`);
+    lines.push(`  ${label(category).padEnd(10)} ${String(entries.length).padStart(6)}`);
     if (category === 'in-sync') continue;
     for (const entry of entries.slice(0, SHOWN)) {
       const detail = [

@@ -4,7 +4,7 @@
  * what the ledger knows; nothing here changes anything.
  */
 import { createHash } from 'node:crypto';
-import { type ActionName, parseMessage } from '../actions';
+import { parseMessage } from '../actions';
 import { mapLimit } from '../core/entry/concurrency';
 import type { CampaignRecord } from '../core/platform/platform-responses';
 import type { PlatformRegion } from '../core/platform/regions';
@@ -14,6 +14,7 @@ import type { LedgerView } from './ledger-view';
 import type { PlatformReader } from './platform-reader';
 import type { EntryReason } from './reconcile-codes';
 import { type CampaignSweep, lookUpUnseen, sweepCampaign } from './record-sweep';
+import type { RepairAction } from './repair-actions';
 import type { ReconcileScope, UsersScope } from './scope';
 import type { RecordRow, Snapshot, UserRow } from './snapshot';
 
@@ -30,10 +31,7 @@ export type Category = (typeof CATEGORIES)[number];
 /** The categories that change the platform. */
 export const CHANGES: readonly Category[] = ['create', 'update', 'delete'];
 
-export type RepairAction = Extract<
-  ActionName,
-  'add-or-update-campaign-record' | 'delete-campaign-record' | 'add-user' | 'delete-user'
->;
+export type { RepairAction } from './repair-actions';
 
 export interface PlanEntry {
   /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */

@@ -6,17 +6,17 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
 import {
   checkApplicable,
   checkRecorded,
   recheckDeletes,
   repairsByAction,
 } from '../../lambdas/reconcile/apply-check';
-import { type RepairAction, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
+import { WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
 import { parsePlan, planDigest } from '../../lambdas/reconcile/plan-file';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
 import { Refusal, refusedLine } from '../../lambdas/reconcile/refusal';
+import { isDeleteRepair, REPAIR_ORDER } from '../../lambdas/reconcile/repair-actions';
 import { queueBatchSender } from '../bulk/batch-target';
 import { counted } from '../counted';
 import type { OpsCommand } from '../deployment';
@@ -27,14 +27,6 @@ import { RECONCILE_EXIT } from './exit-codes';
 import { readNamed } from './locations';
 import { type PlatformAccessOptions, platformReaderFor } from './platform-access';
 import { sendRepairs } from './repair-sender';
-
-/** Creates before deletes: a repair set is applied in this order, each action's file whole. */
-export const REPAIR_ORDER: readonly RepairAction[] = [
-  'add-user',
-  'add-or-update-campaign-record',
-  'delete-campaign-record',
-  'delete-user',
-];
 
 export interface ReconcileApplyOptions extends PlatformAccessOptions {
   readonly plan: string;
@@ -112,7 +104,7 @@ export const runReconcileApply: OpsCommand<ReconcileApplyOptions> = async (
       decision = rechecked;
       worked = rechecked.workedSincePlan;
     }
-    if (DESTRUCTIVE_ACTIONS.includes(action) && !decision.sendDeletes) continue;
+    if (isDeleteRepair(action) && !decision.sendDeletes) continue;
     const { queueUrl } = await deployment.queues(action);
     const result = await sendRepairs({
       action,
