@@ -87,7 +87,14 @@ envelope satisfies Exactly<typeof envelope, LedgerDoc<unknown, unknown, unknown,
  * `Exactly`.
  */
 export interface DocParts<Id, Op, State, Known> {
-  /** The version of the kind's item shape that this code writes: a new shape is a new version. */
+  /**
+   * The version of the kind's item shape that this code writes. Bump it, and read the old one in
+   * `previous`, when an item the previous code wrote would parse to a different meaning, or not
+   * at all: a field renamed, retyped or made required, a union variant renamed or split. A new
+   * optional field needs no bump only when its absence means what the previous code meant; an
+   * older deployment reading the new item drops it (zod strips unknown keys), so it must also be
+   * safe to lose on a rollback.
+   */
   readonly schema: number;
   readonly id: z.ZodMiniType<Id>;
   readonly op: z.ZodMiniType<Op>;
