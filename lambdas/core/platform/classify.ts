@@ -4,8 +4,9 @@ import type { ProvisioningResponse, RealtimeResponse } from './platform-response
 
 /**
  * Generic classification of one HTTP exchange with the platform, from the status tables of
- * both specs. What a status means for one action (a NOT_FOUND that is an idempotent success,
- * say) is that action's module's to decide, on top of this.
+ * both specs. What a status means for one entity (a NOT_FOUND that is an idempotent success,
+ * say) is its kind's platform steps' to decide, on top of this (`lambdas/entities/<kind>/`);
+ * a read's, its action module's.
  */
 
 /** The platform's reason text is cut here so it fits log lines and SQS message attributes. */
