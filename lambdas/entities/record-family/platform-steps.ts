@@ -99,7 +99,7 @@ const routingRequest = (fields: SetFields) => ({
     : { timeZone: String(fields.timeZone) }),
 });
 
-/** NORECORDFOUND: an answer, not a failure; the ledger learns the record is not there and plans again. */
+/** NORECORDFOUND: an answer, not a failure; the ledger learns the record is not there and takes its steps anew. */
 const notThere = (outcome: Outcome): RecordAnswer => ({
   outcome: { ...outcome, category: 'success', code: 'NORECORDFOUND' },
   status: 'done',
@@ -128,7 +128,7 @@ const recordIn = (id: FamilyId) => ({ region: region(id), clientId: id.clientId 
 
 type StepOf<K extends RecordStep['kind']> = Extract<RecordStep, { readonly kind: K }>;
 
-/** Sends one planned step as its platform request and reads what the answer tells the ledger. */
+/** Sends one step as its platform request and reads what the answer tells the ledger. */
 export const runRecordStep = async (step: RecordStep, context: Context): Promise<RecordAnswer> => {
   switch (step.kind) {
     case 'read':

@@ -143,11 +143,7 @@ const created = (
       return [name, { v: want !== undefined && want.value === value ? want.v : NO_EVENT, value }];
     }),
   ) as RecordFields;
-  return {
-    origin: desired.origin,
-    ...(desired.at === undefined ? {} : { at: desired.at }),
-    fields,
-  };
+  return withAt({ origin: desired.origin, fields }, desired.at);
 };
 
 /**
@@ -259,7 +255,7 @@ const withAt = (record: RecordState, at: Version | undefined): RecordState => {
   return at === undefined ? rest : { ...rest, at };
 };
 
-/** Nothing keeps a record out of a campaign the plan empties to make room or to add anew. */
+/** Nothing keeps a record out of a campaign the steps empty to make room or to add anew. */
 const NOTHING: Gone = { by: 'nothing' };
 
 const isIncarnation = (record: RecordState | undefined, born: Version): boolean =>
