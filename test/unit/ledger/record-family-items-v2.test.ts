@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EntityLedger, type NewEvent } from '../../../lambdas/core/ledger/entity-ledger';
+import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
 import type { AnyAction } from '../../../lambdas/core/pipeline/action';
@@ -272,5 +273,44 @@ describe('a record family item of schema 2', () => {
     expect(calls).toEqual(fixture.after.calls);
     expect(withoutIds(platformNow())).toEqual(withoutIds(fixture.after.platform));
     expect(readAsNow(await store.read(KEY))).toEqual(readAsNow(fixture.after.item));
+  });
+});
+
+describe('why a campaign of a schema 2 item is empty', () => {
+  const at = Date.UTC(2026, 10, 24, 8);
+  const create = eventVersion(at, 'create', 'a'.repeat(16));
+  const move = eventVersion(at, 'move', 'b'.repeat(16));
+  const remove = eventVersion(at, 'delete', 'c'.repeat(16));
+
+  it.each([
+    ['no version: nothing keeps a record out', { gone: '' }, { by: 'nothing' }],
+    ['no version, removed outside: the same', { gone: '', outside: true }, { by: 'nothing' }],
+    ['a transfer moved it away', { gone: move }, { by: 'transfer', v: move }],
+    ['a delete removed it', { gone: remove }, { by: 'delete', v: remove }],
+    [
+      'the version of a record the ledger removed to add it afresh: nothing keeps one out',
+      { gone: create },
+      { by: 'nothing' },
+    ],
+    [
+      'removed outside after the event that put it there',
+      { gone: create, outside: true },
+      { by: 'outside', after: create },
+    ],
+  ])('%s', (_name, gone, expected) => {
+    // Prepare
+    const item = {
+      schema: 2,
+      kind: recordFamily.name,
+      id: { region: REGION, clientId: CLIENT_ID },
+      events: [],
+      known: { places: { Leads: gone }, base: {}, written: ['Leads'] },
+    };
+
+    // Act
+    const doc = readAsNow(item);
+
+    // Assess
+    expect(doc?.known.places.Leads).toEqual({ gone: expected });
   });
 });
