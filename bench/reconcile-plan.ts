@@ -14,6 +14,7 @@ import { familyKey, userKey } from '../lambdas/core/ledger/entity-key';
 import { eventVersion } from '../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../lambdas/core/ledger/in-memory-ledger-store';
 import { recordFamily } from '../lambdas/entities/record-family';
+import type { KnownFamily } from '../lambdas/entities/record-family/known';
 import { user } from '../lambdas/entities/user';
 import { type KnownUser, NOTHING_THERE } from '../lambdas/entities/user/known';
 import { decodeExport } from '../lambdas/reconcile/export-decoder';
@@ -52,10 +53,12 @@ const recordCreatedByUs = (clientId: string) => ({
   id: { region: REGION, clientId },
   events: [],
   known: {
-    places: { [CAMPAIGN]: { record: { born: CREATED, at: CREATED, fields: {} } } },
-    base: { [CAMPAIGN]: { gone: '' } },
+    places: {
+      [CAMPAIGN]: { record: { origin: { kind: 'ours', born: CREATED }, at: CREATED, fields: {} } },
+    },
+    base: { [CAMPAIGN]: { gone: { by: 'nothing' } } },
     written: [CAMPAIGN],
-  },
+  } satisfies KnownFamily,
 });
 
 const userCreatedByUs = (loginUserId: string) => ({

@@ -4,11 +4,12 @@
  * Times and states only: no data values, names or agent ids.
  */
 import type { AnyEntityKind, StoredEvent } from '../lambdas/core/ledger/entity-kind';
-import { versionTime } from '../lambdas/core/ledger/event-version';
+import { NO_EVENT, type Version, versionTime } from '../lambdas/core/ledger/event-version';
 import { LedgerDocError, parseLedgerDoc } from '../lambdas/core/ledger/ledger-doc';
 import type { KnownFamily } from '../lambdas/entities/record-family/known';
 import type {
   FamilyState,
+  Gone,
   Place,
   RecordOp,
   RecordState,
@@ -17,8 +18,8 @@ import { isUnsureUser, type KnownUser, type SureUserPlace } from '../lambdas/ent
 import type { UserGone, UserOp, UserState } from '../lambdas/entities/user/model';
 import { counted } from './counted';
 
-const when = (v: string): string =>
-  v === '' ? 'before the ledger' : new Date(versionTime(v)).toISOString();
+const when = (v: Version): string =>
+  v === NO_EVENT ? 'before the ledger' : new Date(versionTime(v)).toISOString();
 
 const what = (op: RecordOp | UserOp): string => {
   switch (op.kind) {
@@ -53,9 +54,11 @@ const recordLine = (record: RecordState): string => {
   const shown = (name: 'state' | 'skillQueue' | 'timeZone', label: string) =>
     f[name] === undefined ? undefined : `${label} ${f[name]?.value ?? 'default'}`;
   const set = (name: 'data' | 'agent' | 'nextWork', label: string) =>
-    f[name] === undefined ? undefined : `${label} set ${when(f[name]?.v ?? '')}`;
+    f[name] === undefined ? undefined : `${label} set ${when(f[name]?.v ?? NO_EVENT)}`;
   return [
-    `record made ${when(record.born)}`,
+    record.origin.kind === 'ours'
+      ? `record made ${when(record.origin.born)}`
+      : 'record made outside this integration',
     shown('state', 'state'),
     shown('skillQueue', 'queue'),
     shown('timeZone', 'zone'),
@@ -67,8 +70,20 @@ const recordLine = (record: RecordState): string => {
     .join(', ');
 };
 
+const recordGone = (gone: Gone): string => {
+  switch (gone.by) {
+    case 'nothing':
+      return 'none (since before the ledger)';
+    case 'transfer':
+    case 'delete':
+      return `none (since ${when(gone.v)})`;
+    case 'outside':
+      return `none (since ${when(gone.after)})`;
+  }
+};
+
 const placeLine = (place: Place): string =>
-  'record' in place ? recordLine(place.record) : `none (since ${when(place.gone)})`;
+  'record' in place ? recordLine(place.record) : recordGone(place.gone);
 
 const familyLines = (desired: FamilyState, known: KnownFamily): string[] => {
   const lines = ['  desired (the events replayed in order)'];

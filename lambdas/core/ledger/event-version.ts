@@ -14,6 +14,12 @@ export type EventKind = keyof typeof EVENT_RANKS;
 
 const TIME_DIGITS = 15;
 
+/**
+ * The version of a value that no event set (found on the platform, made outside the
+ * integration): it sorts before every event's version, so any event's value is newer.
+ */
+export const NO_EVENT: Version = '';
+
 export const eventVersion = (occurredAtMs: number, kind: EventKind, payloadHash: string): Version =>
   `${String(Math.trunc(occurredAtMs)).padStart(TIME_DIGITS, '0')}.${EVENT_RANKS[kind]}.${payloadHash.slice(0, 16)}`;
 
@@ -25,6 +31,12 @@ export const platformVersion = (ms: number): Version =>
   `${String(Math.trunc(ms)).padStart(TIME_DIGITS, '0')}.9.platform`;
 
 export const isPlatformVersion = (version: Version): boolean => version.endsWith('.9.platform');
+
+/** The kind of event a version was made for by `eventVersion` (undefined for any other version). */
+export const eventKindOf = (version: Version): EventKind | undefined => {
+  const rank = Number(version.slice(TIME_DIGITS + 1, TIME_DIGITS + 2));
+  return (Object.keys(EVENT_RANKS) as EventKind[]).find((kind) => EVENT_RANKS[kind] === rank);
+};
 
 /** The `occurredAt` part of a version, in epoch ms. */
 export const versionTime = (version: Version): number => Number(version.slice(0, TIME_DIGITS));

@@ -42,6 +42,13 @@ type Plain<T> = T extends readonly (infer E)[]
     ? { -readonly [K in keyof T]: Plain<T[K]> }
     : T;
 
+/** A type zod reads, as the code holds it: every field and list `readonly` (the inverse of `Plain`). */
+export type ReadonlyDeep<T> = T extends readonly (infer E)[]
+  ? readonly ReadonlyDeep<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> }
+    : T;
+
 /**
  * `true` only when A and B are the same type; mutual assignability is not enough: it accepts an
  * optional key present on one side only.

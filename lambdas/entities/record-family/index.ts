@@ -6,8 +6,8 @@ import { isUnsure, type KnownFamily, type KnownPlace, surePlace, UNKNOWN_FAMILY 
 import { learnFamily, type RecordAnswer } from './learn';
 import { type FamilyState, type RecordEvent, type RecordOp, recordAt, replayFamily } from './model';
 import { RECORD_FAMILY_PARTS } from './persisted';
-import { planFamily, type RecordStep } from './plan';
 import { clientIdOf, type FamilyId, runRecordStep } from './platform-steps';
+import { familySteps, type RecordStep } from './steps';
 
 export type { FamilyId } from './platform-steps';
 
@@ -52,7 +52,7 @@ const recheck = (known: KnownFamily): KnownFamily => ({
   ...known,
   places: Object.fromEntries(
     Object.entries(known.places).map(([c, there]) =>
-      isUnsure(there) || recordAt(there)?.born !== ''
+      isUnsure(there) || recordAt(there)?.origin.kind !== 'outside'
         ? [c, there]
         : [c, { unsure: { before: there, sent: [] } }],
     ),
@@ -123,7 +123,7 @@ export const recordFamily: EntityKind<
   // What a campaign held before the ledger wrote there, then what folded events left.
   start: (known, snapshot) => ({ ...known.base, ...snapshot }),
   replay: replayFamily,
-  plan: planFamily,
+  plan: familySteps,
   run: runRecordStep,
   learn: learnFamily,
   // The campaigns whose record the ledger knows one of our creates made (not one found there).
@@ -132,7 +132,7 @@ export const recordFamily: EntityKind<
     ours: new Set(
       Object.entries(known.places).flatMap(([campaign, place]) => {
         const record = recordAt(surePlace(place));
-        return record !== undefined && record.born !== '' ? [campaign] : [];
+        return record?.origin.kind === 'ours' ? [campaign] : [];
       }),
     ),
   }),

@@ -1,6 +1,7 @@
-import { platformVersion, type Version } from '../../core/ledger/event-version';
+import { NO_EVENT, platformVersion, type Version } from '../../core/ledger/event-version';
 import {
   type FieldValue,
+  NOTHING_THERE,
   type Place,
   RECORD_FIELDS,
   type RecordField,
@@ -35,11 +36,11 @@ export interface KnownFamily {
    * the ledger writes there.
    */
   readonly base: Readonly<Record<string, Place>>;
-  /** Campaigns the ledger has written to. */
+  /** Campaigns the ledger has written to: from then on, `base` there stays as it is. */
   readonly written: readonly string[];
   /**
    * Campaigns read while the current message is applied: what an agent did there is known. A
-   * state is sent only after such a read (`planFamily`); each message starts without any.
+   * state is sent only after such a read (`familySteps`); each message starts without any.
    */
   readonly fresh?: readonly string[];
 }
@@ -70,7 +71,7 @@ export const readVersion = (
   applied: Versioned | undefined,
   observed: Observed,
 ): Version => {
-  const v = applied?.v ?? '';
+  const v = applied?.v ?? NO_EVENT;
   if (observed.workedAt === undefined) return v;
   const agents =
     name === 'state' ||
@@ -93,7 +94,7 @@ const withValues = (record: RecordState, observed: Observed): RecordState => ({
 });
 
 const foreign = (observed: Observed): RecordState =>
-  withValues({ born: '', at: '', fields: {} }, observed);
+  withValues({ origin: { kind: 'outside' }, fields: {} }, observed);
 
 /**
  * Whether what a read found shows the call landed: the fields it sent hold the values it set.
@@ -125,9 +126,10 @@ export const placeAfterRead = (
     if (after !== undefined && 'gone' in after) return after;
     if (before !== undefined && 'gone' in before) return before;
     // It was there (as far as the ledger knew before the call) and is not: removed outside, and
-    // nothing older than what put it there brings it back. A call that meant to add it did not.
-    const was = recordAt(before);
-    return was === undefined ? { gone: '' } : { gone: was.at, outside: true };
+    // nothing older than what put it there brings it back (nothing keeps one out when no event
+    // put it there: a record made outside). A call that meant to add it did not.
+    const was = recordAt(before)?.at;
+    return was === undefined ? NOTHING_THERE : { gone: { by: 'outside', after: was } };
   }
   const afterRecord = recordAt(after);
   if (afterRecord !== undefined && unsure !== undefined && landed(afterRecord, observed, unsure)) {

@@ -1,4 +1,5 @@
 import type { StepAnswer } from '../../core/ledger/entity-kind';
+import { NO_EVENT } from '../../core/ledger/event-version';
 import {
   type KnownFamily,
   type KnownPlace,
@@ -7,24 +8,38 @@ import {
   readVersion,
   surePlace,
 } from './known';
-import { type Place, RECORD_FIELDS, type RecordField, type RecordState, recordAt } from './model';
-import type { RecordStep } from './plan';
+import {
+  NOTHING_THERE,
+  type Place,
+  RECORD_FIELDS,
+  type RecordField,
+  type RecordState,
+  recordAt,
+} from './model';
+import type { RecordStep } from './steps';
 
-/** What a record step's call found besides its outcome. */
-export interface RecordAnswer extends StepAnswer {
-  /** A read's (or a status change's look-up's) finding: the record's values, or `null` for none. */
-  readonly observed?: Observed | null;
+/** What a record step's call told the ledger, beyond its status. */
+export type RecordFinding =
+  /** A read (or a status change's look-up) found the record, with these values. */
+  | { readonly kind: 'found'; readonly observed: Observed }
+  /** A read found no record in the campaign. */
+  | { readonly kind: 'absent' }
   /** The platform answered that the record is not where the step addressed it (NORECORDFOUND). */
-  readonly notThere?: boolean;
-  /** A delete answered that it removed something (not NORECORDFOUND). */
-  readonly removed?: boolean;
-  /** A refused move found its destination holding a record with this clientId. */
-  readonly occupied?: Observed;
+  | { readonly kind: 'not-where-addressed' }
+  /** A delete removed a record (it did not answer NORECORDFOUND). */
+  | { readonly kind: 'removed' }
+  /** A refused transfer found its destination holding a record with this clientId. */
+  | { readonly kind: 'occupied'; readonly observed: Observed }
+  /** Nothing beyond its status: it failed or went unanswered, did what it said, or deleted nothing. */
+  | { readonly kind: 'nothing-more' };
+
+export interface RecordAnswer extends StepAnswer {
+  readonly finding: RecordFinding;
 }
 
 /** The campaigns a step's call may change. */
 export const touchedBy = (step: RecordStep): readonly string[] =>
-  step.kind === 'move' ? [step.from, step.to] : step.kind === 'read' ? [] : [step.campaign];
+  step.kind === 'transfer' ? [step.from, step.to] : step.kind === 'read' ? [] : [step.campaign];
 
 /** Fields a step sends (a read tells by them whether an unanswered call landed). */
 const sentBy = (step: RecordStep): RecordField[] => {
@@ -36,7 +51,7 @@ const sentBy = (step: RecordStep): RecordField[] => {
         ...(step.nextWork === undefined ? [] : (['nextWork'] as const)),
       ];
     case 'set':
-    case 'move':
+    case 'transfer':
       return RECORD_FIELDS.filter((name) => name in step.fields);
     default:
       return [];
@@ -46,9 +61,9 @@ const sentBy = (step: RecordStep): RecordField[] => {
 /** Where each campaign a step changes ends when its call is applied. */
 const placesAfter = (step: RecordStep): Readonly<Record<string, Place>> => {
   switch (step.kind) {
-    case 'move':
+    case 'transfer':
       return { [step.from]: { gone: step.gone }, [step.to]: step.place };
-    case 'remove':
+    case 'delete':
       return { [step.campaign]: { gone: step.gone } };
     case 'read':
     case 'conflict':
@@ -61,13 +76,12 @@ const placesAfter = (step: RecordStep): Readonly<Record<string, Place>> => {
 /** What a read found there, as the replay's starting point: a record made outside, or nothing. */
 const asBase = (observed: Observed | undefined): Place =>
   observed === undefined
-    ? { gone: '' }
+    ? NOTHING_THERE
     : {
         record: {
-          born: '',
-          at: '',
+          origin: { kind: 'outside' },
           fields: Object.fromEntries(
-            Object.entries(observed.values).map(([name, value]) => [name, { v: '', value }]),
+            Object.entries(observed.values).map(([name, value]) => [name, { v: NO_EVENT, value }]),
           ),
         },
       };
@@ -107,9 +121,11 @@ export const learnFamily = (
 ): KnownFamily => {
   const places: Record<string, KnownPlace> = { ...known.places };
   const base = { ...known.base };
+  const { finding } = answer;
   if (step.kind === 'read') {
-    if (answer.status !== 'done' || answer.observed === undefined) return known;
-    const observed = answer.observed ?? undefined;
+    if (answer.status !== 'done') return known;
+    if (finding.kind !== 'found' && finding.kind !== 'absent') return known;
+    const observed = finding.kind === 'found' ? finding.observed : undefined;
     places[step.campaign] = placeAfterRead(known.places[step.campaign], observed);
     // Until the ledger writes there, what a read finds is what the campaign held before it.
     if (!known.written.includes(step.campaign)) base[step.campaign] = asBase(observed);
@@ -133,19 +149,19 @@ export const learnFamily = (
     return { ...known, places, base, written: written(known, touched) };
   }
   if (answer.status === 'failed') return known;
-  if (step.kind === 'move' && answer.occupied !== undefined) {
+  if (step.kind === 'transfer' && finding.kind === 'occupied') {
     // Nothing moved: the destination holds a record the ledger did not know of. Until the ledger
     // writes there, it is what the campaign held before: the replay then refuses the move too.
-    places[step.to] = placeAfterRead(known.places[step.to], answer.occupied);
-    if (!known.written.includes(step.to)) base[step.to] = asBase(answer.occupied);
+    places[step.to] = placeAfterRead(known.places[step.to], finding.observed);
+    if (!known.written.includes(step.to)) base[step.to] = asBase(finding.observed);
     return { ...known, places, base };
   }
-  if (answer.notThere === true) {
+  if (finding.kind === 'not-where-addressed') {
     // NORECORDFOUND: not where the ledger thought; nothing older will bring it back.
-    const c = step.kind === 'move' ? step.from : touched[0];
+    const c = step.kind === 'transfer' ? step.from : touched[0];
     if (c === undefined) return known;
     places[c] = placeAfterRead(known.places[c], undefined);
-    if (!known.written.includes(c)) base[c] = { gone: '' };
+    if (!known.written.includes(c)) base[c] = NOTHING_THERE;
     return { ...known, places, base };
   }
   if (step.kind === 'note') {
@@ -157,16 +173,16 @@ export const learnFamily = (
       // The first write here: what was there before is what the ledger now knows it held. A
       // delete that removed something removed a record made outside; anything else found nothing.
       base[c] =
-        step.kind === 'remove' && answer.removed === true
-          ? { record: { born: '', at: '', fields: {} } }
-          : { gone: '' };
+        step.kind === 'delete' && finding.kind === 'removed'
+          ? { record: { origin: { kind: 'outside' }, fields: {} } }
+          : NOTHING_THERE;
     }
     const place = after[c];
     if (place === undefined) continue;
     const record = recordAt(place);
     places[c] =
-      step.kind === 'set' && record !== undefined && answer.observed
-        ? { record: refreshed(record, answer.observed, sentBy(step)) }
+      step.kind === 'set' && record !== undefined && finding.kind === 'found'
+        ? { record: refreshed(record, finding.observed, sentBy(step)) }
         : place;
   }
   return {
@@ -174,7 +190,7 @@ export const learnFamily = (
     places,
     base,
     written: written(known, touched),
-    ...(step.kind === 'move' ? { fresh: freshAfterMove(known.fresh ?? [], step) } : {}),
+    ...(step.kind === 'transfer' ? { fresh: freshAfterMove(known.fresh ?? [], step) } : {}),
   };
 };
 
@@ -184,7 +200,7 @@ export const learnFamily = (
  */
 const freshAfterMove = (
   fresh: readonly string[],
-  move: Extract<RecordStep, { kind: 'move' }>,
+  move: Extract<RecordStep, { kind: 'transfer' }>,
 ): string[] => [
   ...fresh.filter((c) => c !== move.to),
   ...(fresh.includes(move.from) ? [move.to] : []),

@@ -1,5 +1,7 @@
+import * as z from 'zod/mini';
 import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
-import type { Version } from '../../core/ledger/event-version';
+import { NO_EVENT, type Version } from '../../core/ledger/event-version';
+import type { Exactly, ReadonlyDeep } from '../../core/ledger/ledger-doc';
 import { type DataItem, dataHash } from './record-data';
 
 /**
@@ -25,29 +27,52 @@ export type RecordField = (typeof RECORD_FIELDS)[number];
 export type FieldValue = string | number | null;
 
 export interface Versioned {
-  /** Version of the event that set the value ('' for a value found on the platform). */
+  /** Version of the event that set the value (`NO_EVENT` for a value found on the platform). */
   readonly v: Version;
   readonly value: FieldValue;
 }
 
 export type RecordFields = Partial<Record<RecordField, Versioned>>;
 
+/** Who made a record. */
+export type RecordOrigin =
+  /** This integration, by the create `born`: the record's incarnation. */
+  | { readonly kind: 'ours'; readonly born: Version }
+  /** Made outside the integration: found on the platform before any create of ours made it. */
+  | { readonly kind: 'outside' };
+
 export interface RecordState {
-  /** The version of the create that made this record: its incarnation ('' = made outside). */
-  readonly born: Version;
-  /** The newest event that put the record here or asserted it here (create, update, move in). */
-  readonly at: Version;
+  readonly origin: RecordOrigin;
+  /**
+   * The newest event that put the record here or asserted it here (create, update, move in);
+   * absent while none has (a record found made outside, changed only by status changes since).
+   */
+  readonly at?: Version;
   readonly fields: RecordFields;
 }
 
-/**
- * A campaign as the family sees it: its record there, or the version of the event that removed
- * it. `outside`: a read found it gone where the ledger knew a record (work on the platform); no
- * event older than `gone` brings it back.
- */
-export type Place =
-  | { readonly record: RecordState }
-  | { readonly gone: Version; readonly outside?: true };
+/** Why a campaign holds no record of the family, which says which events put one (back). */
+export type Gone =
+  /**
+   * Nothing keeps a record out: none was there as far as the ledger knows (or a call that meant
+   * to add one did not), or the ledger removed it to add the replay's record there afresh.
+   */
+  | { readonly by: 'nothing' }
+  /** The transfer `v` moved the record away. */
+  | { readonly by: 'transfer'; readonly v: Version }
+  /** The delete `v` removed the record, or found none to remove. */
+  | { readonly by: 'delete'; readonly v: Version }
+  /**
+   * A read found it gone where the ledger knew a record, put there by the event `after`: removed
+   * outside the integration (work on the platform). No event older than `after` brings it back.
+   */
+  | { readonly by: 'outside'; readonly after: Version };
+
+/** A campaign as the family sees it: its record there, or why it holds none. */
+export type Place = { readonly record: RecordState } | { readonly gone: Gone };
+
+/** Empty, and nothing keeps a record out. */
+export const NOTHING_THERE: Place = { gone: { by: 'nothing' } };
 
 /** By campaign name. A campaign the family never touched has no entry. */
 export type FamilyState = Readonly<Record<string, Place>>;
@@ -58,37 +83,46 @@ export type WorkedState = (typeof RECORD_STATES)[number];
 /** A preferred agent as the platform keeps it: an empty one clears the preference (null). */
 export const agentValue = (agent: string | null): string | null => agent || null;
 
-/** The optional fields a status change or transfer sets; an empty agent clears the preference. */
-export interface Routing {
-  readonly agent?: string | null;
-  readonly skillQueue?: string;
-  readonly nextWork?: number;
-  readonly timeZone?: string;
-}
+const dataItem = z.object({
+  key: z.string(),
+  value: z.string(),
+  displayOrder: z.optional(z.number()),
+});
 
-/** What one event does to its family, in the platform's terms. */
-export type RecordOp =
-  | {
-      readonly kind: 'upsert';
-      readonly campaign: string;
-      readonly items: readonly DataItem[];
-      readonly clientIdFieldName?: string;
-      readonly agent?: string | null;
-      readonly nextWork?: number;
-    }
-  | {
-      readonly kind: 'status';
-      readonly campaign: string;
-      readonly state: WorkedState;
-      readonly routing: Routing;
-    }
-  | {
-      readonly kind: 'transfer';
-      readonly campaign: string;
-      readonly to: string;
-      readonly routing: Routing;
-    }
-  | { readonly kind: 'delete'; readonly campaign: string };
+/** The optional fields a status change or transfer sets; an empty agent clears the preference. */
+const routing = z.object({
+  agent: z.optional(z.nullable(z.string())),
+  skillQueue: z.optional(z.string()),
+  nextWork: z.optional(z.number()),
+  timeZone: z.optional(z.string()),
+});
+
+/**
+ * What one event does to its family, in the platform's terms: the one statement of its shape,
+ * for the code (`RecordOp`) and for the ledger items that keep events (`persisted.ts`).
+ */
+export const RECORD_OP = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('upsert'),
+    campaign: z.string(),
+    items: z.array(dataItem),
+    clientIdFieldName: z.optional(z.string()),
+    agent: z.optional(z.nullable(z.string())),
+    nextWork: z.optional(z.number()),
+  }),
+  z.object({
+    kind: z.literal('status'),
+    campaign: z.string(),
+    state: z.enum(RECORD_STATES),
+    routing,
+  }),
+  z.object({ kind: z.literal('transfer'), campaign: z.string(), to: z.string(), routing }),
+  z.object({ kind: z.literal('delete'), campaign: z.string() }),
+]);
+
+export type RecordOp = ReadonlyDeep<z.output<typeof RECORD_OP>>;
+export type Routing = ReadonlyDeep<z.output<typeof routing>>;
+dataItem satisfies Exactly<typeof dataItem, DataItem>;
 
 export type RecordEvent = StoredEvent<RecordOp>;
 
@@ -148,6 +182,17 @@ const at = (v: Version, values: Record<string, FieldValue>): RecordFields =>
 export const recordAt = (place: Place | undefined): RecordState | undefined =>
   place !== undefined && 'record' in place ? place.record : undefined;
 
+/**
+ * A record's incarnation, as records are matched: the create that made it, or `NO_EVENT` for one
+ * made outside (older than every create).
+ */
+export const bornOf = (record: RecordState): Version =>
+  record.origin.kind === 'ours' ? record.origin.born : NO_EVENT;
+
+/** Why the campaign is empty, when it is. */
+export const goneAt = (place: Place | undefined): Gone | undefined =>
+  place !== undefined && 'gone' in place ? place.gone : undefined;
+
 /** What an operator does about a move refused because its destination holds the clientId. */
 export const OCCUPIED_TO_DO = 'check both campaigns, then redrive';
 
@@ -167,7 +212,8 @@ const applyOp = (places: Map<string, Place>, v: Version, op: RecordOp): Effect =
       const fields = here
         ? { ...here.fields, ...at(v, sets) }
         : at(v, { ...CREATED_DEFAULTS, ...sets });
-      places.set(op.campaign, { record: { born: here?.born ?? v, at: v, fields } });
+      const origin: RecordOrigin = here?.origin ?? { kind: 'ours', born: v };
+      places.set(op.campaign, { record: { origin, at: v, fields } });
       return { kind: 'applied' };
     }
     case 'status': {
@@ -187,20 +233,22 @@ const applyOp = (places: Map<string, Place>, v: Version, op: RecordOp): Effect =
       }
       const fields = { ...here.fields, ...at(v, routingSets(op.routing)) };
       places.set(op.to, { record: { ...here, at: v, fields } });
-      places.set(op.campaign, { gone: v });
+      places.set(op.campaign, { gone: { by: 'transfer', v } });
       return { kind: 'applied' };
     }
     case 'delete': {
       if (!here) {
         // Deleting what is not there: the campaign is still known to be empty from here on.
-        if (places.get(op.campaign) === undefined) places.set(op.campaign, { gone: v });
+        if (places.get(op.campaign) === undefined) {
+          places.set(op.campaign, { gone: { by: 'delete', v } });
+        }
         return {
           kind: 'none',
           code: 'ALREADY_ABSENT',
           reason: `no record with this clientId in "${op.campaign}" at this event's time; nothing to delete`,
         };
       }
-      places.set(op.campaign, { gone: v });
+      places.set(op.campaign, { gone: { by: 'delete', v } });
       return { kind: 'applied' };
     }
   }

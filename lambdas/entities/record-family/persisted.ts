@@ -1,53 +1,34 @@
 import * as z from 'zod/mini';
 import type { DocParts, Exactly } from '../../core/ledger/ledger-doc';
 import type { KnownFamily } from './known';
-import { type FamilyState, RECORD_FIELDS, RECORD_STATES, type RecordOp } from './model';
+import { type FamilyState, RECORD_FIELDS, RECORD_OP, type RecordOp } from './model';
+import { KNOWN_FROM_V2, STATE_FROM_V2 } from './persisted-v2';
 import type { FamilyId } from './platform-steps';
 
-/** What the ledger persists of a record family, checked when it is read back. */
+/**
+ * What the ledger persists of a record family, checked when it is read back. Version 3: who made
+ * a record and why a campaign is empty are named cases (version 2 said both with empty versions),
+ * and a record no event put where it is has no `at`.
+ */
 
 const value = z.union([z.string(), z.number(), z.null()]);
 const versioned = z.object({ v: z.string(), value });
+const origin = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ours'), born: z.string() }),
+  z.object({ kind: z.literal('outside') }),
+]);
 const recordState = z.object({
-  born: z.string(),
-  at: z.string(),
+  origin,
+  at: z.optional(z.string()),
   fields: z.partialRecord(z.enum(RECORD_FIELDS), versioned),
 });
-const place = z.union([
-  z.object({ record: recordState }),
-  z.object({ gone: z.string(), outside: z.optional(z.literal(true)) }),
+const gone = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('nothing') }),
+  z.object({ by: z.literal('transfer'), v: z.string() }),
+  z.object({ by: z.literal('delete'), v: z.string() }),
+  z.object({ by: z.literal('outside'), after: z.string() }),
 ]);
-
-const dataItem = z.object({
-  key: z.string(),
-  value: z.string(),
-  displayOrder: z.optional(z.number()),
-});
-const routing = z.object({
-  agent: z.optional(z.nullable(z.string())),
-  skillQueue: z.optional(z.string()),
-  nextWork: z.optional(z.number()),
-  timeZone: z.optional(z.string()),
-});
-
-const op = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('upsert'),
-    campaign: z.string(),
-    items: z.array(dataItem),
-    clientIdFieldName: z.optional(z.string()),
-    agent: z.optional(z.nullable(z.string())),
-    nextWork: z.optional(z.number()),
-  }),
-  z.object({
-    kind: z.literal('status'),
-    campaign: z.string(),
-    state: z.enum(RECORD_STATES),
-    routing,
-  }),
-  z.object({ kind: z.literal('transfer'), campaign: z.string(), to: z.string(), routing }),
-  z.object({ kind: z.literal('delete'), campaign: z.string() }),
-]);
+const place = z.union([z.object({ record: recordState }), z.object({ gone })]);
 
 const knownPlace = z.union([
   place,
@@ -72,10 +53,13 @@ const known = z.object({
 });
 
 export const RECORD_FAMILY_PARTS: DocParts<FamilyId, RecordOp, FamilyState, KnownFamily> = {
-  // Version 2 since the ledger kept one version for every kind (items of version 1 had per-campaign keys).
-  schema: 2,
+  // Version 2 since the ledger kept one version for every kind (items of version 1 had
+  // per-campaign keys); version 3 since a record's origin and a campaign's emptiness are named.
+  schema: 3,
   id: id satisfies Exactly<typeof id, FamilyId>,
-  op: op satisfies Exactly<typeof op, RecordOp>,
+  op: RECORD_OP,
   state: state satisfies Exactly<typeof state, FamilyState>,
   known: known satisfies Exactly<typeof known, KnownFamily>,
+  // Items written before version 3: the same ids and events.
+  previous: { schema: 2, id, op: RECORD_OP, state: STATE_FROM_V2, known: KNOWN_FROM_V2 },
 };

@@ -9,10 +9,10 @@ import type { CallOptions, PlatformCaller } from '../../core/platform/platform-c
 import { type CampaignRecord, platformTimeMillis } from '../../core/platform/platform-responses';
 import type { PlatformRegion } from '../../core/platform/regions';
 import type { Observed } from './known';
-import type { RecordAnswer } from './learn';
+import type { RecordAnswer, RecordFinding } from './learn';
 import { OCCUPIED_TO_DO, type RecordEvent, type RecordOp, type WorkedState } from './model';
-import type { RecordStep, SetFields } from './plan';
 import { clientIdKeys, heldDataHash } from './record-data';
+import type { RecordStep, SetFields } from './steps';
 
 /** Who a family is on the platform: its clientId in its region. */
 export interface FamilyId {
@@ -47,10 +47,13 @@ export const observedValues = (
   };
 };
 
-const answer = (
-  outcome: Outcome,
-  extra: Omit<RecordAnswer, 'outcome' | 'status'> = {},
-): RecordAnswer => ({ outcome, status: stepStatus(outcome), ...extra });
+const NOTHING_MORE: RecordFinding = { kind: 'nothing-more' };
+
+const answer = (outcome: Outcome, finding: RecordFinding = NOTHING_MORE): RecordAnswer => ({
+  outcome,
+  status: stepStatus(outcome),
+  finding,
+});
 
 const region = (id: FamilyId) => id.region as PlatformRegion;
 
@@ -96,18 +99,22 @@ const routingRequest = (fields: SetFields) => ({
     : { timeZone: String(fields.timeZone) }),
 });
 
-/** NORECORDFOUND: an answer, not a failure; the ledger learns the record is not there and plans again. */
+/** NORECORDFOUND: an answer, not a failure; the ledger learns the record is not there and takes its steps anew. */
 const notThere = (outcome: Outcome): RecordAnswer => ({
   outcome: { ...outcome, category: 'success', code: 'NORECORDFOUND' },
   status: 'done',
-  notThere: true,
+  finding: { kind: 'not-where-addressed' },
 });
 
 /** A call's answer to a step that addressed the record where the ledger thought it was. */
-const answerAt = (
-  outcome: Outcome,
-  extra: Omit<RecordAnswer, 'outcome' | 'status'> = {},
-): RecordAnswer => (outcome.code === 'NORECORDFOUND' ? notThere(outcome) : answer(outcome, extra));
+const answerAt = (outcome: Outcome, finding: RecordFinding = NOTHING_MORE): RecordAnswer =>
+  outcome.code === 'NORECORDFOUND' ? notThere(outcome) : answer(outcome, finding);
+
+const failed = (outcome: Outcome): RecordAnswer => ({
+  outcome,
+  status: 'failed',
+  finding: NOTHING_MORE,
+});
 
 /**
  * A write stops at its first unanswered attempt, and a read tells next whether it landed: a
@@ -121,30 +128,35 @@ const recordIn = (id: FamilyId) => ({ region: region(id), clientId: id.clientId 
 
 type StepOf<K extends RecordStep['kind']> = Extract<RecordStep, { readonly kind: K }>;
 
-/** Sends one planned step as its platform request and reads what the answer tells the ledger. */
+/** Sends one step as its platform request and reads what the answer tells the ledger. */
 export const runRecordStep = async (step: RecordStep, context: Context): Promise<RecordAnswer> => {
   switch (step.kind) {
     case 'read':
       return read(step, context);
     case 'note':
-      return { outcome: success('SUCCESS', 'noted'), status: 'done' };
+      return { outcome: success('SUCCESS', 'noted'), status: 'done', finding: NOTHING_MORE };
     case 'conflict':
       return occupiedByOthers(step);
     case 'upsert':
       return upsert(step, context);
     case 'set':
       return set(step, context);
-    case 'move':
-      return move(step, context);
-    case 'remove':
-      return remove(step, context);
+    case 'transfer':
+      return transfer(step, context);
+    case 'delete':
+      return deleteRecord(step, context);
   }
 };
 
 const read = async (step: StepOf<'read'>, context: Context): Promise<RecordAnswer> => {
   const found = await lookUp(step.campaign, context);
-  if ('failed' in found) return { outcome: found.failed, status: 'failed' };
-  return { outcome: success('SUCCESS', 'looked up'), status: 'done', observed: found.observed };
+  if ('failed' in found) return failed(found.failed);
+  return {
+    outcome: success('SUCCESS', 'looked up'),
+    status: 'done',
+    finding:
+      found.observed === null ? { kind: 'absent' } : { kind: 'found', observed: found.observed },
+  };
 };
 
 /** No call: the platform would refuse the move, and no retry can change that. */
@@ -156,6 +168,7 @@ const occupiedByOthers = (step: StepOf<'conflict'>): RecordAnswer => ({
     attempts: 0,
   },
   status: 'failed',
+  finding: NOTHING_MORE,
 });
 
 /** add-or-update with the data of the event the step names. */
@@ -191,7 +204,7 @@ const set = async (step: StepOf<'set'>, context: Context): Promise<RecordAnswer>
     fields.state === undefined ||
     (fields.state === 'WORKED' && typeof fields.nextWork !== 'number');
   const found = needsRead ? await lookUp(step.campaign, context) : undefined;
-  if (found !== undefined && 'failed' in found) return { outcome: found.failed, status: 'failed' };
+  if (found !== undefined && 'failed' in found) return failed(found.failed);
   if (found?.observed === null) return notThere(success('NORECORDFOUND', 'not found'));
   const observed = found?.observed;
   const outcome = await context.platform.send(
@@ -207,14 +220,14 @@ const set = async (step: StepOf<'set'>, context: Context): Promise<RecordAnswer>
     },
     once(context.call),
   );
-  return answerAt(outcome, observed === undefined ? {} : { observed });
+  return answerAt(outcome, observed === undefined ? NOTHING_MORE : { kind: 'found', observed });
 };
 
 /**
  * transfer. The platform refuses (FAILED) a move into a campaign that holds this clientId
  * already: look there before trying again, since a retry cannot change that.
  */
-const move = async (step: StepOf<'move'>, context: Context): Promise<RecordAnswer> => {
+const transfer = async (step: StepOf<'transfer'>, context: Context): Promise<RecordAnswer> => {
   const { platform, call } = context;
   const request = {
     campaignName: step.from,
@@ -229,7 +242,11 @@ const move = async (step: StepOf<'move'>, context: Context): Promise<RecordAnswe
   if (first.code !== 'FAILED') return answerAt(first);
   const there = await lookUp(step.to, context);
   if (!('failed' in there) && there.observed !== null) {
-    return { outcome: first, status: 'done', occupied: there.observed };
+    return {
+      outcome: first,
+      status: 'done',
+      finding: { kind: 'occupied', observed: there.observed },
+    };
   }
   if (platform.maxAttempts <= 1) return answerAt(first);
   const retried = await platform.send(transferCampaignRecord, request, {
@@ -240,8 +257,8 @@ const move = async (step: StepOf<'move'>, context: Context): Promise<RecordAnswe
 };
 
 /** delete: a record already gone is ALREADY_ABSENT, and nothing was removed. */
-const remove = async (
-  step: StepOf<'remove'>,
+const deleteRecord = async (
+  step: StepOf<'delete'>,
   { id, platform, call }: Context,
 ): Promise<RecordAnswer> => {
   const outcome = await platform.send(
@@ -253,10 +270,10 @@ const remove = async (
     return {
       outcome: { ...outcome, category: 'success', code: 'ALREADY_ABSENT' },
       status: 'done',
-      removed: false,
+      finding: NOTHING_MORE,
     };
   }
-  return answer(outcome, { removed: outcome.category === 'success' });
+  return answer(outcome, outcome.category === 'success' ? { kind: 'removed' } : NOTHING_MORE);
 };
 
 /**

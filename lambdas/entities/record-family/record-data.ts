@@ -3,7 +3,7 @@ import { DEFAULT_CLIENT_ID_FIELD_NAME } from '../../messages/rules';
 
 /**
  * A record's data items: what an add-or-update sends, and whether the record the platform holds
- * has them. The one comparison of the live plan (is the record read back the one the events
+ * has them. The one comparison of the live path (is the record read back the one the events
  * want) and of reconciliation (does the record differ from its export row).
  */
 

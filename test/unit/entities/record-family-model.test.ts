@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../lambdas/core/ledger/entity-kind';
+import { NO_EVENT } from '../../../lambdas/core/ledger/event-version';
 import {
   type FamilyState,
   type RecordEvent,
@@ -42,15 +43,18 @@ const transfer = (campaign: string, to: string, routing = {}): RecordOp => ({
 });
 const remove = (campaign: string): RecordOp => ({ kind: 'delete', campaign });
 
-/** The values of each campaign's record (versions left out), or the version it went at. */
+/**
+ * The values of each campaign's record (versions left out) and the create that made it, or the
+ * version of the event it went at.
+ */
 const shown = (state: FamilyState) =>
   Object.fromEntries(
     Object.entries(state).map(([campaign, place]) => [
       campaign,
       'gone' in place
-        ? `gone@${place.gone}`
+        ? `gone@${'v' in place.gone ? place.gone.v : place.gone.by}`
         : {
-            born: place.record.born,
+            born: place.record.origin.kind === 'ours' ? place.record.origin.born : 'outside',
             ...Object.fromEntries(
               Object.entries(place.record.fields).map(([name, field]) => [name, field?.value]),
             ),
@@ -184,9 +188,16 @@ describe('record family replay: each request as the realtime spec applies it', (
     ],
     [
       'a record made outside the integration (the replay starts from what a read found) is changed',
-      { A: { record: { born: '', at: '', fields: { state: { v: '', value: 'NOTWORKED' } } } } },
+      {
+        A: {
+          record: {
+            origin: { kind: 'outside' },
+            fields: { state: { v: NO_EVENT, value: 'NOTWORKED' } },
+          },
+        },
+      },
       [status('A', 'COMPLETED')],
-      { A: { born: '', state: 'COMPLETED' } },
+      { A: { born: 'outside', state: 'COMPLETED' } },
       ['applied'],
     ],
   ])('%s', (_name, start, ops, expected, effects) => {
@@ -211,7 +222,7 @@ describe('record family replay: each request as the realtime spec applies it', (
     // Assess
     expect(record).toMatchObject({
       record: {
-        born: '1',
+        origin: { kind: 'ours', born: '1' },
         at: '3',
         fields: {
           data: { v: '3', value: data('Bo') },

@@ -13,8 +13,8 @@ import {
   recordAt,
   replayFamily,
 } from '../../../lambdas/entities/record-family/model';
-import { planFamily } from '../../../lambdas/entities/record-family/plan';
 import { dataHash } from '../../../lambdas/entities/record-family/record-data';
+import { familySteps } from '../../../lambdas/entities/record-family/steps';
 
 const event = (v: string, op: RecordOp): RecordEvent => ({ key: `e@${v}`, v, action: 'test', op });
 const add = (campaign: string, name: string): RecordOp => ({
@@ -43,17 +43,23 @@ const settle = (
   let now = recordFamily.forMessage?.(known) ?? known;
   for (let i = 0; i < 20; i += 1) {
     const desired = replayFamily(now.base, events).state;
-    const [step] = planFamily(desired, now, events);
+    const [step] = familySteps(desired, now, events);
     if (step === undefined) return { steps, known: now };
     steps.push(
-      step.kind === 'move'
-        ? `move ${step.from}→${step.to}`
+      step.kind === 'transfer'
+        ? `transfer ${step.from}→${step.to}`
         : `${step.kind} ${'campaign' in step ? step.campaign : ''}`.trim(),
     );
+    const observed = step.kind === 'read' ? found(now, step.campaign) : null;
     now = learnFamily(now, step, {
       outcome: { category: 'success', code: 'SUCCESS', message: '', attempts: 1 },
       status: 'done',
-      observed: step.kind === 'read' ? found(now, step.campaign) : null,
+      finding:
+        step.kind !== 'read'
+          ? { kind: 'nothing-more' }
+          : observed === null
+            ? { kind: 'absent' }
+            : { kind: 'found', observed },
     });
   }
   throw new Error('the plan did not settle');
@@ -83,7 +89,7 @@ describe('record family plan', () => {
     }
     // Assess
     // A state is sent only after a read: an agent may have worked the record since.
-    expect(calls).toEqual([['upsert A'], ['read A', 'set A'], ['move A→B'], ['remove B']]);
+    expect(calls).toEqual([['upsert A'], ['read A', 'set A'], ['transfer A→B'], ['delete B']]);
   });
 
   it('reads a moved record again before its state goes, though its new campaign was read empty', () => {
@@ -105,7 +111,7 @@ describe('record family plan', () => {
     const { steps } = settle(events, added);
 
     // Assess: reading B empty said nothing of the record that moved there
-    expect(steps).toEqual(['read B', 'move A→B', 'read B', 'set B']);
+    expect(steps).toEqual(['read B', 'transfer A→B', 'read B', 'set B']);
   });
 
   it('never sends back what work on the platform changed when a newer event does not set it', () => {
@@ -119,7 +125,7 @@ describe('record family plan', () => {
         A: {
           record: {
             ...record,
-            born: '1',
+            origin: { kind: 'ours', born: '1' },
             at: '1',
             fields: { ...record.fields, state: { v: '1', value: 'COMPLETED' } },
           },
@@ -127,7 +133,7 @@ describe('record family plan', () => {
       },
     };
     // Act: a newer add-or-update that sets only data
-    const plan = planFamily(
+    const plan = familySteps(
       replayFamily({}, [...events, event('2', add('A', 'Ana B'))]).state,
       worked,
       [...events, event('2', add('A', 'Ana B'))],
@@ -145,7 +151,7 @@ describe('record family plan', () => {
       written: ['B'],
     };
     // Act
-    const plan = planFamily(replayFamily({}, events).state, inDoubt, events);
+    const plan = familySteps(replayFamily({}, events).state, inDoubt, events);
     // Assess
     expect(plan).toEqual([
       { kind: 'read', campaign: 'A' },
@@ -155,7 +161,7 @@ describe('record family plan', () => {
 
   it('does not read before an add: it adds, or updates a record made outside', () => {
     const events = [event('1', add('A', 'Ana'))];
-    expect(planFamily(replayFamily({}, events).state, EMPTY, events).map((s) => s.kind)).toEqual([
+    expect(familySteps(replayFamily({}, events).state, EMPTY, events).map((s) => s.kind)).toEqual([
       'upsert',
     ]);
   });
@@ -172,7 +178,7 @@ describe('record family plan', () => {
     // Act
     const { steps } = settle(events, known);
     // Assess
-    expect(steps).toEqual(['move A→C']);
+    expect(steps).toEqual(['transfer A→C']);
   });
 
   it('a delete that arrives after a later add was applied as an update re-creates the record', () => {
@@ -186,10 +192,10 @@ describe('record family plan', () => {
     // Act
     const { steps, known: after } = settle(events, known);
     // Assess: the old record goes and a fresh one with the later data comes
-    expect(steps).toEqual(['remove A', 'upsert A']);
+    expect(steps).toEqual(['delete A', 'upsert A']);
     expect(after.places.A).toMatchObject({
       record: {
-        born: '3',
+        origin: { kind: 'ours', born: '3' },
         fields: { data: { value: dataHash([{ key: 'Name', value: 'Ana B' }]) } },
       },
     });
@@ -197,8 +203,8 @@ describe('record family plan', () => {
 
   it('leaves alone a record made outside the integration that no event names', () => {
     const known: KnownFamily = {
-      places: { Z: { record: { born: '', at: '', fields: {} } } },
-      base: { Z: { record: { born: '', at: '', fields: {} } } },
+      places: { Z: { record: { origin: { kind: 'outside' }, fields: {} } } },
+      base: { Z: { record: { origin: { kind: 'outside' }, fields: {} } } },
       written: [],
     };
     const events = [event('1', add('A', 'Ana'))];

@@ -60,8 +60,10 @@ describe('reading a record', () => {
 
     // Assess
     expect(answer.status).toBe(status);
-    if (status === 'done') expect(answer.observed?.workedAt).toBe(workedAt);
-    else
+    if (status === 'done') {
+      expect(answer.finding.kind).toBe('found');
+      if (answer.finding.kind === 'found') expect(answer.finding.observed.workedAt).toBe(workedAt);
+    } else
       expect(answer.outcome).toMatchObject({
         category: 'retryable',
         code: 'MALFORMED_RESPONSE',

@@ -88,4 +88,71 @@ describe('what ops trace shows of a ledger item', () => {
       expect.stringMatching(/delete-user .*SUCCESS \[from scim\]$/),
     ]);
   });
+
+  it('shows who made each record of a family and why a campaign is empty, from a schema 2 item too', () => {
+    // Prepare: the family's record moved from Leads to Later; Other holds one made outside, found
+    // by a read. The same item as schema 2 said both with empty versions.
+    const add = '001795507200000.1.a';
+    const move = '001795507800000.3.b';
+    const event = (key: string, v: string, op: object) => ({
+      key,
+      v,
+      action: key.split('@')[0],
+      op,
+      settled: true,
+      outcome: 'SUCCESS',
+    });
+    const events = [
+      event(`add-or-update-campaign-record@${add}`, add, {
+        kind: 'upsert',
+        campaign: 'Leads',
+        items: [{ key: 'Name', value: 'Ada' }],
+      }),
+      event(`transfer-campaign-record@${move}`, move, {
+        kind: 'transfer',
+        campaign: 'Leads',
+        to: 'Later',
+        routing: {},
+      }),
+    ];
+    const item = (schema: number, known: object) => ({
+      schema,
+      kind: 'record-family',
+      id: { region: 'eu-central-1', clientId: 'C-1' },
+      events,
+      known,
+    });
+    const current = item(ENTITY_KINDS['record-family'].parts.schema, {
+      places: {
+        Leads: { gone: { by: 'transfer', v: move } },
+        Later: { record: { origin: { kind: 'ours', born: add }, at: move, fields: {} } },
+        Other: { record: { origin: { kind: 'outside' }, fields: {} } },
+      },
+      base: { Leads: { gone: { by: 'nothing' } }, Later: { gone: { by: 'nothing' } } },
+      written: ['Leads', 'Later'],
+    });
+    const v2 = item(2, {
+      places: {
+        Leads: { gone: move },
+        Later: { record: { born: add, at: move, fields: {} } },
+        Other: { record: { born: '', at: '', fields: {} } },
+      },
+      base: { Leads: { gone: '' }, Later: { gone: '' } },
+      written: ['Leads', 'Later'],
+    });
+
+    // Act
+    const lines = describeLedgerItem(ENTITY_KINDS['record-family'], current);
+    const linesOfV2 = describeLedgerItem(ENTITY_KINDS['record-family'], v2);
+
+    // Assess
+    const known = lines.slice(lines.indexOf('  on the platform, as the ledger knows it'));
+    expect(known).toEqual([
+      '  on the platform, as the ledger knows it',
+      expect.stringMatching(/^ {4}Later +record made 2026-11-24T08:00:00.000Z$/),
+      expect.stringMatching(/^ {4}Leads +none \(since 2026-11-24T08:10:00.000Z\)$/),
+      expect.stringMatching(/^ {4}Other +record made outside this integration$/),
+    ]);
+    expect(linesOfV2).toEqual(lines);
+  });
 });

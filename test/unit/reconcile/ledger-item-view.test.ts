@@ -28,7 +28,7 @@ const family = (clientId: string, campaign: string) => ({
     },
   ],
   known: {
-    places: { [campaign]: { record: { born: v, at: v, fields: {} } } },
+    places: { [campaign]: { record: { origin: { kind: 'ours', born: v }, at: v, fields: {} } } },
     base: {},
     written: [campaign],
   },

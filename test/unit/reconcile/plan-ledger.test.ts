@@ -78,7 +78,7 @@ const createdIn = (clientId: string, campaign: string) => {
     id: { region: REGION, clientId },
     events: [],
     known: {
-      places: { [campaign]: { record: { born: v, at: v, fields: {} } } },
+      places: { [campaign]: { record: { origin: { kind: 'ours', born: v }, at: v, fields: {} } } },
       base: {},
       written: [campaign],
     },

@@ -1,9 +1,12 @@
-import { isPlatformVersion, type Version } from '../../core/ledger/event-version';
+import { isPlatformVersion, NO_EVENT, type Version } from '../../core/ledger/event-version';
 import { isUnsure, type KnownFamily, type KnownPlace, surePlace } from './known';
 import {
+  bornOf,
   CREATED_DEFAULTS,
   type FamilyState,
   type FieldValue,
+  type Gone,
+  goneAt,
   ITEM_TIME_ZONE_KEY,
   type Place,
   RECORD_FIELDS,
@@ -19,7 +22,7 @@ import {
 
 /**
  * How the platform gets from what the ledger knows of a family to what its replay wants: one
- * function, `planFamily`. Every step says which call it makes and what the ledger will know
+ * function, `familySteps`. Every step says which call it makes and what the ledger will know
  * once it is answered (`place`), so learning from an answer needs no rule of its own.
  */
 
@@ -47,17 +50,17 @@ export type RecordStep =
       readonly fields: SetFields;
       readonly place: Place;
     }
-  /** transfer, with the routing fields due at the destination. */
+  /** transfer, with the routing fields due at the destination; `gone`: why `from` is empty then. */
   | {
-      readonly kind: 'move';
+      readonly kind: 'transfer';
       readonly from: string;
       readonly to: string;
       readonly fields: SetFields;
       readonly place: Place;
-      readonly gone: Version;
+      readonly gone: Gone;
     }
-  /** delete. */
-  | { readonly kind: 'remove'; readonly campaign: string; readonly gone: Version }
+  /** delete; `gone`: why the campaign is empty then. */
+  | { readonly kind: 'delete'; readonly campaign: string; readonly gone: Gone }
   /** No call: what the ledger knows of a campaign changes (an incarnation recognised). */
   | { readonly kind: 'note'; readonly campaign: string; readonly place: Place }
   /** No call: a record made outside holds the place the replay wants the family's record in. */
@@ -78,7 +81,7 @@ const dueFields = (desired: RecordState, known: RecordState | undefined): Record
     const want = desired.fields[name];
     if (want === undefined) return false;
     const have = known?.fields[name];
-    const applied = have?.v ?? '';
+    const applied = have?.v ?? NO_EVENT;
     return (
       want.v > applied ||
       (want.v < applied && !isPlatformVersion(applied) && want.value !== (have?.value ?? null))
@@ -137,10 +140,10 @@ const created = (
     RECORD_FIELDS.map((name) => {
       const want = desired.fields[name];
       const value = platform[name];
-      return [name, { v: want !== undefined && want.value === value ? want.v : '', value }];
+      return [name, { v: want !== undefined && want.value === value ? want.v : NO_EVENT, value }];
     }),
   ) as RecordFields;
-  return { born: desired.born, at: desired.at, fields };
+  return withAt({ origin: desired.origin, fields }, desired.at);
 };
 
 /**
@@ -155,10 +158,7 @@ const updates = (
   events: readonly RecordEvent[],
 ): RecordStep[] => {
   const steps: RecordStep[] = [];
-  let record: RecordState = {
-    ...rebound(known, desired, events),
-    at: desired.at > known.at ? desired.at : known.at,
-  };
+  let record = withAt(rebound(known, desired, events), newer(desired.at, known.at));
   let due = dueFields(desired, record);
   const data = desired.fields.data;
   if (due.includes('data') && data !== undefined) {
@@ -206,7 +206,7 @@ const updates = (
     });
   } else if (
     steps.length === 0 &&
-    (settable.length > 0 || record.born !== known.born || record.at !== known.at)
+    (settable.length > 0 || bornOf(record) !== bornOf(known) || record.at !== known.at)
   ) {
     // Nothing to send, but the ledger now knows more (an incarnation recognised, a default taken as set).
     steps.push({
@@ -229,24 +229,37 @@ const rebound = (
   desired: RecordState,
   events: readonly RecordEvent[],
 ): RecordState => {
-  if (known.born === desired.born) return known;
-  const add = events.find((event) => event.v === known.born && event.op.kind === 'upsert');
+  const born = bornOf(known);
+  if (born === bornOf(desired)) return known;
+  const add = events.find((event) => event.v === born && event.op.kind === 'upsert');
   const setByAdd = new Set(add?.op.kind === 'upsert' ? Object.keys(upsertSets(add.op)) : []);
   const fields = Object.fromEntries(
     Object.entries(known.fields).map(([name, field]) => {
-      if (field.v !== known.born || setByAdd.has(name)) return [name, field];
+      if (field.v !== born || setByAdd.has(name)) return [name, field];
       const want = desired.fields[name as RecordField];
       return [
         name,
-        { ...field, v: want !== undefined && want.value === field.value ? want.v : '' },
+        { ...field, v: want !== undefined && want.value === field.value ? want.v : NO_EVENT },
       ];
     }),
   ) as RecordFields;
-  return { ...known, born: desired.born, fields };
+  return { ...known, origin: desired.origin, fields };
 };
 
-const goneVersion = (place: Place | undefined, fallback: Version): Version =>
-  place !== undefined && 'gone' in place ? place.gone : fallback;
+/** The newer of two versions of the event that put a record here (absent: none did). */
+const newer = (a: Version | undefined, b: Version | undefined): Version | undefined =>
+  a === undefined ? b : b === undefined || a > b ? a : b;
+
+const withAt = (record: RecordState, at: Version | undefined): RecordState => {
+  const { at: _, ...rest } = record;
+  return at === undefined ? rest : { ...rest, at };
+};
+
+/** Nothing keeps a record out of a campaign the steps empty to make room or to add anew. */
+const NOTHING: Gone = { by: 'nothing' };
+
+const isIncarnation = (record: RecordState | undefined, born: Version): boolean =>
+  record !== undefined && bornOf(record) === born;
 
 const isFree = (place: Place | undefined): boolean => place === undefined || 'gone' in place;
 
@@ -317,7 +330,7 @@ const stuck = (want: RecordState, here: RecordState): boolean =>
  * another campaign is moved there, one it no longer has is removed, one it has nowhere on the
  * platform is added (with the data its events carry). Matched records get only their due fields.
  */
-export const planFamily = (
+export const familySteps = (
   desired: FamilyState,
   known: KnownFamily,
   events: readonly RecordEvent[],
@@ -332,24 +345,30 @@ export const planFamily = (
     const record = recordAt(p);
     return record === undefined ? [] : [[c, record] as const];
   });
-  const desiredAt = new Map(wanted.map(([c, record]) => [record.born, c]));
+  const desiredAt = new Map(wanted.map(([c, record]) => [bornOf(record), c]));
   const steps: RecordStep[] = [];
   const record = (c: string) => recordAt(platform.get(c));
 
   // The platform's record is the replay's when the replay has no other record for it: one the
   // ledger added before it knew of an older create (younger), or one found made outside.
-  const knownBorn = new Set([...platform.values()].flatMap((p) => recordAt(p)?.born ?? []));
+  const knownBorn = new Set(
+    [...platform.values()].flatMap((p) => {
+      const r = recordAt(p);
+      return r === undefined ? [] : [bornOf(r)];
+    }),
+  );
   const incarnation = (c: string): Version | undefined => {
     const here = record(c);
     if (here === undefined) return undefined;
-    if (desiredAt.has(here.born)) return here.born;
+    const born = bornOf(here);
+    if (desiredAt.has(born)) return born;
     const want = recordAt(desired[c]);
     if (
       want !== undefined &&
-      !knownBorn.has(want.born) &&
-      (here.born === '' || want.born < here.born)
+      !knownBorn.has(bornOf(want)) &&
+      (here.origin.kind === 'outside' || bornOf(want) < born)
     ) {
-      return want.born;
+      return bornOf(want);
     }
     return undefined;
   };
@@ -370,8 +389,9 @@ export const planFamily = (
       return target !== undefined && record(c) !== undefined && misplaced(target) === c;
     });
     if (swap !== undefined) {
-      const gone = goneVersion(desired[swap], record(swap)?.at ?? '');
-      steps.push({ kind: 'remove', campaign: swap, gone });
+      // Removed to be added again where it belongs: nothing keeps a record out of it.
+      const gone = goneAt(desired[swap]) ?? NOTHING;
+      steps.push({ kind: 'delete', campaign: swap, gone });
       platform.set(swap, { gone });
     }
     for (const c of [...platform.keys()].sort()) {
@@ -388,11 +408,11 @@ export const planFamily = (
             (ROUTING as readonly string[]).includes(name) &&
             !unsendable(name, want.fields[name]?.value ?? null),
         );
-        const moved = withFields({ ...here, at: want.at }, pick(want, routing));
-        // Vacated for the replay's record there, if any: nothing keeps that one out (`gone` '').
-        const gone = goneVersion(desired[c], '');
+        const moved = withFields(withAt(here, want.at), pick(want, routing));
+        // Vacated for the replay's record there, if any: nothing keeps that one out.
+        const gone = goneAt(desired[c]) ?? NOTHING;
         steps.push({
-          kind: 'move',
+          kind: 'transfer',
           from: c,
           to: target,
           fields: valuesOf(want.fields, routing),
@@ -406,11 +426,11 @@ export const planFamily = (
       }
       // Not wanted anywhere: it goes, unless it was made outside the integration and no event of
       // ours removed it. Removed to make room for the replay's newer record there, nothing keeps
-      // that one out (`gone` '').
+      // that one out.
       const place = desired[c];
-      if (here.born === '' && (place === undefined || !('gone' in place))) continue;
-      const gone = goneVersion(place, '');
-      steps.push({ kind: 'remove', campaign: c, gone });
+      if (here.origin.kind === 'outside' && goneAt(place) === undefined) continue;
+      const gone = goneAt(place) ?? NOTHING;
+      steps.push({ kind: 'delete', campaign: c, gone });
       platform.set(c, { gone });
       progress = true;
     }
@@ -418,7 +438,7 @@ export const planFamily = (
 
   for (const [c, want] of wanted) {
     const here = record(c);
-    if (here !== undefined && incarnation(c) === want.born) {
+    if (here !== undefined && incarnation(c) === bornOf(want)) {
       const updated = updates(c, want, here, events);
       const adding = stuck(want, here) ? creation(c, want, events) : undefined;
       if (adding === undefined) {
@@ -427,20 +447,20 @@ export const planFamily = (
       }
       // A field the API cannot set back holds a value the replay does not give this record (one
       // of its family's other records had it): only a record added afresh starts without it.
-      steps.push({ kind: 'remove', campaign: c, gone: '' }, ...adding);
+      steps.push({ kind: 'delete', campaign: c, gone: NOTHING }, ...adding);
       continue;
     }
     if (here !== undefined) {
       // Its place is taken by a record made outside (a refused move found it there, after the
       // ledger had written to that campaign): refused, as the replay refuses one it foresees,
       // and read again before the next try.
-      if (here.born === '') steps.push({ kind: 'conflict', campaign: c });
+      if (here.origin.kind === 'outside') steps.push({ kind: 'conflict', campaign: c });
       // Otherwise by one of ours that could not move away yet: the ledger reads again.
       continue;
     }
-    if ([...platform.values()].some((p) => recordAt(p)?.born === want.born)) continue;
-    const there = platform.get(c);
-    if (there !== undefined && 'gone' in there && there.outside === true && there.gone >= want.at) {
+    if ([...platform.values()].some((p) => isIncarnation(recordAt(p), bornOf(want)))) continue;
+    const gone = goneAt(platform.get(c));
+    if (gone?.by === 'outside' && gone.after >= (want.at ?? NO_EVENT)) {
       // Removed on the platform, outside the integration, after the newest event that put it
       // here: not undone.
       continue;
@@ -456,7 +476,7 @@ export const planFamily = (
   const deleted = new Set(events.flatMap(({ op }) => (op.kind === 'delete' ? [op.campaign] : [])));
   for (const [c, place] of Object.entries(desired)) {
     if ('gone' in place && !platform.has(c) && deleted.has(c) && known.base[c] === undefined) {
-      steps.push({ kind: 'remove', campaign: c, gone: place.gone });
+      steps.push({ kind: 'delete', campaign: c, gone: place.gone });
       platform.set(c, place);
     }
   }
