@@ -24,7 +24,7 @@ const STATUS_NOTES: ReadonlyMap<string, string> = new Map([
   ['realtime:INVALIDRECORDDATAKEY', 'a data key equals the `clientIdFieldName` in effect'],
   [
     'realtime:NORECORDFOUND',
-    'the record family\'s platform steps read it per step (e.g. a delete of a record already gone)',
+    "the record family's platform steps read it per step (e.g. a delete of a record already gone)",
   ],
   ['provisioning:SUCCESS', 'request succeeded'],
   ['provisioning:FAIL', 'reason in `message`; bounded by maxAttempts, then SQS redelivery'],
@@ -38,10 +38,13 @@ const STATUS_NOTES: ReadonlyMap<string, string> = new Map([
     'provisioning:NOT_SUPPORTED',
     'e.g. an environment on the internal user directory (the spec supports SAML / linked directories only)',
   ],
-  ['provisioning:ALREADY_EXISTS', 'the user\'s platform steps read it (an add of a user already there: ours, or someone else\'s)'],
+  [
+    'provisioning:ALREADY_EXISTS',
+    "the user's platform steps read it (an add of a user already there: ours, or someone else's)",
+  ],
   [
     'provisioning:NOT_FOUND',
-    'query-user-existence reads it as an answer; the user\'s platform steps as a delete of a user already gone',
+    "query-user-existence reads it as an answer; the user's platform steps as a delete of a user already gone",
   ],
 ]);
 
