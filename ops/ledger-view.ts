@@ -24,8 +24,10 @@ const what = (op: RecordOp | UserOp): string => {
   switch (op.kind) {
     case 'upsert':
     case 'status':
-    case 'delete':
       return op.campaign;
+    // A user's delete names no campaign.
+    case 'delete':
+      return 'campaign' in op ? op.campaign : '';
     case 'transfer':
       return `${op.campaign} → ${op.to}`;
     default:
@@ -90,7 +92,7 @@ const userGone = (gone: UserGone): string => {
   switch (gone.by) {
     case 'nothing':
       return 'no (since before the ledger)';
-    case 'leave':
+    case 'delete':
       return `no (since ${when(gone.v)})`;
     case 'outside':
       return `no (removed outside this integration, after ${when(gone.after)})`;

@@ -11,7 +11,7 @@ import {
   type StepAnswer,
   type StoredEvent,
 } from './entity-kind';
-import type { Version } from './event-version';
+import { sameEvent, type Version } from './event-version';
 import { type LedgerDoc, parseLedgerDoc } from './ledger-doc';
 import type { ClaimResult, LedgerStore } from './ledger-store';
 
@@ -201,7 +201,7 @@ export class EntityLedger {
     before: Doc,
     request: ApplyRequest,
   ): Promise<{ doc: Doc; outcome: Outcome }> {
-    const { event } = request;
+    const event = asHeld(before.events, request.event);
     const repeat = alreadyHeld(before, event);
     if (repeat !== undefined) return repeat;
     // An event not settled yet (a conflict redriven, a redelivery) is received again: its
@@ -369,6 +369,16 @@ export class EntityLedger {
     return Math.floor(this.#now() / 1000) + seconds;
   }
 }
+
+/**
+ * The event under the key the ledger holds it by: a copy whose version differs from the held
+ * one's only by its hash (its op was stored under older words) is that event.
+ */
+const asHeld = (events: readonly StoredEvent<unknown>[], event: NewEvent): NewEvent => {
+  if (events.some((e) => e.key === event.key)) return event;
+  const held = events.find((e) => e.action === event.action && sameEvent(e, event));
+  return held === undefined ? event : { ...event, key: held.key, v: held.v };
+};
 
 /**
  * A copy of an event the ledger settled (a duplicate, counted), or one older than everything it

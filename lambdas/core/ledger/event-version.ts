@@ -8,14 +8,17 @@ import { createHash } from 'node:crypto';
  */
 export type Version = string;
 
-/** Same-millisecond ties: a create comes before a change, a change before a move, a move before a delete. */
-export const EVENT_RANKS = { create: 1, change: 2, move: 3, delete: 4 } as const;
-export type EventKind = keyof typeof EVENT_RANKS;
+/**
+ * Same-millisecond ties: an add comes before a change, a change before a transfer, a transfer
+ * before a delete. The names are the actions' words; a version holds only the number.
+ */
+export const EVENT_RANKS = { add: 1, change: 2, transfer: 3, delete: 4 } as const;
+export type EventRank = keyof typeof EVENT_RANKS;
 
 const TIME_DIGITS = 15;
 
-export const eventVersion = (occurredAtMs: number, kind: EventKind, payloadHash: string): Version =>
-  `${String(Math.trunc(occurredAtMs)).padStart(TIME_DIGITS, '0')}.${EVENT_RANKS[kind]}.${payloadHash.slice(0, 16)}`;
+export const eventVersion = (occurredAtMs: number, rank: EventRank, payloadHash: string): Version =>
+  `${String(Math.trunc(occurredAtMs)).padStart(TIME_DIGITS, '0')}.${EVENT_RANKS[rank]}.${payloadHash.slice(0, 16)}`;
 
 /**
  * The version of a change made on the platform outside any event (an agent working the record
@@ -41,6 +44,19 @@ const canonical = (value: unknown): string => {
   return JSON.stringify(value);
 };
 
+/** A version's time and rank, without its hash. */
+const moment = (v: Version): string => v.split('.', 2).join('.');
+
+/**
+ * Whether two events are one: the same time and rank, and the same op. Their versions then match,
+ * unless the op's words changed between the two (a user's `join` became `add`): the hash of the
+ * one stored before differs, so the ledger recognises a copy by this and not by its version.
+ */
+export const sameEvent = (
+  a: { readonly v: Version; readonly op: unknown },
+  b: { readonly v: Version; readonly op: unknown },
+): boolean => moment(a.v) === moment(b.v) && canonical(a.op) === canonical(b.op);
+
 /**
  * Hash of what a message asks the platform to do: the correlation id and the time are left out,
  * so two copies of one event hash the same whoever re-sent them.
@@ -56,5 +72,5 @@ export const payloadHash = (message: Readonly<Record<string, unknown>>): string 
  * that two messages naming one record differently (by clientId, or by previewRecordId) are one
  * event, and a tie between them is broken the same way wherever the order is computed.
  */
-export const versionOf = (rank: EventKind, op: unknown, occurredAtMs: number): Version =>
+export const versionOf = (rank: EventRank, op: unknown, occurredAtMs: number): Version =>
   eventVersion(occurredAtMs, rank, payloadHash({ op }));

@@ -42,7 +42,7 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
   keyOf: (id) => userKey(id.loginUserId),
   unknown: UNKNOWN_USER,
   migrate,
-  // Someone else's user refused a join: looked at again before the next try (an operator may
+  // Someone else's user refused an add: looked at again before the next try (an operator may
   // have removed it).
   recheck: (known) =>
     known.place === undefined || isUnsureUser(known.place)
@@ -68,7 +68,7 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
     userAt(desired.place) === undefined &&
     knownUserAt(known.place) === undefined &&
     !isUnsureUser(known.place),
-  // Whether it is there, and the newest event that asked for it (a rejoin asks the platform again).
+  // Whether it is there, and the newest event that asked for it (an add of a user of ours asks the platform again).
   values: (state) => {
     if (state.place === undefined) return null;
     if ('gone' in state.place) return 'absent';
@@ -77,8 +77,8 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
   keep: (state, events) => {
     const user = userAt(state.place);
     const at = user?.origin === 'ours' ? user.at : undefined;
-    return events.filter((event) => event.v === at && event.op.kind === 'join');
+    return events.filter((event) => event.v === at && event.op.kind === 'add');
   },
   alreadyCode: (op, doubted) =>
-    op.kind === 'join' ? 'ALREADY_EXISTS' : doubted ? 'ALREADY_DELETED' : 'ALREADY_ABSENT',
+    op.kind === 'add' ? 'ALREADY_EXISTS' : doubted ? 'ALREADY_DELETED' : 'ALREADY_ABSENT',
 };

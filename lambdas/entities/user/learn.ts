@@ -55,6 +55,6 @@ export const learnUser = (known: KnownUser, step: UserStep, answer: UserAnswer):
   }
   // A user the ledger removed without knowing what was there before was someone else's.
   const before =
-    step.kind === 'remove' && answer.finding === 'removed' ? SOMEONE_ELSES : NOTHING_THERE;
+    step.kind === 'delete' && answer.finding === 'removed' ? SOMEONE_ELSES : NOTHING_THERE;
   return { place: after, base: baseAfterWrite(known.base, before) };
 };

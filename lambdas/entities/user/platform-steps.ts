@@ -44,7 +44,7 @@ export const runUserStep = async (
         status: 'failed',
         finding: 'nothing-more',
       };
-    case 'remove': {
+    case 'delete': {
       const outcome = await platform.send(deleteUser, { loginUserId: id.loginUserId }, once);
       if (outcome.code === 'NOT_FOUND') {
         return {
@@ -57,9 +57,9 @@ export const runUserStep = async (
       return { outcome, status: stepStatus(outcome), finding };
     }
     case 'add': {
-      const join = events.find((event) => event.v === step.of && event.op.kind === 'join');
-      if (join?.op.kind !== 'join') throw new Error(`the fields of join ${step.of} are not kept`);
-      const user = join.op.user;
+      const add = events.find((event) => event.v === step.of && event.op.kind === 'add');
+      if (add?.op.kind !== 'add') throw new Error(`the fields of add ${step.of} are not kept`);
+      const user = add.op.user;
       const outcome = await platform.send(addUser, { loginUserId: id.loginUserId, ...user }, once);
       if (outcome.code !== 'ALREADY_EXISTS') {
         return { outcome, status: stepStatus(outcome), finding: 'nothing-more' };

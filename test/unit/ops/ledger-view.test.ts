@@ -35,8 +35,8 @@ describe('what ops trace shows of a ledger item', () => {
 
   it('shows each event with its source, and an older event without one', () => {
     // Prepare: a queue add, a SCIM delete, and an event written before sources were kept.
-    const join = {
-      kind: 'join',
+    const add = {
+      kind: 'add',
       user: { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' },
     };
     const raw = {
@@ -48,7 +48,7 @@ describe('what ops trace shows of a ledger item', () => {
           key: 'add-user@1',
           v: '000001700000000000.1.a',
           action: 'add-user',
-          op: join,
+          op: add,
           settled: true,
           outcome: 'SUCCESS',
         },
@@ -56,7 +56,7 @@ describe('what ops trace shows of a ledger item', () => {
           key: 'add-user@2',
           v: '000001700000001000.1.b',
           action: 'add-user',
-          op: join,
+          op: add,
           settled: true,
           outcome: 'ALREADY_EXISTS',
           source: 'queue',
@@ -65,14 +65,14 @@ describe('what ops trace shows of a ledger item', () => {
           key: 'delete-user@3',
           v: '000001700000002000.4.c',
           action: 'delete-user',
-          op: { kind: 'leave' },
+          op: { kind: 'delete' },
           settled: true,
           outcome: 'SUCCESS',
           source: 'scim',
         },
       ],
       known: {
-        place: { gone: { by: 'leave', v: '000001700000002000.4.c' } },
+        place: { gone: { by: 'delete', v: '000001700000002000.4.c' } },
         base: { stage: 'written-unseen' },
       },
     };
