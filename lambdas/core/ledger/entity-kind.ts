@@ -5,7 +5,7 @@ import type { DocParts } from './ledger-doc';
 import type { LedgerStore } from './ledger-store';
 
 /**
- * The port between the ledger's mechanism (`entity-ledger.ts`: lease, events, replay, plan,
+ * The port between the ledger's mechanism (`entity-ledger.ts`: lease, events, replay, steps,
  * commit) and what one kind of platform entity is (a record family, a user). The mechanism
  * names no entity and no action; a kind supplies the model of the platform for one entity and
  * the steps that bring the platform there, as Powertools' idempotency keeps its persistence
@@ -156,7 +156,7 @@ export interface EntityKind<
    * version is newer than the one applied are sent, so work done on the platform since (an agent
    * completing a record) stays. Empty when the platform holds `desired`.
    */
-  plan(desired: State, known: Known, events: readonly StoredEvent<Op>[]): readonly Step[];
+  steps(desired: State, known: Known, events: readonly StoredEvent<Op>[]): readonly Step[];
   run(step: Step, context: StepContext<Id, Op>): Promise<Answer>;
   /** What the ledger knows after `step` ended as `answer`. Pure. */
   learn(known: Known, step: Step, answer: Answer): Known;

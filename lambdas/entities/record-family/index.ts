@@ -123,7 +123,7 @@ export const recordFamily: EntityKind<
   // What a campaign held before the ledger wrote there, then what folded events left.
   start: (known, snapshot) => ({ ...known.base, ...snapshot }),
   replay: replayFamily,
-  plan: planFamily,
+  steps: planFamily,
   run: runRecordStep,
   learn: learnFamily,
   // The campaigns whose record the ledger knows one of our creates made (not one found there).

@@ -11,8 +11,8 @@ import {
 import { learnUser, type UserAnswer } from './learn';
 import { replayUser, type UserOp, type UserState, userAt } from './model';
 import { USER_PARTS } from './persisted';
-import { planUser, type UserStep } from './plan';
 import { runUserStep, type UserId } from './platform-steps';
+import { type UserStep, userSteps } from './steps';
 
 export type { UserId } from './platform-steps';
 
@@ -57,7 +57,7 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
         },
   start: (known, snapshot) => snapshot ?? baseState(known.base),
   replay: replayUser,
-  plan: planUser,
+  steps: userSteps,
   run: runUserStep,
   learn: learnUser,
   createdByUs: (known) => ({

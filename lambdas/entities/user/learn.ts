@@ -10,7 +10,7 @@ import {
   userAfterRead,
 } from './known';
 import type { UserPlace } from './model';
-import type { UserStep } from './plan';
+import type { UserStep } from './steps';
 
 /** What a step's call told the ledger, beyond its status. */
 export type UserFinding =

@@ -4,7 +4,7 @@ import { existenceResult, queryUserExistence } from '../../actions/query-user-ex
 import { type StepContext, stepStatus } from '../../core/ledger/entity-kind';
 import type { UserAnswer } from './learn';
 import { NOT_OURS_TO_DO, type UserOp } from './model';
-import type { UserStep } from './plan';
+import type { UserStep } from './steps';
 
 /** Who a user is on the platform. */
 export interface UserId {
@@ -14,7 +14,7 @@ export interface UserId {
 const looked = async ({ id, platform, call }: StepContext<UserId, UserOp>) =>
   platform.send(queryUserExistence, { loginUserId: id.loginUserId }, call);
 
-/** Sends one planned step as its platform request and reads what the answer tells the ledger. */
+/** Sends one step as its platform request and reads what the answer tells the ledger. */
 export const runUserStep = async (
   step: UserStep,
   context: StepContext<UserId, UserOp>,

@@ -15,7 +15,7 @@ import { recordFamily } from '../../../lambdas/entities/record-family';
 import type { RecordOp } from '../../../lambdas/entities/record-family/model';
 import { user } from '../../../lambdas/entities/user';
 import type { UserOp } from '../../../lambdas/entities/user/model';
-import type { UserStep } from '../../../lambdas/entities/user/plan';
+import type { UserStep } from '../../../lambdas/entities/user/steps';
 import { clientAgainstTestSimulator } from '../core/client-fixtures';
 
 const LOGIN = 'ada@example.com';

@@ -34,7 +34,7 @@ const asksAgain = (at: Version, there: Exclude<KnownUserRecord, { origin: 'outsi
  * first when the known state is in doubt, or before the first add of a user the ledger knows
  * nothing about; then at most one write.
  */
-export const planUser = (
+export const userSteps = (
   desired: UserState,
   known: KnownUser,
   events: readonly UserEvent[],
