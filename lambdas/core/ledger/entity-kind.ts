@@ -93,6 +93,18 @@ export type CreatedByUs =
   | { readonly kind: 'entity'; readonly ours: boolean }
   | { readonly kind: 'places'; readonly ours: ReadonlySet<string> };
 
+/**
+ * What a ledger item of a kind means to a person (`ops trace`): times and states only, never data
+ * values, names or agent ids. The mechanism around it (events, snapshot, parse errors) is the
+ * tool's; what the replay wants comes from the kind's own `start` and `replay`.
+ */
+export interface Describe<Op, State, Known> {
+  /** What an event acts on within its entity (a campaign, a move); '' for the entity itself. */
+  target(op: Op): string;
+  /** What the events want (the replay) and what the ledger knows the platform holds, as lines. */
+  state(desired: State, known: Known): string[];
+}
+
 export interface EntityKind<
   Id,
   Op,
@@ -179,6 +191,8 @@ export interface EntityKind<
    * `doubted`: a request of this message went unanswered and reading back showed it done.
    */
   alreadyCode(op: Op, doubted: boolean): OutcomeCode;
+  /** What an item of this kind means to a person (`ops trace`). */
+  readonly describe: Describe<Op, State, Known>;
 }
 
 /** Any kind, whatever its types (the ledger's and the harness's view). */

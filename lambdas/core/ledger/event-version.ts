@@ -32,6 +32,10 @@ export const isPlatformVersion = (version: Version): boolean => version.endsWith
 /** The `occurredAt` part of a version, in epoch ms. */
 export const versionTime = (version: Version): number => Number(version.slice(0, TIME_DIGITS));
 
+/** A version as a person reads it: its time, or "before the ledger" for what was there first (''). */
+export const versionWhen = (v: Version): string =>
+  v === '' ? 'before the ledger' : new Date(versionTime(v)).toISOString();
+
 /** Stable JSON: object keys sorted, so the same payload always hashes the same. */
 const canonical = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

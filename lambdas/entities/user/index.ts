@@ -1,5 +1,6 @@
 import { userKey } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
+import { describeUser } from './describe';
 import {
   baseState,
   isUnsureUser,
@@ -81,4 +82,5 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
   },
   alreadyCode: (op, doubted) =>
     op.kind === 'add' ? 'ALREADY_EXISTS' : doubted ? 'ALREADY_DELETED' : 'ALREADY_ABSENT',
+  describe: describeUser,
 };

@@ -107,5 +107,15 @@ describe('ops trace', () => {
     // Personal data stays redacted without --show-body.
     expect(run.stdout).not.toContain(`"loginUserId":"${LEAVER}"`);
     expect(run.stdout).toContain(`filter entity = "${key}"`);
+
+    // Act: a trace by the read of the same kind (a read orders nothing; it shows what it reads).
+    const byRead = await runOpsCaptured(['trace', 'query-user-existence', LEAVER, ...stack.args], {
+      clients: { sqs, dynamoDb: ledgerClient },
+    });
+
+    // Assess: the same entity, and the same desired state, from the user kind's own replay.
+    expect(byRead.code).toBe(0);
+    expect(byRead.stdout).toContain(`ledger key         ${key}`);
+    expect(byRead.stdout).toContain('desired            no (since 2026-11-24T08:30:00.000Z)');
   });
 });
