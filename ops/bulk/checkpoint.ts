@@ -6,6 +6,9 @@
  * entries of one batch retried apart) a high-water mark would be wrong, so the set is kept.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
+import * as z from 'zod/mini';
+import type { Exactly } from '../../lambdas/core/ledger/ledger-doc';
+import { formatIssues } from '../../lambdas/messages/parse';
 import { OpsError } from '../errors';
 import { type Range, RangeSet } from './range-set';
 
@@ -28,6 +31,27 @@ interface CheckpointFile extends LoadIdentity {
   readonly updatedAt: string;
 }
 
+const count = z.int().check(z.nonnegative());
+
+/** A checkpoint file as read back: parsed, every field (version 1 has always written them all). */
+const CHECKPOINT_FILE = z.object({
+  version: z.literal(1),
+  input: z.string(),
+  contentHash: z.string(),
+  action: z.string(),
+  target: z.string(),
+  format: z.string(),
+  messages: count,
+  exportedAt: z.string(),
+  sent: z.array(
+    z
+      .tuple([count, count])
+      .check(z.refine(([first, last]) => first <= last, 'must not end before it starts')),
+  ),
+  updatedAt: z.string(),
+});
+CHECKPOINT_FILE satisfies Exactly<typeof CHECKPOINT_FILE, CheckpointFile>;
+
 const IDENTITY_FIELDS = [
   'contentHash',
   'action',
@@ -36,12 +60,6 @@ const IDENTITY_FIELDS = [
   'messages',
   'exportedAt',
 ] as const satisfies readonly (keyof LoadIdentity)[];
-
-const isRange = (value: unknown): value is Range =>
-  Array.isArray(value) &&
-  value.length === 2 &&
-  value.every((n) => Number.isSafeInteger(n) && n >= 0) &&
-  value[0] <= value[1];
 
 /** The checkpoint file's content, or undefined when there is none. */
 export const readCheckpoint = async (file: string): Promise<CheckpointFile | undefined> => {
@@ -52,24 +70,19 @@ export const readCheckpoint = async (file: string): Promise<CheckpointFile | und
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new OpsError(`Cannot read the checkpoint ${file}: ${(error as Error).message}`);
   }
-  let parsed: Partial<CheckpointFile>;
+  let json: unknown;
   try {
-    parsed = JSON.parse(text) as Partial<CheckpointFile>;
+    json = JSON.parse(text);
   } catch {
     throw new OpsError(`The checkpoint ${file} is not valid JSON: delete it to start over`);
   }
-  if (
-    parsed.version !== 1 ||
-    !Array.isArray(parsed.sent) ||
-    !parsed.sent.every(isRange) ||
-    typeof parsed.contentHash !== 'string' ||
-    typeof parsed.exportedAt !== 'string'
-  ) {
+  const parsed = z.safeParse(CHECKPOINT_FILE, json);
+  if (!parsed.success) {
     throw new OpsError(
-      `The checkpoint ${file} is not a bulk-load checkpoint: delete it to start over`,
+      `The checkpoint ${file} is not a bulk-load checkpoint (${formatIssues(parsed.error.issues)}): delete it to start over`,
     );
   }
-  return parsed as CheckpointFile;
+  return parsed.data;
 };
 
 /** Refuses a checkpoint written for another file, action, target or stamp. */
