@@ -179,20 +179,20 @@ const recordHistory = (
 
 const userHistory = (
   loginUserId: string,
-  steps: readonly { join: boolean; gap: number }[],
+  steps: readonly { add: boolean; gap: number }[],
 ): ModelEvent[] => {
   let minute = 0;
-  let left = false;
-  return steps.map(({ join, gap }, index) => {
-    // A join at the instant of a leave would be ordered before it (the tie rule).
-    minute += gap === 0 && left && join ? 1 : gap;
-    left = !join;
+  let deleted = false;
+  return steps.map(({ add, gap }, index) => {
+    // An add at the instant of a delete would be ordered before it (the tie rule).
+    minute += gap === 0 && deleted && add ? 1 : gap;
+    deleted = !add;
     const common = {
       correlationId: `${loginUserId}-${index}`,
       occurredAt: iso(START + minute * MINUTE),
       loginUserId,
     };
-    return join
+    return add
       ? {
           action: 'add-user',
           message: { ...common, firstName: 'Ada', lastName: 'Lovelace', userTemplateName: 'Agent' },
@@ -203,7 +203,7 @@ const userHistory = (
 
 const usersArb = (users: number) =>
   fc.array(
-    fc.array(fc.record({ join: fc.boolean(), gap: gapArb }), { minLength: 1, maxLength: 5 }),
+    fc.array(fc.record({ add: fc.boolean(), gap: gapArb }), { minLength: 1, maxLength: 5 }),
     { minLength: users, maxLength: users },
   );
 
