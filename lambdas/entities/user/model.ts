@@ -26,6 +26,7 @@ export type UserFields = Readonly<z.output<typeof USER_FIELDS>>;
 /**
  * What a user event does, named as its action does (add-user, delete-user): the one definition of
  * the type and of how the ledger reads it back (`persisted.ts`), so a new kind is one edit here.
+ * A change that items already written would not parse needs a new schema version there.
  */
 export const USER_OP = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('add'), user: USER_FIELDS }),
