@@ -22,6 +22,8 @@ const ADA = { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' };
 const NOW = Date.UTC(2026, 10, 24, 8);
 const KEY = user.keyOf({ loginUserId: LOGIN });
 const DELETED = 'a leave in doubt (its answer lost, the read failed)';
+/** The version of the delete that item's user is gone by. */
+const DELETE_V = '001795161720000.4.dddddddddddddddd';
 
 const { sim, platform } = clientAgainstTestSimulator({}, { maxAttempts: 1 });
 
@@ -29,10 +31,11 @@ const readAsNow = (raw: unknown) => parseLedgerDoc(raw, user.name, user.parts);
 
 describe('a user item of schema 3', () => {
   it('holds both of its words somewhere among the fixtures', () => {
+    // Assess
     const ops = fixtures.flatMap((f) => f.item.events.map((e) => e.op.kind));
     expect(new Set(ops)).toEqual(new Set(['join', 'leave']));
     expect(fixtures.find((f) => f.name === DELETED)?.item.known.place).toEqual({
-      gone: { by: 'leave', v: 'delete-user@001795161720000.4.dddddddddddddddd'.split('@')[1] },
+      gone: { by: 'leave', v: DELETE_V },
     });
   });
 
@@ -50,7 +53,7 @@ describe('a user item of schema 3', () => {
         fixture.name === DELETED
           ? {
               ...fixture.item.known,
-              place: { gone: { by: 'delete', v: '001795161720000.4.dddddddddddddddd' } },
+              place: { gone: { by: 'delete', v: DELETE_V } },
             }
           : fixture.item.known,
     });
