@@ -42,7 +42,7 @@ const EXPORTED_AT = '2026-11-25T06:00:00.000Z';
 
 const REGION = 'eu-central-1';
 /** When the seeded ledger's entities were created: before the export. */
-const CREATED = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'b'.repeat(16));
+const CREATED = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'add', 'b'.repeat(16));
 
 const id = (n: number) => `C-${String(n).padStart(6, '0')}`;
 

@@ -178,7 +178,7 @@ Options:
     arguments: ['action', 'clientId|loginUserId'],
     options: ['campaign', 'campaign-region', 'show-body'],
     help: `Shows what the integration knows of one record family (clientId in every campaign; any
-record action names the kind) or user (loginUserId; add-user or delete-user): from the entity
+record action names the kind) or user (loginUserId; add-user, delete-user or query-user-existence): from the entity
 ledger, its events in version order with each one's outcome, the state they replay to, and the
 platform state the ledger knows (confirmed, or in doubt after an unanswered call); its dead
 letters in the DLQ of every write action of its kind with their reasons (left in place), whether

@@ -5,10 +5,16 @@
  * with their reasons, what SQS can say about messages still waiting, and a ready Logs Insights
  * query for its log lines (every line of an ordered message carries the hashed `entity`).
  */
-import { ACTIONS, type ActionName, isReadAction } from '../lambdas/actions';
+import {
+  ACTIONS,
+  type ActionDefinition,
+  type ActionName,
+  actionDefinition,
+} from '../lambdas/actions';
 import { unwrapBody } from '../lambdas/core/entry/envelope';
 import { DynamoDbLedgerStore } from '../lambdas/core/ledger/dynamodb-ledger-store';
-import { familyKey, userKey } from '../lambdas/core/ledger/entity-key';
+import { entityKeyOf } from '../lambdas/core/ledger/entity-key';
+import type { EntityKindName } from '../lambdas/core/pipeline/action';
 import { ENTITY_KINDS } from '../lambdas/entities';
 import { profileKey } from '../lambdas/scim/scim-profiles';
 import { actionOutputKeys, LEDGER_TABLE_OUTPUT_KEY } from '../lib/stack-outputs';
@@ -35,19 +41,38 @@ export interface TraceOptions {
   readonly showBody: boolean;
 }
 
-type Kind = 'record' | 'user';
+type ReadActionName = Extract<ActionDefinition, { readonly kind: 'read' }>['name'];
 
-const kindOf = (action: ActionName): Kind =>
-  ACTIONS.find((a) => a.name === action)?.service === 'provisioning' ? 'user' : 'record';
+/**
+ * The entity a read looks at. A read orders nothing (it has no `ordering`), so its trace shows
+ * the kind it reads: the entity a write of that kind would be ordered as.
+ */
+const READ_KINDS: { readonly [A in ReadActionName]: EntityKindName } = {
+  'search-campaign-records': 'record-family',
+  'query-user-existence': 'user',
+};
+
+/** The kind of entity a trace of `name` shows: a write's ordering entity, or a read's kind. */
+export const traceKindOf = (name: ActionName): EntityKindName => {
+  const action = actionDefinition(name);
+  return action.kind === 'read' ? READ_KINDS[action.name] : action.ordering.entity;
+};
+
+/** The entity a trace names on the command line (a clientId in a region, a loginUserId) as its kind's id. */
+const TRACE_IDS: { readonly [K in EntityKindName]: (id: string, region: string) => unknown } = {
+  'record-family': (clientId, region) => ({ region, clientId }),
+  user: (loginUserId) => ({ loginUserId }),
+};
 
 /** The write actions whose messages can change an entity of this kind (their DLQs are searched). */
-const writeActionsOf = (kind: Kind): ActionName[] =>
-  ACTIONS.filter((a) => !isReadAction(a.name) && kindOf(a.name) === kind).map((a) => a.name);
+const writeActionsOf = (kind: EntityKindName): ActionName[] =>
+  ACTIONS.flatMap((a) => (a.kind === 'write' && a.ordering.entity === kind ? [a.name] : []));
 
 export const runTrace: OpsCommand<TraceOptions> = async (deployment, options, io) => {
-  const kind = kindOf(options.action);
+  const kind = traceKindOf(options.action);
+  const entity = ENTITY_KINDS[kind];
   const region = options.region ?? deployment.config.campaignRegion;
-  const key = kind === 'user' ? userKey(options.id) : familyKey(region, options.id);
+  const key = entity.keyOf(TRACE_IDS[kind](options.id, region));
   const outputs = await deployment.outputs();
   const table = requireOutput(
     outputs,
@@ -63,7 +88,6 @@ export const runTrace: OpsCommand<TraceOptions> = async (deployment, options, io
   writeLine(io.stdout, `  ledger key         ${key}`);
   writeLine(io.stdout);
   writeLine(io.stdout, 'Entity ledger');
-  const entity = kind === 'user' ? ENTITY_KINDS.user : ENTITY_KINDS['record-family'];
   for (const line of describeLedgerItem(entity, doc)) writeLine(io.stdout, line);
   if (kind === 'user') {
     const scim = describeScimItem(await store.read(profileKey(options.id)));
@@ -84,7 +108,8 @@ export const runTrace: OpsCommand<TraceOptions> = async (deployment, options, io
       signal: io.signal,
     });
     for (const message of peek.messages) {
-      if (!concerns(action, message.Body ?? '', kind, options)) continue;
+      const concern = { key, campaignRegion: deployment.config.campaignRegion };
+      if (!concerns(action, message.Body ?? '', concern, options)) continue;
       found += 1;
       writeLine(io.stdout, `  ${action}`);
       for (const line of formatDeadLetter(viewDeadLetter(message), found, options.showBody)) {
@@ -118,8 +143,17 @@ export const runTrace: OpsCommand<TraceOptions> = async (deployment, options, io
   return 0;
 };
 
-/** Whether a dead letter's body is a message for this entity (an unreadable body is not). */
-const concerns = (action: ActionName, body: string, kind: Kind, options: TraceOptions): boolean => {
+/**
+ * Whether a dead letter's body is a message for this entity: it names the traced key, as the
+ * batch harness reads it (`entityKeyOf`: before validation, since dead letters are often invalid).
+ * A body that is unreadable, or names its entity otherwise (a record by previewRecordId only), is not.
+ */
+const concerns = (
+  action: ActionName,
+  body: string,
+  entity: { readonly key: string; readonly campaignRegion: string },
+  options: TraceOptions,
+): boolean => {
   let message: unknown;
   try {
     message = unwrapBody(action, body).message;
@@ -128,11 +162,10 @@ const concerns = (action: ActionName, body: string, kind: Kind, options: TraceOp
   }
   if (typeof message !== 'object' || message === null) return false;
   const fields = message as Record<string, unknown>;
-  if (kind === 'user') return fields.loginUserId === options.id;
+  if (entityKeyOf(fields, entity.campaignRegion) !== entity.key) return false;
   return (
-    fields.clientId === options.id &&
-    (options.campaign === undefined ||
-      fields.campaignName === options.campaign ||
-      fields.transferToCampaign === options.campaign)
+    options.campaign === undefined ||
+    fields.campaignName === options.campaign ||
+    fields.transferToCampaign === options.campaign
   );
 };

@@ -65,7 +65,7 @@ export const addOrUpdateCampaignRecord: WriteAction<
   }),
   ordering: {
     entity: 'record-family',
-    rank: 'create',
+    rank: 'add',
     name: recordName,
     op: (message): RecordOp => ({
       kind: 'upsert',

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { WriteAction } from '../core/pipeline/action';
 import { pickDefined } from '../core/pipeline/pick-defined';
-import type { UserOp } from '../entities/user/model';
+import type { UserFields, UserOp } from '../entities/user/model';
 import { correlationId, email, nonEmpty, occurredAt } from '../messages/common';
 
 export const addUserMessage = z.strictObject({
@@ -40,10 +40,10 @@ export const addUser: WriteAction<'add-user', AddUserMessage> = {
     ]),
   ordering: {
     entity: 'user',
-    rank: 'create',
+    rank: 'add',
     name: (message) => ({ id: { loginUserId: message.loginUserId } }),
     op: (message): UserOp => ({
-      kind: 'join',
+      kind: 'add',
       user: pickDefined(message, [
         'firstName',
         'lastName',
@@ -51,7 +51,7 @@ export const addUser: WriteAction<'add-user', AddUserMessage> = {
         'primaryEmailAddr',
         'secondaryEmailAddr',
         'createInCloudConnect',
-      ]) as Extract<UserOp, { kind: 'join' }>['user'],
+      ]) as UserFields,
     }),
   },
 };

@@ -12,8 +12,8 @@ import {
 } from '../messages/common';
 import { recordName, routingOf } from './record-names';
 
-export { RECORD_STATES };
-export type RecordState = (typeof RECORD_STATES)[number];
+// The states a status change sets, defined once with the record family's model (`WorkedState`).
+export { RECORD_STATES, type WorkedState } from '../entities/record-family/model';
 
 export const changeCampaignRecordStatusMessage = z
   .strictObject({

@@ -23,6 +23,6 @@ export const deleteUser: WriteAction<'delete-user', DeleteUserMessage> = {
     entity: 'user',
     rank: 'delete',
     name: (message) => ({ id: { loginUserId: message.loginUserId } }),
-    op: () => ({ kind: 'leave' }),
+    op: () => ({ kind: 'delete' }),
   },
 };

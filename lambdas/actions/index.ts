@@ -20,7 +20,7 @@ export type { AddOrUpdateCampaignRecordMessage } from './add-or-update-campaign-
 export type { AddUserMessage } from './add-user';
 export type {
   ChangeCampaignRecordStatusMessage,
-  RecordState,
+  WorkedState,
 } from './change-campaign-record-status';
 export { RECORD_STATES } from './change-campaign-record-status';
 export type { DeleteCampaignRecordMessage } from './delete-campaign-record';

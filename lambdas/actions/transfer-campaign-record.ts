@@ -58,7 +58,7 @@ export const transferCampaignRecord: WriteAction<
     ]),
   ordering: {
     entity: 'record-family',
-    rank: 'move',
+    rank: 'transfer',
     name: recordName,
     op: (message): RecordOp => ({
       kind: 'transfer',

@@ -134,7 +134,7 @@ const storedItems = (record: CampaignRecord, row: RecordRow) =>
 
 /**
  * The data fields a record differs in from its row (`data.<key>`), by the record family's one
- * comparison (`differingKeys`, which the live plan uses too), leaving out items whose key no row
+ * comparison (`differingKeys`, which the live path's steps use too), leaving out items whose key no row
  * of the export carries (`exportedKeys`: kept, see `Plan.keptKeys`). preferredAgent and the next
  * work time are the platform's to change (an agent's work, the 30-minute preference), so they
  * are not compared and an update does not send them.

@@ -63,7 +63,7 @@ export const profileKey = (userName: string): string => `${PROFILE_PREFIX}${dige
 const externalIdAlias = (externalId: string): string => `scim-external#${digest(externalId)}`;
 
 /**
- * The resource id: the userName and the version of the join that created the resource, so a
+ * The resource id: the userName and the version of the add that created the resource, so a
  * user deleted and created again gets a new id and an id is never reused (RFC 7643 §3.1). The
  * userName is carried (base64url) so a GET finds the item without an index.
  */

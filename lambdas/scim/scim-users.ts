@@ -22,7 +22,7 @@ import {
   type ScimDefaults,
   type ScimUser,
 } from './scim-user';
-import { addMessage, joinVersion, type LedgerPlace, type ScimWrites } from './scim-writes';
+import { addMessage, addVersion, type LedgerPlace, type ScimWrites } from './scim-writes';
 
 /**
  * The /Users resource (RFC 7644 §3.3-§3.6): POST, GET by id and by filter with paging, PUT,
@@ -67,7 +67,7 @@ export class UsersResource {
       if (user.active) await this.#o.writes.add(user, request);
       const profile: ScimProfile = {
         schema: 1,
-        id: resourceId(user.userName, joinVersion(addMessage(user, request), request.receivedAt)),
+        id: resourceId(user.userName, addVersion(addMessage(user, request), request.receivedAt)),
         user,
         created: stamp(request),
         lastModified: stamp(request),

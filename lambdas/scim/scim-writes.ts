@@ -43,9 +43,9 @@ const deleteMessage = (userName: string, request: ScimRequest): DeleteUserMessag
   loginUserId: userName,
 });
 
-/** The version of the join a POST sends: a resource id derives from it. */
-export const joinVersion = (message: AddUserMessage, receivedAt: number): string =>
-  versionOf('create', addUser.ordering?.op(message), receivedAt);
+/** The version of the add a POST sends: a resource id derives from it. */
+export const addVersion = (message: AddUserMessage, receivedAt: number): string =>
+  versionOf('add', addUser.ordering?.op(message), receivedAt);
 
 export class ScimWrites {
   readonly #processor: ProcessorDependencies;

@@ -179,20 +179,20 @@ const recordHistory = (
 
 const userHistory = (
   loginUserId: string,
-  steps: readonly { join: boolean; gap: number }[],
+  steps: readonly { add: boolean; gap: number }[],
 ): ModelEvent[] => {
   let minute = 0;
-  let left = false;
-  return steps.map(({ join, gap }, index) => {
-    // A join at the instant of a leave would be ordered before it (the tie rule).
-    minute += gap === 0 && left && join ? 1 : gap;
-    left = !join;
+  let deleted = false;
+  return steps.map(({ add, gap }, index) => {
+    // An add at the instant of a delete would be ordered before it (the tie rule).
+    minute += gap === 0 && deleted && add ? 1 : gap;
+    deleted = !add;
     const common = {
       correlationId: `${loginUserId}-${index}`,
       occurredAt: iso(START + minute * MINUTE),
       loginUserId,
     };
-    return join
+    return add
       ? {
           action: 'add-user',
           message: { ...common, firstName: 'Ada', lastName: 'Lovelace', userTemplateName: 'Agent' },
@@ -203,7 +203,7 @@ const userHistory = (
 
 const usersArb = (users: number) =>
   fc.array(
-    fc.array(fc.record({ join: fc.boolean(), gap: gapArb }), { minLength: 1, maxLength: 5 }),
+    fc.array(fc.record({ add: fc.boolean(), gap: gapArb }), { minLength: 1, maxLength: 5 }),
     { minLength: users, maxLength: users },
   );
 
@@ -272,7 +272,7 @@ interface LineStep {
   readonly byId: boolean;
 }
 
-interface FamilyPlan {
+interface FamilyOutline {
   readonly lines: readonly (readonly LineStep[])[];
   /** Picks where the first part ends among the places where the family holds a record. */
   readonly split: number;
@@ -290,7 +290,7 @@ interface Timed {
  * A family's steps in time order. The second line is half a minute after the first, so the two
  * never tie; a transfer beyond the line's `maxMoves` becomes a delete before times are given.
  */
-const timedSteps = (lines: FamilyPlan['lines'], maxMoves: number): Timed[] =>
+const timedSteps = (lines: FamilyOutline['lines'], maxMoves: number): Timed[] =>
   lines
     .flatMap((steps, line) => {
       let moves = 0;
@@ -355,21 +355,21 @@ class FamilyWalk {
 
 const familyHistory = (
   clientId: string,
-  plan: FamilyPlan,
+  outline: FamilyOutline,
   shape: HistoryShape,
 ): { first: ModelEvent[]; rest: PlannedEvent[] } => {
-  const timed = timedSteps(plan.lines, shape.maxMoves);
+  const timed = timedSteps(outline.lines, shape.maxMoves);
   // Where the first part may end: after a step that leaves the family holding a record.
   let split = timed.length;
   if (shape.byPreviewRecordId) {
-    const probe = new FamilyWalk(plan.lines.length);
+    const probe = new FamilyWalk(outline.lines.length);
     const ends = timed.flatMap((t, i) => {
       probe.take(t.line, t.step);
       return probe.held.size > 0 ? [i + 1] : [];
     });
-    split = ends[plan.split % Math.max(1, ends.length)] ?? timed.length;
+    split = ends[outline.split % Math.max(1, ends.length)] ?? timed.length;
   }
-  const walk = new FamilyWalk(plan.lines.length);
+  const walk = new FamilyWalk(outline.lines.length);
   /** Per line, the record its steps address at the end of the first part, and where it was. */
   const own: ({ incarnation: number; campaign: string } | undefined)[] = [];
   const first: ModelEvent[] = [];
@@ -377,7 +377,7 @@ const familyHistory = (
   const namedById = new Set<number>();
   timed.forEach((t, i) => {
     if (i === split) {
-      plan.lines.forEach((_, line) => {
+      outline.lines.forEach((_, line) => {
         const campaign = walk.at[line] ?? CAMPAIGNS[0];
         const incarnation = walk.held.get(campaign);
         own[line] = incarnation === undefined ? undefined : { incarnation, campaign };

@@ -48,7 +48,7 @@ export class InMemoryDeadLetterQueue implements DeadLetterSink {
 
   /** The next `count` sends throw `DeadLetterSendError` (and store nothing). */
   failNextSends(count: number): void {
-    this.#failures.plan(count);
+    this.#failures.set(count);
   }
 
   async send(body: string, reason: DeadLetterReason): Promise<void> {

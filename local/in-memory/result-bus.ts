@@ -21,7 +21,7 @@ export class InMemoryResultBus implements ResultPublisher {
 
   /** The next `count` publishes throw `ResultPublishFailure` (and record nothing). */
   failNextPublishes(count: number): void {
-    this.#failures.plan(count);
+    this.#failures.set(count);
   }
 
   async publish(event: ResultEvent): Promise<void> {

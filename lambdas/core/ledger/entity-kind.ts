@@ -5,7 +5,7 @@ import type { DocParts } from './ledger-doc';
 import type { LedgerStore } from './ledger-store';
 
 /**
- * The port between the ledger's mechanism (`entity-ledger.ts`: lease, events, replay, plan,
+ * The port between the ledger's mechanism (`entity-ledger.ts`: lease, events, replay, steps,
  * commit) and what one kind of platform entity is (a record family, a user). The mechanism
  * names no entity and no action; a kind supplies the model of the platform for one entity and
  * the steps that bring the platform there, as Powertools' idempotency keeps its persistence
@@ -93,6 +93,18 @@ export type CreatedByUs =
   | { readonly kind: 'entity'; readonly ours: boolean }
   | { readonly kind: 'places'; readonly ours: ReadonlySet<string> };
 
+/**
+ * What a ledger item of a kind means to a person (`ops trace`): times and states only, never data
+ * values, names or agent ids. The mechanism around it (events, snapshot, parse errors) is the
+ * tool's; what the replay wants comes from the kind's own `start` and `replay`.
+ */
+export interface Describe<Op, State, Known> {
+  /** What an event acts on within its entity (a campaign, a move); '' for the entity itself. */
+  target(op: Op): string;
+  /** What the events want (the replay) and what the ledger knows the platform holds, as lines. */
+  state(desired: State, known: Known): string[];
+}
+
 export interface EntityKind<
   Id,
   Op,
@@ -156,7 +168,7 @@ export interface EntityKind<
    * version is newer than the one applied are sent, so work done on the platform since (an agent
    * completing a record) stays. Empty when the platform holds `desired`.
    */
-  plan(desired: State, known: Known, events: readonly StoredEvent<Op>[]): readonly Step[];
+  steps(desired: State, known: Known, events: readonly StoredEvent<Op>[]): readonly Step[];
   run(step: Step, context: StepContext<Id, Op>): Promise<Answer>;
   /** What the ledger knows after `step` ended as `answer`. Pure. */
   learn(known: Known, step: Step, answer: Answer): Known;
@@ -179,6 +191,8 @@ export interface EntityKind<
    * `doubted`: a request of this message went unanswered and reading back showed it done.
    */
   alreadyCode(op: Op, doubted: boolean): OutcomeCode;
+  /** What an item of this kind means to a person (`ops trace`). */
+  readonly describe: Describe<Op, State, Known>;
 }
 
 /** Any kind, whatever its types (the ledger's and the harness's view). */

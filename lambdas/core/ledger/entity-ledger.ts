@@ -11,14 +11,14 @@ import {
   type StepAnswer,
   type StoredEvent,
 } from './entity-kind';
-import type { Version } from './event-version';
+import { sameEvent, type Version } from './event-version';
 import { type LedgerDoc, parseLedgerDoc } from './ledger-doc';
 import type { ClaimResult, LedgerStore } from './ledger-store';
 
 /**
  * The mechanism of the entity ledger, for any kind of entity: per message, claim the entity (a
  * lease), add its event to the entity's events, replay them on the kind's model of the platform,
- * bring the platform from what the ledger knows to that desired state with the kind's plan (one
+ * bring the platform from what the ledger knows to that desired state with the kind's steps (one
  * call at a time, learning from each answer), and commit. Two messages of one entity never run
  * at once; a crashed holder's lease expires and the next one reads the platform first.
  */
@@ -83,7 +83,7 @@ export interface ApplyRequest {
 const LEASE_GRACE_MS = 5_000;
 /** Waits between claims of a busy entity: short, because its holder is usually one call away. */
 const BUSY_WAITS_MS = [50, 100, 200, 400, 800, 1600];
-/** Calls one message may make for its entity; a plan needs a few, a flapping platform more. */
+/** Calls one message may make for its entity; the steps need a few, a flapping platform more. */
 const MAX_STEPS = 12;
 const DAY_SECONDS = 86_400;
 const DEFAULT_MAX_ITEM_BYTES = 64 * 1024;
@@ -201,7 +201,7 @@ export class EntityLedger {
     before: Doc,
     request: ApplyRequest,
   ): Promise<{ doc: Doc; outcome: Outcome }> {
-    const { event } = request;
+    const event = asHeld(before.events, request.event);
     const repeat = alreadyHeld(before, event);
     if (repeat !== undefined) return repeat;
     // An event not settled yet (a conflict redriven, a redelivery) is received again: its
@@ -371,6 +371,16 @@ export class EntityLedger {
 }
 
 /**
+ * The event under the key the ledger holds it by: a copy whose version differs from the held
+ * one's only by its hash (its op was stored under older words) is that event.
+ */
+const asHeld = (events: readonly StoredEvent<unknown>[], event: NewEvent): NewEvent => {
+  if (events.some((e) => e.key === event.key)) return event;
+  const held = events.find((e) => e.action === event.action && sameEvent(e, event));
+  return held === undefined ? event : { ...event, key: held.key, v: held.v };
+};
+
+/**
  * A copy of an event the ledger settled (a duplicate, counted), or one older than everything it
  * keeps (folded past the tombstone horizon): no work, and what the message got.
  */
@@ -434,7 +444,7 @@ interface Worked extends Omit<Turns, 'failure' | 'unanswered'> {
 }
 
 /**
- * Brings the platform from what the ledger knows to the replay of `events`, one planned step at
+ * Brings the platform from what the ledger knows to the replay of `events`, one step at
  * a time, learning from each answer, until nothing is left to do, the time is up, a step fails,
  * the unanswered calls reach the caller's retries, or the steps run out.
  */
@@ -455,7 +465,7 @@ const work = async (
   };
   for (let calls = 0; calls < MAX_STEPS; calls += 1) {
     const replayed = kind.replay(kind.start(turns.known, before.snapshot?.state), events);
-    const [step] = kind.plan(replayed.state, turns.known, all);
+    const [step] = kind.steps(replayed.state, turns.known, all);
     if (step === undefined) return ended(turns, undefined, replayed);
     if (!request.platform.mayStartRequest(request.deadline)) {
       return ended(turns, outOfTime(), replayed);
@@ -480,7 +490,7 @@ const work = async (
 
 /**
  * The turns after `step` ended as `answer`: an unanswered call leaves the known state in doubt
- * (the next plan reads first), an answered one clears the failure before it.
+ * (the next steps read first), an answered one clears the failure before it.
  */
 const learnt = (
   kind: AnyEntityKind,

@@ -8,9 +8,12 @@ import { createHash } from 'node:crypto';
  */
 export type Version = string;
 
-/** Same-millisecond ties: a create comes before a change, a change before a move, a move before a delete. */
-export const EVENT_RANKS = { create: 1, change: 2, move: 3, delete: 4 } as const;
-export type EventKind = keyof typeof EVENT_RANKS;
+/**
+ * Same-millisecond ties: an add comes before a change, a change before a transfer, a transfer
+ * before a delete. The names are the actions' words; a version holds only the number.
+ */
+export const EVENT_RANKS = { add: 1, change: 2, transfer: 3, delete: 4 } as const;
+export type EventRank = keyof typeof EVENT_RANKS;
 
 const TIME_DIGITS = 15;
 
@@ -20,8 +23,8 @@ const TIME_DIGITS = 15;
  */
 export const NO_EVENT: Version = '';
 
-export const eventVersion = (occurredAtMs: number, kind: EventKind, payloadHash: string): Version =>
-  `${String(Math.trunc(occurredAtMs)).padStart(TIME_DIGITS, '0')}.${EVENT_RANKS[kind]}.${payloadHash.slice(0, 16)}`;
+export const eventVersion = (occurredAtMs: number, rank: EventRank, payloadHash: string): Version =>
+  `${String(Math.trunc(occurredAtMs)).padStart(TIME_DIGITS, '0')}.${EVENT_RANKS[rank]}.${payloadHash.slice(0, 16)}`;
 
 /**
  * The version of a change made on the platform outside any event (an agent working the record
@@ -32,14 +35,18 @@ export const platformVersion = (ms: number): Version =>
 
 export const isPlatformVersion = (version: Version): boolean => version.endsWith('.9.platform');
 
-/** The kind of event a version was made for by `eventVersion` (undefined for any other version). */
-export const eventKindOf = (version: Version): EventKind | undefined => {
+/** The rank of the event a version was made for by `eventVersion` (undefined for any other version). */
+export const eventRankOf = (version: Version): EventRank | undefined => {
   const rank = Number(version.slice(TIME_DIGITS + 1, TIME_DIGITS + 2));
-  return (Object.keys(EVENT_RANKS) as EventKind[]).find((kind) => EVENT_RANKS[kind] === rank);
+  return (Object.keys(EVENT_RANKS) as EventRank[]).find((kind) => EVENT_RANKS[kind] === rank);
 };
 
 /** The `occurredAt` part of a version, in epoch ms. */
 export const versionTime = (version: Version): number => Number(version.slice(0, TIME_DIGITS));
+
+/** A version as a person reads it: its time, or "before the ledger" for what was there first (''). */
+export const versionWhen = (v: Version): string =>
+  v === NO_EVENT ? 'before the ledger' : new Date(versionTime(v)).toISOString();
 
 /** Stable JSON: object keys sorted, so the same payload always hashes the same. */
 const canonical = (value: unknown): string => {
@@ -52,6 +59,19 @@ const canonical = (value: unknown): string => {
   }
   return JSON.stringify(value);
 };
+
+/** A version's time and rank, without its hash. */
+const moment = (v: Version): string => v.split('.', 2).join('.');
+
+/**
+ * Whether two events are one: the same time and rank, and the same op. Their versions then match,
+ * unless the op's words changed between the two (a user's `join` became `add`): the hash of the
+ * one stored before differs, so the ledger recognises a copy by this and not by its version.
+ */
+export const sameEvent = (
+  a: { readonly v: Version; readonly op: unknown },
+  b: { readonly v: Version; readonly op: unknown },
+): boolean => moment(a.v) === moment(b.v) && canonical(a.op) === canonical(b.op);
 
 /**
  * Hash of what a message asks the platform to do: the correlation id and the time are left out,
@@ -68,5 +88,5 @@ export const payloadHash = (message: Readonly<Record<string, unknown>>): string 
  * that two messages naming one record differently (by clientId, or by previewRecordId) are one
  * event, and a tie between them is broken the same way wherever the order is computed.
  */
-export const versionOf = (rank: EventKind, op: unknown, occurredAtMs: number): Version =>
+export const versionOf = (rank: EventRank, op: unknown, occurredAtMs: number): Version =>
   eventVersion(occurredAtMs, rank, payloadHash({ op }));

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import type { EventKind } from '../ledger/event-version';
+import type { EventRank } from '../ledger/event-version';
 import type { CallOptions, PlatformCaller } from '../platform/platform-caller';
 import type { ServiceName } from '../platform/platform-services';
 import type { Outcome } from './outcome';
@@ -75,7 +75,7 @@ export type EntityName =
 export interface Ordering<Message> {
   readonly entity: EntityKindName;
   /** Breaks same-millisecond ties: an add before a change, a change before a move, a move before a delete. */
-  readonly rank: EventKind;
+  readonly rank: EventRank;
   name(message: Message, campaignRegion: string): EntityName;
   /** The event's operation on the entity model (`RecordOp`, `UserOp`). */
   op(message: Message): unknown;

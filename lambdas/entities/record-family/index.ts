@@ -2,6 +2,7 @@ import { parseAliasTarget } from '../../core/ledger/alias-target';
 import { familyKey, recordIdAlias } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
 import { isPlatformVersion, type Version, versionTime } from '../../core/ledger/event-version';
+import { describeFamily } from './describe';
 import { isUnsure, type KnownFamily, type KnownPlace, surePlace, UNKNOWN_FAMILY } from './known';
 import { learnFamily, type RecordAnswer } from './learn';
 import { type FamilyState, type RecordEvent, type RecordOp, recordAt, replayFamily } from './model';
@@ -123,7 +124,7 @@ export const recordFamily: EntityKind<
   // What a campaign held before the ledger wrote there, then what folded events left.
   start: (known, snapshot) => ({ ...known.base, ...snapshot }),
   replay: replayFamily,
-  plan: familySteps,
+  steps: familySteps,
   run: runRecordStep,
   learn: learnFamily,
   // The campaigns whose record the ledger knows one of our creates made (not one found there).
@@ -149,4 +150,5 @@ export const recordFamily: EntityKind<
       : op.kind === 'transfer' && doubted
         ? 'ALREADY_TRANSFERRED'
         : 'ALREADY_APPLIED',
+  describe: describeFamily,
 };

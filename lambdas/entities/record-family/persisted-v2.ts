@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { eventKindOf } from '../../core/ledger/event-version';
+import { eventRankOf } from '../../core/ledger/event-version';
 import type { KnownFamily, KnownPlace } from './known';
 import { type FamilyState, type Gone, type Place, RECORD_FIELDS, type RecordState } from './model';
 
@@ -39,10 +39,10 @@ const knownPlace = z.union([
 const goneOf = (v: string, outside: boolean): Gone => {
   if (v === '') return { by: 'nothing' };
   if (outside) return { by: 'outside', after: v };
-  const kind = eventKindOf(v);
+  const kind = eventRankOf(v);
   return kind === 'delete'
     ? { by: 'delete', v }
-    : kind === 'move'
+    : kind === 'transfer'
       ? { by: 'transfer', v }
       : { by: 'nothing' };
 };

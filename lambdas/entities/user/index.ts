@@ -1,5 +1,6 @@
 import { userKey } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
+import { describeUser } from './describe';
 import {
   baseState,
   isUnsureUser,
@@ -11,8 +12,8 @@ import {
 import { learnUser, type UserAnswer } from './learn';
 import { replayUser, type UserOp, type UserState, userAt } from './model';
 import { USER_PARTS } from './persisted';
-import { planUser, type UserStep } from './plan';
 import { runUserStep, type UserId } from './platform-steps';
+import { type UserStep, userSteps } from './steps';
 
 export type { UserId } from './platform-steps';
 
@@ -42,7 +43,7 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
   keyOf: (id) => userKey(id.loginUserId),
   unknown: UNKNOWN_USER,
   migrate,
-  // Someone else's user refused a join: looked at again before the next try (an operator may
+  // Someone else's user refused an add: looked at again before the next try (an operator may
   // have removed it).
   recheck: (known) =>
     known.place === undefined || isUnsureUser(known.place)
@@ -57,7 +58,7 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
         },
   start: (known, snapshot) => snapshot ?? baseState(known.base),
   replay: replayUser,
-  plan: planUser,
+  steps: userSteps,
   run: runUserStep,
   learn: learnUser,
   createdByUs: (known) => ({
@@ -68,7 +69,7 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
     userAt(desired.place) === undefined &&
     knownUserAt(known.place) === undefined &&
     !isUnsureUser(known.place),
-  // Whether it is there, and the newest event that asked for it (a rejoin asks the platform again).
+  // Whether it is there, and the newest event that asked for it (an add of a user of ours asks the platform again).
   values: (state) => {
     if (state.place === undefined) return null;
     if ('gone' in state.place) return 'absent';
@@ -77,8 +78,9 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
   keep: (state, events) => {
     const user = userAt(state.place);
     const at = user?.origin === 'ours' ? user.at : undefined;
-    return events.filter((event) => event.v === at && event.op.kind === 'join');
+    return events.filter((event) => event.v === at && event.op.kind === 'add');
   },
   alreadyCode: (op, doubted) =>
-    op.kind === 'join' ? 'ALREADY_EXISTS' : doubted ? 'ALREADY_DELETED' : 'ALREADY_ABSENT',
+    op.kind === 'add' ? 'ALREADY_EXISTS' : doubted ? 'ALREADY_DELETED' : 'ALREADY_ABSENT',
+  describe: describeUser,
 };

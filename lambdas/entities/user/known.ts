@@ -2,7 +2,7 @@ import type { UserGone, UserPlace, UserRecord, UserState } from './model';
 
 /**
  * A user the ledger knows is there: as the model has it, or ours by an item of the ledger's
- * first schema, which kept no versions (every join the ledger holds is newer than the ones that
+ * first schema, which kept no versions (every add the ledger holds is newer than the ones that
  * made it).
  */
 export type KnownUserRecord = UserRecord | { readonly origin: 'ours-unversioned' };
@@ -44,7 +44,7 @@ export const UNKNOWN_USER: KnownUser = { base: { stage: 'unseen' } };
 /** Someone else's user, there (found before the ledger's first add, or by a read that no call of ours explains). */
 export const SOMEONE_ELSES: UserPlace = { user: { origin: 'outside' } };
 
-/** Not there, and nothing keeps a join out. */
+/** Not there, and nothing keeps an add out. */
 export const NOTHING_THERE: UserPlace = { gone: { by: 'nothing' } };
 
 export const isUnsureUser = (
@@ -96,7 +96,7 @@ export const userAfterRead = (
   if (match !== undefined) return match;
   if (exists) return SOMEONE_ELSES;
   // It was there before the call (as far as the ledger knew) and is not: removed outside, and
-  // nothing older than the join of ours that put it there brings it back. A call that meant to
+  // nothing older than the add of ours that put it there brings it back. A call that meant to
   // add it did not.
   const before = unsure ? unsure.before : sureUser(place);
   return before !== undefined && 'user' in before && before.user.origin === 'ours'

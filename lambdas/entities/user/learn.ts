@@ -10,7 +10,7 @@ import {
   userAfterRead,
 } from './known';
 import type { UserPlace } from './model';
-import type { UserStep } from './plan';
+import type { UserStep } from './steps';
 
 /** What a step's call told the ledger, beyond its status. */
 export type UserFinding =
@@ -55,6 +55,6 @@ export const learnUser = (known: KnownUser, step: UserStep, answer: UserAnswer):
   }
   // A user the ledger removed without knowing what was there before was someone else's.
   const before =
-    step.kind === 'remove' && answer.finding === 'removed' ? SOMEONE_ELSES : NOTHING_THERE;
+    step.kind === 'delete' && answer.finding === 'removed' ? SOMEONE_ELSES : NOTHING_THERE;
   return { place: after, base: baseAfterWrite(known.base, before) };
 };

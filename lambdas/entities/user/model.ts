@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
 import type { Version } from '../../core/ledger/event-version';
 
@@ -12,37 +13,45 @@ export const NOT_OURS_TO_DO =
  */
 
 /** What add-user sends besides the login id (kept so the ledger can add the user again). */
-export interface UserFields {
-  readonly firstName: string;
-  readonly lastName: string;
-  readonly userTemplateName: string;
-  readonly primaryEmailAddr?: string;
-  readonly secondaryEmailAddr?: string;
-  readonly createInCloudConnect?: boolean;
-}
+export const USER_FIELDS = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  userTemplateName: z.string(),
+  primaryEmailAddr: z.optional(z.string()),
+  secondaryEmailAddr: z.optional(z.string()),
+  createInCloudConnect: z.optional(z.boolean()),
+});
+export type UserFields = Readonly<z.output<typeof USER_FIELDS>>;
 
-export type UserOp =
-  | { readonly kind: 'join'; readonly user: UserFields }
-  | { readonly kind: 'leave' };
+/**
+ * What a user event does, named as its action does (add-user, delete-user): the one definition of
+ * the type and of how the ledger reads it back (`persisted.ts`), so a new kind is one edit here.
+ * A change that items already written would not parse needs a new schema version there.
+ */
+export const USER_OP = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('add'), user: USER_FIELDS }),
+  z.object({ kind: z.literal('delete') }),
+]);
+export type UserOp = z.output<typeof USER_OP>;
 
 export type UserEvent = StoredEvent<UserOp>;
 
 /** A user on the platform, and who made it. */
 export type UserRecord =
-  /** Created by this integration: by the join `born`; `at` is the newest join that asked for it since. */
+  /** Created by this integration: by the add `born`; `at` is the newest add that asked for it since. */
   | { readonly origin: 'ours'; readonly born: Version; readonly at: Version }
   /** Made outside the integration, before it first asked for it: someone else's, never adopted. */
   | { readonly origin: 'outside' };
 
-/** Why a user is not there, which says which joins add it (back). */
+/** Why a user is not there, which says which adds bring it (back). */
 export type UserGone =
-  /** Nothing keeps it out: never there as far as the ledger knows (or an add that did not land). Any join adds it. */
+  /** Nothing keeps it out: never there as far as the ledger knows (or an add that did not land). Any add brings it. */
   | { readonly by: 'nothing' }
-  /** The leave `v` removed it, or found it not there: a join newer than `v` adds it again. */
-  | { readonly by: 'leave'; readonly v: Version }
+  /** The delete `v` removed it, or found it not there: an add newer than `v` brings it again. */
+  | { readonly by: 'delete'; readonly v: Version }
   /**
-   * A read found it gone where the ledger knew its user of ours, asked for by the join `after`:
-   * removed outside the integration, which only a newer join undoes.
+   * A read found it gone where the ledger knew its user of ours, asked for by the add `after`:
+   * removed outside the integration, which only a newer add undoes.
    */
   | { readonly by: 'outside'; readonly after: Version };
 
@@ -62,7 +71,7 @@ const applyOp = (
   op: UserOp,
 ): { state: UserState; effect: Effect } => {
   const user = userAt(state.place);
-  if (op.kind === 'join') {
+  if (op.kind === 'add') {
     if (user === undefined) {
       return {
         state: { place: { user: { origin: 'ours', born: v, at: v } } },
@@ -84,7 +93,7 @@ const applyOp = (
   }
   if (user === undefined) {
     return {
-      state: state.place === undefined ? { place: { gone: { by: 'leave', v } } } : state,
+      state: state.place === undefined ? { place: { gone: { by: 'delete', v } } } : state,
       effect: {
         kind: 'none',
         code: 'ALREADY_ABSENT',
@@ -92,7 +101,7 @@ const applyOp = (
       },
     };
   }
-  return { state: { place: { gone: { by: 'leave', v } } }, effect: { kind: 'applied' } };
+  return { state: { place: { gone: { by: 'delete', v } } }, effect: { kind: 'applied' } };
 };
 
 /** The user after its events, applied once each in version order to `start`. */

@@ -3,7 +3,7 @@ import type { KnownUser, KnownUserPlace, SureUserPlace, UserBase } from './known
 import type { UserGone, UserPlace, UserState } from './model';
 
 /**
- * The user's parts of a ledger item of version 2, read and converted to this version's shape.
+ * The user's parts of a ledger item of version 2, read and converted to the current shape (its ops by persisted-v3.ts).
  * Version 2 said with placeholder versions what version 3 names: a user `born: ''` was made
  * outside the integration (someone else's), `gone: ''` meant nothing keeps a join out, and the
  * ledger's first-schema migration wrote `'0'` for versions it did not know. `written: true` said
@@ -24,7 +24,11 @@ const knownPlace = z.union([
 
 /** Why it is gone; `none`: the versions that meant "no event holds a join out". */
 const goneBy = (v: string, outside: boolean, none: readonly string[]): UserGone =>
-  none.includes(v) ? { by: 'nothing' } : outside ? { by: 'outside', after: v } : { by: 'leave', v };
+  none.includes(v)
+    ? { by: 'nothing' }
+    : outside
+      ? { by: 'outside', after: v }
+      : { by: 'delete', v };
 
 /** A place of the replay, or a base: version 2 wrote no first-schema versions there. */
 const userPlace = (p: PlaceV2): UserPlace =>
@@ -59,13 +63,13 @@ const baseOf = (base: PlaceV2 | undefined, written: boolean): UserBase => {
   return { stage: written ? 'written' : 'found', place: userPlace(base) };
 };
 
-/** A version 2 snapshot's state, as version 3 has it. */
+/** A version 2 snapshot's state, as the current version has it. */
 export const STATE_FROM_V2 = z.pipe(
   z.object({ place: z.optional(place) }),
   z.transform(({ place: p }): UserState => (p === undefined ? {} : { place: userPlace(p) })),
 );
 
-/** What a version 2 item knew of the platform, as version 3 has it. */
+/** What a version 2 item knew of the platform, as the current version has it. */
 export const KNOWN_FROM_V2 = z.pipe(
   z.object({
     place: z.optional(knownPlace),

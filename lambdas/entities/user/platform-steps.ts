@@ -4,7 +4,7 @@ import { existenceResult, queryUserExistence } from '../../actions/query-user-ex
 import { type StepContext, stepStatus } from '../../core/ledger/entity-kind';
 import type { UserAnswer } from './learn';
 import { NOT_OURS_TO_DO, type UserOp } from './model';
-import type { UserStep } from './plan';
+import type { UserStep } from './steps';
 
 /** Who a user is on the platform. */
 export interface UserId {
@@ -14,7 +14,7 @@ export interface UserId {
 const looked = async ({ id, platform, call }: StepContext<UserId, UserOp>) =>
   platform.send(queryUserExistence, { loginUserId: id.loginUserId }, call);
 
-/** Sends one planned step as its platform request and reads what the answer tells the ledger. */
+/** Sends one step as its platform request and reads what the answer tells the ledger. */
 export const runUserStep = async (
   step: UserStep,
   context: StepContext<UserId, UserOp>,
@@ -44,7 +44,7 @@ export const runUserStep = async (
         status: 'failed',
         finding: 'nothing-more',
       };
-    case 'remove': {
+    case 'delete': {
       const outcome = await platform.send(deleteUser, { loginUserId: id.loginUserId }, once);
       if (outcome.code === 'NOT_FOUND') {
         return {
@@ -57,9 +57,9 @@ export const runUserStep = async (
       return { outcome, status: stepStatus(outcome), finding };
     }
     case 'add': {
-      const join = events.find((event) => event.v === step.of && event.op.kind === 'join');
-      if (join?.op.kind !== 'join') throw new Error(`the fields of join ${step.of} are not kept`);
-      const user = join.op.user;
+      const add = events.find((event) => event.v === step.of && event.op.kind === 'add');
+      if (add?.op.kind !== 'add') throw new Error(`the fields of add ${step.of} are not kept`);
+      const user = add.op.user;
       const outcome = await platform.send(addUser, { loginUserId: id.loginUserId, ...user }, once);
       if (outcome.code !== 'ALREADY_EXISTS') {
         return { outcome, status: stepStatus(outcome), finding: 'nothing-more' };

@@ -1,6 +1,6 @@
 /**
- * `ops trace` end to end against moto and the simulator: a user who joined and left (the leave
- * applied, then delivered again and skipped as a duplicate, a late join skipped as stale), with
+ * `ops trace` end to end against moto and the simulator: a user added and deleted (the delete
+ * applied, then delivered again and skipped as a duplicate, a late add skipped as stale), with
  * one dead letter in the delete-user DLQ and an unrelated one next to it.
  */
 import { writeFile } from 'node:fs/promises';
@@ -40,13 +40,13 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const at = (minute: number, kind: 'create' | 'delete') =>
-  eventVersion(Date.UTC(2026, 10, 24, 8, minute), kind, 'a'.repeat(16));
+const at = (minute: number, rank: 'add' | 'delete') =>
+  eventVersion(Date.UTC(2026, 10, 24, 8, minute), rank, 'a'.repeat(16));
 
 describe('ops trace', () => {
   it("shows a user's ledger history, its dead letters with reasons, and a log query", async () => {
-    // Prepare: the entity ledger on moto after a join at 08:00, a leave at 08:30 (delivered
-    // twice) and a join of 08:10 arriving late, each through the ledger as the handlers run it.
+    // Prepare: the entity ledger on moto after an add at 08:00, a delete at 08:30 (delivered
+    // twice) and an add of 08:10 arriving late, each through the ledger as the handlers run it.
     const stack = await createActionStack(sqs, 'delete-user');
     const table = await createLedgerTable(dynamoDb);
     const ledger = new EntityLedger({
@@ -59,16 +59,16 @@ describe('ops trace', () => {
       refreshKey: async () => API_KEY,
     });
     const deadline = Date.now() + 10_000;
-    const joinOp = {
-      kind: 'join',
+    const addOp = {
+      kind: 'add',
       user: { firstName: 'Grace', lastName: 'Hopper', userTemplateName: 'Agent' },
     };
-    // The first add from before sources were kept; the leave from the SCIM endpoint.
+    // The first add from before sources were kept; the delete from the SCIM endpoint.
     for (const [action, minute, kind, op, source] of [
-      ['add-user', 0, 'create', joinOp, undefined],
-      ['delete-user', 30, 'delete', { kind: 'leave' }, 'scim'],
-      ['delete-user', 30, 'delete', { kind: 'leave' }, 'scim'],
-      ['add-user', 10, 'create', joinOp, 'queue'],
+      ['add-user', 0, 'add', addOp, undefined],
+      ['delete-user', 30, 'delete', { kind: 'delete' }, 'scim'],
+      ['delete-user', 30, 'delete', { kind: 'delete' }, 'scim'],
+      ['add-user', 10, 'add', addOp, 'queue'],
     ] as const) {
       const v = at(minute, kind);
       await ledger.apply(user, {
@@ -107,5 +107,15 @@ describe('ops trace', () => {
     // Personal data stays redacted without --show-body.
     expect(run.stdout).not.toContain(`"loginUserId":"${LEAVER}"`);
     expect(run.stdout).toContain(`filter entity = "${key}"`);
+
+    // Act: a trace by the read of the same kind (a read orders nothing; it shows what it reads).
+    const byRead = await runOpsCaptured(['trace', 'query-user-existence', LEAVER, ...stack.args], {
+      clients: { sqs, dynamoDb: ledgerClient },
+    });
+
+    // Assess: the same entity, and the same desired state, from the user kind's own replay.
+    expect(byRead.code).toBe(0);
+    expect(byRead.stdout).toContain(`ledger key         ${key}`);
+    expect(byRead.stdout).toContain('desired            no (since 2026-11-24T08:30:00.000Z)');
   });
 });

@@ -16,7 +16,7 @@ export const createdByUs = async (
   logins: readonly string[],
 ): Promise<void> => {
   const table = new LedgerTable({ tableName: where.tableName, client: motoLedgerClient() });
-  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'c'.repeat(16));
+  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'add', 'c'.repeat(16));
   for (const login of logins) {
     where.simulator.state.addUser(user(login));
     const doc = {

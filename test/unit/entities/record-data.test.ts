@@ -1,5 +1,5 @@
 /**
- * A record's data against what a message sends: the one comparison the live plan (reading a
+ * A record's data against what a message sends: the one comparison the live path's steps (reading a
  * record back) and reconciliation (a record against its export row) both use, so the two can no
  * longer disagree on a display order or on the item an add stores under the clientId field name.
  */
@@ -46,7 +46,7 @@ const row = (items: readonly DataItem[], clientIdFieldName?: string): RecordRow 
   } as RecordRow['message'],
 });
 
-/** The live plan's answer: the record read back holds the data of the event that sent `items`. */
+/** The live path's answer: the record read back holds the data of the event that sent `items`. */
 const liveHolds = (held: readonly DataItem[], items: readonly DataItem[], idName?: string) =>
   observedValues(record(held), [
     {
@@ -152,7 +152,7 @@ describe('whether a record holds the data a message sends', () => {
       undefined,
       false,
     ],
-  ] as const)('%s: the live plan and reconciliation agree', (_name, held, items, idName, holds) => {
+  ] as const)('%s: the live path and reconciliation agree', (_name, held, items, idName, holds) => {
     // Act, Assess
     expect(liveHolds(held, items, idName)).toBe(holds);
     expect(reconcileHolds(held, items, idName)).toBe(holds);

@@ -6,61 +6,61 @@ import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../lambdas/core/ledger/entity-kind';
 import { replayUser, type UserOp, type UserState } from '../../../lambdas/entities/user/model';
 
-const join: UserOp = {
-  kind: 'join',
+const ADD: UserOp = {
+  kind: 'add',
   user: { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' },
 };
-const leave: UserOp = { kind: 'leave' };
+const DELETE: UserOp = { kind: 'delete' };
 const SOMEONE_ELSES: UserState = { place: { user: { origin: 'outside' } } };
 
 describe('user replay: each request as the provisioning spec applies it', () => {
   it.each<[string, UserState, UserOp[], UserState, (Effect['kind'] | string)[]]>([
     [
-      'a join of a user not there creates it',
+      'an add of a user not there creates it',
       {},
-      [join],
+      [ADD],
       { place: { user: { origin: 'ours', born: '1', at: '1' } } },
       ['applied'],
     ],
     [
-      'a join of a user this integration created asks again (it is there, or added back)',
+      'an add of a user this integration created asks again (it is there, or added back)',
       {},
-      [join, join],
+      [ADD, ADD],
       { place: { user: { origin: 'ours', born: '1', at: '2' } } },
       ['applied', 'applied'],
     ],
     [
-      'a join of a user someone else made is refused: never adopted',
+      'an add of a user someone else made is refused: never adopted',
       SOMEONE_ELSES,
-      [join],
+      [ADD],
       SOMEONE_ELSES,
       ['USER_EXISTS_NOT_OURS'],
     ],
     [
-      'a leave removes the user',
+      'a delete removes the user',
       {},
-      [join, leave],
-      { place: { gone: { by: 'leave', v: '2' } } },
+      [ADD, DELETE],
+      { place: { gone: { by: 'delete', v: '2' } } },
       ['applied', 'applied'],
     ],
     [
-      'a leave removes a user someone else made, as HR asks',
+      'a delete removes a user someone else made, as HR asks',
       SOMEONE_ELSES,
-      [leave],
-      { place: { gone: { by: 'leave', v: '1' } } },
+      [DELETE],
+      { place: { gone: { by: 'delete', v: '1' } } },
       ['applied'],
     ],
     [
-      'a leave of a user not there has no effect',
+      'a delete of a user not there has no effect',
       {},
-      [leave],
-      { place: { gone: { by: 'leave', v: '1' } } },
+      [DELETE],
+      { place: { gone: { by: 'delete', v: '1' } } },
       ['ALREADY_ABSENT'],
     ],
     [
-      'a join after a leave creates the user again',
+      'an add after a delete creates the user again',
       {},
-      [join, leave, join],
+      [ADD, DELETE, ADD],
       { place: { user: { origin: 'ours', born: '3', at: '3' } } },
       ['applied', 'applied', 'applied'],
     ],

@@ -8,14 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { changeCampaignRecordStatus } from '../../../lambdas/actions/change-campaign-record-status';
 import type { AnyEntityKind } from '../../../lambdas/core/ledger/entity-kind';
 import { EntityLedger, type NewEvent, newEvent } from '../../../lambdas/core/ledger/entity-ledger';
-import { type EventKind, versionOf } from '../../../lambdas/core/ledger/event-version';
+import { type EventRank, versionOf } from '../../../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
 import { recordFamily } from '../../../lambdas/entities/record-family';
 import type { RecordOp } from '../../../lambdas/entities/record-family/model';
 import { user } from '../../../lambdas/entities/user';
 import type { UserOp } from '../../../lambdas/entities/user/model';
-import type { UserStep } from '../../../lambdas/entities/user/plan';
+import type { UserStep } from '../../../lambdas/entities/user/steps';
 import { clientAgainstTestSimulator } from '../core/client-fixtures';
 
 const LOGIN = 'ada@example.com';
@@ -23,13 +23,13 @@ const ADA = { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' };
 
 /** The n-th event of the user: versions sort as `n` does. */
 const userEvent = (n: number, op: UserOp): NewEvent => {
-  const action = op.kind === 'join' ? 'add-user' : 'delete-user';
+  const action = op.kind === 'add' ? 'add-user' : 'delete-user';
   const v = String(n).padStart(3, '0');
   return newEvent(action, v, op);
 };
 
-const join = (n: number) => userEvent(n, { kind: 'join', user: ADA });
-const leave = (n: number) => userEvent(n, { kind: 'leave' });
+const addAt = (n: number) => userEvent(n, { kind: 'add', user: ADA });
+const deleteAt = (n: number) => userEvent(n, { kind: 'delete' });
 
 const { sim, platform } = clientAgainstTestSimulator({}, { maxAttempts: 1 });
 
@@ -67,18 +67,18 @@ const ledgerFor = (store = new InMemoryLedgerStore(), maxItemBytes?: number) => 
 };
 
 describe('the ledger on a user someone else made', () => {
-  it('applies a redriven join once the operator removed the other user', async () => {
+  it('applies a redriven add once the operator removed the other user', async () => {
     // Prepare: the ledger made and removed the user; someone then made one with the same login,
-    // so the next join was refused on the platform (not foreseen by the replay).
+    // so the next add was refused on the platform (not foreseen by the replay).
     const { apply } = ledgerFor();
-    await apply(join(1));
-    await apply(leave(2));
+    await apply(addAt(1));
+    await apply(deleteAt(2));
     sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
-    const refused = await apply(join(3));
+    const refused = await apply(addAt(3));
     sim.state.deleteUser(LOGIN);
 
     // Act: the operator redrives the dead letter.
-    const redriven = await apply(join(3));
+    const redriven = await apply(addAt(3));
 
     // Assess
     expect(refused.code).toBe('USER_EXISTS_NOT_OURS');
@@ -89,13 +89,13 @@ describe('the ledger on a user someone else made', () => {
   it('refuses the redrive again while the other user is still there', async () => {
     // Prepare
     const { apply } = ledgerFor();
-    await apply(join(1));
-    await apply(leave(2));
+    await apply(addAt(1));
+    await apply(deleteAt(2));
     sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
-    await apply(join(3));
+    await apply(addAt(3));
 
     // Act
-    const redriven = await apply(join(3));
+    const redriven = await apply(addAt(3));
 
     // Assess
     expect(redriven).toMatchObject({ category: 'permanent', code: 'USER_EXISTS_NOT_OURS' });
@@ -104,59 +104,59 @@ describe('the ledger on a user someone else made', () => {
 });
 
 describe('compaction past the tombstone horizon', () => {
-  /** A join refused (someone else's user), never redriven, with the user's other events. */
-  const refusedJoinBetween = async ({ apply, clock }: ReturnType<typeof ledgerFor>) => {
-    await apply(join(1));
-    await apply(leave(2));
+  /** An add refused (someone else's user), never redriven, with the user's other events. */
+  const refusedAddBetween = async ({ apply, clock }: ReturnType<typeof ledgerFor>) => {
+    await apply(addAt(1));
+    await apply(deleteAt(2));
     sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
-    const refused = await apply(join(3));
+    const refused = await apply(addAt(3));
     clock.now += DAY_MS;
-    await apply(leave(4));
+    await apply(deleteAt(4));
     return refused;
   };
 
   it('drops a refused event no one redrove, and folds the events behind it', async () => {
     // Prepare
     const ledger = ledgerFor();
-    const refused = await refusedJoinBetween(ledger);
+    const refused = await refusedAddBetween(ledger);
     ledger.clock.now += (TOMBSTONE_DAYS + 1) * DAY_MS;
 
     // Act
-    const outcome = await ledger.apply(join(5));
+    const outcome = await ledger.apply(addAt(5));
 
     // Assess
     const item = await ledger.item();
     expect(refused.code).toBe('USER_EXISTS_NOT_OURS');
     expect(outcome.code).toBe('SUCCESS');
-    expect(item.events.map((e) => e.key)).toEqual([join(5).key]);
-    expect(item.snapshot?.v).toBe(leave(4).v);
+    expect(item.events.map((e) => e.key)).toEqual([addAt(5).key]);
+    expect(item.snapshot?.v).toBe(deleteAt(4).v);
     expect(sim.state.findUser(LOGIN)?.firstName).toBe('Ada');
   });
 
   it('keeps a refused event whose redrive came within the horizon', async () => {
     // Prepare: the redrive is refused again, so its dead letter may be redriven once more.
     const { apply, clock, item } = ledgerFor();
-    await apply(join(1));
-    await apply(leave(2));
+    await apply(addAt(1));
+    await apply(deleteAt(2));
     sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
-    await apply(join(3));
+    await apply(addAt(3));
     clock.now += (TOMBSTONE_DAYS - 5) * DAY_MS;
-    const redriven = await apply(join(3));
+    const redriven = await apply(addAt(3));
     clock.now += 6 * DAY_MS;
 
     // Act
-    await apply(leave(4));
+    await apply(deleteAt(4));
 
     // Assess: the events before the refused one are folded; it and the one after it wait.
     expect(redriven.code).toBe('USER_EXISTS_NOT_OURS');
-    expect((await item()).events.map((e) => e.key)).toEqual([join(3).key, leave(4).key]);
-    expect((await item()).snapshot?.v).toBe(leave(2).v);
+    expect((await item()).events.map((e) => e.key)).toEqual([addAt(3).key, deleteAt(4).key]);
+    expect((await item()).snapshot?.v).toBe(deleteAt(2).v);
   });
 
   it('leaves no event older than the horizon, whatever the history and its refusals', async () => {
     /** Each step: an event of the user, or someone else making or removing a user of that login. */
     const stepArb = fc.record({
-      what: fc.constantFrom('join', 'leave', 'outsider-joins', 'outsider-leaves'),
+      what: fc.constantFrom('add', 'delete', 'outsider-adds', 'outsider-deletes'),
       days: fc.nat(4),
     });
     await fc.assert(
@@ -167,23 +167,23 @@ describe('compaction past the tombstone horizon', () => {
         let n = 0;
         for (const step of steps) {
           ledger.clock.now += step.days * DAY_MS;
-          if (step.what === 'outsider-joins' && sim.state.findUser(LOGIN) === undefined) {
+          if (step.what === 'outsider-adds' && sim.state.findUser(LOGIN) === undefined) {
             sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: 'Someone' });
-          } else if (step.what === 'outsider-leaves') {
+          } else if (step.what === 'outsider-deletes') {
             sim.state.deleteUser(LOGIN);
-          } else if (step.what === 'join' || step.what === 'leave') {
+          } else if (step.what === 'add' || step.what === 'delete') {
             n += 1;
-            await ledger.apply(step.what === 'join' ? join(n) : leave(n));
+            await ledger.apply(step.what === 'add' ? addAt(n) : deleteAt(n));
           }
         }
         ledger.clock.now += (TOMBSTONE_DAYS + 1) * DAY_MS;
 
         // Act
-        await ledger.apply(leave(n + 1));
+        await ledger.apply(deleteAt(n + 1));
 
         // Assess
         const item = await ledger.item();
-        expect(item.events.map((e) => e.key)).toEqual([leave(n + 1).key]);
+        expect(item.events.map((e) => e.key)).toEqual([deleteAt(n + 1).key]);
       }),
       { numRuns: 60, seed: 20261124 },
     );
@@ -202,7 +202,7 @@ describe('compaction by size', () => {
 
     // Act: a history no horizon folds (all on one day), much larger than the limit.
     for (let n = 1; n <= 24; n += 1) {
-      await apply(n % 2 === 1 ? join(n) : leave(n));
+      await apply(n % 2 === 1 ? addAt(n) : deleteAt(n));
       const doc = await item();
       sizes.push(JSON.stringify(doc).length);
       kept.push(doc.events.length);
@@ -212,7 +212,7 @@ describe('compaction by size', () => {
     const last = await item();
     expect(Math.max(...sizes)).toBeLessThanOrEqual(LIMIT);
     expect(Math.min(...kept.slice(-8))).toBeGreaterThan(1);
-    expect(last.events.at(-1)?.key).toBe(leave(24).key);
+    expect(last.events.at(-1)?.key).toBe(deleteAt(24).key);
     expect(last.snapshot?.v).toBe(String(24 - last.events.length).padStart(3, '0'));
     expect(sim.state.findUser(LOGIN)).toBeUndefined();
   });
@@ -235,19 +235,19 @@ describe('a step that throws', () => {
   };
 
   it('leaves the entity in doubt: the next message reads the platform first', async () => {
-    // Prepare: the user is there; a leave's delete lands, then its step throws.
+    // Prepare: the user is there; a delete-user call lands, then its step throws.
     const { apply } = ledgerFor();
-    await apply(join(1));
-    const throwing = recorded('remove');
-    const thrown = apply(leave(2), throwing.kind);
+    await apply(addAt(1));
+    const throwing = recorded('delete');
+    const thrown = apply(deleteAt(2), throwing.kind);
     await expect(thrown).rejects.toThrow(TypeError);
     const next = recorded();
 
-    // Act: the leave comes back.
-    const outcome = await apply(leave(2), next.kind);
+    // Act: the delete comes back.
+    const outcome = await apply(deleteAt(2), next.kind);
 
     // Assess
-    expect(throwing.steps).toEqual(['remove']);
+    expect(throwing.steps).toEqual(['delete']);
     expect(next.steps[0]).toBe('read');
     expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_ABSENT' });
     expect(sim.state.findUser(LOGIN)).toBeUndefined();
@@ -263,11 +263,11 @@ describe('a step that throws', () => {
       }
     })();
     const { apply } = ledgerFor(store);
-    await apply(join(1));
+    await apply(addAt(1));
     store.failCommits = true;
 
     // Act
-    const thrown = apply(leave(2), recorded('remove').kind);
+    const thrown = apply(deleteAt(2), recorded('delete').kind);
 
     // Assess
     await expect(thrown).rejects.toThrow('a bug after the call');
@@ -278,11 +278,11 @@ const REGION = 'eu-central-1';
 /** `minute` past 08:00 on 24 Nov 2026. */
 const at = (minute: number) => Date.UTC(2026, 10, 24, 8, minute);
 /** A record family's event at `minute`, versioned as the pipeline versions it. */
-const recordEvent = (action: string, minute: number, rank: EventKind, op: RecordOp) =>
+const recordEvent = (action: string, minute: number, rank: EventRank, op: RecordOp) =>
   newEvent(action, versionOf(rank, op, at(minute)), op);
 /** The add at minute 0 that makes the family's record in `campaign`. */
 const addTo = (campaign: string, name: string) =>
-  recordEvent('add-or-update-campaign-record', 0, 'create', {
+  recordEvent('add-or-update-campaign-record', 0, 'add', {
     kind: 'upsert',
     campaign,
     items: [{ key: 'Name', value: name }],
@@ -303,7 +303,7 @@ const familyLedger = (clientId: string) => {
 describe('the ledger on a record family whose move back finds a record made outside', () => {
   const add = addTo('Leads', 'Ada');
   const move = (minute: number, from: string, to: string) =>
-    recordEvent('transfer-campaign-record', minute, 'move', {
+    recordEvent('transfer-campaign-record', minute, 'transfer', {
       kind: 'transfer',
       campaign: from,
       to,
@@ -387,7 +387,7 @@ describe('an agent works a record, then a status change older than that work arr
     await apply(addTo('Leads', 'Nine'));
     sim.state.addCampaign('Later');
     await apply(
-      recordEvent('transfer-campaign-record', 15, 'move', {
+      recordEvent('transfer-campaign-record', 15, 'transfer', {
         kind: 'transfer',
         campaign: 'Leads',
         to: 'Later',
@@ -445,5 +445,54 @@ describe('an agent works a record, then a status change older than that work arr
     expect(late.code).toBe('STALE_SKIPPED');
     expect(record?.workedState).toBe('WORKED');
     expect(record?.nextEarliestWorkTime).toBe('2026-11-25 08:00:00.000');
+  });
+});
+
+describe('a copy of a user event stored before its op was renamed (join → add, leave → delete)', () => {
+  // Its version hashed the op as version 3 named it: a copy redelivered after the rename gets
+  // another version, at the same time and rank.
+  const OLD = { add: { kind: 'join', user: ADA }, delete: { kind: 'leave' } } as const;
+  const NOW_OP: { readonly [K in UserOp['kind']]: UserOp } = {
+    add: { kind: 'add', user: ADA },
+    delete: { kind: 'delete' },
+  };
+  const ACTION = { add: 'add-user', delete: 'delete-user' } as const;
+  const copyOf = (what: UserOp['kind'], ms: number, words: 'old' | 'now'): NewEvent => {
+    const v = versionOf(what, words === 'old' ? OLD[what] : NOW_OP[what], ms);
+    return newEvent(ACTION[what], v, NOW_OP[what]);
+  };
+
+  it('makes no platform call, is skipped, and leaves the user as it was', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<UserOp['kind']>('add', 'delete'),
+        fc.integer({ min: 0, max: 10_000 }),
+        async (what, second) => {
+          // Prepare: the user's events as the ledger stored them before the rename (read back
+          // in today's words, their versions as they were), its last one the one copied.
+          sim.reset();
+          const { apply, item } = ledgerFor();
+          const ms = Date.UTC(2026, 10, 24, 8) + second * 1000;
+          if (what === 'delete') await apply(copyOf('add', ms - 60_000, 'old'));
+          await apply(copyOf(what, ms, 'old'));
+          const before = await item();
+          const requests = sim.stats.requests;
+
+          // Act
+          const outcome = await apply(copyOf(what, ms, 'now'));
+
+          // Assess
+          expect(sim.stats.requests).toBe(requests);
+          expect(['DUPLICATE', 'STALE_SKIPPED']).toContain(outcome.code);
+          const after = await item();
+          const replay = (doc: typeof before) =>
+            user.values(user.replay(user.start(doc.known, doc.snapshot?.state), doc.events).state);
+          expect(replay(after)).toEqual(replay(before));
+          expect(after.known).toEqual(before.known);
+          expect(sim.state.findUser(LOGIN) !== undefined).toBe(what === 'add');
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

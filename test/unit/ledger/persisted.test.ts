@@ -85,11 +85,11 @@ const userFields: fc.Arbitrary<UserFields> = object(
 
 type UserOpOf<Kind> = Extract<UserOp, { kind: Kind }>;
 const userOp: fc.Arbitrary<UserOp> = fc.oneof(
-  object({ kind: fc.constant('join'), user: userFields } satisfies Every<UserOpOf<'join'>>, [
+  object({ kind: fc.constant('add'), user: userFields } satisfies Every<UserOpOf<'add'>>, [
     'kind',
     'user',
   ]),
-  object({ kind: fc.constant('leave') } satisfies Every<UserOpOf<'leave'>>, ['kind']),
+  object({ kind: fc.constant('delete') } satisfies Every<UserOpOf<'delete'>>, ['kind']),
 );
 
 type RecordOf<Origin> = Extract<UserRecord, { origin: Origin }>;
@@ -104,7 +104,7 @@ const userRecord: fc.Arbitrary<UserRecord> = fc.oneof(
 type GoneBy<By> = Extract<UserGone, { by: By }>;
 const userGone: fc.Arbitrary<UserGone> = fc.oneof(
   object({ by: fc.constant('nothing') } satisfies Every<GoneBy<'nothing'>>, ['by']),
-  object({ by: fc.constant('leave'), v: version } satisfies Every<GoneBy<'leave'>>, ['by', 'v']),
+  object({ by: fc.constant('delete'), v: version } satisfies Every<GoneBy<'delete'>>, ['by', 'v']),
   object({ by: fc.constant('outside'), after: version } satisfies Every<GoneBy<'outside'>>, [
     'by',
     'after',
@@ -400,6 +400,64 @@ describe('a ledger item read back', () => {
   });
 });
 
+/** A user item, stored and read back as the ledger does. */
+const readUserItem = (doc: { readonly kind: string }) =>
+  parseLedgerDoc(docOf({ doc: docAttribute(doc) }), user.name, user.parts);
+
+// A user item of schema 3: the shapes of today, but an add spelled `join` and a delete `leave`,
+// in its ops and in why a user is gone.
+
+const V3_WORDS = { add: 'join', delete: 'leave' } as const;
+
+/** A user item's parts as version 3 spelled them (every `kind` in a user item is an op's). */
+const spelledV3 = <T>(value: T): T =>
+  JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+      const o = v as Record<string, unknown>;
+      if (o.kind === 'add' || o.kind === 'delete') return { ...o, kind: V3_WORDS[o.kind] };
+      return o.by === 'delete' ? { ...o, by: 'leave' } : o;
+    }),
+  );
+
+/** A user item of today, and the same as version 3 wrote it. */
+const userItemV3 = ledgerDoc(user, {
+  id: userId,
+  op: userOp,
+  state: userState,
+  known: knownUser,
+}).map((now) => ({ now, old: { ...spelledV3(now), schema: 3 } }));
+
+describe('a user item of schema 3', () => {
+  it('is read in the words of today, every field kept', () => {
+    fc.assert(
+      fc.property(userItemV3, ({ now, old }) => {
+        // Act
+        const read = readUserItem(old);
+
+        // Assess
+        expect(read).toStrictEqual(now);
+      }),
+    );
+  });
+
+  it('is written back in the current shape, which reads back unchanged', () => {
+    fc.assert(
+      fc.property(userItemV3, ({ old }) => {
+        // Prepare
+        const converted = readUserItem(old);
+        if (converted === undefined) throw new Error('a schema 3 item was not read');
+
+        // Act
+        const again = readUserItem(converted);
+
+        // Assess
+        expect(again).toStrictEqual(converted);
+      }),
+    );
+  });
+});
+
 // A user item of schema 2: who made a user and why one is gone said with versions, '' and '0'
 // among them (the placeholders of that shape).
 
@@ -419,19 +477,16 @@ const knownUserV2 = object(
   },
   [],
 );
+/** Its events in today's words, and the item as version 2 wrote them (ops spelled as in version 3). */
 const userItemV2 = ledgerDoc(
   { name: user.name, parts: { schema: 2 } },
   { id: userId, op: userOp, state: object({ place: placeV2 }, []), known: knownUserV2 },
-);
-
-/** A user item, stored and read back as the ledger does. */
-const readUserItem = (doc: { readonly kind: string }) =>
-  parseLedgerDoc(docOf({ doc: docAttribute(doc) }), user.name, user.parts);
+).map((now) => ({ now, old: spelledV3(now) }));
 
 describe('a user item of schema 2', () => {
   it('is read in the current shape, its id, events and aliases as they were', () => {
     fc.assert(
-      fc.property(userItemV2, (old) => {
+      fc.property(userItemV2, ({ now, old }) => {
         // Act
         const read = readUserItem(old);
 
@@ -439,18 +494,18 @@ describe('a user item of schema 2', () => {
         expect(read).toBeDefined();
         expect(read?.schema).toBe(user.parts.schema);
         expect({ id: read?.id, events: read?.events, aliases: read?.aliases }).toStrictEqual({
-          id: old.id,
-          events: old.events,
-          aliases: old.aliases,
+          id: now.id,
+          events: now.events,
+          aliases: now.aliases,
         });
-        expect(read?.snapshot?.keep).toStrictEqual(old.snapshot?.keep);
+        expect(read?.snapshot?.keep).toStrictEqual(now.snapshot?.keep);
       }),
     );
   });
 
   it('is written back in the current shape, which reads back unchanged', () => {
     fc.assert(
-      fc.property(userItemV2, (old) => {
+      fc.property(userItemV2, ({ old }) => {
         // Prepare
         const converted = readUserItem(old);
         if (converted === undefined) throw new Error('a schema 2 item was not read');

@@ -278,8 +278,8 @@ describe('a record family item of schema 2', () => {
 
 describe('why a campaign of a schema 2 item is empty', () => {
   const at = Date.UTC(2026, 10, 24, 8);
-  const create = eventVersion(at, 'create', 'a'.repeat(16));
-  const move = eventVersion(at, 'move', 'b'.repeat(16));
+  const create = eventVersion(at, 'add', 'a'.repeat(16));
+  const move = eventVersion(at, 'transfer', 'b'.repeat(16));
   const remove = eventVersion(at, 'delete', 'c'.repeat(16));
 
   it.each([

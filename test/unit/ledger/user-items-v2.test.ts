@@ -3,7 +3,9 @@
  * to the current shape with its events, and its next message does what it did before. The items
  * in `user-items-v2.json` are verbatim what main at 26dbc9b (the last to write schema 2) left in
  * the store after each history, with the outcome, platform state and item its next message gave
- * there; the histories ran its EntityLedger against the simulator, on the clock used here.
+ * there; the histories ran its EntityLedger against the simulator, on the clock used here. Their
+ * ops say `join` and `leave` (the words of versions 2 and 3): each is read as today's `add` and
+ * `delete`, and each next message is sent as today's code names it.
  */
 import { describe, expect, it } from 'vitest';
 import { EntityLedger, type NewEvent } from '../../../lambdas/core/ledger/entity-ledger';
@@ -13,6 +15,7 @@ import { user } from '../../../lambdas/entities/user';
 import type { KnownUser } from '../../../lambdas/entities/user/known';
 import { clientAgainstTestSimulator } from '../core/client-fixtures';
 import fixtures from './user-items-v2.json';
+import { inTodaysWords } from './user-words-v3';
 
 const LOGIN = 'ada@example.com';
 const ADA = { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' };
@@ -41,14 +44,14 @@ const CONVERTED: Record<string, KnownUser> = {
     base: { stage: 'found', place: { user: { origin: 'outside' } } },
   },
   'ours, left': {
-    place: { gone: { by: 'leave', v: LEAVE_2 } },
+    place: { gone: { by: 'delete', v: LEAVE_2 } },
     base: { stage: 'written', place: { gone: { by: 'nothing' } } },
   },
   'a leave in doubt (its answer lost, the read failed)': {
     place: {
       unsure: {
         before: { user: { origin: 'ours', born: JOIN_1, at: JOIN_1 } },
-        after: { gone: { by: 'leave', v: LEAVE_2 } },
+        after: { gone: { by: 'delete', v: LEAVE_2 } },
       },
     },
     base: { stage: 'written', place: { gone: { by: 'nothing' } } },
@@ -83,6 +86,7 @@ describe('a user item of schema 2', () => {
     expect(doc).toEqual({
       ...fixture.item,
       schema: user.parts.schema,
+      events: fixture.item.events.map(inTodaysWords),
       known: CONVERTED[fixture.name],
     });
   });
@@ -101,7 +105,7 @@ describe('a user item of schema 2', () => {
     // Act
     const outcome = await ledger.apply(user, {
       id: { loginUserId: LOGIN },
-      event: fixture.next as NewEvent,
+      event: inTodaysWords(fixture.next) as NewEvent,
       platform,
       call: { deadline: Date.now() + 30_000 },
       deadline: Date.now() + 30_000,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { ENTITY_KINDS } from '../../../lambdas/entities';
+import type { RecordOp } from '../../../lambdas/entities/record-family/model';
 import { describeLedgerItem } from '../../../ops/ledger-view';
 
 describe('what ops trace shows of a ledger item', () => {
@@ -35,8 +37,8 @@ describe('what ops trace shows of a ledger item', () => {
 
   it('shows each event with its source, and an older event without one', () => {
     // Prepare: a queue add, a SCIM delete, and an event written before sources were kept.
-    const join = {
-      kind: 'join',
+    const add = {
+      kind: 'add',
       user: { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' },
     };
     const raw = {
@@ -48,7 +50,7 @@ describe('what ops trace shows of a ledger item', () => {
           key: 'add-user@1',
           v: '000001700000000000.1.a',
           action: 'add-user',
-          op: join,
+          op: add,
           settled: true,
           outcome: 'SUCCESS',
         },
@@ -56,7 +58,7 @@ describe('what ops trace shows of a ledger item', () => {
           key: 'add-user@2',
           v: '000001700000001000.1.b',
           action: 'add-user',
-          op: join,
+          op: add,
           settled: true,
           outcome: 'ALREADY_EXISTS',
           source: 'queue',
@@ -65,14 +67,14 @@ describe('what ops trace shows of a ledger item', () => {
           key: 'delete-user@3',
           v: '000001700000002000.4.c',
           action: 'delete-user',
-          op: { kind: 'leave' },
+          op: { kind: 'delete' },
           settled: true,
           outcome: 'SUCCESS',
           source: 'scim',
         },
       ],
       known: {
-        place: { gone: { by: 'leave', v: '000001700000002000.4.c' } },
+        place: { gone: { by: 'delete', v: '000001700000002000.4.c' } },
         base: { stage: 'written-unseen' },
       },
     };
@@ -154,5 +156,58 @@ describe('what ops trace shows of a ledger item', () => {
       expect.stringMatching(/^ {4}Other +record made outside this integration$/),
     ]);
     expect(linesOfV2).toEqual(lines);
+  });
+
+  it("shows a record family's events by campaign and what their replay wants, through its kind", () => {
+    // Prepare: an add in Leads, then a transfer to Won; the ledger knows nothing of the platform.
+    const family = ENTITY_KINDS['record-family'];
+    const added = eventVersion(Date.UTC(2026, 10, 24, 8, 0), 'add', 'a'.repeat(16));
+    const moved = eventVersion(Date.UTC(2026, 10, 24, 8, 5), 'transfer', 'b'.repeat(16));
+    const add: RecordOp = {
+      kind: 'upsert',
+      campaign: 'Leads',
+      items: [{ key: 'Name', value: 'Ada' }],
+    };
+    const transfer: RecordOp = { kind: 'transfer', campaign: 'Leads', to: 'Won', routing: {} };
+    const raw = {
+      schema: family.parts.schema,
+      kind: family.name,
+      id: { region: 'eu-central-1', clientId: 'c-1' },
+      events: [
+        {
+          key: `add-or-update-campaign-record@${added}`,
+          v: added,
+          action: 'add-or-update-campaign-record',
+          op: add,
+          settled: true,
+          outcome: 'SUCCESS',
+        },
+        {
+          key: `transfer-campaign-record@${moved}`,
+          v: moved,
+          action: 'transfer-campaign-record',
+          op: transfer,
+          settled: true,
+          outcome: 'SUCCESS',
+        },
+      ],
+      known: family.unknown,
+    };
+
+    // Act
+    const lines = describeLedgerItem(family, raw);
+
+    // Assess: each event names its campaign; the desired state is the replay's (moved to Won).
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/08:00:00\.000Z {2}add-or-update-campaign-record +Leads +SUCCESS$/),
+        expect.stringMatching(/08:05:00\.000Z {2}transfer-campaign-record +Leads → Won +SUCCESS$/),
+        '  desired (the events replayed in order)',
+        expect.stringMatching(/^ {4}Leads +none \(since 2026-11-24T08:05:00\.000Z\)$/),
+        expect.stringMatching(/^ {4}Won +record made 2026-11-24T08:00:00\.000Z/),
+        '  on the platform, as the ledger knows it',
+      ]),
+    );
+    expect(lines.join('\n')).not.toContain('Ada');
   });
 });

@@ -12,7 +12,7 @@ import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/led
 
 const REGION = 'eu-central-1';
 const CREATED_AT = Date.parse('2026-11-20T08:00:00.000Z');
-const v = eventVersion(CREATED_AT, 'create', 'f'.repeat(16));
+const v = eventVersion(CREATED_AT, 'add', 'f'.repeat(16));
 const DELETED_AT = Date.parse('2026-11-21T08:00:00.000Z');
 
 const family = (clientId: string, campaign: string) => ({

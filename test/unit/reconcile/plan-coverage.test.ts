@@ -66,7 +66,7 @@ const roster = (scope: UsersScope, active: readonly string[], template = 'Agent'
 
 /** The ledger's item of a user this integration created, as the live path leaves it. */
 const userCreatedByUs = (loginUserId: string) => {
-  const v = eventVersion(CREATED, 'create', 'f'.repeat(16));
+  const v = eventVersion(CREATED, 'add', 'f'.repeat(16));
   return {
     schema: ENTITY_KINDS.user.parts.schema,
     kind: 'user',

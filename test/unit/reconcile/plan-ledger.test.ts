@@ -71,7 +71,7 @@ const snapshot = (): Snapshot => ({
 
 /** The ledger's item of a family whose record this integration created in `campaign`. */
 const createdIn = (clientId: string, campaign: string) => {
-  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'create', 'f'.repeat(16));
+  const v = eventVersion(Date.parse('2026-11-20T08:00:00.000Z'), 'add', 'f'.repeat(16));
   return {
     schema: recordFamily.parts.schema,
     kind: 'record-family',

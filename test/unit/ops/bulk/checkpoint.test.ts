@@ -89,6 +89,26 @@ describe('checkpoint', () => {
     await expect(read).rejects.toThrow('sent[0]: a range ends before it starts');
   });
 
+  it.each([
+    ['a range that ends before it starts', { sent: [[5, 2]] }, 'sent[0]'],
+    ['a negative message number', { sent: [[-1, 2]] }, 'sent[0][0]'],
+    ['a field missing', { target: undefined }, 'target'],
+    ['another version', { version: 2 }, 'version'],
+  ])('refuses a checkpoint with %s, naming the field', async (_name, change, field) => {
+    // Prepare: a checkpoint as written, then changed.
+    const file = await checkpointFile();
+    await new Checkpoint(file, 'leads.csv', identity).record([0]);
+    const written = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...written, ...change }));
+
+    // Act
+    const read = readCheckpoint(file);
+
+    // Assess
+    await expect(read).rejects.toThrow('is not a bulk-load checkpoint');
+    await expect(read).rejects.toThrow(field);
+  });
+
   it('reports a write that failed instead of going on without it', async () => {
     // Prepare
     const checkpoint = new Checkpoint('/nonexistent-dir/c.json', 'leads.csv', identity);
