@@ -7,7 +7,7 @@ import {
   buildScim,
   entraUser,
   oktaUser,
-  PATCH_SCHEMA,
+  patch,
   platformRequests,
   type ScimCall,
   scimSimulator,
@@ -143,12 +143,7 @@ const BAD: readonly {
     name: 'a change of an immutable attribute (PATCH)',
     method: 'PATCH',
     path: 'Users/{id}',
-    call: () => ({
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'replace', path: 'name.givenName', value: 'Augusta' }],
-      },
-    }),
+    call: () => ({ body: patch({ op: 'replace', path: 'name.givenName', value: 'Augusta' }) }),
     status: 400,
     scimType: 'mutability',
     detail: /^name\.givenName is immutable/,
@@ -170,12 +165,7 @@ const BAD: readonly {
     name: 'a userName change',
     method: 'PATCH',
     path: 'Users/{id}',
-    call: () => ({
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'Replace', value: { userName: 'ada@new.example' } }],
-      },
-    }),
+    call: () => ({ body: patch({ op: 'Replace', value: { userName: 'ada@new.example' } }) }),
     status: 400,
     scimType: 'mutability',
     detail: /^userName is immutable/,
@@ -193,12 +183,7 @@ const BAD: readonly {
     name: 'a PATCH with an unknown op',
     method: 'PATCH',
     path: 'Users/{id}',
-    call: () => ({
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'merge', path: 'active', value: false }],
-      },
-    }),
+    call: () => ({ body: patch({ op: 'merge', path: 'active', value: false }) }),
     status: 400,
     scimType: 'invalidSyntax',
     detail: /Operations\[0\]\.op/,
@@ -207,12 +192,7 @@ const BAD: readonly {
     name: 'active that is not a boolean',
     method: 'PATCH',
     path: 'Users/{id}',
-    call: () => ({
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'replace', path: 'active', value: 'no' }],
-      },
-    }),
+    call: () => ({ body: patch({ op: 'replace', path: 'active', value: 'no' }) }),
     status: 400,
     scimType: 'invalidValue',
     detail: /^active must be true or false/,
@@ -338,10 +318,7 @@ describe("someone else's user in place of ours", () => {
     const login = 'ada@example.com';
     const id = await created(scim, login);
     await scim.call('PATCH', `Users/${id}`, {
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'replace', path: 'active', value: false }],
-      },
+      body: patch({ op: 'replace', path: 'active', value: false }),
     });
     sim.state.addUser({
       loginUserId: login,
@@ -352,10 +329,7 @@ describe("someone else's user in place of ours", () => {
 
     // Act
     const reactivated = await scim.call('PATCH', `Users/${id}`, {
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'replace', path: 'active', value: true }],
-      },
+      body: patch({ op: 'replace', path: 'active', value: true }),
     });
     const deleted = await scim.call('DELETE', `Users/${id}`);
 

@@ -21,6 +21,7 @@ import {
 import { user } from '../../../lambdas/entities/user';
 import { createScimHandler } from '../../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../../lambdas/scim/scim-profiles';
+import { oktaUser as oktaSends } from '../../../local/scim/idp-sequences';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import {
   apiGatewayEvent,
@@ -185,18 +186,11 @@ export const entraUser = (userName: string, overrides: Record<string, unknown> =
   ...overrides,
 });
 
-/** A User as Okta sends it on create. */
+/** A User as Okta sends it on create, with an externalId of its own per user name. */
 export const oktaUser = (userName: string, overrides: Record<string, unknown> = {}) => ({
-  schemas: [USER_SCHEMA],
-  userName,
-  name: { givenName: 'Grace', familyName: 'Hopper' },
-  emails: [{ primary: true, value: userName, type: 'work' }],
-  displayName: 'Grace Hopper',
-  locale: 'en-US',
+  ...oktaSends(userName, true),
   externalId: `00u${userName.length}okta`,
-  groups: [],
   password: 'xY7!secret-never-kept',
-  active: true,
   ...overrides,
 });
 
