@@ -3,11 +3,10 @@
  * against the simulator over loopback and moto's DynamoDB (the ledger table) and Secrets
  * Manager (the platform key and the SCIM token, each its own secret).
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
-import { apiGatewayEvent, lambdaContext } from '../../../testkit';
+import { callScim, type ScimEntry } from '../../../testkit';
 import {
   createQueue,
   createSecret,
@@ -19,8 +18,6 @@ import {
 } from '../../support/aws-clients';
 import { motoLedgerClient } from '../../support/ledger-table';
 import { harnessPerFile } from './support/handler-harness';
-
-type ScimEntry = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const harness = harnessPerFile();
 const secrets = motoSecretsManagerClient();
@@ -49,27 +46,8 @@ beforeAll(async () => {
   handler = await load();
 });
 
-const call = async (
-  method: string,
-  path: string,
-  token: string,
-  body?: unknown,
-  entry: ScimEntry = handler,
-) => {
-  const result = await entry(
-    apiGatewayEvent({
-      method,
-      path,
-      headers: { Host: 'scim.example.com', Authorization: `Bearer ${token}` },
-      body: body === undefined ? null : JSON.stringify(body),
-    }),
-    lambdaContext(),
-  );
-  return {
-    status: result.statusCode,
-    body: result.body === '' ? undefined : JSON.parse(result.body),
-  };
-};
+const call = (method: string, path: string, token: string, body?: unknown, entry = handler) =>
+  callScim(entry, { method, path, token, body });
 
 const user = (userName: string) => ({
   schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],

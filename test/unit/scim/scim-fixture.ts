@@ -5,7 +5,6 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { createActionHandler } from '../../../lambdas/core/entry/invocation-entry';
@@ -24,10 +23,11 @@ import { inMemoryProfileLister } from '../../../lambdas/scim/scim-profiles';
 import { oktaUser as oktaSends } from '../../../local/scim/idp-sequences';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import {
-  apiGatewayEvent,
+  callScim,
   InMemoryApiKeySource,
   InMemorySecretStore,
   lambdaContext,
+  type ScimAnswer,
   sqsEvent,
   sqsRecord,
 } from '../../../testkit';
@@ -45,13 +45,6 @@ export const patch = (...operations: unknown[]) => ({
   schemas: [PATCH_SCHEMA],
   Operations: operations,
 });
-
-export interface ScimAnswer {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the endpoint answered
-  readonly body: any;
-}
 
 export interface ScimCall {
   readonly body?: unknown;
@@ -106,25 +99,16 @@ export const buildScim = (
   let requests = 0;
   const call = async (method: string, path: string, c: ScimCall = {}): Promise<ScimAnswer> => {
     requests += 1;
-    const event = apiGatewayEvent({
+    return callScim(handler, {
       method,
       path,
       query: c.query,
-      headers: {
-        Host: 'scim.example.com',
-        'Content-Type': 'application/scim+json',
-        ...(c.token === null ? {} : { Authorization: `Bearer ${c.token ?? secret.value}` }),
-      },
-      body: c.rawBody ?? (c.body === undefined ? null : JSON.stringify(c.body)),
+      token: c.token === null ? null : (c.token ?? secret.value),
+      body: c.body,
+      ...(c.rawBody === undefined ? {} : { rawBody: c.rawBody }),
       requestId: `req-${requests}`,
       requestTimeEpoch: receivedAt(),
     });
-    const result: APIGatewayProxyResult = await handler(event, lambdaContext());
-    return {
-      status: result.statusCode,
-      headers: (result.headers ?? {}) as Record<string, string>,
-      body: result.body === '' ? undefined : JSON.parse(result.body),
-    };
   };
   /** delete-user's queue handler on the same ledger and platform, as the stack runs it. */
   const deleteUserQueue = createActionHandler(deleteUser, {
