@@ -44,9 +44,9 @@ import {
   motoDynamoDbClient,
   motoLedgerClient,
 } from '../../support/ledger-table';
+import { TEST_TENANT } from '../../support/test-tenant';
 import { createdByUs as createdByUsIn } from './created-by-us';
 
-const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'reconcile-function-key-01';
 const s3 = new S3Client({ ...motoClientConfig(), forcePathStyle: true });
 const bucket = uniqueName('reconcile').toLowerCase();
@@ -117,7 +117,7 @@ const run = (
       reader ??
       (() =>
         localPlatformReader(
-          { ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY },
+          { ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY },
           readerOptions,
         )),
     queueUrls,
@@ -205,7 +205,11 @@ const keepOneOf = async (scope: string, campaign: string, keep: string, others: 
 const watchedReader =
   (onSearch: (request: Parameters<PlatformReader['search']>[0]) => void) =>
   (kind: 'users' | 'records') => {
-    const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+    const inner = localPlatformReader({
+      ...TEST_TENANT,
+      baseUrl: simulator.baseUrl,
+      apiKey: API_KEY,
+    });
     return {
       get calls() {
         return inner.calls;
@@ -221,7 +225,7 @@ const watchedReader =
 beforeAll(async () => {
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   tableName = await createLedgerTable(motoDynamoDbClient());
-  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+  simulator = await startSimulator({ ...TEST_TENANT, apiKey: API_KEY });
 });
 afterAll(async () => {
   await simulator?.close();

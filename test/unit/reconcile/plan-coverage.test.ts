@@ -19,15 +19,15 @@ import {
 import type { Snapshot, UserRow } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { TEST_TENANT } from '../../support/test-tenant';
 import { leavingRoster, STAFF_AND_VENDOR } from './scope-fixtures';
 
-const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'plan-coverage-key-000001';
 const CREATED = Date.parse('2026-11-20T08:00:00.000Z');
 let simulator: RunningSimulator;
 
 beforeAll(async () => {
-  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+  simulator = await startSimulator({ ...TEST_TENANT, apiKey: API_KEY });
 });
 afterAll(async () => {
   await simulator?.close();
@@ -109,7 +109,7 @@ const plan = (
 ): Promise<Plan> =>
   buildPlan({
     snapshot,
-    reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+    reader: localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
     ledger,
     scopes,
     now: Date.parse('2026-11-25T08:00:00.000Z'),

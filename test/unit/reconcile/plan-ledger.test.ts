@@ -13,15 +13,15 @@ import { parseScopes, type RecordsScope } from '../../../lambdas/reconcile/scope
 import type { RecordRow, Snapshot } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { TEST_TENANT } from '../../support/test-tenant';
 
-const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'plan-ledger-key-000001';
 const REGION = 'eu-central-1';
 const SCOPE_CAMPAIGN = 'Leads';
 let simulator: RunningSimulator;
 
 beforeAll(async () => {
-  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+  simulator = await startSimulator({ ...TEST_TENANT, apiKey: API_KEY });
 });
 afterAll(async () => {
   await simulator?.close();
@@ -109,7 +109,7 @@ const planWithR1CreatedIn = async (campaign: string) => {
   });
   const plan = await buildPlan({
     snapshot: snapshot(),
-    reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+    reader: localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
     ledger,
     now: Date.parse('2026-11-25T08:00:00.000Z'),
   });
@@ -186,7 +186,7 @@ describe('plan: data keys no row of the export carries', () => {
   const planOf = (of: Snapshot) =>
     buildPlan({
       snapshot: of,
-      reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+      reader: localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
       ledger: new LedgerItemView({ items: ledgerOf(new Map()) }),
       now: Date.parse('2026-11-25T08:00:00.000Z'),
     });

@@ -45,6 +45,7 @@ import {
   createLedgerTable,
   motoDynamoDbClient,
 } from '../../../support/ledger-table';
+import { TEST_TENANT } from '../../../support/test-tenant';
 import { type ForwardingProxy, startForwardingProxy } from './forwarding-proxy';
 import { captureOutput, type OutputCapture } from './output-capture';
 
@@ -65,11 +66,7 @@ const ENTRY_POINTS: { readonly [A in ActionName]: () => Promise<{ handler: Lambd
   'delete-user': () => import('../../../../lambdas/handlers/delete-user'),
 };
 
-export const TENANT = {
-  platformCode: 'TESTPLATFORM',
-  companyCode: 'acme',
-  environmentName: 'qa',
-} as const;
+export const TENANT = TEST_TENANT;
 
 /** Long enough to be redacted if it ever reached an error text (see platform-caller). */
 export const INITIAL_API_KEY = 'sk-initial-4f9a2c7e1b8d';
