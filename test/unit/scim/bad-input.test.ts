@@ -9,15 +9,14 @@ import {
   oktaUser,
   patch,
   platformRequests,
+  type Scim,
   type ScimCall,
-  scimSimulator,
+  scimPerTest,
 } from './scim-fixture';
 
-const sim = scimSimulator();
+const { sim, scim } = scimPerTest();
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-
-type Scim = ReturnType<typeof buildScim>;
 
 /** A live user made through SCIM, for the requests that name one. */
 const created = async (scim: Scim, login = 'ada@example.com'): Promise<string> => {
@@ -235,7 +234,6 @@ const BAD: readonly {
 describe('a bad request', () => {
   it.each(BAD)('$name: SCIM error $status, nothing sent to the platform', async (bad) => {
     // Prepare
-    const scim = buildScim(sim);
     const id = await created(scim);
     const before = platformRequests(sim);
     const users = sim.state.listUsers();
@@ -259,7 +257,6 @@ describe('a bad request', () => {
 describe('the bearer token', () => {
   it('after a rotation accepts the new token at once and refuses the old one', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const old = scim.secret.value;
     await scim.call('GET', 'Users');
     scim.secret.rotate('scim-token-rotated');
@@ -280,7 +277,6 @@ describe('the bearer token', () => {
 describe("someone else's user", () => {
   it('is not found by the userName filter, gets 409 on POST, and is never adopted nor deleted', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const login = 'theirs@example.com';
     sim.state.addUser({
       loginUserId: login,
@@ -314,7 +310,6 @@ describe("someone else's user", () => {
 describe("someone else's user in place of ours", () => {
   it('is refused on reactivation and never deleted by a later deactivation or DELETE', async () => {
     // Prepare: ours, deactivated, then someone makes a user of that login by hand
-    const scim = buildScim(sim);
     const login = 'ada@example.com';
     const id = await created(scim, login);
     await scim.call('PATCH', `Users/${id}`, {

@@ -150,6 +150,19 @@ export const scimSimulator = () => {
   return sim.standIn;
 };
 
+export type Scim = ReturnType<typeof buildScim>;
+
+/**
+ * `scimSimulator`, and before each test a fresh SCIM function (`buildScim` with its defaults)
+ * against it: a test that needs other options builds its own.
+ */
+export const scimPerTest = () => {
+  const sim = scimSimulator();
+  const scim = lateBound<Scim>('the SCIM function');
+  beforeEach(() => scim.set(buildScim(sim)));
+  return { sim, scim: scim.standIn };
+};
+
 /** A User as Entra ID's default mappings send it (attributes the platform cannot hold included). */
 export const entraUser = (userName: string, overrides: Record<string, unknown> = {}) => ({
   schemas: [USER_SCHEMA, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
