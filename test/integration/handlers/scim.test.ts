@@ -3,7 +3,7 @@
  * against the simulator over loopback and moto's DynamoDB (the ledger table) and Secrets
  * Manager (the platform key and the SCIM token, each its own secret).
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { callScim, type ScimEntry } from '../../../testkit';
@@ -26,20 +26,13 @@ let tokenSecret = '';
 let handler: ScimEntry;
 
 /** Cold-starts the entry point with the SCIM environment (and `overrides`), as a new container. */
-const load = async (overrides: Record<string, string> = {}): Promise<ScimEntry> => {
-  for (const [name, value] of Object.entries(
-    harness.environment({
-      SCIM_TOKEN_SECRET_ID: tokenSecret,
-      SCIM_DEFAULT_USER_TEMPLATE: 'Agent',
-      SCIM_MAX_RESULTS: '100',
-      ...overrides,
-    }),
-  )) {
-    vi.stubEnv(name, value);
-  }
-  vi.resetModules();
-  return (await import('../../../lambdas/handlers/scim')).handler;
-};
+const load = (overrides: Record<string, string> = {}): Promise<ScimEntry> =>
+  harness.coldStart(() => import('../../../lambdas/handlers/scim'), {
+    SCIM_TOKEN_SECRET_ID: tokenSecret,
+    SCIM_DEFAULT_USER_TEMPLATE: 'Agent',
+    SCIM_MAX_RESULTS: '100',
+    ...overrides,
+  });
 
 beforeAll(async () => {
   tokenSecret = (await createSecret(secrets, FIRST_TOKEN, uniqueName('scim-token'))).name;
