@@ -35,7 +35,6 @@ import {
   type PlannedOutput,
   type PlanStepOutput,
 } from '../../../lambdas/reconcile/run-function';
-import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
 import { motoClientConfig, uniqueName } from '../../support/aws-clients';
@@ -44,6 +43,7 @@ import {
   motoDynamoDbClient,
   motoLedgerClient,
 } from '../../support/ledger-table';
+import { scopesOf } from '../../support/reconcile-scopes';
 import { TEST_TENANT } from '../../support/test-tenant';
 import { createdByUs as createdByUsIn } from './created-by-us';
 
@@ -54,7 +54,7 @@ let tableName = '';
 let simulator: RunningSimulator;
 const published: { scope: string; values: Record<string, number> }[] = [];
 
-const scopes = parseScopes({
+const scopes = scopesOf({
   roster: { kind: 'users', apply: 'auto' },
   review: { kind: 'users', apply: 'plan-only' },
   strict: {
@@ -94,7 +94,6 @@ const scopes = parseScopes({
     absentMeansLeave: true,
   },
 });
-if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
   'add-user': 'https://sqs.test/add-user',
   'delete-user': 'https://sqs.test/delete-user',
@@ -111,7 +110,7 @@ const run = (
     bucket,
     tableName,
     ledgerClient: motoLedgerClient(),
-    scopes: scopes.scopes,
+    scopes,
     campaignRegion: 'eu-central-1',
     reader:
       reader ??

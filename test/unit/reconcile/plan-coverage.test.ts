@@ -11,14 +11,11 @@ import { ENTITY_KINDS } from '../../../lambdas/entities';
 import { inMemoryLedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import type { LedgerView } from '../../../lambdas/reconcile/ledger-view';
 import { buildPlan, type Plan } from '../../../lambdas/reconcile/plan';
-import {
-  parseScopes,
-  type ReconcileScope,
-  type UsersScope,
-} from '../../../lambdas/reconcile/scope';
+import type { ReconcileScope, UsersScope } from '../../../lambdas/reconcile/scope';
 import type { Snapshot, UserRow } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { scopesOf } from '../../support/reconcile-scopes';
 import { TEST_TENANT } from '../../support/test-tenant';
 import { leavingRoster, STAFF_AND_VENDOR } from './scope-fixtures';
 
@@ -32,12 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await simulator?.close();
 });
-
-const scopesOf = (config: Record<string, unknown>): Readonly<Record<string, ReconcileScope>> => {
-  const parsed = parseScopes(config);
-  if (!parsed.success) throw new Error(parsed.error);
-  return parsed.scopes;
-};
 
 /** A roster of `scope` listing `active` users (template `template`), each on its own line. */
 const roster = (scope: UsersScope, active: readonly string[], template = 'Agent'): Snapshot => ({

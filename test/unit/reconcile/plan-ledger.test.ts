@@ -9,10 +9,11 @@ import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { recordFamily } from '../../../lambdas/entities/record-family';
 import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import { buildPlan, KEPT_ITEM_UNSENDABLE, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
-import { parseScopes, type RecordsScope } from '../../../lambdas/reconcile/scope';
+import type { RecordsScope } from '../../../lambdas/reconcile/scope';
 import type { RecordRow, Snapshot } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { scopesOf } from '../../support/reconcile-scopes';
 import { TEST_TENANT } from '../../support/test-tenant';
 
 const API_KEY = 'plan-ledger-key-000001';
@@ -27,18 +28,15 @@ afterAll(async () => {
   await simulator?.close();
 });
 
-const scope = (): RecordsScope => {
-  const parsed = parseScopes({
+const scope = (): RecordsScope =>
+  scopesOf({
     leads: {
       kind: 'records',
       campaigns: [SCOPE_CAMPAIGN],
       splitKeys: ['CrmId'],
       deleteGate: { count: 100, percent: 0 },
     },
-  });
-  if (!parsed.success) throw new Error(parsed.error);
-  return parsed.scopes.leads as RecordsScope;
-};
+  }).leads as RecordsScope;
 
 /** A records snapshot of the scope holding one row, `R-keep`. */
 const snapshot = (): Snapshot => ({
