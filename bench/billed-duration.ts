@@ -277,10 +277,25 @@ const sharedBilledRow = (shared: BilledDurationResult): Row => ({
   verdict: 'info',
 });
 
-const roundsTable = (result: BilledDurationResult): string =>
+/** A table of one row per round of `result`, numbered in its first column. */
+const perRoundTable = (
+  result: BilledDurationResult,
+  headers: readonly string[],
+  cells: (round: BilledRound) => readonly string[],
+): string =>
   markdownTable(
+    ['round', ...headers],
+    result.rounds.map((round, i) => [String(i + 1), ...cells(round)]),
+  );
+
+/** One cell of both sides of a round, "ledger / without". */
+const bothSides = (round: BilledRound, cell: (run: ContainerRun) => string): string =>
+  `${cell(round.runs.ledger)} / ${cell(round.runs.noLedger)}`;
+
+const roundsTable = (result: BilledDurationResult): string =>
+  perRoundTable(
+    result,
     [
-      'round',
       'order',
       'warm billed ms, ledger',
       'without',
@@ -289,20 +304,18 @@ const roundsTable = (result: BilledDurationResult): string =>
       'import ms, ledger / without',
       'CPU ms per warm invocation, ledger / without',
     ],
-    result.rounds.map((r, i) => {
-      const { ledger, noLedger } = r.runs;
-      const first = (run: ContainerRun) => (run.result.invocations[0]?.ms ?? Number.NaN).toFixed(1);
+    (round) => {
+      const { ledger, noLedger } = round.runs;
       return [
-        String(i + 1),
-        r.order.map((side) => SIDE_LABELS[side]).join(', '),
+        round.order.map((side) => SIDE_LABELS[side]).join(', '),
         String(warmBilledMs(ledger)),
         String(warmBilledMs(noLedger)),
         ratio(warmBilledMs(ledger) / warmBilledMs(noLedger)),
-        `${first(ledger)} / ${first(noLedger)}`,
-        `${ledger.result.importMs.toFixed(1)} / ${noLedger.result.importMs.toFixed(1)}`,
-        `${warmCpuMs(ledger).toFixed(1)} / ${warmCpuMs(noLedger).toFixed(1)}`,
+        bothSides(round, (run) => (run.result.invocations[0]?.ms ?? Number.NaN).toFixed(1)),
+        bothSides(round, (run) => run.result.importMs.toFixed(1)),
+        bothSides(round, (run) => warmCpuMs(run).toFixed(1)),
       ];
-    }),
+    },
   );
 
 export const billedDurationMarkdown = (
@@ -323,9 +336,9 @@ export const billedDurationMarkdown = (
         roundsTable(shared),
         '',
       ]),
-  markdownTable(
+  perRoundTable(
+    result,
     [
-      'round',
       'ledger requests per message',
       'write units per message',
       'largest ledger item B',
@@ -333,21 +346,20 @@ export const billedDurationMarkdown = (
       'GetSecretValue calls',
       'peak RSS MiB, ledger / without',
     ],
-    result.rounds.map((r, i) => {
-      const { ledger, noLedger } = r.runs;
+    (round) => {
+      const { ledger } = round.runs;
       const requests = Object.entries(ledger.ledgerRequests)
         .map(([operation, n]) => `${operation} ${n}`)
         .join(', ');
       return [
-        String(i + 1),
         `${ledgerRequestsPerMessage(ledger).toFixed(2)} (${requests})`,
         (ledger.ledgerUnits.write / messagesOf(ledger)).toFixed(2),
         String(ledger.ledgerItemBytes),
-        `${ledger.breakerRequests} / ${noLedger.breakerRequests}`,
-        `${ledger.secretReads} / ${noLedger.secretReads}`,
-        `${(ledger.result.maxRssKiB / 1024).toFixed(1)} / ${(noLedger.result.maxRssKiB / 1024).toFixed(1)}`,
+        bothSides(round, (run) => String(run.breakerRequests)),
+        bothSides(round, (run) => String(run.secretReads)),
+        bothSides(round, (run) => (run.result.maxRssKiB / 1024).toFixed(1)),
       ];
-    }),
+    },
   ),
   '',
 ];

@@ -8,6 +8,7 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -17,8 +18,19 @@ import type { ActionName } from '../lambdas/actions';
 import { BREAKER_KEY_PREFIX } from '../lambdas/deployment-contract';
 import { grantApiKeyRead } from './api-key-grant';
 import { DLQ_RETENTION_DAYS } from './config';
-import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
+import type { EntityLedgerTable } from './entity-ledger-table';
 import { HANDLER_FUNCTION_PROPS, handlerRole } from './handler-function';
+
+/** Lets a braked function park the deletes its brake holds in `heldQueue` (SCIM's too). */
+export const grantHoldDeletes = (role: iam.IRole, heldQueue: sqs.IQueue): void => {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      sid: 'HoldDeletes',
+      actions: ['sqs:SendMessage'],
+      resources: [heldQueue.queueArn],
+    }),
+  );
+};
 
 /** Handler entry file of an action. */
 export const handlerEntry = (action: ActionName): string =>
@@ -197,20 +209,10 @@ export class ActionPipeline extends Construct {
       actions: ['sqs:SendMessage'],
       resources: [this.deadLetterQueue.queueArn],
     });
-    if (this.heldQueue !== undefined) {
-      allow({
-        sid: 'HoldDeletes',
-        actions: ['sqs:SendMessage'],
-        resources: [this.heldQueue.queueArn],
-      });
-    }
+    if (this.heldQueue !== undefined) grantHoldDeletes(role, this.heldQueue);
     // Also the mass-delete brake's count (`brake#<action>` items) of the destructive actions.
     if (props.ledger !== undefined) {
-      allow({
-        sid: 'EntityLedger',
-        actions: [...LEDGER_ITEM_ACTIONS],
-        resources: [props.ledger.table.tableArn],
-      });
+      props.ledger.grantItems(role);
     } else {
       // Writes reach these items through the ledger grant above; reads get only them.
       allow({

@@ -5,6 +5,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 
 /** The only item operations the handlers use: a conditional claim, a commit and a read. */
@@ -37,5 +38,16 @@ export class EntityLedgerTable extends Construct {
       timeToLiveAttribute: 'expiresAt',
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     });
+  }
+
+  /** Lets a handler's role claim, commit and read items (`LEDGER_ITEM_ACTIONS`), and no more. */
+  grantItems(role: iam.IRole): void {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'EntityLedger',
+        actions: [...LEDGER_ITEM_ACTIONS],
+        resources: [this.table.tableArn],
+      }),
+    );
   }
 }

@@ -13,8 +13,9 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { grantHoldDeletes } from './action-pipeline';
 import { grantApiKeyRead } from './api-key-grant';
-import { type EntityLedgerTable, LEDGER_ITEM_ACTIONS } from './entity-ledger-table';
+import type { EntityLedgerTable } from './entity-ledger-table';
 import { HANDLER_FUNCTION_PROPS, handlerRole } from './handler-function';
 import { SCIM_BASE_PATH, SCIM_STAGE_NAME } from './scim-routes';
 
@@ -158,24 +159,14 @@ export class ScimApi extends Construct {
       secretsRegion: props.apiKeySecretsRegion,
     });
     // The ledger items of each user, the brake's count and the breaker state: one table.
-    allow({
-      sid: 'EntityLedger',
-      actions: [...LEDGER_ITEM_ACTIONS],
-      resources: [props.ledger.table.tableArn],
-    });
+    props.ledger.grantItems(role);
     // An unfiltered GET /Users (Okta's test connection) lists SCIM's items by a key-prefix Scan.
     allow({
       sid: 'ListScimUsers',
       actions: ['dynamodb:Scan'],
       resources: [props.ledger.table.tableArn],
     });
-    if (props.heldQueue !== undefined) {
-      allow({
-        sid: 'HoldDeletes',
-        actions: ['sqs:SendMessage'],
-        resources: [props.heldQueue.queueArn],
-      });
-    }
+    if (props.heldQueue !== undefined) grantHoldDeletes(role, props.heldQueue);
 
     this.function = new nodejs.NodejsFunction(this, 'Function', {
       ...HANDLER_FUNCTION_PROPS,

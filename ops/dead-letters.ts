@@ -60,10 +60,15 @@ export const EVENTBRIDGE_FAILURE_ATTRIBUTES = [
 
 export type EventBridgeFailureAttribute = (typeof EVENTBRIDGE_FAILURE_ATTRIBUTES)[number];
 
+const isReasonAttribute = (name: string): name is ReasonAttribute =>
+  (REASON_ATTRIBUTES as readonly string[]).includes(name);
+
+const isEventBridgeFailureAttribute = (name: string): name is EventBridgeFailureAttribute =>
+  (EVENTBRIDGE_FAILURE_ATTRIBUTES as readonly string[]).includes(name);
+
 /** Attributes that say why a message is a dead letter; a redrive strips them. */
 export const isDeadLetterAttribute = (name: string): boolean =>
-  (REASON_ATTRIBUTES as readonly string[]).includes(name) ||
-  (EVENTBRIDGE_FAILURE_ATTRIBUTES as readonly string[]).includes(name);
+  isReasonAttribute(name) || isEventBridgeFailureAttribute(name);
 
 /** Seconds a listed message stays invisible at most (only if the command dies before releasing it). */
 export const PEEK_HOLD_SECONDS = 120;
@@ -213,12 +218,6 @@ export interface DeadLetterView {
   readonly otherAttributes: Record<string, MessageAttributeValue>;
   readonly body: string;
 }
-
-const isReasonAttribute = (name: string): name is ReasonAttribute =>
-  (REASON_ATTRIBUTES as readonly string[]).includes(name);
-
-const isEventBridgeFailureAttribute = (name: string): name is EventBridgeFailureAttribute =>
-  (EVENTBRIDGE_FAILURE_ATTRIBUTES as readonly string[]).includes(name);
 
 export const viewDeadLetter = (message: Message): DeadLetterView => {
   const reason: Partial<Record<ReasonAttribute, string>> = {};

@@ -15,7 +15,7 @@ import { formatOf, INPUT_FORMATS, isInputFormat } from '../lambdas/input/input-f
 import { DEFAULT_RELEASE_RATE, runBrakeDiscard, runBrakeRelease, runBrakeStatus } from './brake';
 import { BULK_OPTIONS, DEFAULT_PARALLEL, MAX_PARALLEL, runBulkSend } from './bulk/bulk-send';
 import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
-import { openDeployment } from './deployment';
+import { type Deployment, openDeployment } from './deployment';
 import { describeError, exitCodeOf, UsageError } from './errors';
 import { type OpsIo, writeLine } from './io';
 import { RECONCILE_EXIT } from './reconcile/exit-codes';
@@ -424,41 +424,137 @@ const deploymentOf = (values: ParsedValues, io: OpsIo) =>
     io.clients,
   );
 
-const runReconcile = async (
-  name: ReconcileCommand,
-  file: string,
-  values: ParsedValues,
-  io: OpsIo,
-): Promise<number> => {
-  if (name === 'reconcile plan') {
-    return runReconcilePlan(
-      deploymentOf(values, io),
+/** The options that choose the deployment: a command printed for the operator repeats them. */
+const ENVIRONMENT_OPTIONS = ['config', 'stack', 'outputs-file', 'region'] as const;
+
+const flag = (values: ParsedValues, name: OptionName): boolean => values[name] === true;
+
+/** A command line, checked: what a command's run reads of it. */
+interface CommandLine {
+  readonly deployment: Deployment;
+  /** The action named; `brake status` alone may leave it out, and a reconcile command names none. */
+  readonly chosen: ActionName | undefined;
+  /** `chosen`, for the commands that must have one (the check before has made sure). */
+  readonly action: ActionName;
+  /** The positional after the action (a reconcile command's first): a file, `-`, or an id. */
+  readonly file: string;
+  readonly max: number | undefined;
+  readonly values: ParsedValues;
+}
+
+/** Each command's run, given its checked command line. */
+const RUNS: {
+  readonly [N in CommandName]: (line: CommandLine, io: OpsIo) => Promise<number>;
+} = {
+  send: ({ deployment, action, file, values }, io) => {
+    const format = parseFormat(stringOption(values, 'format'));
+    const send = {
+      action,
+      input: file,
+      eventBus: flag(values, 'event-bus'),
+      source: stringOption(values, 'source'),
+    };
+    const bulk =
+      flag(values, 'bulk') ||
+      (format ?? formatOf(file)) !== 'json' ||
+      BULK_OPTIONS.some((name) => values[name] !== undefined);
+    if (!bulk) return runSend(deployment, send, io);
+    return runBulkSend(
+      deployment,
+      {
+        ...send,
+        format,
+        skipInvalid: stringOption(values, 'skip-invalid'),
+        checkpoint: stringOption(values, 'checkpoint'),
+        parallel: parseParallel(stringOption(values, 'parallel')),
+        exportedAt: stringOption(values, 'exported-at'),
+      },
+      io,
+    );
+  },
+  'dlq list': ({ deployment, action, max, values }, io) =>
+    runList(
+      deployment,
+      { action, max: max ?? DEFAULT_LIST_MAX, showBody: flag(values, 'show-body') },
+      io,
+    ),
+  'dlq redrive': ({ deployment, action, max, values }, io) =>
+    runRedrive(deployment, { action, max, perMessage: flag(values, 'per-message') }, io),
+  'dlq export': ({ deployment, action, file, values }, io) =>
+    runExport(deployment, { action, file, force: flag(values, 'force') }, io),
+  'brake status': ({ deployment, chosen }, io) =>
+    runBrakeStatus(deployment, { action: chosen }, io),
+  'brake release': ({ deployment, action, max, values }, io) =>
+    runBrakeRelease(
+      deployment,
+      { action, ratePerSecond: parseRate(stringOption(values, 'rate')), max },
+      io,
+    ),
+  'brake discard': ({ deployment, action, max, values }, io) =>
+    runBrakeDiscard(deployment, { action, max, keepTripped: flag(values, 'keep-tripped') }, io),
+  trace: ({ deployment, action, file, values }, io) =>
+    runTrace(
+      deployment,
+      {
+        action,
+        id: file,
+        campaign: stringOption(values, 'campaign'),
+        region: stringOption(values, 'campaign-region'),
+        showBody: flag(values, 'show-body'),
+      },
+      io,
+    ),
+  'reconcile plan': ({ deployment, file, values }, io) =>
+    runReconcilePlan(
+      deployment,
       {
         manifest: file,
         out: stringOption(values, 'out'),
         platformUrl: stringOption(values, 'platform-url'),
       },
       io,
-    );
-  }
-  return runReconcileApply(
-    deploymentOf(values, io),
-    {
-      plan: file,
-      platformUrl: stringOption(values, 'platform-url'),
-      allowDeletes: parseAllowDeletes(stringOption(values, 'allow-deletes')),
-      parallel: parseParallel(stringOption(values, 'parallel')),
-      environment: ENVIRONMENT_OPTIONS.flatMap((option) => {
-        const value = stringOption(values, option);
-        return value === undefined ? [] : [`--${option}`, value];
-      }),
-    },
-    io,
-  );
+    ),
+  'reconcile apply': ({ deployment, file, values }, io) =>
+    runReconcileApply(
+      deployment,
+      {
+        plan: file,
+        platformUrl: stringOption(values, 'platform-url'),
+        allowDeletes: parseAllowDeletes(stringOption(values, 'allow-deletes')),
+        parallel: parseParallel(stringOption(values, 'parallel')),
+        environment: ENVIRONMENT_OPTIONS.flatMap((option) => {
+          const value = stringOption(values, option);
+          return value === undefined ? [] : [`--${option}`, value];
+        }),
+      },
+      io,
+    ),
 };
 
-/** The options that choose the deployment: a command printed for the operator repeats them. */
-const ENVIRONMENT_OPTIONS = ['config', 'stack', 'outputs-file', 'region'] as const;
+type CommandArguments = Pick<CommandLine, 'chosen' | 'file'>;
+
+/** A reconcile command's positionals: its one file, and no action. */
+const fileArgument = (spec: CommandSpec, rest: readonly string[]): CommandArguments => {
+  if (rest.length !== spec.arguments.length) {
+    throw new UsageError(`Usage: npm run ops -- ${spec.usage}`);
+  }
+  return { chosen: undefined, file: rest[0] ?? '' };
+};
+
+/** The action and the positional after it (`-`, stdin, when none is given). */
+const actionArguments = (spec: CommandSpec, rest: readonly string[]): CommandArguments => {
+  const [actionArgument, ...extra] = rest;
+  if (actionArgument === undefined && spec.actionOptional !== true) {
+    throw new UsageError(
+      `Usage: npm run ops -- ${spec.usage}\nValid actions: ${ACTION_NAMES.join(', ')}`,
+    );
+  }
+  const chosen = actionArgument === undefined ? undefined : parseAction(actionArgument);
+  if (chosen !== undefined && extra.length !== spec.arguments.length - 1) {
+    throw new UsageError(`Usage: npm run ops -- ${spec.usage}`);
+  }
+  return { chosen, file: extra[0] ?? '-' };
+};
 
 /**
  * The command line names a `reconcile` command: its errors are all 1, a wrong command line
@@ -519,97 +615,25 @@ const run = async (argv: readonly string[], io: OpsIo): Promise<number> => {
       );
     }
   }
-  if (isReconcile(command.name)) {
-    if (command.rest.length !== spec.arguments.length) {
-      throw new UsageError(`Usage: npm run ops -- ${spec.usage}`);
-    }
-    return runReconcile(command.name, command.rest[0] ?? '', values, io);
-  }
-  const [actionArgument, ...extra] = command.rest;
-  if (actionArgument === undefined && spec.actionOptional !== true) {
-    throw new UsageError(
-      `Usage: npm run ops -- ${spec.usage}\nValid actions: ${ACTION_NAMES.join(', ')}`,
-    );
-  }
-  const chosen = actionArgument === undefined ? undefined : parseAction(actionArgument);
-  if (chosen !== undefined && extra.length !== spec.arguments.length - 1) {
-    throw new UsageError(`Usage: npm run ops -- ${spec.usage}`);
-  }
-  // Only `brake status` takes no action; every other command has one by now.
-  const action = chosen ?? ('' as ActionName);
+  const { chosen, file } = isReconcile(command.name)
+    ? fileArgument(spec, command.rest)
+    : actionArguments(spec, command.rest);
   const max = parseMax(stringOption(values, 'max'));
-  const rate = parseRate(stringOption(values, 'rate'));
   if (values.source !== undefined && !values['event-bus']) {
     throw new UsageError('--source only applies with --event-bus');
   }
-
-  const deployment = deploymentOf(values, io);
-  const file = extra[0] ?? '-';
-  const format = parseFormat(stringOption(values, 'format'));
-  const parallel = parseParallel(stringOption(values, 'parallel'));
-  const bulk =
-    values.bulk === true ||
-    (format ?? formatOf(file)) !== 'json' ||
-    BULK_OPTIONS.some((name) => values[name] !== undefined);
-  switch (command.name) {
-    case 'send': {
-      const send = {
-        action,
-        input: file,
-        eventBus: values['event-bus'] === true,
-        source: stringOption(values, 'source'),
-      };
-      if (!bulk) return runSend(deployment, send, io);
-      return runBulkSend(
-        deployment,
-        {
-          ...send,
-          format,
-          skipInvalid: stringOption(values, 'skip-invalid'),
-          checkpoint: stringOption(values, 'checkpoint'),
-          parallel,
-          exportedAt: stringOption(values, 'exported-at'),
-        },
-        io,
-      );
-    }
-    case 'dlq list':
-      return runList(
-        deployment,
-        { action, max: max ?? DEFAULT_LIST_MAX, showBody: values['show-body'] === true },
-        io,
-      );
-    case 'dlq redrive':
-      return runRedrive(
-        deployment,
-        { action, max, perMessage: values['per-message'] === true },
-        io,
-      );
-    case 'dlq export':
-      return runExport(deployment, { action, file, force: values.force === true }, io);
-    case 'brake status':
-      return runBrakeStatus(deployment, { action: chosen }, io);
-    case 'brake release':
-      return runBrakeRelease(deployment, { action, ratePerSecond: rate, max }, io);
-    case 'brake discard':
-      return runBrakeDiscard(
-        deployment,
-        { action, max, keepTripped: values['keep-tripped'] === true },
-        io,
-      );
-    case 'trace':
-      return runTrace(
-        deployment,
-        {
-          action,
-          id: file,
-          campaign: stringOption(values, 'campaign'),
-          region: stringOption(values, 'campaign-region'),
-          showBody: values['show-body'] === true,
-        },
-        io,
-      );
-  }
+  return RUNS[command.name](
+    {
+      deployment: deploymentOf(values, io),
+      chosen,
+      // Only `brake status` may name no action; the reconcile commands' runs read none.
+      action: chosen ?? ('' as ActionName),
+      file,
+      max,
+      values,
+    },
+    io,
+  );
 };
 
 /**

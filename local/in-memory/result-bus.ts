@@ -1,13 +1,6 @@
+import { ResultPublishError } from '../../lambdas/core/aws/event-bridge-result-publisher';
 import type { ResultEvent, ResultPublisher } from '../../lambdas/core/entry/ports';
-import { SyncError } from '../../lambdas/core/errors';
 import { PlannedFailures } from './planned-failures';
-
-/** Thrown by `publish` while told to fail; PutEvents would report a failed entry. */
-export class ResultPublishFailure extends SyncError<'RESULT_PUBLISH_FAILED'> {
-  override readonly name = 'ResultPublishFailure';
-  readonly code = 'RESULT_PUBLISH_FAILED';
-  readonly category = 'retryable';
-}
 
 /** The result bus in memory: records every result event a read action publishes. */
 export class InMemoryResultBus implements ResultPublisher {
@@ -19,14 +12,18 @@ export class InMemoryResultBus implements ResultPublisher {
     return [...this.#events];
   }
 
-  /** The next `count` publishes throw `ResultPublishFailure` (and record nothing). */
+  /**
+   * The next `count` publishes throw what the EventBridge publisher throws for an entry PutEvents
+   * rejected (`ResultPublishError`), and record nothing.
+   */
   failNextPublishes(count: number): void {
     this.#failures.set(count);
   }
 
   async publish(event: ResultEvent): Promise<void> {
     if (this.#failures.take()) {
-      throw new ResultPublishFailure(
+      throw new ResultPublishError(
+        'InternalFailure',
         `PutEvents rejected the ${event.action}.result event (simulated)`,
       );
     }

@@ -106,7 +106,8 @@ export const entraIdSequence = (userName = 'ada.lovelace@examplecorp.com'): IdpS
   ],
 });
 
-const oktaUser = (userName: string, active: boolean) => ({
+/** A User as Okta sends it (create, and the whole user on PUT). */
+export const oktaUser = (userName: string, active: boolean) => ({
   schemas: [USER],
   userName,
   name: { givenName: 'Grace', familyName: 'Hopper' },

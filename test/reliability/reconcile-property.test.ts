@@ -14,7 +14,6 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChanges, WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
-import { parseScopes } from '../../lambdas/reconcile/scope';
 import { InMemoryBackend } from '../../local/backends/in-memory';
 import type { InputEvent } from '../../local/run/event-input';
 import { runPipeline } from '../../local/run/pipeline';
@@ -22,6 +21,7 @@ import { applyLocally, localPlatformOn, planLocally } from '../../local/run/reco
 import type { LogSink } from '../../local/run/run-logger';
 import { runSettingsFrom } from '../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../local/simulator';
+import { scopesOf } from '../support/reconcile-scopes';
 
 const RUNS = Number(process.env.RECONCILE_PROPERTY_RUNS ?? 25);
 const API_KEY = 'reconcile-property-key-0001';
@@ -194,7 +194,7 @@ describe('reconciliation property', () => {
         const recordRows = records.flatMap((r, i) =>
           r.row === 'absent' ? [] : [[CAMPAIGN, clientId(i), clientId(i), r.row]],
         );
-        const scopes = parseScopes({
+        const scopes = scopesOf({
           people: {
             kind: 'users',
             covers: { loginUserIdDomains: ['example.com'] },
@@ -208,12 +208,11 @@ describe('reconciliation property', () => {
             deleteGate: { count: 100, percent: 0 },
           },
         });
-        if (!scopes.success) throw new Error(scopes.error);
         const local = localPlatformOn({
           simulator,
           settings,
           apiKey: API_KEY,
-          scopes: scopes.scopes,
+          scopes,
           folder,
           backend,
           logSink: silent,

@@ -15,7 +15,7 @@ import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
 import { createScimHandler } from '../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../lambdas/scim/scim-profiles';
 import { applyInOrder, type ModelEvent } from '../../local/convergence/model';
-import { apiGatewayEvent, InMemoryApiKeySource, lambdaContext } from '../../testkit';
+import { callScim, InMemoryApiKeySource } from '../../testkit';
 import {
   API_KEY,
   divergence,
@@ -95,18 +95,15 @@ describe('SCIM requests and queue events for one user', () => {
         const answers: number[] = [];
         const idpRequest = async (index: number, choice: 'patch' | 'put' | 'delete') => {
           const send = async (method: string, path: string, body?: unknown) => {
-            const result = await scim(
-              apiGatewayEvent({
-                method,
-                path,
-                headers: { Host: 'scim.test', Authorization: `Bearer ${TOKEN}` },
-                body: body === undefined ? null : JSON.stringify(body),
-                requestTimeEpoch: T0 + index * 1000,
-              }),
-              lambdaContext(),
-            );
-            answers.push(result.statusCode);
-            return result.body === '' ? undefined : JSON.parse(result.body);
+            const answer = await callScim(scim, {
+              method,
+              path,
+              token: TOKEN,
+              body,
+              requestTimeEpoch: T0 + index * 1000,
+            });
+            answers.push(answer.status);
+            return answer.body;
           };
           const user = (active: boolean) => ({
             schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],

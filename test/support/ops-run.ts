@@ -22,10 +22,15 @@ async function* streamOf(text: string): AsyncIterable<Buffer> {
   yield Buffer.from(text);
 }
 
+export interface OpsRunOptions {
+  readonly stdin?: string;
+  readonly clients?: OpsClients;
+}
+
 /** `runOps` in-process with captured output. */
 export const runOpsCaptured = async (
   argv: readonly string[],
-  options: { stdin?: string; clients?: OpsClients } = {},
+  options: OpsRunOptions = {},
 ): Promise<OpsRun> => {
   const stdout = new CapturedWriter();
   const stderr = new CapturedWriter();

@@ -3,11 +3,10 @@
  * against the simulator over loopback and moto's DynamoDB (the ledger table) and Secrets
  * Manager (the platform key and the SCIM token, each its own secret).
  */
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbLedgerStore } from '../../../lambdas/core/ledger/dynamodb-ledger-store';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
-import { apiGatewayEvent, lambdaContext } from '../../../testkit';
+import { callScim, type ScimEntry } from '../../../testkit';
 import {
   createQueue,
   createSecret,
@@ -20,8 +19,6 @@ import {
 import { motoLedgerClient } from '../../support/ledger-table';
 import { harnessPerFile } from './support/handler-harness';
 
-type ScimEntry = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-
 const harness = harnessPerFile();
 const secrets = motoSecretsManagerClient();
 const FIRST_TOKEN = 'scim-token-initial-9c1d';
@@ -29,47 +26,21 @@ let tokenSecret = '';
 let handler: ScimEntry;
 
 /** Cold-starts the entry point with the SCIM environment (and `overrides`), as a new container. */
-const load = async (overrides: Record<string, string> = {}): Promise<ScimEntry> => {
-  for (const [name, value] of Object.entries(
-    harness.environment({
-      SCIM_TOKEN_SECRET_ID: tokenSecret,
-      SCIM_DEFAULT_USER_TEMPLATE: 'Agent',
-      SCIM_MAX_RESULTS: '100',
-      ...overrides,
-    }),
-  )) {
-    vi.stubEnv(name, value);
-  }
-  vi.resetModules();
-  return (await import('../../../lambdas/handlers/scim')).handler;
-};
+const load = (overrides: Record<string, string> = {}): Promise<ScimEntry> =>
+  harness.coldStart(() => import('../../../lambdas/handlers/scim'), {
+    SCIM_TOKEN_SECRET_ID: tokenSecret,
+    SCIM_DEFAULT_USER_TEMPLATE: 'Agent',
+    SCIM_MAX_RESULTS: '100',
+    ...overrides,
+  });
 
 beforeAll(async () => {
   tokenSecret = (await createSecret(secrets, FIRST_TOKEN, uniqueName('scim-token'))).name;
   handler = await load();
 });
 
-const call = async (
-  method: string,
-  path: string,
-  token: string,
-  body?: unknown,
-  entry: ScimEntry = handler,
-) => {
-  const result = await entry(
-    apiGatewayEvent({
-      method,
-      path,
-      headers: { Host: 'scim.example.com', Authorization: `Bearer ${token}` },
-      body: body === undefined ? null : JSON.stringify(body),
-    }),
-    lambdaContext(),
-  );
-  return {
-    status: result.statusCode,
-    body: result.body === '' ? undefined : JSON.parse(result.body),
-  };
-};
+const call = (method: string, path: string, token: string, body?: unknown, entry = handler) =>
+  callScim(entry, { method, path, token, body });
 
 const user = (userName: string) => ({
   schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],

@@ -20,7 +20,6 @@ import {
   receiveAllMessages,
   useMotoEnvironment,
 } from '../../support/aws-clients';
-import { runOpsCaptured } from '../../support/ops-run';
 import { REPO_ROOT, repoTool } from '../../support/repo-paths';
 import { createActionStack, tempDir } from './ops-fixture';
 
@@ -215,7 +214,7 @@ describe('ops send bulk load, in process', () => {
     ]);
 
     // Act
-    const run = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+    const run = await stack.ops(['send', 'add-user', file]);
 
     // Assess
     expect(run.code).toBe(1);
@@ -256,7 +255,7 @@ describe('ops send bulk load, in process', () => {
     );
 
     // Act
-    const run = await runOpsCaptured(['send', 'add-user', file, ...stack.args], {
+    const run = await stack.ops(['send', 'add-user', file], {
       clients: { sqs: throttling },
     });
 
@@ -292,11 +291,11 @@ describe('ops send bulk load, in process', () => {
     );
 
     // Act
-    const first = await runOpsCaptured(['send', 'add-user', file, ...stack.args], {
+    const first = await stack.ops(['send', 'add-user', file], {
       clients: { sqs: refusing },
     });
-    const rerun = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
-    const again = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+    const rerun = await stack.ops(['send', 'add-user', file]);
+    const again = await stack.ops(['send', 'add-user', file]);
 
     // Assess
     expect(first.code).toBe(1);
@@ -317,11 +316,11 @@ describe('ops send bulk load, in process', () => {
     // Prepare
     const stack = await createActionStack(sqs, 'add-user');
     const file = await writeLines([JSON.stringify(joiner(1))]);
-    const first = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+    const first = await stack.ops(['send', 'add-user', file]);
     await writeFile(file, `${JSON.stringify(joiner(1))}\n${JSON.stringify(joiner(2))}\n`);
 
     // Act
-    const changed = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+    const changed = await stack.ops(['send', 'add-user', file]);
 
     // Assess
     expect(first.code).toBe(0);
@@ -337,14 +336,7 @@ describe('ops send bulk load, in process', () => {
     const checkpoint = path.join(await tempDir(), 'missing-dir', 'load.checkpoint.json');
 
     // Act
-    const run = await runOpsCaptured([
-      'send',
-      'add-user',
-      file,
-      '--checkpoint',
-      checkpoint,
-      ...stack.args,
-    ]);
+    const run = await stack.ops(['send', 'add-user', file, '--checkpoint', checkpoint]);
 
     // Assess
     expect(run.code).toBe(1);
@@ -365,14 +357,13 @@ describe('ops send bulk load, in process', () => {
     );
 
     // Act
-    const run = await runOpsCaptured([
+    const run = await stack.ops([
       'send',
       'add-user',
       file,
       '--event-bus',
       '--exported-at',
       '2026-11-24T09:30:00Z',
-      ...stack.args,
     ]);
 
     // Assess

@@ -13,7 +13,6 @@ import {
   receiveAllMessages,
   useMotoEnvironment,
 } from '../../support/aws-clients';
-import { runOpsCaptured } from '../../support/ops-run';
 import {
   bodiesOf,
   createActionStack,
@@ -46,7 +45,7 @@ describe('ops dlq list', () => {
     const before = await countMessages(sqs, dlq);
 
     // Act
-    const run = await runOpsCaptured(['dlq', 'list', 'add-user', ...stack.args]);
+    const run = await stack.ops(['dlq', 'list', 'add-user']);
 
     // Assess
     expect(run.code).toBe(0);
@@ -73,15 +72,7 @@ describe('ops dlq list', () => {
     await seedDeadLetters(sqs, stack, bodies(3));
 
     // Act
-    const run = await runOpsCaptured([
-      'dlq',
-      'list',
-      'add-user',
-      '--show-body',
-      '--max',
-      '2',
-      ...stack.args,
-    ]);
+    const run = await stack.ops(['dlq', 'list', 'add-user', '--show-body', '--max', '2']);
 
     // Assess
     expect(run.code).toBe(0);
@@ -103,7 +94,7 @@ describe('ops dlq list', () => {
     await receiveAllMessages(sqs, stack.queues.queueUrl);
 
     // Act
-    const run = await runOpsCaptured(['dlq', 'list', 'delete-user', ...stack.args]);
+    const run = await stack.ops(['dlq', 'list', 'delete-user']);
 
     // Assess
     expect(run.code).toBe(0);
@@ -117,7 +108,7 @@ describe('ops dlq list', () => {
     await seedEventBridgeDeadLetter(sqs, stack, { loginUserId: 'ada@example.com' });
 
     // Act
-    const run = await runOpsCaptured(['dlq', 'list', 'add-user', ...stack.args]);
+    const run = await stack.ops(['dlq', 'list', 'add-user']);
 
     // Assess
     expect(run.code).toBe(0);
@@ -138,7 +129,7 @@ describe('ops dlq export', () => {
     const file = path.join(await tempDir(), 'dead-letters.jsonl');
 
     // Act
-    const run = await runOpsCaptured(['dlq', 'export', 'add-user', file, ...stack.args]);
+    const run = await stack.ops(['dlq', 'export', 'add-user', file]);
 
     // Assess
     expect(run.code).toBe(0);
@@ -173,15 +164,8 @@ describe('ops dlq export', () => {
     await writeFile(file, 'keep me\n');
 
     // Act
-    const refused = await runOpsCaptured(['dlq', 'export', 'add-user', file, ...stack.args]);
-    const forced = await runOpsCaptured([
-      'dlq',
-      'export',
-      'add-user',
-      file,
-      '--force',
-      ...stack.args,
-    ]);
+    const refused = await stack.ops(['dlq', 'export', 'add-user', file]);
+    const forced = await stack.ops(['dlq', 'export', 'add-user', file, '--force']);
 
     // Assess
     expect(refused.code).toBe(1);
@@ -209,7 +193,7 @@ describe('ops dlq redrive', () => {
     const event = await seedEventBridgeDeadLetter(sqs, stack, { loginUserId: 'x@example.com' });
 
     // Act
-    const run = await runOpsCaptured(['dlq', 'redrive', 'add-user', ...stack.args]);
+    const run = await stack.ops(['dlq', 'redrive', 'add-user']);
 
     // Assess
     expect(run.code).toBe(0);
@@ -235,7 +219,7 @@ describe('ops dlq redrive', () => {
     await seedDeadLetters(sqs, stack, bodies(5));
 
     // Act
-    const run = await runOpsCaptured(['dlq', 'redrive', 'add-user', '--max', '2', ...stack.args]);
+    const run = await stack.ops(['dlq', 'redrive', 'add-user', '--max', '2']);
 
     // Assess
     expect(run.code).toBe(0);
@@ -269,12 +253,9 @@ describe('ops dlq redrive', () => {
     );
 
     // Act
-    const run = await runOpsCaptured(
-      ['dlq', 'redrive', 'add-user', '--per-message', ...stack.args],
-      {
-        clients: { sqs: failing },
-      },
-    );
+    const run = await stack.ops(['dlq', 'redrive', 'add-user', '--per-message'], {
+      clients: { sqs: failing },
+    });
 
     // Assess
     expect(run.code).toBe(1);

@@ -18,6 +18,7 @@ import {
   type TestQueueWithDlq,
   uniqueName,
 } from '../../support/aws-clients';
+import { type OpsRun, type OpsRunOptions, runOpsCaptured } from '../../support/ops-run';
 
 export interface ActionStack {
   readonly action: ActionName;
@@ -28,6 +29,8 @@ export interface ActionStack {
   readonly outputsFile: string;
   /** `--stack <name> --outputs-file <file>`. */
   readonly args: readonly string[];
+  /** The ops CLI in-process against this stack: `argv` followed by `args`. */
+  ops(argv: readonly string[], options?: OpsRunOptions): Promise<OpsRun>;
 }
 
 export const tempDir = (): Promise<string> => mkdtemp(path.join(tmpdir(), 'ops-test-'));
@@ -51,13 +54,15 @@ export const createActionStack = async (
   };
   const outputsFile = path.join(await tempDir(), 'cdk-outputs.json');
   await writeFile(outputsFile, JSON.stringify({ [stackName]: outputs }, null, 2));
+  const args = ['--stack', stackName, '--outputs-file', outputsFile];
   return {
     action,
     stackName,
     queues,
     outputs,
     outputsFile,
-    args: ['--stack', stackName, '--outputs-file', outputsFile],
+    args,
+    ops: (argv, runOptions) => runOpsCaptured([...argv, ...args], runOptions),
   };
 };
 

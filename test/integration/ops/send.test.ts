@@ -42,7 +42,7 @@ describe('ops send to the queue', () => {
     const file = await writeJson(joiner(1));
 
     // Act
-    const run = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+    const run = await stack.ops(['send', 'add-user', file]);
 
     // Assess
     expect(run.code).toBe(0);
@@ -68,7 +68,7 @@ describe('ops send to the queue', () => {
     );
 
     // Act
-    const run = await runOpsCaptured(['send', 'add-user', '-', ...stack.args], {
+    const run = await stack.ops(['send', 'add-user', '-'], {
       stdin: JSON.stringify([joiner(1), joiner(2), joiner(3)]),
       clients: { sqs: failingThird },
     });
@@ -85,7 +85,7 @@ describe('ops send to the queue', () => {
     const stack = await createActionStack(sqs, 'add-user');
 
     // Act
-    const run = await runOpsCaptured(['send', 'add-user', '-', ...stack.args], {
+    const run = await stack.ops(['send', 'add-user', '-'], {
       stdin: JSON.stringify([joiner(1), joiner(2), joiner(3)]),
     });
 
@@ -106,7 +106,7 @@ describe('ops send to the queue', () => {
     const file = await writeJson([joiner(1), withoutLogin]);
 
     // Act
-    const run = await runOpsCaptured(['send', 'add-user', file, ...stack.args]);
+    const run = await stack.ops(['send', 'add-user', file]);
 
     // Assess
     expect(run.code).toBe(1);
@@ -126,12 +126,7 @@ describe('ops send to the queue', () => {
     });
 
     // Act
-    const run = await runOpsCaptured([
-      'send',
-      'add-or-update-campaign-record',
-      file,
-      ...stack.args,
-    ]);
+    const run = await stack.ops(['send', 'add-or-update-campaign-record', file]);
 
     // Assess
     expect(run.code).toBe(1);
@@ -168,7 +163,7 @@ describe('ops send --event-bus', () => {
     const file = await writeJson(joiner(7));
 
     // Act
-    const run = await runOpsCaptured(['send', 'add-user', file, '--event-bus', ...stack.args]);
+    const run = await stack.ops(['send', 'add-user', file, '--event-bus']);
 
     // Assess
     expect(run.code).toBe(0);
@@ -190,14 +185,13 @@ describe('ops send --event-bus', () => {
     const file = await writeJson(joiner(1));
 
     // Act
-    const run = await runOpsCaptured([
+    const run = await stack.ops([
       'send',
       'add-user',
       file,
       '--event-bus',
       '--source',
       'com.examplecorp.crm',
-      ...stack.args,
     ]);
 
     // Assess
@@ -227,7 +221,7 @@ describe('ops errors', () => {
     const file = await writeJson({ loginUserId: 'leaver@example.com' });
 
     // Act
-    const run = await runOpsCaptured(['send', 'delete-user', file, ...stack.args]);
+    const run = await stack.ops(['send', 'delete-user', file]);
 
     // Assess
     expect(run.code).toBe(1);

@@ -20,7 +20,6 @@ import {
   motoDynamoDbClient,
   motoLedgerClient,
 } from '../../support/ledger-table';
-import { runOpsCaptured } from '../../support/ops-run';
 import { createActionStack, seedDeadLetters } from './ops-fixture';
 
 const sqs = motoSqsClient();
@@ -87,7 +86,7 @@ describe('ops trace', () => {
     await writeFile(stack.outputsFile, JSON.stringify({ [stack.stackName]: outputs }));
 
     // Act
-    const run = await runOpsCaptured(['trace', 'delete-user', LEAVER, ...stack.args], {
+    const run = await stack.ops(['trace', 'delete-user', LEAVER], {
       clients: { sqs, dynamoDb: ledgerClient },
     });
 

@@ -21,7 +21,6 @@ import {
 } from '../../../lambdas/reconcile/dynamodb-run-history';
 import { parsePlan, planDigest } from '../../../lambdas/reconcile/plan-file';
 import { parseRunRecord } from '../../../lambdas/reconcile/run-history-items';
-import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { loadConfig } from '../../../lib/config';
 import { LEDGER_TABLE_OUTPUT_KEY } from '../../../lib/stack-outputs';
 import { EMULATOR_RETRY_SCHEDULE, EmulatorBackend } from '../../../local/backends/aws-emulator';
@@ -37,6 +36,7 @@ import { runReconcilePlan } from '../../../ops/reconcile/reconcile-plan';
 import { motoEndpoint, TEST_CREDENTIALS, uniqueName } from '../../support/aws-clients';
 import { motoLedgerClient } from '../../support/ledger-table';
 import { CapturedWriter, runOpsCaptured } from '../../support/ops-run';
+import { scopesOf } from '../../support/reconcile-scopes';
 import { REPO_ROOT } from '../../support/repo-paths';
 import { createdByUs as createdByUsIn } from './created-by-us';
 
@@ -516,8 +516,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
       covers: { loginUserIdDomains: ['desk.example.com'], userTemplateNames: [template] },
       absentMeansLeave: true,
     });
-    const scopes = parseScopes({ 'desk-agents': desk('Agent'), 'desk-leads': desk('Lead') });
-    if (!scopes.success) throw new Error(scopes.error);
+    const scopes = scopesOf({ 'desk-agents': desk('Agent'), 'desk-leads': desk('Lead') });
     const file = await rosterOfOurs('desk.csv', 'desk-agents', {
       listed: 'dee@desk.example.com',
       template: 'Agent',
@@ -534,7 +533,7 @@ describe('reconcile plan / apply against moto and the simulator', () => {
     const planned = await runReconcilePlan(
       {
         ...deployment,
-        config: { ...config, reconcile: { ...config.reconcile, scopes: scopes.scopes } },
+        config: { ...config, reconcile: { ...config.reconcile, scopes } },
       },
       { manifest: file, platformUrl: simulator.baseUrl },
       { stdout, stderr },

@@ -35,7 +35,6 @@ import {
   type PlannedOutput,
   type PlanStepOutput,
 } from '../../../lambdas/reconcile/run-function';
-import { parseScopes } from '../../../lambdas/reconcile/scope';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
 import { motoClientConfig, uniqueName } from '../../support/aws-clients';
@@ -44,9 +43,10 @@ import {
   motoDynamoDbClient,
   motoLedgerClient,
 } from '../../support/ledger-table';
+import { scopesOf } from '../../support/reconcile-scopes';
+import { TEST_TENANT } from '../../support/test-tenant';
 import { createdByUs as createdByUsIn } from './created-by-us';
 
-const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'reconcile-function-key-01';
 const s3 = new S3Client({ ...motoClientConfig(), forcePathStyle: true });
 const bucket = uniqueName('reconcile').toLowerCase();
@@ -54,7 +54,7 @@ let tableName = '';
 let simulator: RunningSimulator;
 const published: { scope: string; values: Record<string, number> }[] = [];
 
-const scopes = parseScopes({
+const scopes = scopesOf({
   roster: { kind: 'users', apply: 'auto' },
   review: { kind: 'users', apply: 'plan-only' },
   strict: {
@@ -94,7 +94,6 @@ const scopes = parseScopes({
     absentMeansLeave: true,
   },
 });
-if (!scopes.success) throw new Error(scopes.error);
 const queueUrls = {
   'add-user': 'https://sqs.test/add-user',
   'delete-user': 'https://sqs.test/delete-user',
@@ -111,13 +110,13 @@ const run = (
     bucket,
     tableName,
     ledgerClient: motoLedgerClient(),
-    scopes: scopes.scopes,
+    scopes,
     campaignRegion: 'eu-central-1',
     reader:
       reader ??
       (() =>
         localPlatformReader(
-          { ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY },
+          { ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY },
           readerOptions,
         )),
     queueUrls,
@@ -205,7 +204,11 @@ const keepOneOf = async (scope: string, campaign: string, keep: string, others: 
 const watchedReader =
   (onSearch: (request: Parameters<PlatformReader['search']>[0]) => void) =>
   (kind: 'users' | 'records') => {
-    const inner = localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+    const inner = localPlatformReader({
+      ...TEST_TENANT,
+      baseUrl: simulator.baseUrl,
+      apiKey: API_KEY,
+    });
     return {
       get calls() {
         return inner.calls;
@@ -221,7 +224,7 @@ const watchedReader =
 beforeAll(async () => {
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   tableName = await createLedgerTable(motoDynamoDbClient());
-  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+  simulator = await startSimulator({ ...TEST_TENANT, apiKey: API_KEY });
 });
 afterAll(async () => {
   await simulator?.close();

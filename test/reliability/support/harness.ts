@@ -33,13 +33,10 @@ import type {
 } from '../../../lambdas/core/platform/platform-settings';
 import { orderedWith } from '../../../lambdas/entities';
 import { failedIds, sqsRecord as kitSqsRecord, lambdaContext } from '../../../testkit';
+import { TEST_TENANT } from '../../support/test-tenant';
 
-/** Tenant of the simulator and of the clients; the key is long enough to be redacted. */
-export const TENANT = {
-  platformCode: 'CCPLATFORM',
-  companyCode: 'acme',
-  environmentName: 'qa',
-} as const;
+/** Tenant of the simulator and of the clients. */
+export const TENANT = TEST_TENANT;
 
 /** Where the fake functions and queues live (the secrets region). */
 const REGION = 'eu-west-2';

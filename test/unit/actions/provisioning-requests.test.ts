@@ -9,7 +9,7 @@ import {
   onlyRequest,
 } from '../core/client-fixtures';
 
-const TENANT = { platform: 'PLAT', companyCode: 'acme', environment: 'prod' };
+const TENANT = { platform: 'TESTPLATFORM', companyCode: 'acme', environment: 'qa' };
 
 const { server, client } = clientAgainstCaptureServer(PlatformCaller, {
   status: 200,
@@ -66,7 +66,7 @@ describe('provisioning request shape', () => {
 
     // Assess
     expect(onlyRequest(server).bodyText).toBe(
-      '{"tenant":{"platform":"PLAT","companyCode":"acme","environment":"prod"},"loginUserId":"bob@example.com","firstName":"Bob","lastName":"Builder","userTemplateName":"Agent"}',
+      '{"tenant":{"platform":"TESTPLATFORM","companyCode":"acme","environment":"qa"},"loginUserId":"bob@example.com","firstName":"Bob","lastName":"Builder","userTemplateName":"Agent"}',
     );
   });
 

@@ -69,7 +69,7 @@ describe('realtime request shape', () => {
 
     // Assess
     expect(onlyRequest(server).bodyText).toBe(
-      '{"platform":"PLAT","companyCode":"acme","environment":"prod","campaignName":"Leads","region":"eu-central-1","clientId":"c-1","previewRecordData":[{"key":"Name","value":"Ada"}]}',
+      '{"platform":"TESTPLATFORM","companyCode":"acme","environment":"qa","campaignName":"Leads","region":"eu-central-1","clientId":"c-1","previewRecordData":[{"key":"Name","value":"Ada"}]}',
     );
   });
 

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type {
-  HttpSettings,
-  PlatformSettings,
-} from '../../../lambdas/core/platform/platform-settings';
+import type { HttpSettings } from '../../../lambdas/core/platform/platform-settings';
 import {
   type RunningSimulator,
   type SimulatorOptions,
@@ -10,30 +7,19 @@ import {
 } from '../../../local/simulator';
 import { InMemoryApiKeySource } from '../../../testkit';
 import { lateBound } from '../../support/late-bound';
-import type { PlatformClientClass } from '../core/client-fixtures';
+import { type PlatformClientClass, settingsFor, TENANT, TEST_KEY } from '../core/client-fixtures';
 
-export const SIM_KEY = 'contract-api-key-01';
-
-export const SIM_OPTIONS: SimulatorOptions = {
-  apiKey: SIM_KEY,
-  platformCode: 'CCPLATFORM',
-  companyCode: 'acme',
-  environmentName: 'dev',
-  // Strict: the client's X-sc-secrets-region must be exactly the configured one.
-  secretsRegion: 'eu-west-2',
-};
-
-export const startContractSimulator = (extra: Partial<SimulatorOptions> = {}) =>
-  startSimulator({ ...SIM_OPTIONS, ...extra });
-
-export const settingsFor = (baseUrl: string): PlatformSettings => ({
-  platformCode: 'CCPLATFORM',
-  companyCode: 'acme',
-  environmentName: 'dev',
-  baseUrl,
-  campaignRegion: 'eu-central-1',
-  secretsRegion: 'eu-west-2',
-});
+/**
+ * A simulator of the tenant and key of `settingsFor`, the clients' settings in every unit test.
+ * Strict: the client's X-sc-secrets-region must be exactly the configured one.
+ */
+const startContractSimulator = (extra: Partial<SimulatorOptions> = {}) =>
+  startSimulator({
+    ...TENANT,
+    apiKey: TEST_KEY,
+    secretsRegion: settingsFor('').secretsRegion,
+    ...extra,
+  });
 
 export interface ContractClient<C> {
   readonly sim: RunningSimulator;
@@ -47,7 +33,7 @@ export interface ContractClient<C> {
 
 /**
  * One contract simulator for the file, reset before each test, and before each test a fresh
- * key source (SIM_KEY) and client against it.
+ * key source (TEST_KEY) and client against it.
  */
 export const clientAgainstSimulator = <C extends object>(
   Client: PlatformClientClass<C>,
@@ -65,7 +51,7 @@ export const clientAgainstSimulator = <C extends object>(
   beforeEach(() => {
     sim.value().reset();
     sleeps.length = 0;
-    keys.set(new InMemoryApiKeySource(SIM_KEY));
+    keys.set(new InMemoryApiKeySource(TEST_KEY));
     client.set(
       new Client(
         settingsFor(sim.value().baseUrl),
@@ -84,7 +70,7 @@ export const clientAgainstSimulator = <C extends object>(
 };
 
 /**
- * Runs `use` with a fresh client (SIM_KEY, `http` settings) against a simulator of its own,
+ * Runs `use` with a fresh client (TEST_KEY, `http` settings) against a simulator of its own,
  * started with `extra` options (a platform set up otherwise than the file's), then closes it.
  */
 export const withOwnSimulator = async <C extends object, T>(
@@ -95,7 +81,9 @@ export const withOwnSimulator = async <C extends object, T>(
 ): Promise<T> => {
   const sim = await startContractSimulator(extra);
   try {
-    return await use(new Client(settingsFor(sim.baseUrl), new InMemoryApiKeySource(SIM_KEY), http));
+    return await use(
+      new Client(settingsFor(sim.baseUrl), new InMemoryApiKeySource(TEST_KEY), http),
+    );
   } finally {
     await sim.close();
   }

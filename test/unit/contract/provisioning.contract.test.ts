@@ -4,7 +4,8 @@ import { addUser } from '../../../lambdas/actions/add-user';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { queryUserExistence } from '../../../lambdas/actions/query-user-existence';
 import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
-import { clientAgainstSimulator, SIM_KEY, withOwnSimulator } from './contract-fixtures';
+import { TEST_KEY } from '../core/client-fixtures';
+import { clientAgainstSimulator, withOwnSimulator } from './contract-fixtures';
 
 /**
  * The provisioning client against the real simulator over loopback: every operation and
@@ -165,7 +166,7 @@ describe('401 → refresh → retry', () => {
     expect(added).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 2 });
     expect(queried).toMatchObject({ category: 'success', attempts: 1 });
     expect(deleted).toMatchObject({ category: 'success', attempts: 1 });
-    expect(keys.refreshCalls).toEqual([SIM_KEY]);
+    expect(keys.refreshCalls).toEqual([TEST_KEY]);
     expect(sleeps).toEqual([]);
   });
 

@@ -7,13 +7,8 @@ import { searchCampaignRecords } from '../../../lambdas/actions/search-campaign-
 import { transferCampaignRecord } from '../../../lambdas/actions/transfer-campaign-record';
 import type { AnyAction } from '../../../lambdas/core/pipeline/action';
 import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
-import { realtimeEnvelope } from '../core/client-fixtures';
-import {
-  clientAgainstSimulator,
-  SIM_KEY,
-  settingsFor,
-  withOwnSimulator,
-} from './contract-fixtures';
+import { realtimeEnvelope, settingsFor, TEST_KEY } from '../core/client-fixtures';
+import { clientAgainstSimulator, withOwnSimulator } from './contract-fixtures';
 
 /**
  * The realtime client against the real simulator over loopback: every action and every
@@ -50,9 +45,7 @@ describe('addOrUpdateCampaignRecord', () => {
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 1 });
-    expect(outcome.body).toMatchObject(
-      realtimeEnvelope('SUCCESS', null, { platform: 'CCPLATFORM', environment: 'dev' }),
-    );
+    expect(outcome.body).toMatchObject(realtimeEnvelope('SUCCESS'));
     const stored = sim.state.findByClientId('Leads', 'c-1');
     const keysStored = stored?.previewRecordData.map((d) => d.key).sort();
     expect(keysStored).toEqual(['City', 'CrmId', 'Name']);
@@ -420,7 +413,7 @@ describe('401 → refresh → retry', () => {
 
     // Assess
     expect(outcome).toMatchObject({ category: 'success', code: 'SUCCESS', attempts: 2 });
-    expect(keys.refreshCalls).toEqual([SIM_KEY]);
+    expect(keys.refreshCalls).toEqual([TEST_KEY]);
     expect(sleeps).toEqual([]);
     expect(sim.state.findByClientId('Leads', 'c-1')?.appliedCount).toBe(1);
   });

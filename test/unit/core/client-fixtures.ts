@@ -19,15 +19,12 @@ import {
   startCaptureServer,
 } from '../../support/capture-server';
 import { lateBound } from '../../support/late-bound';
+import { TEST_TENANT } from '../../support/test-tenant';
 
 export const TEST_KEY = 'test-api-key-7f3a9c';
 
 /** The tenant of `settingsFor`, for a simulator the clients must be accepted by. */
-export const TENANT = {
-  platformCode: 'PLAT',
-  companyCode: 'acme',
-  environmentName: 'prod',
-} as const;
+export const TENANT = TEST_TENANT;
 
 export const settingsFor = (baseUrl: string): PlatformSettings => ({
   ...TENANT,
@@ -69,9 +66,9 @@ export const clientAgainstTestSimulator = (
 /** The five X-sc headers (lower-cased, as node:http shows them) every call must carry. */
 export const expectedHeaders = (apiKey = TEST_KEY) => ({
   'content-type': 'application/json',
-  'x-sc-platform-code': 'PLAT',
-  'x-sc-company-code': 'acme',
-  'x-sc-company-environment': 'prod',
+  'x-sc-platform-code': TENANT.platformCode,
+  'x-sc-company-code': TENANT.companyCode,
+  'x-sc-company-environment': TENANT.environmentName,
   'x-sc-secrets-region': 'eu-west-2',
   'x-sc-company-api-key': apiKey,
 });
@@ -97,15 +94,20 @@ export const instantClock = (
   return { deps, sleeps, advance: (ms: number) => (now += ms), now: () => now };
 };
 
+/** The tenant as realtime requests and answers name it. */
+const realtimeTenant = {
+  platform: TENANT.platformCode,
+  companyCode: TENANT.companyCode,
+  environment: TENANT.environmentName,
+};
+
 /** A realtime answer for the Leads campaign; `where` names another tenant, such as a simulator's. */
 export const realtimeEnvelope = (
   previewResultStatus: string,
   error: string | null = null,
   where: Partial<Record<'platform' | 'companyCode' | 'environment' | 'region', string>> = {},
 ) => ({
-  platform: 'PLAT',
-  companyCode: 'acme',
-  environment: 'prod',
+  ...realtimeTenant,
   region: 'eu-central-1',
   campaignName: 'Leads',
   ...where,
@@ -114,9 +116,7 @@ export const realtimeEnvelope = (
 
 /** Realtime request bodies: the common properties from `settingsFor` plus the action's own. */
 export const realtimeBody = (own: Record<string, unknown>) => ({
-  platform: 'PLAT',
-  companyCode: 'acme',
-  environment: 'prod',
+  ...realtimeTenant,
   campaignName: 'Leads',
   region: 'eu-central-1',
   ...own,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ResultPublishError } from '../../../lambdas/core/aws/event-bridge-result-publisher';
 import type { ResultEvent } from '../../../lambdas/core/entry/ports';
 import {
   DeadLetterSendError,
   InMemoryDeadLetterQueue,
 } from '../../../local/in-memory/dead-letter-queue';
-import { InMemoryResultBus, ResultPublishFailure } from '../../../local/in-memory/result-bus';
+import { InMemoryResultBus } from '../../../local/in-memory/result-bus';
 import { deadLetterReason } from '../../support/dead-letter-reason';
 
 const reason = deadLetterReason();
@@ -68,7 +69,7 @@ describe('InMemoryResultBus', () => {
 
     // Act
     const failed = bus.publish(event);
-    await expect(failed).rejects.toBeInstanceOf(ResultPublishFailure);
+    await expect(failed).rejects.toBeInstanceOf(ResultPublishError);
     await bus.publish(event);
 
     // Assess

@@ -21,15 +21,13 @@ import {
 import { planDigest, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import type { EntryReason } from '../../../lambdas/reconcile/reconcile-codes';
 import type { RunRecord } from '../../../lambdas/reconcile/run-history';
-import { parseScopes, type UsersScope } from '../../../lambdas/reconcile/scope';
+import type { UsersScope } from '../../../lambdas/reconcile/scope';
 import type { Snapshot } from '../../../lambdas/reconcile/snapshot';
+import { scopesOf } from '../../support/reconcile-scopes';
 import { usersPlan } from './plan-fixture';
 
-const scopeOf = (policy: object): UsersScope => {
-  const parsed = parseScopes({ s: { kind: 'users', ...policy } });
-  if (!parsed.success) throw new Error(parsed.error);
-  return parsed.scopes.s as UsersScope;
-};
+const scopeOf = (policy: object): UsersScope =>
+  scopesOf({ s: { kind: 'users', ...policy } }).s as UsersScope;
 const snapshotOf = (rowCount: number, policy: object = {}): Snapshot => ({
   kind: 'users',
   id: 'abc',

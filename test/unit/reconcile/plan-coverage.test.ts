@@ -11,33 +11,24 @@ import { ENTITY_KINDS } from '../../../lambdas/entities';
 import { inMemoryLedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import type { LedgerView } from '../../../lambdas/reconcile/ledger-view';
 import { buildPlan, type Plan } from '../../../lambdas/reconcile/plan';
-import {
-  parseScopes,
-  type ReconcileScope,
-  type UsersScope,
-} from '../../../lambdas/reconcile/scope';
+import type { ReconcileScope, UsersScope } from '../../../lambdas/reconcile/scope';
 import type { Snapshot, UserRow } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { scopesOf } from '../../support/reconcile-scopes';
+import { TEST_TENANT } from '../../support/test-tenant';
 import { leavingRoster, STAFF_AND_VENDOR } from './scope-fixtures';
 
-const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'plan-coverage-key-000001';
 const CREATED = Date.parse('2026-11-20T08:00:00.000Z');
 let simulator: RunningSimulator;
 
 beforeAll(async () => {
-  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+  simulator = await startSimulator({ ...TEST_TENANT, apiKey: API_KEY });
 });
 afterAll(async () => {
   await simulator?.close();
 });
-
-const scopesOf = (config: Record<string, unknown>): Readonly<Record<string, ReconcileScope>> => {
-  const parsed = parseScopes(config);
-  if (!parsed.success) throw new Error(parsed.error);
-  return parsed.scopes;
-};
 
 /** A roster of `scope` listing `active` users (template `template`), each on its own line. */
 const roster = (scope: UsersScope, active: readonly string[], template = 'Agent'): Snapshot => ({
@@ -109,7 +100,7 @@ const plan = (
 ): Promise<Plan> =>
   buildPlan({
     snapshot,
-    reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+    reader: localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
     ledger,
     scopes,
     now: Date.parse('2026-11-25T08:00:00.000Z'),

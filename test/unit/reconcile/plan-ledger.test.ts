@@ -9,36 +9,34 @@ import { eventVersion } from '../../../lambdas/core/ledger/event-version';
 import { recordFamily } from '../../../lambdas/entities/record-family';
 import { type LedgerItems, LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
 import { buildPlan, KEPT_ITEM_UNSENDABLE, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
-import { parseScopes, type RecordsScope } from '../../../lambdas/reconcile/scope';
+import type { RecordsScope } from '../../../lambdas/reconcile/scope';
 import type { RecordRow, Snapshot } from '../../../lambdas/reconcile/snapshot';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { scopesOf } from '../../support/reconcile-scopes';
+import { TEST_TENANT } from '../../support/test-tenant';
 
-const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'plan-ledger-key-000001';
 const REGION = 'eu-central-1';
 const SCOPE_CAMPAIGN = 'Leads';
 let simulator: RunningSimulator;
 
 beforeAll(async () => {
-  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+  simulator = await startSimulator({ ...TEST_TENANT, apiKey: API_KEY });
 });
 afterAll(async () => {
   await simulator?.close();
 });
 
-const scope = (): RecordsScope => {
-  const parsed = parseScopes({
+const scope = (): RecordsScope =>
+  scopesOf({
     leads: {
       kind: 'records',
       campaigns: [SCOPE_CAMPAIGN],
       splitKeys: ['CrmId'],
       deleteGate: { count: 100, percent: 0 },
     },
-  });
-  if (!parsed.success) throw new Error(parsed.error);
-  return parsed.scopes.leads as RecordsScope;
-};
+  }).leads as RecordsScope;
 
 /** A records snapshot of the scope holding one row, `R-keep`. */
 const snapshot = (): Snapshot => ({
@@ -109,7 +107,7 @@ const planWithR1CreatedIn = async (campaign: string) => {
   });
   const plan = await buildPlan({
     snapshot: snapshot(),
-    reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+    reader: localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
     ledger,
     now: Date.parse('2026-11-25T08:00:00.000Z'),
   });
@@ -186,7 +184,7 @@ describe('plan: data keys no row of the export carries', () => {
   const planOf = (of: Snapshot) =>
     buildPlan({
       snapshot: of,
-      reader: localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
+      reader: localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
       ledger: new LedgerItemView({ items: ledgerOf(new Map()) }),
       now: Date.parse('2026-11-25T08:00:00.000Z'),
     });

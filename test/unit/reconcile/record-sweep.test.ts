@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookUpUnseen, sweepCampaign } from '../../../lambdas/reconcile/record-sweep';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
+import { TEST_TENANT } from '../../support/test-tenant';
 
-const TENANT = { platformCode: 'TESTPLATFORM', companyCode: 'acme', environmentName: 'qa' };
 const API_KEY = 'sweep-test-key-00001';
 let simulator: RunningSimulator;
 
 const reader = () =>
-  localPlatformReader({ ...TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+  localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
 
 const seed = (
   campaignName: string,
@@ -36,7 +36,7 @@ const seed = (
 };
 
 beforeAll(async () => {
-  simulator = await startSimulator({ ...TENANT, apiKey: API_KEY });
+  simulator = await startSimulator({ ...TEST_TENANT, apiKey: API_KEY });
 });
 afterAll(async () => {
   await simulator?.close();

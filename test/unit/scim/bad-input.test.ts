@@ -7,17 +7,16 @@ import {
   buildScim,
   entraUser,
   oktaUser,
-  PATCH_SCHEMA,
+  patch,
   platformRequests,
+  type Scim,
   type ScimCall,
-  scimSimulator,
+  scimPerTest,
 } from './scim-fixture';
 
-const sim = scimSimulator();
+const { sim, scim } = scimPerTest();
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-
-type Scim = ReturnType<typeof buildScim>;
 
 /** A live user made through SCIM, for the requests that name one. */
 const created = async (scim: Scim, login = 'ada@example.com'): Promise<string> => {
@@ -143,12 +142,7 @@ const BAD: readonly {
     name: 'a change of an immutable attribute (PATCH)',
     method: 'PATCH',
     path: 'Users/{id}',
-    call: () => ({
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'replace', path: 'name.givenName', value: 'Augusta' }],
-      },
-    }),
+    call: () => ({ body: patch({ op: 'replace', path: 'name.givenName', value: 'Augusta' }) }),
     status: 400,
     scimType: 'mutability',
     detail: /^name\.givenName is immutable/,
@@ -170,12 +164,7 @@ const BAD: readonly {
     name: 'a userName change',
     method: 'PATCH',
     path: 'Users/{id}',
-    call: () => ({
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'Replace', value: { userName: 'ada@new.example' } }],
-      },
-    }),
+    call: () => ({ body: patch({ op: 'Replace', value: { userName: 'ada@new.example' } }) }),
     status: 400,
     scimType: 'mutability',
     detail: /^userName is immutable/,
@@ -193,12 +182,7 @@ const BAD: readonly {
     name: 'a PATCH with an unknown op',
     method: 'PATCH',
     path: 'Users/{id}',
-    call: () => ({
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'merge', path: 'active', value: false }],
-      },
-    }),
+    call: () => ({ body: patch({ op: 'merge', path: 'active', value: false }) }),
     status: 400,
     scimType: 'invalidSyntax',
     detail: /Operations\[0\]\.op/,
@@ -207,12 +191,7 @@ const BAD: readonly {
     name: 'active that is not a boolean',
     method: 'PATCH',
     path: 'Users/{id}',
-    call: () => ({
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'replace', path: 'active', value: 'no' }],
-      },
-    }),
+    call: () => ({ body: patch({ op: 'replace', path: 'active', value: 'no' }) }),
     status: 400,
     scimType: 'invalidValue',
     detail: /^active must be true or false/,
@@ -255,7 +234,6 @@ const BAD: readonly {
 describe('a bad request', () => {
   it.each(BAD)('$name: SCIM error $status, nothing sent to the platform', async (bad) => {
     // Prepare
-    const scim = buildScim(sim);
     const id = await created(scim);
     const before = platformRequests(sim);
     const users = sim.state.listUsers();
@@ -279,7 +257,6 @@ describe('a bad request', () => {
 describe('the bearer token', () => {
   it('after a rotation accepts the new token at once and refuses the old one', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const old = scim.secret.value;
     await scim.call('GET', 'Users');
     scim.secret.rotate('scim-token-rotated');
@@ -300,7 +277,6 @@ describe('the bearer token', () => {
 describe("someone else's user", () => {
   it('is not found by the userName filter, gets 409 on POST, and is never adopted nor deleted', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const login = 'theirs@example.com';
     sim.state.addUser({
       loginUserId: login,
@@ -334,14 +310,10 @@ describe("someone else's user", () => {
 describe("someone else's user in place of ours", () => {
   it('is refused on reactivation and never deleted by a later deactivation or DELETE', async () => {
     // Prepare: ours, deactivated, then someone makes a user of that login by hand
-    const scim = buildScim(sim);
     const login = 'ada@example.com';
     const id = await created(scim, login);
     await scim.call('PATCH', `Users/${id}`, {
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'replace', path: 'active', value: false }],
-      },
+      body: patch({ op: 'replace', path: 'active', value: false }),
     });
     sim.state.addUser({
       loginUserId: login,
@@ -352,10 +324,7 @@ describe("someone else's user in place of ours", () => {
 
     // Act
     const reactivated = await scim.call('PATCH', `Users/${id}`, {
-      body: {
-        schemas: [PATCH_SCHEMA],
-        Operations: [{ op: 'replace', path: 'active', value: true }],
-      },
+      body: patch({ op: 'replace', path: 'active', value: true }),
     });
     const deleted = await scim.call('DELETE', `Users/${id}`);
 

@@ -4,21 +4,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  buildScim,
   DEFAULT_TEMPLATE,
   EXTENSION,
   entraUser,
   oktaUser,
   patch,
-  scimSimulator,
+  scimPerTest,
 } from './scim-fixture';
 
-const sim = scimSimulator();
+const { sim, scim } = scimPerTest();
 
 describe("Entra ID's sequence", () => {
   it('filters by userName, creates, patches, soft-deletes, reactivates and deletes the user', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const login = 'ada@example.com';
 
     // Act: the match Entra ID makes before it creates
@@ -91,7 +89,6 @@ describe("Entra ID's sequence", () => {
 describe("Okta's sequence", () => {
   it('lists (test connection), filters, creates, updates with PUT and deactivates the user', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const login = 'grace@example.com';
 
     // Act

@@ -9,16 +9,15 @@ import {
   entraUser,
   oktaUser,
   patch,
-  scimSimulator,
+  scimPerTest,
   USER_SCHEMA,
 } from './scim-fixture';
 
-const sim = scimSimulator();
+const { sim, scim } = scimPerTest();
 
 describe('GET /Users', () => {
   it('pages with startIndex and count (1-based), totalResults counting every match', async () => {
     // Prepare
-    const scim = buildScim(sim);
     for (const n of [1, 2, 3, 4, 5]) {
       await scim.call('POST', 'Users', { body: oktaUser(`u${n}@example.com`) });
     }
@@ -47,7 +46,6 @@ describe('GET /Users', () => {
     ['externalId eq', 'externalId eq "entra-ada@example.com"'],
   ])('filters by %s', async (_name, filter) => {
     // Prepare
-    const scim = buildScim(sim);
     await scim.call('POST', 'Users', { body: entraUser('ada@example.com') });
     await scim.call('POST', 'Users', { body: entraUser('bob@example.com') });
 
@@ -63,7 +61,6 @@ describe('GET /Users', () => {
 
   it('finds no deleted user, and gives a user created again a new id', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const first = await scim.call('POST', 'Users', { body: oktaUser('ada@example.com') });
     await scim.call('DELETE', `Users/${first.body.id}`);
 
@@ -84,7 +81,6 @@ describe('GET /Users', () => {
 describe('attributes and excludedAttributes', () => {
   it('are honoured by GET by id and by the list', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: entraUser('ada@example.com') });
 
     // Act
@@ -112,7 +108,6 @@ describe('PATCH /Users/{id}', () => {
     ['a boolean false', { op: 'REPLACE', path: 'active', value: false }],
   ])('deactivates the user: %s', async (_name, operation) => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
 
     // Act
@@ -125,7 +120,6 @@ describe('PATCH /Users/{id}', () => {
 
   it('applies add, replace and remove of the attributes the platform does not hold, and an unchanged immutable one', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: entraUser('ada@example.com') });
 
     // Act
@@ -157,7 +151,6 @@ describe('PATCH /Users/{id}', () => {
     ['one attribute removed', { op: 'remove', path: `${EXTENSION}:createInCloudConnect` }],
   ])('refuses the extension %s as immutable, and changes nothing', async (_name, operation) => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
 
     // Act
@@ -172,7 +165,6 @@ describe('PATCH /Users/{id}', () => {
 
   it('accepts the extension as a whole path with the values it has', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
 
     // Act
@@ -190,7 +182,6 @@ describe('PATCH /Users/{id}', () => {
 
   it('refuses a change of the extension attributes as immutable', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
 
     // Act
@@ -212,7 +203,6 @@ describe('PATCH /Users/{id}', () => {
 describe('PUT /Users/{id}', () => {
   it('keeps what it leaves out: names, e-mails, the extension and active (no reactivation)', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
     await scim.call('PATCH', `Users/${body.id}`, {
       body: patch({ op: 'replace', value: { active: false } }),
@@ -240,7 +230,6 @@ describe('PUT /Users/{id}', () => {
 describe('PATCH with read-only attributes echoed', () => {
   it('ignores id, meta and schemas in a value without a path', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
 
     // Act
@@ -255,9 +244,6 @@ describe('PATCH with read-only attributes echoed', () => {
 
 describe('POST /Users', () => {
   it('sends the extension and the e-mails to add-user', async () => {
-    // Prepare
-    const scim = buildScim(sim);
-
     // Act
     const answer = await scim.call('POST', 'Users', {
       body: oktaUser('grace@example.com', {
@@ -283,7 +269,6 @@ describe('POST /Users', () => {
 
   it('answers 503 with Retry-After while the platform fails, keeps nothing, and creates on the retry', async () => {
     // Prepare
-    const scim = buildScim(sim);
     sim.setFaults({ serverErrorRate: 1 });
 
     // Act
@@ -305,9 +290,6 @@ describe('POST /Users', () => {
 
 describe('requests of one user at the same time', () => {
   it('run one after the other: two POSTs of one userName create it once', async () => {
-    // Prepare
-    const scim = buildScim(sim);
-
     // Act
     const answers = await Promise.all([
       scim.call('POST', 'Users', { body: oktaUser('grace@example.com') }),
@@ -348,7 +330,6 @@ describe('requests of one user within one millisecond', () => {
 describe('the log', () => {
   it('has one line per request with the path template, never the id, the query or the user', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const { body } = await scim.call('POST', 'Users', { body: oktaUser('grace@example.com') });
     const info = vi.spyOn(scim.logger, 'info');
 
@@ -370,7 +351,6 @@ describe('the log', () => {
 
   it('counts every request, and the refused and failed ones apart', async () => {
     // Prepare
-    const scim = buildScim(sim);
     const added = vi.spyOn(scim.metrics, 'addMetric');
     sim.setFaults({ serverErrorRate: 1 });
 
@@ -394,7 +374,7 @@ describe('the log', () => {
 describe('discovery', () => {
   it('tells what the endpoint does: patch yes, bulk, sort, change password and etag no, filter with its maximum', async () => {
     // Act
-    const { body } = await buildScim(sim).call('GET', 'ServiceProviderConfig');
+    const { body } = await scim.call('GET', 'ServiceProviderConfig');
 
     // Assess
     expect(body).toMatchObject({
@@ -408,9 +388,6 @@ describe('discovery', () => {
   });
 
   it('lists only User, and marks what the platform cannot update immutable', async () => {
-    // Prepare
-    const scim = buildScim(sim);
-
     // Act
     const types = await scim.call('GET', 'ResourceTypes');
     const schemas = await scim.call('GET', 'Schemas');

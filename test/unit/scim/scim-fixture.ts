@@ -5,7 +5,6 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { deleteUser } from '../../../lambdas/actions/delete-user';
 import { createActionHandler } from '../../../lambdas/core/entry/invocation-entry';
@@ -21,12 +20,14 @@ import {
 import { user } from '../../../lambdas/entities/user';
 import { createScimHandler } from '../../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../../lambdas/scim/scim-profiles';
+import { oktaUser as oktaSends } from '../../../local/scim/idp-sequences';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import {
-  apiGatewayEvent,
+  callScim,
   InMemoryApiKeySource,
   InMemorySecretStore,
   lambdaContext,
+  type ScimAnswer,
   sqsEvent,
   sqsRecord,
 } from '../../../testkit';
@@ -44,13 +45,6 @@ export const patch = (...operations: unknown[]) => ({
   schemas: [PATCH_SCHEMA],
   Operations: operations,
 });
-
-export interface ScimAnswer {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the endpoint answered
-  readonly body: any;
-}
 
 export interface ScimCall {
   readonly body?: unknown;
@@ -105,25 +99,16 @@ export const buildScim = (
   let requests = 0;
   const call = async (method: string, path: string, c: ScimCall = {}): Promise<ScimAnswer> => {
     requests += 1;
-    const event = apiGatewayEvent({
+    return callScim(handler, {
       method,
       path,
       query: c.query,
-      headers: {
-        Host: 'scim.example.com',
-        'Content-Type': 'application/scim+json',
-        ...(c.token === null ? {} : { Authorization: `Bearer ${c.token ?? secret.value}` }),
-      },
-      body: c.rawBody ?? (c.body === undefined ? null : JSON.stringify(c.body)),
+      token: c.token === null ? null : (c.token ?? secret.value),
+      body: c.body,
+      ...(c.rawBody === undefined ? {} : { rawBody: c.rawBody }),
       requestId: `req-${requests}`,
       requestTimeEpoch: receivedAt(),
     });
-    const result: APIGatewayProxyResult = await handler(event, lambdaContext());
-    return {
-      status: result.statusCode,
-      headers: (result.headers ?? {}) as Record<string, string>,
-      body: result.body === '' ? undefined : JSON.parse(result.body),
-    };
   };
   /** delete-user's queue handler on the same ledger and platform, as the stack runs it. */
   const deleteUserQueue = createActionHandler(deleteUser, {
@@ -165,6 +150,19 @@ export const scimSimulator = () => {
   return sim.standIn;
 };
 
+export type Scim = ReturnType<typeof buildScim>;
+
+/**
+ * `scimSimulator`, and before each test a fresh SCIM function (`buildScim` with its defaults)
+ * against it: a test that needs other options builds its own.
+ */
+export const scimPerTest = () => {
+  const sim = scimSimulator();
+  const scim = lateBound<Scim>('the SCIM function');
+  beforeEach(() => scim.set(buildScim(sim)));
+  return { sim, scim: scim.standIn };
+};
+
 /** A User as Entra ID's default mappings send it (attributes the platform cannot hold included). */
 export const entraUser = (userName: string, overrides: Record<string, unknown> = {}) => ({
   schemas: [USER_SCHEMA, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
@@ -185,18 +183,11 @@ export const entraUser = (userName: string, overrides: Record<string, unknown> =
   ...overrides,
 });
 
-/** A User as Okta sends it on create. */
+/** A User as Okta sends it on create, with an externalId of its own per user name. */
 export const oktaUser = (userName: string, overrides: Record<string, unknown> = {}) => ({
-  schemas: [USER_SCHEMA],
-  userName,
-  name: { givenName: 'Grace', familyName: 'Hopper' },
-  emails: [{ primary: true, value: userName, type: 'work' }],
-  displayName: 'Grace Hopper',
-  locale: 'en-US',
+  ...oktaSends(userName, true),
   externalId: `00u${userName.length}okta`,
-  groups: [],
   password: 'xY7!secret-never-kept',
-  active: true,
   ...overrides,
 });
 

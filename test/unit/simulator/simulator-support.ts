@@ -11,13 +11,9 @@ import {
   startSimulator,
 } from '../../../local/simulator';
 import { lateBound } from '../../support/late-bound';
+import { TEST_TENANT } from '../../support/test-tenant';
 
-export const TENANT = {
-  apiKey: 'test-api-key',
-  platformCode: 'TESTPLATFORM',
-  companyCode: 'acme',
-  environmentName: 'qa',
-} as const;
+export const TENANT = { ...TEST_TENANT, apiKey: 'test-api-key' } as const;
 
 /** 2023-11-14 22:13:20.000 UTC */
 export const T0 = 1_700_000_000_000;

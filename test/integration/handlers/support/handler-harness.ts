@@ -45,6 +45,7 @@ import {
   createLedgerTable,
   motoDynamoDbClient,
 } from '../../../support/ledger-table';
+import { TEST_TENANT } from '../../../support/test-tenant';
 import { type ForwardingProxy, startForwardingProxy } from './forwarding-proxy';
 import { captureOutput, type OutputCapture } from './output-capture';
 
@@ -65,11 +66,7 @@ const ENTRY_POINTS: { readonly [A in ActionName]: () => Promise<{ handler: Lambd
   'delete-user': () => import('../../../../lambdas/handlers/delete-user'),
 };
 
-export const TENANT = {
-  platformCode: 'TESTPLATFORM',
-  companyCode: 'acme',
-  environmentName: 'qa',
-} as const;
+export const TENANT = TEST_TENANT;
 
 /** Long enough to be redacted if it ever reached an error text (see platform-caller). */
 export const INITIAL_API_KEY = 'sk-initial-4f9a2c7e1b8d';
@@ -122,6 +119,8 @@ export interface Harness {
   environment(overrides?: EnvOverrides): Record<string, string | undefined>;
   /** Sets the environment and imports a fresh copy of the action's entry point (a cold start). */
   load(action: ActionName, overrides?: EnvOverrides): Promise<LambdaEntry>;
+  /** `load` for any entry point (`entry` imports its module), such as the SCIM function's. */
+  coldStart<E>(entry: () => Promise<{ readonly handler: E }>, overrides?: EnvOverrides): Promise<E>;
   /** Starts another simulator (other options) that `load` can point at via `API_BASE_URL`. */
   startExtraSimulator(options: HarnessOptions['simulator']): Promise<RunningSimulator>;
   /** A proxy in front of the simulator that can fail chosen requests (point `API_BASE_URL` at it). */
@@ -198,6 +197,17 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
   const drain = (queueUrl: string, expected: number): Promise<Message[]> =>
     receiveAllMessages(sqs, queueUrl, { atLeast: expected, afterwards: 'delete' });
 
+  const coldStart = async <E>(
+    entry: () => Promise<{ readonly handler: E }>,
+    overrides?: EnvOverrides,
+  ): Promise<E> => {
+    for (const [name, value] of Object.entries(environment(overrides))) vi.stubEnv(name, value);
+    // A fresh module graph: the entry point reads the environment and builds its clients at
+    // import time, as in a new Lambda container.
+    vi.resetModules();
+    return (await entry()).handler;
+  };
+
   return {
     sim,
     secretName: secret.name,
@@ -206,14 +216,8 @@ export const startHarness = async (options: HarnessOptions = {}): Promise<Harnes
     resultRoute,
     output,
     environment,
-    load: async (action, overrides) => {
-      for (const [name, value] of Object.entries(environment(overrides))) vi.stubEnv(name, value);
-      // A fresh module graph: the entry point reads the environment and builds its clients at
-      // import time, as in a new Lambda container.
-      vi.resetModules();
-      const module = await ENTRY_POINTS[action]();
-      return module.handler;
-    },
+    load: (action, overrides) => coldStart(ENTRY_POINTS[action], overrides),
+    coldStart,
     startExtraSimulator: async (extra) => {
       const started = await startSimulator(simulatorOptions(extra));
       extraSimulators.push(started);
