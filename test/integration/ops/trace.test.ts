@@ -108,7 +108,7 @@ describe('ops trace', () => {
     expect(run.stdout).toContain(`filter entity = "${key}"`);
 
     // Act: a trace by the read of the same kind (a read orders nothing; it shows what it reads).
-    const byRead = await runOpsCaptured(['trace', 'query-user-existence', LEAVER, ...stack.args], {
+    const byRead = await stack.ops(['trace', 'query-user-existence', LEAVER], {
       clients: { sqs, dynamoDb: ledgerClient },
     });
 
