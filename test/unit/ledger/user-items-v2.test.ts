@@ -8,22 +8,10 @@
  * `delete`, and each next message is sent as today's code names it.
  */
 import { describe, expect, it } from 'vitest';
-import { EntityLedger, type NewEvent } from '../../../lambdas/core/ledger/entity-ledger';
-import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
-import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
 import { user } from '../../../lambdas/entities/user';
 import type { KnownUser } from '../../../lambdas/entities/user/known';
-import { clientAgainstTestSimulator } from '../core/client-fixtures';
+import { inTodaysWords, nextMessageRunner, readAsNow } from './old-user-items';
 import fixtures from './user-items-v2.json';
-import { inTodaysWords } from './user-words-v3';
-
-const LOGIN = 'ada@example.com';
-const ADA = { firstName: 'Ada', lastName: 'L', userTemplateName: 'Agent' };
-/** The ledger's clock when the items were written (it stamps `received`). */
-const NOW = Date.UTC(2026, 10, 24, 8);
-const KEY = user.keyOf({ loginUserId: LOGIN });
-
-const { sim, platform } = clientAgainstTestSimulator({}, { maxAttempts: 1 });
 
 const v = (name: string) => {
   const event = fixtures.flatMap((f) => [...f.item.events, f.next]).find((e) => e.key === name);
@@ -70,7 +58,7 @@ const CONVERTED: Record<string, KnownUser> = {
   },
 };
 
-const readAsNow = (raw: unknown) => parseLedgerDoc(raw, user.name, user.parts);
+const nextMessageOn = nextMessageRunner();
 
 describe('a user item of schema 2', () => {
   it('is a fixture of every history named here', () => {
@@ -92,31 +80,12 @@ describe('a user item of schema 2', () => {
   });
 
   it.each(fixtures)('$name: its next message does what it did before', async (fixture) => {
-    // Prepare: the item as schema 2 left it, and the platform as it was then.
-    const store = new InMemoryLedgerStore();
-    await store.claim(KEY, { token: 'v2', until: 0, eventKey: 'seed' }, 0);
-    await store.commit(KEY, 'v2', fixture.item);
-    await store.release(KEY, 'v2');
-    if (fixture.platform !== null) {
-      sim.state.addUser({ loginUserId: LOGIN, ...ADA, firstName: fixture.platform.firstName });
-    }
-    const ledger = new EntityLedger({ store, now: () => NOW, sleep: async () => {} });
+    // Act: the item as schema 2 left it, the platform as it was then, the same message.
+    const next = await nextMessageOn(fixture);
 
-    // Act
-    const outcome = await ledger.apply(user, {
-      id: { loginUserId: LOGIN },
-      event: inTodaysWords(fixture.next) as NewEvent,
-      platform,
-      call: { deadline: Date.now() + 30_000 },
-      deadline: Date.now() + 30_000,
-    });
-
-    // Assess: the same outcome, platform and item (its known state as schema 2 had it, converted).
-    expect({ category: outcome.category, code: outcome.code }).toEqual(fixture.outcome);
-    const found = sim.state.findUser(LOGIN);
-    expect(found === undefined ? null : { firstName: found.firstName }).toEqual(
-      fixture.after.platform,
-    );
-    expect(readAsNow(await store.read(KEY))).toEqual(readAsNow(fixture.after.item));
+    // Assess: the same outcome, platform and item (as schema 2 had it, converted).
+    expect(next.outcome).toEqual(fixture.outcome);
+    expect(next.platform).toEqual(fixture.after.platform);
+    expect(next.item).toEqual(readAsNow(fixture.after.item));
   });
 });
