@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { eventRankOf } from '../../core/ledger/event-version';
 import type { KnownFamily, KnownPlace } from './known';
 import { type FamilyState, type Gone, type Place, RECORD_FIELDS, type RecordState } from './model';
+import { knownPlaceOf, versionedField } from './persisted-shapes';
 
 /**
  * A record family's parts of a ledger item of version 2, read and converted to this version's
@@ -13,11 +14,10 @@ import { type FamilyState, type Gone, type Place, RECORD_FIELDS, type RecordStat
  * are as they were. Items live 400 days, so this stays until none of version 2 can be left.
  */
 
-const versioned = z.object({ v: z.string(), value: z.union([z.string(), z.number(), z.null()]) });
 const record = z.object({
   born: z.string(),
   at: z.string(),
-  fields: z.partialRecord(z.enum(RECORD_FIELDS), versioned),
+  fields: z.partialRecord(z.enum(RECORD_FIELDS), versionedField),
 });
 const place = z.union([
   z.object({ record }),
@@ -25,16 +25,7 @@ const place = z.union([
 ]);
 type PlaceV2 = z.output<typeof place>;
 
-const knownPlace = z.union([
-  place,
-  z.object({
-    unsure: z.object({
-      before: z.optional(place),
-      after: z.optional(place),
-      sent: z.array(z.enum(RECORD_FIELDS)),
-    }),
-  }),
-]);
+const knownPlace = knownPlaceOf(place);
 
 const goneOf = (v: string, outside: boolean): Gone => {
   if (v === '') return { by: 'nothing' };
@@ -56,7 +47,7 @@ const recordOf = ({ born, at, fields }: z.output<typeof record>): RecordState =>
 const placeOf = (p: PlaceV2): Place =>
   'record' in p ? { record: recordOf(p.record) } : { gone: goneOf(p.gone, p.outside === true) };
 
-const knownPlaceOf = (p: z.output<typeof knownPlace>): KnownPlace => {
+const knownPlaceFrom = (p: z.output<typeof knownPlace>): KnownPlace => {
   if (!('unsure' in p)) return placeOf(p);
   const { before, after, sent } = p.unsure;
   return {
@@ -87,7 +78,7 @@ export const KNOWN_FROM_V2 = z.pipe(
   }),
   z.transform(
     ({ places, base, written, fresh }): KnownFamily => ({
-      places: mapValues(places, knownPlaceOf),
+      places: mapValues(places, knownPlaceFrom),
       base: mapValues(base, placeOf),
       written,
       ...(fresh === undefined ? {} : { fresh }),

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { DocParts, Exactly } from '../../core/ledger/ledger-doc';
 import type { KnownFamily } from './known';
 import { type FamilyState, RECORD_FIELDS, RECORD_OP, type RecordOp } from './model';
+import { knownPlaceOf, versionedField } from './persisted-shapes';
 import { KNOWN_FROM_V2, STATE_FROM_V2 } from './persisted-v2';
 import type { FamilyId } from './platform-steps';
 
@@ -11,8 +12,6 @@ import type { FamilyId } from './platform-steps';
  * and a record no event put where it is has no `at`.
  */
 
-const value = z.union([z.string(), z.number(), z.null()]);
-const versioned = z.object({ v: z.string(), value });
 const origin = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ours'), born: z.string() }),
   z.object({ kind: z.literal('outside') }),
@@ -20,7 +19,7 @@ const origin = z.discriminatedUnion('kind', [
 const recordState = z.object({
   origin,
   at: z.optional(z.string()),
-  fields: z.partialRecord(z.enum(RECORD_FIELDS), versioned),
+  fields: z.partialRecord(z.enum(RECORD_FIELDS), versionedField),
 });
 const gone = z.discriminatedUnion('by', [
   z.object({ by: z.literal('nothing') }),
@@ -30,16 +29,7 @@ const gone = z.discriminatedUnion('by', [
 ]);
 const place = z.union([z.object({ record: recordState }), z.object({ gone })]);
 
-const knownPlace = z.union([
-  place,
-  z.object({
-    unsure: z.object({
-      before: z.optional(place),
-      after: z.optional(place),
-      sent: z.array(z.enum(RECORD_FIELDS)),
-    }),
-  }),
-]);
+const knownPlace = knownPlaceOf(place);
 
 const id = z.object({ region: z.string(), clientId: z.string() });
 
