@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { SyncError } from '../core/errors';
 import { LeaseLostError, type LedgerStore } from '../core/ledger/ledger-store';
+import { USER_FIELDS } from '../entities/user/model';
 import type { ScimUser } from './scim-user';
 
 /**
@@ -24,14 +25,8 @@ export interface ScimProfile {
   readonly heldDeleteUntil?: number;
 }
 
-const fields = z.object({
-  firstName: z.string(),
-  lastName: z.string(),
-  userTemplateName: z.string(),
-  primaryEmailAddr: z.optional(z.string()),
-  secondaryEmailAddr: z.optional(z.string()),
-  createInCloudConnect: z.optional(z.boolean()),
-});
+/** What add-user sends for the user: the ledger's own shape of it (a change there is a change here). */
+const fields = USER_FIELDS;
 
 const profileSchema = z.object({
   schema: z.literal(1),
