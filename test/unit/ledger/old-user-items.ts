@@ -28,6 +28,12 @@ const KEY = user.keyOf({ loginUserId: LOGIN });
 /** An item read as today's code reads it. */
 export const readAsNow = (raw: unknown) => parseLedgerDoc(raw, user.name, user.parts);
 
+/** What an old item should read as now: its fields kept, its events in today's words, `known` as given. */
+export const expectedNow = (
+  item: { readonly events: readonly { readonly op: { readonly kind: string } }[] },
+  known: unknown,
+) => ({ ...item, schema: user.parts.schema, events: item.events.map(inTodaysWords), known });
+
 /** One fixture: an old item, the platform then, and its next message as the old code stored it. */
 export interface OldUserItem {
   readonly item: unknown;

@@ -8,9 +8,8 @@
  * `delete`, and each next message is sent as today's code names it.
  */
 import { describe, expect, it } from 'vitest';
-import { user } from '../../../lambdas/entities/user';
 import type { KnownUser } from '../../../lambdas/entities/user/known';
-import { inTodaysWords, nextMessageRunner, readAsNow } from './old-user-items';
+import { expectedNow, nextMessageRunner, readAsNow } from './old-user-items';
 import fixtures from './user-items-v2.json';
 
 const v = (name: string) => {
@@ -71,12 +70,7 @@ describe('a user item of schema 2', () => {
 
     // Assess
     expect(fixture.item.schema).toBe(2);
-    expect(doc).toEqual({
-      ...fixture.item,
-      schema: user.parts.schema,
-      events: fixture.item.events.map(inTodaysWords),
-      known: CONVERTED[fixture.name],
-    });
+    expect(doc).toEqual(expectedNow(fixture.item, CONVERTED[fixture.name]));
   });
 
   it.each(fixtures)('$name: its next message does what it did before', async (fixture) => {
