@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
 import { NO_EVENT, type Version } from '../../core/ledger/event-version';
+import type { Gone as EntityGone } from '../../core/ledger/gone';
 import type { Exactly, ReadonlyDeep } from '../../core/ledger/ledger-doc';
 import { type DataItem, dataHash } from './record-data';
 
@@ -51,22 +52,12 @@ export interface RecordState {
   readonly fields: RecordFields;
 }
 
-/** Why a campaign holds no record of the family, which says which events put one (back). */
-export type Gone =
-  /**
-   * Nothing keeps a record out: none was there as far as the ledger knows (or a call that meant
-   * to add one did not), or the ledger removed it to add the replay's record there afresh.
-   */
-  | { readonly by: 'nothing' }
-  /** The transfer `v` moved the record away. */
-  | { readonly by: 'transfer'; readonly v: Version }
-  /** The delete `v` removed the record, or found none to remove. */
-  | { readonly by: 'delete'; readonly v: Version }
-  /**
-   * A read found it gone where the ledger knew a record, put there by the event `after`: removed
-   * outside the integration (work on the platform). No event older than `after` brings it back.
-   */
-  | { readonly by: 'outside'; readonly after: Version };
+/**
+ * Why a campaign holds no record of the family: a reason every kind has (`core/ledger/gone.ts`;
+ * here `nothing` also covers a record the ledger removed to add the replay's afresh), or the
+ * transfer `v` that moved the record away.
+ */
+export type Gone = EntityGone | { readonly by: 'transfer'; readonly v: Version };
 
 /** A campaign as the family sees it: its record there, or why it holds none. */
 export type Place = { readonly record: RecordState } | { readonly gone: Gone };

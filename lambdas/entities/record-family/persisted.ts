@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { GONE_REASONS } from '../../core/ledger/gone';
 import type { DocParts, Exactly } from '../../core/ledger/ledger-doc';
 import type { KnownFamily } from './known';
 import { type FamilyState, RECORD_FIELDS, RECORD_OP, type RecordOp } from './model';
@@ -22,10 +23,8 @@ const recordState = z.object({
   fields: z.partialRecord(z.enum(RECORD_FIELDS), versionedField),
 });
 const gone = z.discriminatedUnion('by', [
-  z.object({ by: z.literal('nothing') }),
+  ...GONE_REASONS,
   z.object({ by: z.literal('transfer'), v: z.string() }),
-  z.object({ by: z.literal('delete'), v: z.string() }),
-  z.object({ by: z.literal('outside'), after: z.string() }),
 ]);
 const place = z.union([z.object({ record: recordState }), z.object({ gone })]);
 

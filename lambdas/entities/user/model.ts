@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
 import type { Version } from '../../core/ledger/event-version';
+import type { Gone } from '../../core/ledger/gone';
 
 /** What an operator does about a user this integration did not create (USER_EXISTS_NOT_OURS). */
 export const NOT_OURS_TO_DO =
@@ -44,16 +45,7 @@ export type UserRecord =
   | { readonly origin: 'outside' };
 
 /** Why a user is not there, which says which adds bring it (back). */
-export type UserGone =
-  /** Nothing keeps it out: never there as far as the ledger knows (or an add that did not land). Any add brings it. */
-  | { readonly by: 'nothing' }
-  /** The delete `v` removed it, or found it not there: an add newer than `v` brings it again. */
-  | { readonly by: 'delete'; readonly v: Version }
-  /**
-   * A read found it gone where the ledger knew its user of ours, asked for by the add `after`:
-   * removed outside the integration, which only a newer add undoes.
-   */
-  | { readonly by: 'outside'; readonly after: Version };
+export type UserGone = Gone;
 
 export type UserPlace = { readonly user: UserRecord } | { readonly gone: UserGone };
 

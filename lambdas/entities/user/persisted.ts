@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { GONE_REASONS } from '../../core/ledger/gone';
 import type { DocParts, Exactly } from '../../core/ledger/ledger-doc';
 import type { KnownUser } from './known';
 import { USER_OP, type UserOp, type UserState } from './model';
@@ -13,11 +14,7 @@ import type { UserId } from './platform-steps';
  * versions), and had the base say whether the ledger has written.
  */
 
-const GONE = z.discriminatedUnion('by', [
-  z.object({ by: z.literal('nothing') }),
-  z.object({ by: z.literal('delete'), v: z.string() }),
-  z.object({ by: z.literal('outside'), after: z.string() }),
-]);
+const GONE = z.discriminatedUnion('by', GONE_REASONS);
 
 const { state, known } = userShapes(GONE);
 
