@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { type HistoryShape, historiesArb, historyArb } from '../../local/convergence/histories';
+import { sizeFromEnv } from '../support/size-from-env';
 import {
   convergenceRun,
   deliveryModeFromEnv,
@@ -19,8 +20,8 @@ import {
 } from './convergence/convergence-check';
 import { platformWorkRun } from './convergence/platform-work';
 
-const RUNS = Number(process.env.CONVERGENCE_HISTORY_RUNS ?? 100);
-const SEED = Number(process.env.CONVERGENCE_SEED ?? 20261127);
+const RUNS = sizeFromEnv('CONVERGENCE_HISTORY_RUNS', 100);
+const SEED = sizeFromEnv('CONVERGENCE_SEED', 20261127);
 const mode = deliveryModeFromEnv();
 const { simulators, stats } = simulatorsForFile(
   `convergence of issue 23's histories (in-memory ledger, ${mode})`,

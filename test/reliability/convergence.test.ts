@@ -8,9 +8,10 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { historiesArb } from '../../local/convergence/histories';
 import type { FaultSettings } from '../../local/simulator';
+import { sizeFromEnv } from '../support/size-from-env';
 import { convergenceRun, inMemoryLedger, simulatorsForFile } from './convergence/convergence-check';
 
-const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 200);
+const RUNS = sizeFromEnv('CONVERGENCE_RUNS', 200);
 const { simulators, stats } = simulatorsForFile('convergence (in-memory ledger)');
 
 describe('convergence on the in-memory ledger', () => {
@@ -20,7 +21,7 @@ describe('convergence on the in-memory ledger', () => {
         await convergenceRun(simulators(), inMemoryLedger(), events, seed, stats);
       }),
       // No shrinking: each run is a whole delivered day; the first counterexample is printed as is.
-      { numRuns: RUNS, seed: Number(process.env.CONVERGENCE_SEED ?? 20261124), endOnFailure: true },
+      { numRuns: RUNS, seed: sizeFromEnv('CONVERGENCE_SEED', 20261124), endOnFailure: true },
     );
   });
 

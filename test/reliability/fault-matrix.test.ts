@@ -15,6 +15,7 @@ import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-
 import { historiesArb } from '../../local/convergence/histories';
 import { compareStates } from '../../local/convergence/model';
 import { type FaultSettings, startSimulator } from '../../local/simulator';
+import { sizeFromEnv } from '../support/size-from-env';
 import {
   API_KEY,
   convergenceRun,
@@ -447,7 +448,7 @@ describe.each(PROFILES)('with $name', (profile) => {
  * Nothing may be lost, and every dead letter (redriven once, as an operator would) must carry
  * its reason.
  */
-const HISTORIES_PER_FAULT = Number(process.env.FAULT_MATRIX_HISTORIES ?? 40);
+const HISTORIES_PER_FAULT = sizeFromEnv('FAULT_MATRIX_HISTORIES', 40);
 // Not here: requests the platform applies after the client gave up. One can land after a
 // newer request of the same entity, and no client can order that (the API has no conditional
 // write); see the known limits in docs/decisions.md.

@@ -22,8 +22,9 @@ import type { LogSink } from '../../local/run/run-logger';
 import { runSettingsFrom } from '../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../local/simulator';
 import { scopesOf } from '../support/reconcile-scopes';
+import { sizeFromEnv } from '../support/size-from-env';
 
-const RUNS = Number(process.env.RECONCILE_PROPERTY_RUNS ?? 25);
+const RUNS = sizeFromEnv('RECONCILE_PROPERTY_RUNS', 25);
 const API_KEY = 'reconcile-property-key-0001';
 const CAMPAIGN = 'Prop-Campaign';
 const BEFORE = '2026-11-20T08:00:00.000Z';

@@ -16,6 +16,7 @@ import { createScimHandler } from '../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../lambdas/scim/scim-profiles';
 import { applyInOrder, type ModelEvent } from '../../local/convergence/model';
 import { callScim, InMemoryApiKeySource } from '../../testkit';
+import { sizeFromEnv } from '../support/size-from-env';
 import {
   API_KEY,
   divergence,
@@ -25,7 +26,7 @@ import {
 } from './convergence/convergence-check';
 import { FAST_HTTP, fakeContext, settingsFor, sqsRecord, testHandler } from './support/harness';
 
-const RUNS = Number(process.env.SCIM_CONVERGENCE_RUNS ?? 40);
+const RUNS = sizeFromEnv('SCIM_CONVERGENCE_RUNS', 40);
 const { simulators, stats } = simulatorsForFile('SCIM and queue convergence');
 
 const LOGIN = 'pat@example.com';
@@ -191,7 +192,7 @@ describe('SCIM requests and queue events for one user', () => {
       }),
       {
         numRuns: RUNS,
-        seed: Number(process.env.SCIM_CONVERGENCE_SEED ?? 20261128),
+        seed: sizeFromEnv('SCIM_CONVERGENCE_SEED', 20261128),
         endOnFailure: true,
       },
     );

@@ -25,9 +25,10 @@ import {
   motoDynamoDbClient,
   motoLedgerClient,
 } from '../../support/ledger-table';
+import { sizeFromEnv } from '../../support/size-from-env';
 
-const RUNS = Number(process.env.CONVERGENCE_DYNAMODB_RUNS ?? 30);
-const HISTORY_RUNS = Number(process.env.CONVERGENCE_DYNAMODB_HISTORY_RUNS ?? 15);
+const RUNS = sizeFromEnv('CONVERGENCE_DYNAMODB_RUNS', 30);
+const HISTORY_RUNS = sizeFromEnv('CONVERGENCE_DYNAMODB_HISTORY_RUNS', 15);
 const mode = deliveryModeFromEnv();
 const dynamoDb = motoDynamoDbClient(motoEndpoint());
 let tableName = '';

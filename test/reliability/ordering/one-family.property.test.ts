@@ -22,10 +22,11 @@ import {
   project,
 } from '../../../local/convergence/model';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
+import { sizeFromEnv } from '../../support/size-from-env';
 import { settingsFor, TENANT } from '../support/harness';
 
 const API_KEY = 'sk-one-family-7d1e2c';
-const RUNS = Number(process.env.ONE_FAMILY_RUNS ?? 300);
+const RUNS = sizeFromEnv('ONE_FAMILY_RUNS', 300);
 const CAMPAIGNS = ['A', 'B', 'C'] as const;
 const START = Date.UTC(2026, 10, 24, 8);
 const at = (minute: number) => new Date(START + minute * 60_000).toISOString();
