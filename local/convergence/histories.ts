@@ -18,6 +18,8 @@ const QUEUES = ['Sales', 'Retention'] as const;
 const START = Date.UTC(2026, 10, 24, 8);
 const MINUTE = 60_000;
 
+/** One step of a record's history, in the values the histories draw from. */
+export type RecordStep = Step;
 type Step =
   | {
       readonly kind: 'upsert';
@@ -85,7 +87,7 @@ const RANK = { upsert: 1, status: 2, transfer: 3, delete: 4 } as const;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The message of a step other than a transfer, addressed at `common.campaignName`. */
-const eventOf = (
+export const eventOf = (
   step: Exclude<Step, { kind: 'transfer' }>,
   common: { correlationId: string; occurredAt: string; campaignName: string; clientId: string },
   atMs: number,
@@ -120,7 +122,8 @@ const eventOf = (
   }
 };
 
-const transferOf = (
+/** The message of a transfer step to `to`. */
+export const transferOf = (
   step: Extract<Step, { kind: 'transfer' }>,
   common: { correlationId: string; occurredAt: string; campaignName: string; clientId: string },
   to: string,

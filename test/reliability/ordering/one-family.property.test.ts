@@ -15,6 +15,7 @@ import { versionOf } from '../../../lambdas/core/ledger/event-version';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import { entityKindOf } from '../../../lambdas/entities';
+import { eventOf, type RecordStep, transferOf } from '../../../local/convergence/histories';
 import {
   applyInOrder,
   compareStates,
@@ -44,25 +45,28 @@ afterAll(async () => {
   await Promise.all([actual?.close(), expected?.close()]);
 });
 
-/** One step of a record's history; each addressed to where the record is at that point. */
-const recordStepArb = fc.oneof(
-  fc.record({
-    kind: fc.constant('upsert' as const),
-    name: fc.nat(2),
-    agent: fc.option(fc.nat(1), { nil: undefined }),
-  }),
-  fc.record({
-    kind: fc.constant('status' as const),
-    state: fc.constantFrom('NOTWORKED', 'COMPLETED', 'REMOVED'),
-    queue: fc.option(fc.constantFrom('Sales', 'Retention'), { nil: undefined }),
-  }),
+/** One step of a record's history, in the shared histories' values (agent and queue by index). */
+const recordStepArb: fc.Arbitrary<RecordStep> = fc.oneof(
+  fc.record(
+    { kind: fc.constant('upsert' as const), name: fc.nat(2), agent: fc.nat(2) },
+    { requiredKeys: ['kind', 'name'] },
+  ),
+  fc.record(
+    {
+      kind: fc.constant('status' as const),
+      state: fc.constantFrom('NOTWORKED' as const, 'COMPLETED' as const, 'REMOVED' as const),
+      queue: fc.nat(1),
+    },
+    { requiredKeys: ['kind', 'state'] },
+  ),
   fc.record({ kind: fc.constant('transfer' as const), to: fc.nat(2) }),
   fc.record({ kind: fc.constant('delete' as const) }),
 );
 
 /**
  * One line of a record's history, starting in `start`: each event addressed to where a producer
- * believes the record is at that point. `offset` (seconds) keeps two lines' times apart.
+ * believes the record is at that point, its message as the shared histories write it. `offset`
+ * (seconds) keeps two lines' times apart.
  */
 const lineArb = (start: string, offset: number, tag: string) =>
   fc
@@ -72,45 +76,17 @@ const lineArb = (start: string, offset: number, tag: string) =>
       let minute = 0;
       return steps.map(([step, gap], i): ModelEvent => {
         minute += Math.max(1, gap);
+        const atMs = Date.parse(at(minute)) + offset * 1000;
         const common = {
           correlationId: `${tag}${i}`,
-          occurredAt: new Date(Date.parse(at(minute)) + offset * 1000).toISOString(),
+          occurredAt: new Date(atMs).toISOString(),
           campaignName: campaign,
           clientId: 'c-1',
         };
-        switch (step.kind) {
-          case 'upsert':
-            return {
-              action: 'add-or-update-campaign-record',
-              message: {
-                ...common,
-                previewRecordData: [{ key: 'Name', value: `v${step.name}` }],
-                ...(step.agent === undefined
-                  ? {}
-                  : { preferredAgent: ['agent.a@example.com', ''][step.agent] }),
-              },
-            };
-          case 'status':
-            return {
-              action: 'change-campaign-record-status',
-              message: {
-                ...common,
-                previewRecordStateEnum: step.state,
-                ...(step.queue === undefined ? {} : { skillQueue: step.queue }),
-              },
-            };
-          case 'transfer': {
-            const to = CAMPAIGNS.filter((c) => c !== campaign)[step.to % 2] as string;
-            const event = {
-              action: 'transfer-campaign-record',
-              message: { ...common, transferToCampaign: to },
-            };
-            campaign = to;
-            return event;
-          }
-          default:
-            return { action: 'delete-campaign-record', message: common };
-        }
+        if (step.kind !== 'transfer') return eventOf(step, common, atMs);
+        const to = CAMPAIGNS.filter((c) => c !== campaign)[step.to % 2] as string;
+        campaign = to;
+        return transferOf(step, common, to);
       });
     });
 
