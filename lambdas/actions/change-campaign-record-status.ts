@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import type { WriteAction } from '../core/pipeline/action';
 import { pickDefined } from '../core/pipeline/pick-defined';
-import { RECORD_STATES, type RecordOp } from '../entities/record-family/model';
+import { WORKED_STATES } from '../core/platform/platform-responses';
+import type { RecordOp } from '../entities/record-family/model';
 import {
   crossFieldCheck,
   epochMillis,
@@ -12,14 +13,14 @@ import {
 } from '../messages/common';
 import { recordName, routingOf } from './record-names';
 
-// The states a status change sets, defined once with the record family's model (`WorkedState`).
-export { RECORD_STATES, type WorkedState } from '../entities/record-family/model';
+// The states a status change sets: the platform's own list (`WorkedState`), defined once.
+export { WORKED_STATES, type WorkedState } from '../core/platform/platform-responses';
 
 export const changeCampaignRecordStatusMessage = z
   .strictObject({
     ...recordAddress(),
-    previewRecordStateEnum: z.enum(RECORD_STATES, {
-      error: `must be one of ${RECORD_STATES.join(', ')}`,
+    previewRecordStateEnum: z.enum(WORKED_STATES, {
+      error: `must be one of ${WORKED_STATES.join(', ')}`,
     }),
     ...recordRouting(
       z.optional(epochMillis).check(z.describe('Required when previewRecordStateEnum is WORKED.')),

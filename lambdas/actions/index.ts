@@ -22,7 +22,7 @@ export type {
   ChangeCampaignRecordStatusMessage,
   WorkedState,
 } from './change-campaign-record-status';
-export { RECORD_STATES } from './change-campaign-record-status';
+export { WORKED_STATES } from './change-campaign-record-status';
 export type { DeleteCampaignRecordMessage } from './delete-campaign-record';
 export type { DeleteUserMessage } from './delete-user';
 export type { QueryUserExistenceMessage, UserExistenceResult } from './query-user-existence';

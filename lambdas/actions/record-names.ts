@@ -1,5 +1,6 @@
 import type { EntityName } from '../core/pipeline/action';
-import { agentValue, type Routing } from '../entities/record-family/model';
+import { agentValue } from '../core/platform/platform-responses';
+import type { Routing } from '../entities/record-family/model';
 
 /**
  * What the four campaign-record writes share: how a message names its record family, and the

@@ -14,6 +14,8 @@ export interface RelativeImport {
   readonly file: string;
   /** Repository-relative, without extension, e.g. `local/backends/index`. */
   readonly target: string;
+  /** `import type …` (or `export type …`): erased from the bundle, no runtime edge. */
+  readonly typeOnly: boolean;
 }
 
 /** Every relative import of the `.ts` files under `folder` (repository-relative), recursively. */
@@ -23,8 +25,17 @@ export const relativeImportsOf = (folder: string): RelativeImport[] =>
     .flatMap((name) => {
       const file = path.posix.join(folder, name.split(path.sep).join('/'));
       const text = readFileSync(path.join(REPO_ROOT, file), 'utf8');
-      return [...text.matchAll(IMPORT)].map((match) => ({
-        file,
-        target: path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? '')),
-      }));
+      return [...text.matchAll(IMPORT)].map((match) => {
+        const statement = text.slice(
+          Math.max(
+            text.lastIndexOf('import', match.index),
+            text.lastIndexOf('export', match.index),
+          ),
+        );
+        return {
+          file,
+          target: path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? '')),
+          typeOnly: /^(?:import|export)\s+type\s/.test(statement),
+        };
+      });
     });

@@ -35,7 +35,12 @@ export interface WorkCode {
   readonly value: string;
 }
 
-export type WorkedState = 'NOTWORKED' | 'WORKED' | 'COMPLETED' | 'REMOVED';
+/** A preferred agent as the platform keeps it: an empty one clears the preference (null). */
+export const agentValue = (agent: string | null): string | null => agent || null;
+
+/** A record's `workedState` (previewRecordStateEnum): what a status change sets and a search shows. */
+export const WORKED_STATES = ['NOTWORKED', 'WORKED', 'COMPLETED', 'REMOVED'] as const;
+export type WorkedState = (typeof WORKED_STATES)[number];
 
 /** A record in `previewRecordClientData`; times are UTC `CCYY-MM-DD HH:MM:SS.mmm`. */
 export interface CampaignRecord {

@@ -3,6 +3,7 @@ import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kin
 import { NO_EVENT, type Version } from '../../core/ledger/event-version';
 import type { Gone as EntityGone } from '../../core/ledger/gone';
 import type { Exactly, ReadonlyDeep } from '../../core/ledger/ledger-doc';
+import { agentValue, WORKED_STATES } from '../../core/platform/platform-responses';
 import { type DataItem, dataHash } from './record-data';
 
 /**
@@ -68,12 +69,6 @@ export const NOTHING_THERE: Place = { gone: { by: 'nothing' } };
 /** By campaign name. A campaign the family never touched has no entry. */
 export type FamilyState = Readonly<Record<string, Place>>;
 
-export const RECORD_STATES = ['NOTWORKED', 'WORKED', 'COMPLETED', 'REMOVED'] as const;
-export type WorkedState = (typeof RECORD_STATES)[number];
-
-/** A preferred agent as the platform keeps it: an empty one clears the preference (null). */
-export const agentValue = (agent: string | null): string | null => agent || null;
-
 const dataItem = z.object({
   key: z.string(),
   value: z.string(),
@@ -104,7 +99,7 @@ export const RECORD_OP = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('status'),
     campaign: z.string(),
-    state: z.enum(RECORD_STATES),
+    state: z.enum(WORKED_STATES),
     routing,
   }),
   z.object({ kind: z.literal('transfer'), campaign: z.string(), to: z.string(), routing }),

@@ -6,11 +6,15 @@ import { transferCampaignRecord } from '../../actions/transfer-campaign-record';
 import { type StepContext, stepStatus } from '../../core/ledger/entity-kind';
 import { type Outcome, success } from '../../core/pipeline/outcome';
 import type { CallOptions, PlatformCaller } from '../../core/platform/platform-caller';
-import { type CampaignRecord, platformTimeMillis } from '../../core/platform/platform-responses';
+import {
+  type CampaignRecord,
+  platformTimeMillis,
+  type WorkedState,
+} from '../../core/platform/platform-responses';
 import type { PlatformRegion } from '../../core/platform/regions';
 import type { Observed } from './known';
 import type { RecordAnswer, RecordFinding } from './learn';
-import { OCCUPIED_TO_DO, type RecordEvent, type RecordOp, type WorkedState } from './model';
+import { OCCUPIED_TO_DO, type RecordEvent, type RecordOp } from './model';
 import { clientIdKeys, heldDataHash } from './record-data';
 import type { RecordStep, SetFields } from './steps';
 

@@ -15,6 +15,7 @@ import {
   type LedgerDoc,
   parseLedgerDoc,
 } from '../../../lambdas/core/ledger/ledger-doc';
+import { WORKED_STATES } from '../../../lambdas/core/platform/platform-responses';
 import { recordFamily } from '../../../lambdas/entities/record-family';
 import type {
   KnownFamily,
@@ -25,7 +26,6 @@ import {
   type FamilyState,
   type Place,
   RECORD_FIELDS,
-  RECORD_STATES,
   type RecordFields,
   type Gone as RecordGone,
   type RecordOp,
@@ -258,7 +258,7 @@ const recordOp: fc.Arbitrary<RecordOp> = fc.oneof(
     {
       kind: fc.constant('status'),
       campaign,
-      state: fc.constantFrom(...RECORD_STATES),
+      state: fc.constantFrom(...WORKED_STATES),
       routing,
     } satisfies Every<RecordOpOf<'status'>>,
     ['kind', 'campaign', 'state', 'routing'],

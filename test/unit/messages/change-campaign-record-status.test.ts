@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECORD_STATES } from '../../../lambdas/actions';
+import { WORKED_STATES } from '../../../lambdas/actions';
 import { itAccepts, itRefuses, rejected, validMessage } from './message-fixtures';
 
 const ACTION = 'change-campaign-record-status';
@@ -20,7 +20,7 @@ const inState = (state: string, extra: Record<string, unknown> = {}) => ({
 describe('change-campaign-record-status message', () => {
   itAccepts(
     ACTION,
-    RECORD_STATES.map(
+    WORKED_STATES.map(
       (state) =>
         [
           `accepts the state ${state}`,
