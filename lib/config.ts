@@ -11,7 +11,7 @@ import {
   ACTIONS,
   type ActionName,
   actionDefinition,
-  DESTRUCTIVE_ACTIONS,
+  BRAKED_ACTIONS,
   RESULT_EVENT_SOURCE,
 } from '../lambdas/actions';
 import {
@@ -180,7 +180,7 @@ const brakeSettingsSchema = z.strictObject({
 export type DeleteBrakeSettings = z.output<typeof brakeSettingsSchema>;
 
 const deleteBrakeShape = Object.fromEntries(
-  DESTRUCTIVE_ACTIONS.map((action) => [action, brakeSettingsSchema.prefault({})]),
+  BRAKED_ACTIONS.map((action) => [action, brakeSettingsSchema.prefault({})]),
 ) as Partial<Record<ActionName, z.ZodPrefault<typeof brakeSettingsSchema>>>;
 
 export type ActionSettings = Omit<z.output<typeof actionSettingsSchema>, 'maxReceiveCount'>;

@@ -20,7 +20,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { type ActionName, DESTRUCTIVE_ACTIONS } from '../lambdas/actions';
+import { type ActionName, BRAKED_ACTIONS } from '../lambdas/actions';
 import { DynamoDbBrakeStore } from '../lambdas/core/aws/dynamodb-brake-store';
 import { deadLetterAttributes } from '../lambdas/core/aws/sqs-dead-letter-sink';
 import { type HELD_NOTE_ATTRIBUTES, isProducerAttribute } from '../lambdas/core/aws/sqs-held-queue';
@@ -82,9 +82,9 @@ const heldQueueUrl = async (deployment: Deployment, action: ActionName): Promise
 const requireBrake = (deployment: Deployment, action: ActionName): BrakeLimit => {
   const brake = brakeOf(deployment, action);
   if (brake !== undefined) return brake;
-  if (!DESTRUCTIVE_ACTIONS.includes(action)) {
+  if (!BRAKED_ACTIONS.includes(action)) {
     throw new OpsError(
-      `${action} has no mass-delete brake (it removes nothing). Actions with one: ${DESTRUCTIVE_ACTIONS.join(', ')}.`,
+      `${action} has no mass-delete brake (it removes nothing). Actions with one: ${BRAKED_ACTIONS.join(', ')}.`,
     );
   }
   throw new OpsError(
@@ -125,7 +125,7 @@ export interface BrakeStatusOptions {
 
 export const runBrakeStatus: OpsCommand<BrakeStatusOptions> = async (deployment, options, io) => {
   const now = (options.now ?? Date.now)();
-  const actions = options.action === undefined ? DESTRUCTIVE_ACTIONS : [options.action];
+  const actions = options.action === undefined ? BRAKED_ACTIONS : [options.action];
   if (options.action !== undefined) requireBrake(deployment, options.action);
   const store = await brakeStore(deployment);
   let holding = 0;

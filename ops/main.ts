@@ -5,12 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  ACTION_NAMES,
-  type ActionName,
-  DESTRUCTIVE_ACTIONS,
-  isActionName,
-} from '../lambdas/actions';
+import { ACTION_NAMES, type ActionName, BRAKED_ACTIONS, isActionName } from '../lambdas/actions';
 import { formatOf, INPUT_FORMATS, isInputFormat } from '../lambdas/input/input-format';
 import { DEFAULT_RELEASE_RATE, runBrakeDiscard, runBrakeRelease, runBrakeStatus } from './brake';
 import { BULK_OPTIONS, DEFAULT_PARALLEL, MAX_PARALLEL, runBulkSend } from './bulk/bulk-send';
@@ -196,7 +191,7 @@ Options:
     arguments: ['action'],
     actionOptional: true,
     options: [],
-    help: `Shows, for each action with a mass-delete brake (${DESTRUCTIVE_ACTIONS.join(', ')}; only
+    help: `Shows, for each action with a mass-delete brake (${BRAKED_ACTIONS.join(', ')}; only
 change-status to REMOVED counts for change-campaign-record-status), or for the one named: its
 limit (deleteBrake.<action> in the config), how many destructive messages the rolling window
 counted, whether it is tripped and since when, and how many messages its held queue holds

@@ -56,10 +56,12 @@ export const READ_ACTIONS: readonly ActionName[] = ACTIONS.filter((a) => a.kind 
 );
 
 /**
- * Actions some of whose messages remove something (a user, a record): each has a mass-delete
- * brake and a held queue. Its own module says which of its messages are destructive.
+ * Actions with a mass-delete brake and a held queue: those some of whose messages remove
+ * something (a user, a record). Whether one message is destructive is its module's
+ * `destructive(message)` (a status change only when it sets REMOVED); a reconciliation repair
+ * that deletes is a `delete` entry's (`reconcile/repair-actions.ts`).
  */
-export const DESTRUCTIVE_ACTIONS: readonly ActionName[] = ACTIONS.filter(
+export const BRAKED_ACTIONS: readonly ActionName[] = ACTIONS.filter(
   (a) => a.destructive !== undefined,
 ).map((a) => a.name);
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NAMES, DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
+import { ACTION_NAMES, BRAKED_ACTIONS } from '../../lambdas/actions';
 import { platformBaseUrl as runtimeBaseUrl } from '../../lambdas/core/platform/base-url';
 import { PLATFORM_REGIONS } from '../../lambdas/core/platform/regions';
 import {
@@ -168,12 +168,12 @@ describe('deleteBrake', () => {
     const config = configWith();
 
     // Assess
-    expect(DESTRUCTIVE_ACTIONS).toEqual([
+    expect(BRAKED_ACTIONS).toEqual([
       'change-campaign-record-status',
       'delete-campaign-record',
       'delete-user',
     ]);
-    for (const action of DESTRUCTIVE_ACTIONS) {
+    for (const action of BRAKED_ACTIONS) {
       expect(deleteBrakeFor(config, action)).toEqual(DELETE_BRAKE_DEFAULTS);
     }
     expect(deleteBrakeFor(config, 'add-user')).toBeUndefined();

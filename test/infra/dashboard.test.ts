@@ -10,7 +10,7 @@ import {
   ACTION_NAMES,
   type ActionName,
   actionDefinition,
-  DESTRUCTIVE_ACTIONS,
+  BRAKED_ACTIONS,
   METRICS_NAMESPACE,
   SERVICE_NAME,
   type ServiceName,
@@ -290,7 +290,7 @@ describe('operations dashboard of the example config', () => {
       );
 
       // Assess
-      expect(heldQueue !== undefined).toBe(DESTRUCTIVE_ACTIONS.includes(action));
+      expect(heldQueue !== undefined).toBe(BRAKED_ACTIONS.includes(action));
       expect(held).toEqual(
         heldQueue === undefined
           ? []

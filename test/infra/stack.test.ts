@@ -6,12 +6,7 @@
  */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  ACTION_NAMES,
-  type ActionName,
-  DESTRUCTIVE_ACTIONS,
-  READ_ACTIONS,
-} from '../../lambdas/actions';
+import { ACTION_NAMES, type ActionName, BRAKED_ACTIONS, READ_ACTIONS } from '../../lambdas/actions';
 import { readRuntimeEnv } from '../../lambdas/core/entry/runtime-env';
 import type { ActionPipeline } from '../../lib/action-pipeline';
 import { HELD_AGE_ALARM_DAYS, HELD_MAX_RECEIVE_COUNT } from '../../lib/action-pipeline';
@@ -314,7 +309,7 @@ describe('IAM least privilege', () => {
               },
             ]),
       ]);
-      expect(heldQueue !== undefined).toBe(DESTRUCTIVE_ACTIONS.includes(action));
+      expect(heldQueue !== undefined).toBe(BRAKED_ACTIONS.includes(action));
     },
   );
 
@@ -520,8 +515,8 @@ describe('handler environment', () => {
       SOURCE_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/111122223333/queue',
       BREAKER_TABLE_NAME: 'contact-center-sync-ledger',
     });
-    expect(runtime.HELD_QUEUE_URL !== undefined).toBe(DESTRUCTIVE_ACTIONS.includes(action));
-    if (DESTRUCTIVE_ACTIONS.includes(action)) {
+    expect(runtime.HELD_QUEUE_URL !== undefined).toBe(BRAKED_ACTIONS.includes(action));
+    if (BRAKED_ACTIONS.includes(action)) {
       expect(runtime).toMatchObject({ DELETE_BRAKE_LIMIT: 500, DELETE_BRAKE_WINDOW_SECONDS: 3600 });
     }
   });
@@ -601,10 +596,7 @@ describe('stack', () => {
 
   it('has one pipeline per action and nothing more', () => {
     // Assess
-    template.resourceCountIs(
-      'AWS::SQS::Queue',
-      2 * ACTION_NAMES.length + DESTRUCTIVE_ACTIONS.length,
-    );
+    template.resourceCountIs('AWS::SQS::Queue', 2 * ACTION_NAMES.length + BRAKED_ACTIONS.length);
     template.resourceCountIs('AWS::Lambda::Function', ACTION_NAMES.length);
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', ACTION_NAMES.length);
     template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length);
@@ -612,7 +604,7 @@ describe('stack', () => {
   });
 });
 
-describe.each(DESTRUCTIVE_ACTIONS)('%s mass-delete brake', (action) => {
+describe.each(BRAKED_ACTIONS)('%s mass-delete brake', (action) => {
   const heldQueueOf = () => {
     const queue = pipelineOf(action).heldQueue;
     if (queue === undefined) throw new Error(`${action} has no held queue`);

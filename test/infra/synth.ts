@@ -10,7 +10,7 @@ import {
   ACTION_NAMES,
   type ActionName,
   actionDefinition,
-  DESTRUCTIVE_ACTIONS,
+  BRAKED_ACTIONS,
   type ServiceName,
 } from '../../lambdas/actions';
 import { createApp } from '../../lib/app';
@@ -77,7 +77,7 @@ export const alarmCountOf = (
 ): number => 4 * enabled.length + 2 * braked.length + platformServicesOf(enabled).length;
 
 /** The alarms of a stack with every action enabled and every brake on. */
-export const ALL_ACTIONS_ALARM_COUNT = alarmCountOf(ACTION_NAMES, DESTRUCTIVE_ACTIONS);
+export const ALL_ACTIONS_ALARM_COUNT = alarmCountOf(ACTION_NAMES, BRAKED_ACTIONS);
 
 /** Logical id of a construct's CloudFormation resource (an L2 construct or the L1 itself). */
 export const logicalId = (construct: IConstruct): string => {

@@ -5,7 +5,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_NAMES, type ActionName, DESTRUCTIVE_ACTIONS } from '../../lambdas/actions';
+import { ACTION_NAMES, type ActionName, BRAKED_ACTIONS } from '../../lambdas/actions';
 import { pascalCase } from '../../lib/stack-outputs';
 import {
   ALL_ACTIONS_ALARM_COUNT,
@@ -50,7 +50,7 @@ describe('a disabled action', () => {
     const enabled: readonly ActionName[] = ACTION_NAMES.filter(
       (action) => action !== 'delete-user' && action !== 'search-campaign-records',
     );
-    const braked = DESTRUCTIVE_ACTIONS.filter((action) => enabled.includes(action));
+    const braked = BRAKED_ACTIONS.filter((action) => enabled.includes(action));
     template.resourceCountIs('AWS::SQS::Queue', 2 * enabled.length + braked.length);
     template.resourceCountIs('AWS::Events::Rule', ACTION_NAMES.length - 2);
     template.resourceCountIs('AWS::CloudWatch::Alarm', alarmCountOf(enabled, braked));
@@ -207,7 +207,7 @@ describe('a mass-delete brake switched off', () => {
     expect(Object.keys(template.findOutputs('DeleteUserHeldQueueUrl'))).toEqual([]);
     template.resourceCountIs(
       'AWS::SQS::Queue',
-      2 * ACTION_NAMES.length + DESTRUCTIVE_ACTIONS.length - 1,
+      2 * ACTION_NAMES.length + BRAKED_ACTIONS.length - 1,
     );
     const deleteUser = stack.pipelines.get('delete-user');
     if (!deleteUser) throw new Error('delete-user is enabled');
