@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { Whose } from '../entities/user/known';
 import { LIST_SCHEMA, PLATFORM_EXTENSION } from './scim-discovery';
 import { badRequest, notFound, ScimError } from './scim-error';
 import { parseUserFilter } from './scim-filter';
@@ -22,7 +23,7 @@ import {
   type ScimDefaults,
   type ScimUser,
 } from './scim-user';
-import { addMessage, addVersion, type LedgerPlace, type ScimWrites } from './scim-writes';
+import { addMessage, addVersion, type ScimWrites } from './scim-writes';
 
 /**
  * The /Users resource (RFC 7644 §3.3-§3.6): POST, GET by id and by filter with paging, PUT,
@@ -334,7 +335,7 @@ export class UsersResource {
 }
 
 /** Our user is on the platform, as the ledger knows; what the IdP asked while it cannot tell. */
-const isThere = (place: LedgerPlace | undefined, asked: boolean): boolean =>
+const isThere = (place: Whose | undefined, asked: boolean): boolean =>
   place === undefined ? asked : place === 'ours';
 
 const immutable = (name: string): ScimError =>

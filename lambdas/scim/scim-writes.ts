@@ -8,7 +8,7 @@ import type { AnyAction } from '../core/pipeline/action';
 import type { Disposition } from '../core/pipeline/disposition';
 import { type ProcessorDependencies, processMessage } from '../core/pipeline/message-pipeline';
 import { user as userKind } from '../entities/user';
-import { isUnsureUser, type KnownUser } from '../entities/user/known';
+import { type Whose, whoseUser } from '../entities/user/known';
 import { badRequest, ScimError } from './scim-error';
 import type { ScimRequest } from './scim-http';
 import { SCIM_NAME_OF, type ScimUser } from './scim-user';
@@ -20,8 +20,6 @@ import { SCIM_NAME_OF, type ScimUser } from './scim-user';
  * second path to the platform.
  */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
-
-export type LedgerPlace = 'ours' | 'theirs' | 'absent';
 
 /** The SCIM-facing name of each add-user field, for a refusal the admin can act on. */
 const scimNames = (text: string): string =>
@@ -76,25 +74,13 @@ export class ScimWrites {
    * Where the ledger knows the user is: ours on the platform, someone else's there, absent; or
    * undefined while it cannot tell (never seen, or in doubt after a call that got no answer).
    */
-  async ledgerPlace(userName: string): Promise<LedgerPlace | undefined> {
+  async ledgerPlace(userName: string): Promise<Whose | undefined> {
     const doc = parseLedgerDoc(
       await this.#store.read(userKey(userName)),
       userKind.name,
       userKind.parts,
     );
-    const place = (doc?.known as KnownUser | undefined)?.place;
-    if (place === undefined) return undefined;
-    if (isUnsureUser(place)) {
-      // A refused join leaves someone else's user as a doubt to look at again: still not ours.
-      const { before, after } = place.unsure;
-      return [before, after].some(
-        (p) => p !== undefined && 'user' in p && p.user.origin === 'outside',
-      )
-        ? 'theirs'
-        : undefined;
-    }
-    if (!('user' in place)) return 'absent';
-    return place.user.origin === 'outside' ? 'theirs' : 'ours';
+    return whoseUser(doc?.known);
   }
 
   /** Adds the user; throws the SCIM answer unless it ended applied or already in place. */

@@ -103,3 +103,26 @@ export const userAfterRead = (
     ? { gone: { by: 'outside', after: before.user.at } }
     : NOTHING_THERE;
 };
+
+/** Whose user the platform holds, as far as the ledger knows without doubt. */
+export type Whose = 'ours' | 'theirs' | 'absent';
+
+/**
+ * Whose user the platform holds as the ledger knows it (what SCIM answers from); undefined while
+ * it cannot tell: never seen, or in doubt after a call that got no answer. A refused add leaves
+ * someone else's user as a doubt to look at again: still not ours.
+ */
+export const whoseUser = (known: KnownUser | undefined): Whose | undefined => {
+  const place = known?.place;
+  if (place === undefined) return undefined;
+  if (isUnsureUser(place)) {
+    const { before, after } = place.unsure;
+    return [before, after].some(
+      (p) => p !== undefined && 'user' in p && p.user.origin === 'outside',
+    )
+      ? 'theirs'
+      : undefined;
+  }
+  if (!('user' in place)) return 'absent';
+  return place.user.origin === 'outside' ? 'theirs' : 'ours';
+};
