@@ -94,7 +94,7 @@ export const applyInOrder = async (
 };
 
 /** What the model compares of a record: no ids, times of work or the clientId data item. */
-interface RecordState {
+interface ProjectedRecord {
   readonly campaign: string;
   readonly data: readonly (readonly [string, string])[];
   readonly preferredAgent: string | null;
@@ -126,7 +126,7 @@ export const project = (
   const { state } = simulator;
   const states = new Map<string, string>();
   for (const clientId of [...clientIds].sort()) {
-    const records: RecordState[] = state
+    const records: ProjectedRecord[] = state
       .listCampaigns()
       .flatMap((campaign) => state.listRecords(campaign))
       .filter((record) => record.clientId === clientId)

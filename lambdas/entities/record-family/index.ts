@@ -5,12 +5,19 @@ import { isPlatformVersion, type Version, versionTime } from '../../core/ledger/
 import { describeFamily } from './describe';
 import { isUnsure, type KnownFamily, type KnownPlace, surePlace, UNKNOWN_FAMILY } from './known';
 import { learnFamily, type RecordAnswer } from './learn';
-import { type FamilyState, type RecordEvent, type RecordOp, recordAt, replayFamily } from './model';
+import {
+  type FamilyId,
+  type FamilyState,
+  type RecordEvent,
+  type RecordOp,
+  recordAt,
+  replayFamily,
+} from './model';
 import { RECORD_FAMILY_PARTS } from './persisted';
-import { clientIdOf, type FamilyId, runRecordStep } from './platform-steps';
+import { clientIdOf, runRecordStep } from './platform-steps';
 import { familySteps, type RecordStep } from './steps';
 
-export type { FamilyId } from './platform-steps';
+export type { FamilyId } from './model';
 
 /** What the platform shows of a family: by campaign, its record's field values (or none). */
 const values = (state: FamilyState) =>

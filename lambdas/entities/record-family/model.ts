@@ -4,6 +4,7 @@ import { NO_EVENT, type Version } from '../../core/ledger/event-version';
 import type { Gone as EntityGone } from '../../core/ledger/gone';
 import type { Exactly, ReadonlyDeep } from '../../core/ledger/ledger-doc';
 import { agentValue, WORKED_STATES } from '../../core/platform/platform-responses';
+import { ITEM_TIME_ZONE_KEY, SKILL_QUEUE_KEY } from '../../messages/rules';
 import { type DataItem, dataHash } from './record-data';
 
 /**
@@ -69,6 +70,12 @@ export const NOTHING_THERE: Place = { gone: { by: 'nothing' } };
 /** By campaign name. A campaign the family never touched has no entry. */
 export type FamilyState = Readonly<Record<string, Place>>;
 
+/** Who a family is on the platform: its clientId in its region. */
+export interface FamilyId {
+  readonly region: string;
+  readonly clientId: string;
+}
+
 const dataItem = z.object({
   key: z.string(),
   value: z.string(),
@@ -111,10 +118,6 @@ export type Routing = ReadonlyDeep<z.output<typeof routing>>;
 dataItem satisfies Exactly<typeof dataItem, DataItem>;
 
 export type RecordEvent = StoredEvent<RecordOp>;
-
-/** Data keys the spec gives a meaning beyond display. */
-export const SKILL_QUEUE_KEY = 'SkillQueue';
-export const ITEM_TIME_ZONE_KEY = 'ItemTimeZone';
 
 const itemValue = (items: readonly DataItem[], key: string): string | undefined =>
   items.find((item) => item.key === key)?.value;
@@ -253,7 +256,3 @@ export const replayFamily = (
   for (const event of events) effects.set(event.key, applyOp(places, event.v, event.op));
   return { state: Object.fromEntries(places), effects };
 };
-
-/** The campaigns an event names (a transfer names two). */
-export const campaignsOf = (op: RecordOp): readonly string[] =>
-  op.kind === 'transfer' ? [op.campaign, op.to] : [op.campaign];

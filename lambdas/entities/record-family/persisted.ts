@@ -2,10 +2,9 @@ import * as z from 'zod/mini';
 import { GONE_REASONS } from '../../core/ledger/gone';
 import type { DocParts, Exactly } from '../../core/ledger/ledger-doc';
 import type { KnownFamily } from './known';
-import { type FamilyState, RECORD_FIELDS, RECORD_OP, type RecordOp } from './model';
+import { type FamilyId, type FamilyState, RECORD_FIELDS, RECORD_OP, type RecordOp } from './model';
 import { knownPlaceOf, versionedField } from './persisted-shapes';
 import { KNOWN_FROM_V2, STATE_FROM_V2 } from './persisted-v2';
-import type { FamilyId } from './platform-steps';
 
 /**
  * What the ledger persists of a record family, checked when it is read back. Version 3: who made

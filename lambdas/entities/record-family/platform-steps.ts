@@ -14,15 +14,9 @@ import {
 import type { PlatformRegion } from '../../core/platform/regions';
 import type { Observed } from './known';
 import type { RecordAnswer, RecordFinding } from './learn';
-import { OCCUPIED_TO_DO, type RecordEvent, type RecordOp } from './model';
+import { type FamilyId, OCCUPIED_TO_DO, type RecordEvent, type RecordOp } from './model';
 import { clientIdKeys, heldDataHash } from './record-data';
 import type { RecordStep, SetFields } from './steps';
-
-/** Who a family is on the platform: its clientId in its region. */
-export interface FamilyId {
-  readonly region: string;
-  readonly clientId: string;
-}
 
 type Context = StepContext<FamilyId, RecordOp>;
 

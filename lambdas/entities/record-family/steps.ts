@@ -1,4 +1,5 @@
 import { isPlatformVersion, NO_EVENT, type Version } from '../../core/ledger/event-version';
+import { ITEM_TIME_ZONE_KEY, SKILL_QUEUE_KEY } from '../../messages/rules';
 import { isUnsure, type KnownFamily, type KnownPlace, surePlace } from './known';
 import {
   bornOf,
@@ -7,7 +8,6 @@ import {
   type FieldValue,
   type Gone,
   goneAt,
-  ITEM_TIME_ZONE_KEY,
   type Place,
   RECORD_FIELDS,
   type RecordEvent,
@@ -15,7 +15,6 @@ import {
   type RecordFields,
   type RecordState,
   recordAt,
-  SKILL_QUEUE_KEY,
   upsertSets,
   type Versioned,
 } from './model';

@@ -22,6 +22,7 @@ import type {
   KnownPlace,
   Unsure,
 } from '../../../lambdas/entities/record-family/known';
+import type { FamilyId } from '../../../lambdas/entities/record-family/model';
 import {
   type FamilyState,
   type Place,
@@ -34,7 +35,6 @@ import {
   type Routing,
   type Versioned,
 } from '../../../lambdas/entities/record-family/model';
-import type { FamilyId } from '../../../lambdas/entities/record-family/platform-steps';
 import type { DataItem } from '../../../lambdas/entities/record-family/record-data';
 import { user } from '../../../lambdas/entities/user';
 import type {
