@@ -10,12 +10,12 @@ import {
   UNKNOWN_USER,
 } from './known';
 import { learnUser, type UserAnswer } from './learn';
-import { replayUser, type UserOp, type UserState, userAt } from './model';
+import { replayUser, type UserId, type UserOp, type UserState, userAt } from './model';
 import { USER_PARTS } from './persisted';
-import { runUserStep, type UserId } from './platform-steps';
+import { runUserStep } from './platform-steps';
 import { type UserStep, userSteps } from './steps';
 
-export type { UserId } from './platform-steps';
+export type { UserId } from './model';
 
 /**
  * What a ledger item of the first schema (no version) still tells: whether the user was there

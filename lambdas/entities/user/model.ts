@@ -3,6 +3,11 @@ import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kin
 import type { Version } from '../../core/ledger/event-version';
 import type { Gone } from '../../core/ledger/gone';
 
+/** Who a user is on the platform. */
+export interface UserId {
+  readonly loginUserId: string;
+}
+
 /** What an operator does about a user this integration did not create (USER_EXISTS_NOT_OURS). */
 export const NOT_OURS_TO_DO =
   'check that it is the same person, then delete this dead letter (or the other user, and redrive)';

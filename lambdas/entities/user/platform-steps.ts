@@ -3,13 +3,8 @@ import { deleteUser } from '../../actions/delete-user';
 import { existenceResult, queryUserExistence } from '../../actions/query-user-existence';
 import { type StepContext, stepStatus } from '../../core/ledger/entity-kind';
 import type { UserAnswer } from './learn';
-import { NOT_OURS_TO_DO, type UserOp } from './model';
+import { NOT_OURS_TO_DO, type UserId, type UserOp } from './model';
 import type { UserStep } from './steps';
-
-/** Who a user is on the platform. */
-export interface UserId {
-  readonly loginUserId: string;
-}
 
 const looked = async ({ id, platform, call }: StepContext<UserId, UserOp>) =>
   platform.send(queryUserExistence, { loginUserId: id.loginUserId }, call);
