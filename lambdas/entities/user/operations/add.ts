@@ -2,8 +2,7 @@ import { addUser } from '../../../actions/add-user';
 import { stepStatus } from '../../../core/ledger/entity-kind';
 import { baseAfterFinding, baseAfterWrite, NOTHING_THERE, SOMEONE_ELSES } from '../known';
 import { NOT_OURS_TO_DO, userAt } from '../model';
-import type { UserOperation } from '../operation';
-import { writeCall } from '../operation';
+import { type UserOperation, writeCall } from '../operation';
 import { inCloudConnect, lookUp } from '../read-step';
 
 /**

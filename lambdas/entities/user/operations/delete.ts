@@ -2,8 +2,7 @@ import { deleteUser } from '../../../actions/delete-user';
 import { stepStatus } from '../../../core/ledger/entity-kind';
 import { baseAfterWrite, NOTHING_THERE, SOMEONE_ELSES } from '../known';
 import { userAt } from '../model';
-import type { UserOperation } from '../operation';
-import { writeCall } from '../operation';
+import { type UserOperation, writeCall } from '../operation';
 
 /**
  * delete-user: removes the user. A delete of a user not there does nothing (ALREADY_ABSENT), in
