@@ -10,12 +10,14 @@ import {
   UNKNOWN_USER,
 } from './known';
 import { learnUser, type UserAnswer } from './learn';
-import { replayUser, type UserOp, type UserState, userAt } from './model';
+import { type UserId, type UserOp, type UserState, userAt } from './model';
+import { operationOf } from './operations';
 import { USER_PARTS } from './persisted';
-import { runUserStep, type UserId } from './platform-steps';
+import { runUserStep } from './platform-steps';
+import { replayUser } from './replay';
 import { type UserStep, userSteps } from './steps';
 
-export type { UserId } from './platform-steps';
+export type { UserId } from './model';
 
 /**
  * What a ledger item of the first schema (no version) still tells: whether the user was there
@@ -80,7 +82,6 @@ export const user: EntityKind<UserId, UserOp, UserState, KnownUser, UserStep, Us
     const at = user?.origin === 'ours' ? user.at : undefined;
     return events.filter((event) => event.v === at && event.op.kind === 'add');
   },
-  alreadyCode: (op, doubted) =>
-    op.kind === 'add' ? 'ALREADY_EXISTS' : doubted ? 'ALREADY_DELETED' : 'ALREADY_ABSENT',
+  alreadyCode: (op, doubted) => operationOf(op.kind).alreadyCode(doubted),
   describe: describeUser,
 };

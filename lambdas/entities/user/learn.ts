@@ -2,14 +2,13 @@ import type { StepAnswer } from '../../core/ledger/entity-kind';
 import {
   baseAfterFinding,
   baseAfterUnanswered,
-  baseAfterWrite,
   type KnownUser,
   NOTHING_THERE,
   SOMEONE_ELSES,
   sureUser,
   userAfterRead,
 } from './known';
-import type { UserPlace } from './model';
+import { operationOf } from './operations';
 import type { UserStep } from './steps';
 
 /** What a step's call told the ledger, beyond its status. */
@@ -29,7 +28,10 @@ export interface UserAnswer extends StepAnswer {
   readonly finding: UserFinding;
 }
 
-/** What the ledger knows of a user after a step's call ended as `answer`. Pure. */
+/**
+ * What the ledger knows of a user after a step's call ended as `answer`: a read's finding, or a
+ * doubt for a write that got no answer, here; an answered write teaches what its operation says. Pure.
+ */
 export const learnUser = (known: KnownUser, step: UserStep, answer: UserAnswer): KnownUser => {
   if (step.kind === 'conflict' || answer.status === 'failed') return known;
   if (step.kind === 'read') {
@@ -41,20 +43,13 @@ export const learnUser = (known: KnownUser, step: UserStep, answer: UserAnswer):
       base: baseAfterFinding(known.base, exists ? SOMEONE_ELSES : NOTHING_THERE),
     };
   }
-  const after: UserPlace = step.kind === 'add' ? step.place : { gone: step.gone };
+  const write = operationOf(step.kind);
   if (answer.status === 'uncertain') {
     const before = sureUser(known.place);
     return {
-      place: { unsure: { ...(before === undefined ? {} : { before }), after } },
+      place: { unsure: { ...(before === undefined ? {} : { before }), after: write.after(step) } },
       base: baseAfterUnanswered(known.base),
     };
   }
-  if (step.kind === 'add' && answer.finding === 'theirs') {
-    // Someone else made it since the ledger last looked.
-    return { place: SOMEONE_ELSES, base: baseAfterFinding(known.base, SOMEONE_ELSES) };
-  }
-  // A user the ledger removed without knowing what was there before was someone else's.
-  const before =
-    step.kind === 'delete' && answer.finding === 'removed' ? SOMEONE_ELSES : NOTHING_THERE;
-  return { place: after, base: baseAfterWrite(known.base, before) };
+  return write.learn(known, step, answer);
 };

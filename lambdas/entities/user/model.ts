@@ -1,7 +1,12 @@
 import * as z from 'zod/mini';
-import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
+import type { StoredEvent } from '../../core/ledger/entity-kind';
 import type { Version } from '../../core/ledger/event-version';
 import type { Gone } from '../../core/ledger/gone';
+
+/** Who a user is on the platform. */
+export interface UserId {
+  readonly loginUserId: string;
+}
 
 /** What an operator does about a user this integration did not create (USER_EXISTS_NOT_OURS). */
 export const NOT_OURS_TO_DO =
@@ -9,8 +14,7 @@ export const NOT_OURS_TO_DO =
 
 /**
  * A user on the platform, as the provisioning spec describes it: there or not, by `loginUserId`.
- * `replayUser` applies a user's events in version order, each as the platform applies its
- * request: add-user creates the user (ALREADY_EXISTS when there), delete-user removes it. Pure.
+ * What each op does to it is its operation's (`operations/`); `replay.ts` applies them in order.
  */
 
 /** What add-user sends besides the login id (kept so the ledger can add the user again). */
@@ -56,54 +60,3 @@ export interface UserState {
 
 export const userAt = (place: UserPlace | undefined): UserRecord | undefined =>
   place !== undefined && 'user' in place ? place.user : undefined;
-
-const applyOp = (
-  state: UserState,
-  v: Version,
-  op: UserOp,
-): { state: UserState; effect: Effect } => {
-  const user = userAt(state.place);
-  if (op.kind === 'add') {
-    if (user === undefined) {
-      return {
-        state: { place: { user: { origin: 'ours', born: v, at: v } } },
-        effect: { kind: 'applied' },
-      };
-    }
-    if (user.origin === 'outside') {
-      return {
-        state,
-        effect: {
-          kind: 'conflict',
-          code: 'USER_EXISTS_NOT_OURS',
-          reason: `a user with this loginUserId was on the platform before this integration first asked for it, so this integration did not create it: ${NOT_OURS_TO_DO}`,
-        },
-      };
-    }
-    // Asked for again: the platform answers ALREADY_EXISTS, or adds it if it went missing.
-    return { state: { place: { user: { ...user, at: v } } }, effect: { kind: 'applied' } };
-  }
-  if (user === undefined) {
-    return {
-      state: state.place === undefined ? { place: { gone: { by: 'delete', v } } } : state,
-      effect: {
-        kind: 'none',
-        code: 'ALREADY_ABSENT',
-        reason: 'the user is not there at this event’s time; nothing to delete',
-      },
-    };
-  }
-  return { state: { place: { gone: { by: 'delete', v } } }, effect: { kind: 'applied' } };
-};
-
-/** The user after its events, applied once each in version order to `start`. */
-export const replayUser = (start: UserState, events: readonly UserEvent[]): Replayed<UserState> => {
-  let state = start;
-  const effects = new Map<string, Effect>();
-  for (const event of events) {
-    const next = applyOp(state, event.v, event.op);
-    state = next.state;
-    effects.set(event.key, next.effect);
-  }
-  return { state, effects };
-};

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
 import type { DocParts } from '../../core/ledger/ledger-doc';
 import type { KnownUser } from './known';
-import { USER_FIELDS, type UserGone, type UserOp, type UserState } from './model';
+import { USER_FIELDS, type UserGone, type UserId, type UserOp, type UserState } from './model';
 import { USER_ID, userShapes } from './persisted-shapes';
 import { KNOWN_FROM_V2, STATE_FROM_V2 } from './persisted-v2';
-import type { UserId } from './platform-steps';
 
 /**
  * The user's parts of a ledger item of version 3 (and the ops of version 2), read and converted

@@ -2,10 +2,9 @@ import * as z from 'zod/mini';
 import { GONE_REASONS } from '../../core/ledger/gone';
 import type { DocParts, Exactly } from '../../core/ledger/ledger-doc';
 import type { KnownUser } from './known';
-import { USER_OP, type UserOp, type UserState } from './model';
+import { USER_OP, type UserId, type UserOp, type UserState } from './model';
 import { USER_ID, userShapes } from './persisted-shapes';
 import { USER_PARTS_V3 } from './persisted-v3';
-import type { UserId } from './platform-steps';
 
 /**
  * What the ledger persists of a user, checked when it is read back. Version 4: an event's op and

@@ -1,7 +1,9 @@
 /**
  * Where `lambdas/actions/` and `lambdas/entities/` meet, read from the import lines. At runtime
  * the graph runs one way, entities → actions: a kind reaches the action modules only to send a
- * step's request (from its `platform-steps.ts` only). An action names what its message is for its
+ * step's request (from its `platform-steps.ts`, or where a kind keeps a step's call apart: its
+ * `read-step.ts`, and each operation's module under `operations/`, which sends its own action
+ * only). An action names what its message is for its
  * entity in the entity model's words, but as types only (`import type`, erased from the bundle),
  * from a kind's `model.ts` only (docs/decisions.md, "actions and entities").
  */
@@ -37,8 +39,27 @@ describe('the seam between actions and entities', () => {
     expect(fromActions.filter((i) => !i.typeOnly)).toEqual([]);
   });
 
-  it('has a kind import actions only from its platform steps', () => {
+  it('has a kind import actions only from its platform steps, read step or operations', () => {
     // Assess
-    expect(fromEntities.filter((i) => !i.file.endsWith('/platform-steps.ts'))).toEqual([]);
+    expect(
+      fromEntities.filter(
+        (i) => !/\/(platform-steps|read-step)\.ts$|\/operations\/[^/]+\.ts$/.test(i.file),
+      ),
+    ).toEqual([]);
+  });
+
+  it("has an operation's module send only its own action (operations/delete.ts: delete-<kind>)", () => {
+    // Prepare
+    const ofOperations = fromEntities.filter((i) => i.file.includes('/operations/'));
+
+    // Act
+    const others = ofOperations.filter((i) => {
+      const operation = i.file.slice(i.file.lastIndexOf('/') + 1, -'.ts'.length);
+      return !i.target.slice(i.target.lastIndexOf('/') + 1).startsWith(`${operation}-`);
+    });
+
+    // Assess
+    expect(ofOperations.length).toBeGreaterThan(0);
+    expect(others).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../lambdas/core/ledger/entity-kind';
-import { replayUser, type UserOp, type UserState } from '../../../lambdas/entities/user/model';
+import type { UserOp, UserState } from '../../../lambdas/entities/user/model';
+import { replayUser } from '../../../lambdas/entities/user/replay';
 
 const ADD: UserOp = {
   kind: 'add',

@@ -47,12 +47,12 @@ import type {
 import type {
   UserFields,
   UserGone,
+  UserId,
   UserOp,
   UserPlace,
   UserRecord,
   UserState,
 } from '../../../lambdas/entities/user/model';
-import type { UserId } from '../../../lambdas/entities/user/platform-steps';
 
 /** An arbitrary for every key of T, optional ones included (those never generate `undefined`). */
 type Every<T> = { readonly [K in keyof T]-?: fc.Arbitrary<Required<T>[K]> };

@@ -1,0 +1,37 @@
+import type { Effect, StepContext } from '../../core/ledger/entity-kind';
+import type { Version } from '../../core/ledger/event-version';
+import type { OutcomeCode } from '../../core/pipeline/outcome';
+import type { CallOptions } from '../../core/platform/platform-caller';
+import type { KnownUser } from './known';
+import type { UserAnswer } from './learn';
+import type { UserId, UserOp, UserPlace, UserState } from './model';
+import type { UserStep } from './steps';
+
+/**
+ * What one user operation (an op of `UserOp`, an action's message) is, all in its own module
+ * under `operations/`: the shared code (replay, planner, step runner, learn) asks it by name, so a
+ * change to what an action does is read and made in that one file. `K` names the op, and the
+ * write step the planner makes for it, which carry the same kind.
+ */
+export interface UserOperation<K extends UserOp['kind']> {
+  /** What the op does to the model at its version, as the platform would apply its request. Pure. */
+  apply(state: UserState, v: Version, op: Extract<UserOp, { kind: K }>): Applied;
+  /** Sends its step's request (through `writeCall`) and reads the answer for the ledger. */
+  run(step: WriteStep<K>, context: StepContext<UserId, UserOp>): Promise<UserAnswer>;
+  /** Where its write leaves the user: one candidate while the call's answer is missing. */
+  after(step: WriteStep<K>): UserPlace;
+  /** What the ledger knows after the platform answered its step (status `done`). Pure. */
+  learn(known: KnownUser, step: WriteStep<K>, answer: UserAnswer): KnownUser;
+  /** Its code when its state was already in place; `doubted`: an unanswered call of ours did it. */
+  alreadyCode(doubted: boolean): OutcomeCode;
+}
+
+export interface Applied {
+  readonly state: UserState;
+  readonly effect: Effect;
+}
+
+export type WriteStep<K extends UserOp['kind']> = Extract<UserStep, { kind: K }>;
+
+/** A write stops at its first unanswered attempt: a read tells next whether it landed. */
+export const writeCall = (call: CallOptions): CallOptions => ({ ...call, stopAtDoubt: true });
