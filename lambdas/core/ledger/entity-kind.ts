@@ -1,4 +1,9 @@
-import { callMayHaveBeenApplied, type Outcome, type OutcomeCode } from '../pipeline/outcome';
+import {
+  type ConflictCode,
+  callMayHaveBeenApplied,
+  type Outcome,
+  type OutcomeCode,
+} from '../pipeline/outcome';
 import type { CallOptions, PlatformCaller } from '../platform/platform-caller';
 import type { Version } from './event-version';
 import type { DocParts } from './ledger-doc';
@@ -48,8 +53,6 @@ export type Effect =
   | { readonly kind: 'conflict'; readonly code: ConflictCode; readonly reason: string };
 
 export type NoEffectCode = 'NO_EFFECT' | 'ALREADY_ABSENT';
-export const CONFLICT_CODES = ['TRANSFER_TARGET_OCCUPIED', 'USER_EXISTS_NOT_OURS'] as const;
-export type ConflictCode = (typeof CONFLICT_CODES)[number];
 
 export interface Replayed<State> {
   readonly state: State;

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Outcome, OutcomeCode } from '../pipeline/outcome';
+import { isConflictCode, type Outcome, type OutcomeCode } from '../pipeline/outcome';
 import type { CallOptions, PlatformCaller } from '../platform/platform-caller';
 import { aliasTarget } from './alias-target';
-import {
-  type AnyEntityKind,
-  CONFLICT_CODES,
-  type Effect,
-  type EventSource,
-  type Replayed,
-  type StepAnswer,
-  type StoredEvent,
+import type {
+  AnyEntityKind,
+  Effect,
+  EventSource,
+  Replayed,
+  StepAnswer,
+  StoredEvent,
 } from './entity-kind';
 import { sameEvent, type Version } from './event-version';
 import { type LedgerDoc, parseLedgerDoc } from './ledger-doc';
@@ -556,8 +555,7 @@ const noted = (
   });
 };
 
-const isConflict = (got: Outcome): boolean =>
-  (CONFLICT_CODES as readonly string[]).includes(got.code);
+const isConflict = (got: Outcome): boolean => isConflictCode(got.code);
 
 const jsonLength = (value: unknown): number => JSON.stringify(value)?.length ?? 0;
 

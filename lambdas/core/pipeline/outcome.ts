@@ -36,6 +36,12 @@ export type TransportCode =
 interface OwnCodeInfo {
   /** The metric a success of this code is counted under (else `Succeeded`). */
   readonly metric?: 'StaleSkipped' | 'Duplicate' | 'NoEffect' | 'AlreadyApplied' | 'DeletesHeld';
+  /**
+   * An entity's replay found the platform would refuse the event (it holds something not this
+   * integration's): the event is kept unsettled, so a redrive after an operator's fix is decided
+   * afresh.
+   */
+  readonly conflict?: true;
 }
 
 /**
@@ -56,8 +62,8 @@ export const OWN_CODES = {
   // Parked by the mass-delete brake.
   HELD_BY_BRAKE: { metric: 'DeletesHeld' },
   // Conflicts: the platform holds something that is not this integration's.
-  TRANSFER_TARGET_OCCUPIED: {},
-  USER_EXISTS_NOT_OURS: {},
+  TRANSFER_TARGET_OCCUPIED: { conflict: true },
+  USER_EXISTS_NOT_OURS: { conflict: true },
   // Waiting: retried with backoff within the retry window.
   RECORD_ID_UNRESOLVED: {},
   ENTITY_BUSY: {},
@@ -78,6 +84,14 @@ export const OWN_CODES = {
 } as const satisfies Record<string, OwnCodeInfo>;
 
 export type OwnCode = keyof typeof OWN_CODES;
+
+/** The codes of a conflict (`OwnCodeInfo.conflict`), as an entity's replay names them. */
+export type ConflictCode = {
+  [C in OwnCode]: (typeof OWN_CODES)[C] extends { readonly conflict: true } ? C : never;
+}[OwnCode];
+
+export const isConflictCode = (code: string): code is ConflictCode =>
+  isOwnCode(code) && (OWN_CODES[code] as OwnCodeInfo).conflict === true;
 
 /** Every outcome code: one union, so that a new one is declared where its reason is decided. */
 export type OutcomeCode = PlatformStatus | TransportCode | OwnCode;
