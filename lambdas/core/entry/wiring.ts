@@ -64,6 +64,12 @@ export const createLambdaHandler = (
   if (!isRead && options.entity === undefined) {
     throw new Error(`${action.name} is a write action: its entry point must pass \`entity\``);
   }
+  // The action names its entity kind; the entry point passes the kind's code: they must agree.
+  if (!isRead && options.entity?.name !== action.ordering.entity) {
+    throw new Error(
+      `${action.name} orders ${action.ordering.entity} events: its entry point passes the ${options.entity?.name} kind`,
+    );
+  }
   const env = readRuntimeEnv(process.env, {
     requireResultBus: isRead,
     requireLedger: withLedgerTable,

@@ -126,4 +126,21 @@ describe('cold start', () => {
       'search-campaign-records is a read action: its entry point must pass `results`',
     );
   });
+
+  it('refuses a write action whose entry point passes another entity kind than the one it orders', async () => {
+    // Prepare
+    for (const [name, value] of Object.entries(VALID)) vi.stubEnv(name, value);
+    vi.resetModules();
+    const { createLambdaHandler } = await import('../../../lambdas/core/entry/wiring');
+    const { deleteUser } = await import('../../../lambdas/actions/delete-user');
+    const { recordFamily } = await import('../../../lambdas/entities/record-family');
+
+    // Act
+    const building = () => createLambdaHandler(deleteUser, { entity: recordFamily });
+
+    // Assess
+    expect(building).toThrow(
+      'delete-user orders user events: its entry point passes the record-family kind',
+    );
+  });
 });
