@@ -17,8 +17,8 @@ const eventLine = (kind: AnyEntityKind, event: StoredEvent<unknown>): string => 
       : `${event.outcome}${event.settled === true ? '' : ' (a redrive tries it again)'}`;
   const repeats = event.repeats ? `, then ${counted(event.repeats, 'duplicate')} skipped` : '';
   // An event of the entity itself (a user's) names no campaign: no empty column for it.
-  const where: string = kind.describe.target(event.op);
-  const column = where === '' ? '' : `${where.padEnd(24)} `;
+  const where: string | undefined = kind.describe.target(event.op);
+  const column = where === undefined ? '' : `${where.padEnd(24)} `;
   // Items written before sources were kept show none.
   const source = event.source === undefined ? '' : ` [from ${event.source}]`;
   return `    ${when(event.v)}  ${event.action.padEnd(30)} ${column}${got}${repeats}${source}`;

@@ -102,8 +102,8 @@ export type CreatedByUs =
  * tool's; what the replay wants comes from the kind's own `start` and `replay`.
  */
 export interface Describe<Op, State, Known> {
-  /** What an event acts on within its entity (a campaign, a move); '' for the entity itself. */
-  target(op: Op): string;
+  /** What an event acts on within its entity (a campaign, a move); undefined: the entity itself. */
+  target(op: Op): string | undefined;
   /** What the events want (the replay) and what the ledger knows the platform holds, as lines. */
   state(desired: State, known: Known): string[];
 }

@@ -31,7 +31,7 @@ const userPlace = (place: SureUserPlace | undefined): string => {
 
 export const describeUser: Describe<UserOp, UserState, KnownUser> = {
   // A user's events act on the user itself: no campaign column.
-  target: () => '',
+  target: () => undefined,
   state: (desired, known) => [
     `  desired            ${userPlace(desired.place)}`,
     `  on the platform    ${
