@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { userKey } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
 import { describeUser } from './describe';
@@ -23,9 +24,12 @@ export type { UserId } from './model';
  * What a ledger item of the first schema (no version) still tells: whether the user was there
  * and created by this integration. Read as a doubt to settle: the platform is asked first.
  */
+const FIRST_SCHEMA = z.object({ present: z.optional(z.unknown()), ours: z.optional(z.unknown()) });
+
 const migrate = (raw: unknown): KnownUser | undefined => {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const { present, ours } = raw as { present?: unknown; ours?: unknown };
+  const parsed = z.safeParse(FIRST_SCHEMA, raw);
+  if (!parsed.success) return undefined;
+  const { present, ours } = parsed.data;
   if (present === true && ours === true) {
     return {
       place: { unsure: { after: { user: { origin: 'ours-unversioned' } } } },
