@@ -50,7 +50,7 @@ const sentBy = (step: RecordStep): RecordField[] => {
         ...(step.agent === undefined ? [] : (['agent'] as const)),
         ...(step.nextWork === undefined ? [] : (['nextWork'] as const)),
       ];
-    case 'set':
+    case 'status':
     case 'transfer':
       return RECORD_FIELDS.filter((name) => name in step.fields);
     default:
@@ -181,7 +181,7 @@ export const learnFamily = (
     if (place === undefined) continue;
     const record = recordAt(place);
     places[c] =
-      step.kind === 'set' && record !== undefined && finding.kind === 'found'
+      step.kind === 'status' && record !== undefined && finding.kind === 'found'
         ? { record: refreshed(record, finding.observed, sentBy(step)) }
         : place;
   }

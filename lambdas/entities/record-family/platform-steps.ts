@@ -137,7 +137,7 @@ export const runRecordStep = async (step: RecordStep, context: Context): Promise
       return occupiedByOthers(step);
     case 'upsert':
       return upsert(step, context);
-    case 'set':
+    case 'status':
       return set(step, context);
     case 'transfer':
       return transfer(step, context);
@@ -196,7 +196,7 @@ const upsert = async (
  * change-status. The request needs a state: when the step sets none (or WORKED without a next
  * work time), the record's own, read now, so an agent's work is kept.
  */
-const set = async (step: StepOf<'set'>, context: Context): Promise<RecordAnswer> => {
+const set = async (step: StepOf<'status'>, context: Context): Promise<RecordAnswer> => {
   const { fields } = step;
   const needsRead =
     fields.state === undefined ||
