@@ -15,9 +15,9 @@ import {
   type RecordFields,
   type RecordState,
   recordAt,
-  upsertSets,
   type Versioned,
 } from './model';
+import { upsertSets } from './operations/upsert';
 
 /**
  * How the platform gets from what the ledger knows of a family to what its replay wants: one

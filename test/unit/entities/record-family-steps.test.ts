@@ -11,9 +11,9 @@ import {
   type RecordEvent,
   type RecordOp,
   recordAt,
-  replayFamily,
 } from '../../../lambdas/entities/record-family/model';
 import { dataHash } from '../../../lambdas/entities/record-family/record-data';
+import { replayFamily } from '../../../lambdas/entities/record-family/replay';
 import { familySteps } from '../../../lambdas/entities/record-family/steps';
 
 const event = (v: string, op: RecordOp): RecordEvent => ({ key: `e@${v}`, v, action: 'test', op });
