@@ -1,7 +1,6 @@
 import { parseAliasTarget } from '../../core/ledger/alias-target';
 import { familyKey, recordIdAlias } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
-import { isPlatformVersion, type Version, versionTime } from '../../core/ledger/event-version';
 import { describeFamily } from './describe';
 import { isUnsure, type KnownFamily, type KnownPlace, surePlace, UNKNOWN_FAMILY } from './known';
 import { learnFamily, type RecordAnswer } from './learn';
@@ -11,10 +10,12 @@ import {
   type RecordEvent,
   type RecordOp,
   recordAt,
-  replayFamily,
 } from './model';
+import { operationOf } from './operations';
 import { RECORD_FAMILY_PARTS } from './persisted';
-import { clientIdOf, runRecordStep } from './platform-steps';
+import { runRecordStep } from './platform-steps';
+import { clientIdOf } from './read-step';
+import { replayFamily } from './replay';
 import { familySteps, type RecordStep } from './steps';
 
 export type { FamilyId } from './model';
@@ -70,26 +71,6 @@ const recheck = (known: KnownFamily): KnownFamily => ({
 /** Reads made for an earlier message say nothing of what an agent did since. */
 const forMessage = ({ fresh: _, ...known }: KnownFamily): KnownFamily => known;
 
-/**
- * A status change older than an agent's work on its record, as a read found it, sets nothing.
- * The record is wherever the replay has the state this event set (it may have moved since).
- */
-const keptByPlatform = (
-  known: KnownFamily,
-  desired: FamilyState,
-  op: RecordOp,
-  v: Version,
-): string | undefined => {
-  if (op.kind !== 'status') return undefined;
-  for (const [campaign, place] of Object.entries(desired)) {
-    if (recordAt(place)?.fields.state?.v !== v) continue;
-    const state = recordAt(surePlace(known.places[campaign]))?.fields.state;
-    if (state === undefined || !isPlatformVersion(state.v) || state.v < v) continue;
-    return `an agent worked this record in "${campaign}" after this event (lastAttemptTime ${new Date(versionTime(state.v)).toISOString()}): its state stays as the agent left it`;
-  }
-  return undefined;
-};
-
 /** A record family (region + clientId across campaigns) as the ledger orders it. */
 export const recordFamily: EntityKind<
   FamilyId,
@@ -106,7 +87,8 @@ export const recordFamily: EntityKind<
   doubt,
   recheck,
   forMessage,
-  keptByPlatform,
+  keptByPlatform: (known, desired, op, v) =>
+    operationOf(op.kind).keptByPlatform?.(known, desired, v),
   // A record named only by its previewRecordId: one search in the campaign the message names;
   // when it has left that campaign, the ledger's index of the ids it has seen.
   resolve: async (name, { platform, call, store }) => {
@@ -149,13 +131,6 @@ export const recordFamily: EntityKind<
     Object.values(known.places).every((p) => !isUnsure(p) && recordAt(p) === undefined),
   values,
   keep,
-  alreadyCode: (op, doubted) =>
-    op.kind === 'delete'
-      ? doubted
-        ? 'ALREADY_DELETED'
-        : 'ALREADY_ABSENT'
-      : op.kind === 'transfer' && doubted
-        ? 'ALREADY_TRANSFERRED'
-        : 'ALREADY_APPLIED',
+  alreadyCode: (op, doubted) => operationOf(op.kind).alreadyCode(doubted),
   describe: describeFamily,
 };

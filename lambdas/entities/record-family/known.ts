@@ -140,6 +140,49 @@ export const placeAfterRead = (
   return { record: foreign(observed) };
 };
 
+/** What a read found there, as the replay's starting point: a record made outside, or nothing. */
+export const asBase = (observed: Observed | undefined): Place =>
+  observed === undefined
+    ? NOTHING_THERE
+    : {
+        record: {
+          origin: { kind: 'outside' },
+          fields: Object.fromEntries(
+            Object.entries(observed.values).map(([name, value]) => [name, { v: NO_EVENT, value }]),
+          ),
+        },
+      };
+
+/** The campaigns the ledger has written to, with `campaigns`. */
+export const writtenTo = (known: KnownFamily, campaigns: readonly string[]): readonly string[] => [
+  ...new Set([...known.written, ...campaigns]),
+];
+
+/**
+ * What the ledger knows once a write's call to `touched` was answered: each campaign as `after`
+ * says. At a campaign's first write, what it held before is `before`: nothing, unless the
+ * answer showed a record made outside there.
+ */
+export const knownAfterWrite = (
+  known: KnownFamily,
+  touched: readonly string[],
+  after: Readonly<Record<string, Place>>,
+  before: Place = NOTHING_THERE,
+): KnownFamily => {
+  const places: Record<string, KnownPlace> = { ...known.places };
+  const base = { ...known.base };
+  for (const c of touched) {
+    if (!known.written.includes(c) && base[c] === undefined) {
+      // The first write here: what was there before is what the ledger now knows it held.
+      base[c] = before;
+    }
+    const place = after[c];
+    if (place === undefined) continue;
+    places[c] = place;
+  }
+  return { ...known, places, base, written: writtenTo(known, touched) };
+};
+
 export const place = (known: KnownFamily, campaign: string): KnownPlace | undefined =>
   known.places[campaign];
 

@@ -1,18 +1,16 @@
 import * as z from 'zod/mini';
-import type { Effect, Replayed, StoredEvent } from '../../core/ledger/entity-kind';
+import type { StoredEvent } from '../../core/ledger/entity-kind';
 import { NO_EVENT, type Version } from '../../core/ledger/event-version';
 import type { Gone as EntityGone } from '../../core/ledger/gone';
 import type { Exactly, ReadonlyDeep } from '../../core/ledger/ledger-doc';
 import { agentValue, WORKED_STATES } from '../../core/platform/platform-responses';
-import { ITEM_TIME_ZONE_KEY, SKILL_QUEUE_KEY } from '../../messages/rules';
-import { type DataItem, dataHash } from './record-data';
+import type { DataItem } from './record-data';
 
 /**
  * A record family on the platform, as the realtime spec describes it: the records that carry one
- * `clientId` in one region, by campaign. `replayFamily` applies a family's events in version
- * order to that map, each as the platform applies the request (add-or-update, change status,
- * transfer, delete). It is the one statement of the ordering model: the platform must end as
- * this replay ends. Pure: no I/O, no clock.
+ * `clientId` in one region, by campaign. What each op does to that map is its operation's
+ * (`operations/`); `replay.ts` applies a family's events in version order. The replay is the one
+ * statement of the ordering model: the platform must end as it ends. Pure: no I/O, no clock.
  */
 
 /** The fields of a record the events set; `data` is a hash of its items (the items live in events). */
@@ -119,35 +117,6 @@ dataItem satisfies Exactly<typeof dataItem, DataItem>;
 
 export type RecordEvent = StoredEvent<RecordOp>;
 
-const itemValue = (items: readonly DataItem[], key: string): string | undefined =>
-  items.find((item) => item.key === key)?.value;
-
-/** Each op's fields, once: a message replays its entity several times, hashing the data each time. */
-const setsOf = new WeakMap<object, Readonly<Record<string, FieldValue>>>();
-
-/** The fields an add-or-update sets on a record that is there (absent optional ones keep theirs). */
-export const upsertSets = (
-  op: Extract<RecordOp, { kind: 'upsert' }>,
-): Readonly<Record<string, FieldValue>> => {
-  const known = setsOf.get(op);
-  if (known !== undefined) return known;
-  const sets = upsertSetsOf(op);
-  setsOf.set(op, sets);
-  return sets;
-};
-
-const upsertSetsOf = (op: Extract<RecordOp, { kind: 'upsert' }>): Record<string, FieldValue> => {
-  const skillQueue = itemValue(op.items, SKILL_QUEUE_KEY);
-  const timeZone = itemValue(op.items, ITEM_TIME_ZONE_KEY);
-  return {
-    data: dataHash(op.items),
-    ...(op.agent === undefined ? {} : { agent: agentValue(op.agent) }),
-    ...(op.nextWork === undefined ? {} : { nextWork: op.nextWork }),
-    ...(skillQueue === undefined ? {} : { skillQueue }),
-    ...(timeZone === undefined ? {} : { timeZone }),
-  };
-};
-
 /** The values a newly added record starts with besides what its request sets (simulator decisions). */
 export const CREATED_DEFAULTS: Readonly<Record<RecordField, FieldValue>> = {
   data: null,
@@ -165,9 +134,6 @@ export const routingSets = (routing: Routing): Record<string, FieldValue> => ({
   ...(routing.timeZone === undefined ? {} : { timeZone: routing.timeZone }),
 });
 
-const at = (v: Version, values: Record<string, FieldValue>): RecordFields =>
-  Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { v, value }]));
-
 export const recordAt = (place: Place | undefined): RecordState | undefined =>
   place !== undefined && 'record' in place ? place.record : undefined;
 
@@ -184,75 +150,3 @@ export const goneAt = (place: Place | undefined): Gone | undefined =>
 
 /** What an operator does about a move refused because its destination holds the clientId. */
 export const OCCUPIED_TO_DO = 'check both campaigns, then redrive';
-
-const NO_RECORD = (campaign: string): Effect => ({
-  kind: 'none',
-  code: 'NO_EFFECT',
-  reason: `no record with this clientId in "${campaign}" at this event's time (as far as the events known so far say); the event is kept and takes effect if an older event that puts the record there arrives`,
-});
-
-/** One event applied to the family, as the platform applies its request. */
-const applyOp = (places: Map<string, Place>, v: Version, op: RecordOp): Effect => {
-  const here = recordAt(places.get(op.campaign));
-  switch (op.kind) {
-    case 'upsert': {
-      const sets = upsertSets(op);
-      // An add-or-update updates the record the campaign holds, or adds one (spec, rule 1).
-      const fields = here
-        ? { ...here.fields, ...at(v, sets) }
-        : at(v, { ...CREATED_DEFAULTS, ...sets });
-      const origin: RecordOrigin = here?.origin ?? { kind: 'ours', born: v };
-      places.set(op.campaign, { record: { origin, at: v, fields } });
-      return { kind: 'applied' };
-    }
-    case 'status': {
-      if (!here) return NO_RECORD(op.campaign);
-      const fields = { ...here.fields, ...at(v, { state: op.state, ...routingSets(op.routing) }) };
-      places.set(op.campaign, { record: { ...here, fields } });
-      return { kind: 'applied' };
-    }
-    case 'transfer': {
-      if (!here) return NO_RECORD(op.campaign);
-      if (recordAt(places.get(op.to)) !== undefined) {
-        return {
-          kind: 'conflict',
-          code: 'TRANSFER_TARGET_OCCUPIED',
-          reason: `"${op.to}" already holds a record with this clientId, so the platform cannot move the one in "${op.campaign}" there; nothing was moved: ${OCCUPIED_TO_DO}`,
-        };
-      }
-      const fields = { ...here.fields, ...at(v, routingSets(op.routing)) };
-      places.set(op.to, { record: { ...here, at: v, fields } });
-      places.set(op.campaign, { gone: { by: 'transfer', v } });
-      return { kind: 'applied' };
-    }
-    case 'delete': {
-      if (!here) {
-        // Deleting what is not there: the campaign is still known to be empty from here on.
-        if (places.get(op.campaign) === undefined) {
-          places.set(op.campaign, { gone: { by: 'delete', v } });
-        }
-        return {
-          kind: 'none',
-          code: 'ALREADY_ABSENT',
-          reason: `no record with this clientId in "${op.campaign}" at this event's time; nothing to delete`,
-        };
-      }
-      places.set(op.campaign, { gone: { by: 'delete', v } });
-      return { kind: 'applied' };
-    }
-  }
-};
-
-/**
- * The family after its events, applied once each in version order (ties are ordered by the
- * version itself) to `start`: what was on the platform before the ledger's first write there.
- */
-export const replayFamily = (
-  start: FamilyState,
-  events: readonly RecordEvent[],
-): Replayed<FamilyState> => {
-  const places = new Map(Object.entries(start));
-  const effects = new Map<string, Effect>();
-  for (const event of events) effects.set(event.key, applyOp(places, event.v, event.op));
-  return { state: Object.fromEntries(places), effects };
-};

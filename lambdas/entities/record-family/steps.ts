@@ -15,9 +15,9 @@ import {
   type RecordFields,
   type RecordState,
   recordAt,
-  upsertSets,
   type Versioned,
 } from './model';
+import { upsertSets } from './operations/upsert';
 
 /**
  * How the platform gets from what the ledger knows of a family to what its replay wants: one
@@ -44,7 +44,7 @@ export type RecordStep =
     }
   /** change-status with these fields; without a state, the record's current state is kept. */
   | {
-      readonly kind: 'set';
+      readonly kind: 'status';
       readonly campaign: string;
       readonly fields: SetFields;
       readonly place: Place;
@@ -198,7 +198,7 @@ const updates = (
   if (sendable.length > 0) {
     record = withFields(record, pick(desired, settable));
     steps.push({
-      kind: 'set',
+      kind: 'status',
       campaign,
       fields: valuesOf(desired.fields, sendable),
       place: { record },
@@ -490,11 +490,11 @@ export const familySteps = (
 const readBeforeState = (steps: readonly RecordStep[], known: KnownFamily): RecordStep[] => {
   const at = steps.findIndex(
     (step) =>
-      step.kind === 'set' &&
+      step.kind === 'status' &&
       step.fields.state !== undefined &&
       !(known.fresh ?? []).includes(step.campaign),
   );
   const step = steps[at];
-  if (step === undefined || step.kind !== 'set') return [...steps];
+  if (step === undefined || step.kind !== 'status') return [...steps];
   return [...steps.slice(0, at), { kind: 'read', campaign: step.campaign }, ...steps.slice(at)];
 };

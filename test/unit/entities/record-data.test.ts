@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CampaignRecord } from '../../../lambdas/core/platform/platform-responses';
-import { observedValues } from '../../../lambdas/entities/record-family/platform-steps';
+import { observedValues } from '../../../lambdas/entities/record-family/read-step';
 import {
   type DataItem,
   dataHash,

@@ -6,13 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../lambdas/core/ledger/entity-kind';
 import { NO_EVENT } from '../../../lambdas/core/ledger/event-version';
-import {
-  type FamilyState,
-  type RecordEvent,
-  type RecordOp,
-  replayFamily,
+import type {
+  FamilyState,
+  RecordEvent,
+  RecordOp,
 } from '../../../lambdas/entities/record-family/model';
 import { dataHash } from '../../../lambdas/entities/record-family/record-data';
+import { replayFamily } from '../../../lambdas/entities/record-family/replay';
 
 const event = (v: string, op: RecordOp): RecordEvent => ({ key: `e@${v}`, v, action: 'test', op });
 const upsert = (

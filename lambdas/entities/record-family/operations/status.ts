@@ -1,0 +1,122 @@
+import { changeCampaignRecordStatus } from '../../../actions/change-campaign-record-status';
+import { isPlatformVersion, versionTime } from '../../../core/ledger/event-version';
+import { success } from '../../../core/pipeline/outcome';
+import type { WorkedState } from '../../../core/platform/platform-responses';
+import { knownAfterWrite, type Observed, readVersion, surePlace } from '../known';
+import { RECORD_FIELDS, type RecordField, type RecordState, recordAt, routingSets } from '../model';
+import {
+  answerAt,
+  failed,
+  fieldsAt,
+  NO_RECORD,
+  NOTHING_MORE,
+  notThere,
+  type RecordOperation,
+  recordIn,
+  routingRequest,
+  type WriteStep,
+  writeCall,
+} from '../operation';
+import { lookUp } from '../read-step';
+
+/**
+ * change-campaign-record-status: sets the state (and the routing fields it carries) of the record
+ * in the campaign it names; nothing when no record is there at its time. An agent's work on the
+ * record after the event keeps the state as the agent left it.
+ */
+
+const sent = (step: WriteStep<'status'>): RecordField[] =>
+  RECORD_FIELDS.filter((name) => name in step.fields);
+
+/** Values the call did not send, as the look-up before it found them; versions stay. */
+const refreshed = (
+  record: RecordState,
+  observed: Observed,
+  sent: readonly RecordField[],
+): RecordState => ({
+  ...record,
+  fields: Object.fromEntries(
+    RECORD_FIELDS.flatMap((name) => {
+      const field = record.fields[name];
+      if (sent.includes(name) || !(name in observed.values))
+        return field === undefined ? [] : [[name, field]];
+      return [
+        [name, { v: readVersion(name, field, observed), value: observed.values[name] ?? null }],
+      ];
+    }),
+  ),
+});
+
+export const status: RecordOperation<'status'> = {
+  apply: (places, v, op) => {
+    const here = recordAt(places.get(op.campaign));
+    if (!here) return NO_RECORD(op.campaign);
+    const fields = {
+      ...here.fields,
+      ...fieldsAt(v, { state: op.state, ...routingSets(op.routing) }),
+    };
+    places.set(op.campaign, { record: { ...here, fields } });
+    return { kind: 'applied' };
+  },
+
+  /**
+   * change-status. The request needs a state: when the step sets none (or WORKED without a next
+   * work time), the record's own, read now, so an agent's work is kept.
+   */
+  run: async (step, context) => {
+    const { fields } = step;
+    const needsRead =
+      fields.state === undefined ||
+      (fields.state === 'WORKED' && typeof fields.nextWork !== 'number');
+    const found = needsRead ? await lookUp(step.campaign, context) : undefined;
+    if (found !== undefined && 'failed' in found) return failed(found.failed);
+    if (found?.observed === null) return notThere(success('NORECORDFOUND', 'not found'));
+    const observed = found?.observed;
+    const outcome = await context.platform.send(
+      changeCampaignRecordStatus,
+      {
+        campaignName: step.campaign,
+        ...recordIn(context.id),
+        previewRecordStateEnum: (fields.state ?? observed?.values.state ?? null) as WorkedState,
+        ...routingRequest({
+          ...fields,
+          nextWork: fields.nextWork ?? observed?.values.nextWork ?? null,
+        }),
+      },
+      writeCall(context.call),
+    );
+    return answerAt(outcome, observed === undefined ? NOTHING_MORE : { kind: 'found', observed });
+  },
+
+  touched: (step) => [step.campaign],
+
+  sent,
+
+  after: (step) => ({ [step.campaign]: step.place }),
+
+  // What the call's look-up found of the fields it did not send is what the platform holds.
+  learn: (known, step, { finding }) => {
+    const record = recordAt(step.place);
+    const place =
+      record !== undefined && finding.kind === 'found'
+        ? { record: refreshed(record, finding.observed, sent(step)) }
+        : step.place;
+    return knownAfterWrite(known, [step.campaign], { [step.campaign]: place });
+  },
+
+  /**
+   * A status change older than an agent's work on its record, as a read found it, sets nothing.
+   * The record is wherever the replay has the state this event set (it may have moved since).
+   */
+  keptByPlatform: (known, desired, v) => {
+    for (const [campaign, place] of Object.entries(desired)) {
+      if (recordAt(place)?.fields.state?.v !== v) continue;
+      const state = recordAt(surePlace(known.places[campaign]))?.fields.state;
+      if (state === undefined || !isPlatformVersion(state.v) || state.v < v) continue;
+      return `an agent worked this record in "${campaign}" after this event (lastAttemptTime ${new Date(versionTime(state.v)).toISOString()}): its state stays as the agent left it`;
+    }
+    return undefined;
+  },
+
+  alreadyCode: () => 'ALREADY_APPLIED',
+};
