@@ -18,6 +18,12 @@ SQS ReceiveMessage likewise: for each message it returns, moto checks the retent
 through `get_queue_attributes`, which builds the queue's attributes three times (nine scans of
 all messages held): about 1 s per receive of 10 from a queue holding 1 500. The check below is
 moto's, reading the period from the queue.
+
+SQS DeleteMessage keeps every message sent meanwhile. moto 5.2.5 appends a sent message under
+the queue's lock, but deletes by walking the list and then assigning a new one without it: a
+send that lands between the walk's end and the assignment is lost, which real SQS never does
+(a bulk load under a loaded run lost one batch of 10 that way). The delete below is moto's,
+taken under the same lock.
 """
 
 import hashlib
@@ -145,3 +151,15 @@ sqs.SQSBackend.is_message_valid_based_on_retention_period = (
 
 if __name__ == "__main__":
     server.main()
+
+
+_delete_message = sqs.Queue.delete_message
+
+
+def _delete_message_under_lock(self, receipt_handle):
+    # The Condition's lock is reentrant: moto's own delete may notify under it.
+    with self._messages_lock:
+        _delete_message(self, receipt_handle)
+
+
+sqs.Queue.delete_message = _delete_message_under_lock

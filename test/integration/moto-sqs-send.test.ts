@@ -64,7 +64,7 @@ ${act}
   return stdout.trim();
 };
 
-describe('moto SendMessage as the tests start it', () => {
+describe('moto SQS as the tests start it', () => {
   it('deduplicates by content on a FIFO queue that asks for it, one by one and in a batch', async () => {
     // Prepare
     const { queueUrl } = await fifoQueue(true);
@@ -187,5 +187,38 @@ print(reads, len(received), ",".join(m.body for m in short))`,
 
     // Assess: ten received with no attribute build; the message past its 60 s is not delivered.
     expect(printed).toBe('0 10 kept');
+  });
+
+  it('keeps a message sent while a delete walks the queue (moto assigned the walked list over it)', async () => {
+    // Prepare: one message received; the queue's list lets a send arrive on another thread just
+    // as a walk over it ends (given 0.2 s to land), as a loaded server may interleave them.
+    const setup = `
+import threading
+queue = backend.create_queue("standard")
+backend.send_message("standard", "old")
+handle = backend.receive_message("standard", 1, 0, 30)[0].receipt_handle
+class SendArrivesAsAWalkEnds(list):
+    def __iter__(self):
+        yield from list.__iter__(self)
+        if getattr(self, "fired", False):
+            return
+        self.fired = True
+        sender = threading.Thread(target=backend.send_message, args=("standard", "new"))
+        sender.start()
+        sender.join(0.2)
+queue._messages = SendArrivesAsAWalkEnds(queue._messages)`;
+
+    // Act: the delete's walk ends and the send arrives before its result is assigned.
+    const printed = await countingAttributeReads(
+      setup,
+      `
+backend.delete_message("standard", handle)
+import time
+time.sleep(0.5)
+print(",".join(sorted(m.body for m in queue._messages)))`,
+    );
+
+    // Assess: the delete removed what it named, and the message sent meanwhile is still there.
+    expect(printed).toBe('new');
   });
 });

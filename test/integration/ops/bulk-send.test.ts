@@ -86,6 +86,8 @@ const startDrainer = (queueUrl: string) => {
     }
     // Done only when the queue holds nothing: one empty receive is not proof under load (a
     // received batch whose answer was lost stays invisible until its visibility timeout ends).
+    // (Lines once went missing here for another reason: moto's delete could drop a batch sent
+    // meanwhile; the tests' launcher takes its delete under the queue's lock now.)
     while ((await drainOnce()) > 0 || (await countMessages(sqs, queueUrl)) > 0) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
