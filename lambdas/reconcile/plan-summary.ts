@@ -2,7 +2,7 @@
  * A plan as a person reads it before anything changes: each category with its count and the
  * first entities in it, the delete gates, and what the plan could not see.
  */
-import { CATEGORIES, type Category, hasChanges, type Plan } from './plan';
+import { CATEGORIES, type Category, CHANGES, hasChanges, type Plan } from './plan';
 
 const label = (category: Category): string => category.replaceAll('-', ' ');
 const SHOWN = 8;
@@ -48,10 +48,10 @@ export const summarizePlan = (plan: Plan): string[] => {
       ? `  deletes HELD: ${deletes.heldBecause.join('; ')}. Apply with --allow-deletes ${deletes.count} to send them.`
       : `  deletes: ${deletes.count}, within the gate (${deletes.gate})`,
   );
-  const { create, update, delete: remove } = plan.counts;
+  const changes = CHANGES.map((category) => `${plan.counts[category]} to ${category}`);
   lines.push(
     hasChanges(plan)
-      ? `Plan: ${create} to create, ${update} to update, ${remove} to delete.`
+      ? `Plan: ${changes.join(', ')}.`
       : 'No changes: the platform matches the export within the scope.',
   );
   return lines;

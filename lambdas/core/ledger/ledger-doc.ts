@@ -96,11 +96,11 @@ envelope satisfies Exactly<typeof envelope, LedgerDoc<unknown, unknown, unknown,
 export interface DocParts<Id, Op, State, Known> {
   /**
    * The version of the kind's item shape that this code writes. Bump it, and read the old one in
-   * `previous`, when an item the previous code wrote would parse to a different meaning, or not
-   * at all: a field renamed, retyped or made required, a union variant renamed or split. A new
-   * optional field needs no bump only when its absence means what the previous code meant; an
-   * older deployment reading the new item drops it (zod strips unknown keys), so it must also be
-   * safe to lose on a rollback.
+   * `previous`, when an item of the previous shape would read differently now, or an item of the
+   * new shape could not be read by the previous code after a rollback: a field renamed, retyped or
+   * made required, a union variant (an op, a reason) added, renamed or split. A new optional field
+   * needs no bump only when its absence means what the previous code meant; an older deployment
+   * reading the new item drops it (zod strips unknown keys), so it must be safe to lose.
    */
   readonly schema: number;
   readonly id: z.ZodMiniType<Id>;
