@@ -33,13 +33,7 @@ import {
   SqsVisibilityRescheduler,
 } from '../../lambdas/core/aws';
 import { ledgerTableClient } from '../../lambdas/core/aws/ledger-table';
-import type {
-  ApiKeySource,
-  DeadLetterReason,
-  DeadLetterSink,
-  Rescheduler,
-  ResultPublisher,
-} from '../../lambdas/core/entry/ports';
+import type { DeadLetterReason } from '../../lambdas/core/entry/ports';
 import type { RetrySchedule } from '../../lambdas/core/entry/retry-schedule';
 import { DynamoDbLedgerStore } from '../../lambdas/core/ledger/dynamodb-ledger-store';
 import type { LedgerStore } from '../../lambdas/core/ledger/ledger-store';
@@ -86,9 +80,9 @@ interface ActionResources {
   readonly queueArn: string;
   readonly dlqUrl: string;
   readonly ruleName: string | undefined;
-  readonly deadLetters: DeadLetterSink;
-  readonly results: ResultPublisher;
-  readonly keySource: ApiKeySource;
+  readonly deadLetters: SqsDeadLetterSink;
+  readonly results: EventBridgeResultPublisher;
+  readonly keySource: SecretsManagerApiKeySource;
 }
 
 export interface EmulatorBackendOptions {
@@ -452,11 +446,11 @@ export class EmulatorBackend implements Backend {
     return found;
   }
 
-  deadLetterSink(action: ActionName): DeadLetterSink {
+  deadLetterSink(action: ActionName) {
     return this.#of(action).deadLetters;
   }
 
-  rescheduler(action: ActionName): Rescheduler {
+  rescheduler(action: ActionName) {
     return new SqsVisibilityRescheduler({ queueUrl: this.#of(action).queueUrl, client: this.#sqs });
   }
 
@@ -465,11 +459,11 @@ export class EmulatorBackend implements Backend {
     return Date.now();
   }
 
-  resultPublisher(action: ActionName): ResultPublisher {
+  resultPublisher(action: ActionName) {
     return this.#of(action).results;
   }
 
-  apiKeySource(action: ActionName): ApiKeySource {
+  apiKeySource(action: ActionName) {
     return this.#of(action).keySource;
   }
 
