@@ -5,14 +5,15 @@ import type { CallOptions } from '../../core/platform/platform-caller';
 import type { PlatformRegion } from '../../core/platform/regions';
 import type { KnownFamily } from './known';
 import type { RecordAnswer, RecordFinding } from './learn';
-import type {
-  FamilyId,
-  FamilyState,
-  FieldValue,
-  Place,
-  RecordField,
-  RecordFields,
-  RecordOp,
+import {
+  type FamilyId,
+  type FamilyState,
+  type FieldValue,
+  type Place,
+  RECORD_FIELDS,
+  type RecordField,
+  type RecordFields,
+  type RecordOp,
 } from './model';
 import type { RecordStep, SetFields } from './steps';
 
@@ -63,6 +64,10 @@ export const region = (id: FamilyId) => id.region as PlatformRegion;
 
 /** The record in its region, as every request names it. */
 export const recordIn = (id: FamilyId) => ({ region: region(id), clientId: id.clientId });
+
+/** The fields a status change or transfer sends (a read tells by them whether the call landed). */
+export const fieldsSent = (step: { readonly fields: SetFields }): RecordField[] =>
+  RECORD_FIELDS.filter((name) => name in step.fields);
 
 /** The routing fields a status change or transfer sends, as the request names them. */
 export const routingRequest = (fields: SetFields) => ({

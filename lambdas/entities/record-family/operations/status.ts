@@ -8,13 +8,13 @@ import {
   answerAt,
   failed,
   fieldsAt,
+  fieldsSent,
   NO_RECORD,
   NOTHING_MORE,
   notThere,
   type RecordOperation,
   recordIn,
   routingRequest,
-  type WriteStep,
   writeCall,
 } from '../operation';
 import { lookUp } from '../read-step';
@@ -24,9 +24,6 @@ import { lookUp } from '../read-step';
  * in the campaign it names; nothing when no record is there at its time. An agent's work on the
  * record after the event keeps the state as the agent left it.
  */
-
-const sent = (step: WriteStep<'status'>): RecordField[] =>
-  RECORD_FIELDS.filter((name) => name in step.fields);
 
 /** Values the call did not send, as the look-up before it found them; versions stay. */
 const refreshed = (
@@ -90,7 +87,7 @@ export const status: RecordOperation<'status'> = {
 
   touched: (step) => [step.campaign],
 
-  sent,
+  sent: fieldsSent,
 
   after: (step) => ({ [step.campaign]: step.place }),
 
@@ -99,7 +96,7 @@ export const status: RecordOperation<'status'> = {
     const record = recordAt(step.place);
     const place =
       record !== undefined && finding.kind === 'found'
-        ? { record: refreshed(record, finding.observed, sent(step)) }
+        ? { record: refreshed(record, finding.observed, fieldsSent(step)) }
         : step.place;
     return knownAfterWrite(known, [step.campaign], { [step.campaign]: place });
   },

@@ -1,9 +1,10 @@
 import { transferCampaignRecord } from '../../../actions/transfer-campaign-record';
 import { asBase, type KnownPlace, knownAfterWrite, placeAfterRead } from '../known';
-import { OCCUPIED_TO_DO, RECORD_FIELDS, recordAt, routingSets } from '../model';
+import { OCCUPIED_TO_DO, recordAt, routingSets } from '../model';
 import {
   answerAt,
   fieldsAt,
+  fieldsSent,
   NO_RECORD,
   type RecordOperation,
   recordIn,
@@ -85,7 +86,7 @@ export const transfer: RecordOperation<'transfer'> = {
 
   touched: (step) => [step.from, step.to],
 
-  sent: (step) => RECORD_FIELDS.filter((name) => name in step.fields),
+  sent: fieldsSent,
 
   after,
 
