@@ -62,6 +62,13 @@ const liveHolds = (held: readonly DataItem[], items: readonly DataItem[], idName
     },
   ]).values.data === dataHash(items);
 
+/** Items written `key=value`, or `key=value@displayOrder`. */
+const items = (...written: string[]): DataItem[] =>
+  written.map((item) => {
+    const [, key = '', value = '', order] = /^([^=]*)=([^@]*)(?:@(\d+))?$/.exec(item) ?? [];
+    return order === undefined ? { key, value } : { key, value, displayOrder: Number(order) };
+  });
+
 /** Reconciliation's answer: the record is in sync with its row (an export carrying every key). */
 const reconcileHolds = (held: readonly DataItem[], items: readonly DataItem[], idName?: string) =>
   differingFields(
@@ -71,88 +78,58 @@ const reconcileHolds = (held: readonly DataItem[], items: readonly DataItem[], i
   ).length === 0;
 
 describe('whether a record holds the data a message sends', () => {
-  it.each([
+  it.each<[string, DataItem[], DataItem[], string | undefined, boolean]>([
     [
       'the same items, the platform numbering those sent without a display order',
-      [
-        { key: 'Name', value: 'Ada', displayOrder: 1 },
-        { key: 'City', value: 'Oslo', displayOrder: 2 },
-      ],
-      [
-        { key: 'Name', value: 'Ada' },
-        { key: 'City', value: 'Oslo' },
-      ],
+      items('Name=Ada@1', 'City=Oslo@2'),
+      items('Name=Ada', 'City=Oslo'),
       undefined,
       true,
     ],
     [
       'another display order than the one sent',
-      [{ key: 'Name', value: 'Ada', displayOrder: 2 }],
-      [{ key: 'Name', value: 'Ada', displayOrder: 1 }],
+      items('Name=Ada@2'),
+      items('Name=Ada@1'),
       undefined,
       false,
     ],
     [
       'the items in another order (the display order is displayOrder)',
-      [
-        { key: 'City', value: 'Oslo', displayOrder: 2 },
-        { key: 'Name', value: 'Ada', displayOrder: 1 },
-      ],
-      [
-        { key: 'Name', value: 'Ada' },
-        { key: 'City', value: 'Oslo' },
-      ],
+      items('City=Oslo@2', 'Name=Ada@1'),
+      items('Name=Ada', 'City=Oslo'),
       undefined,
       true,
     ],
     [
       'the clientId item an add stores under the default name',
-      [
-        { key: 'Id', value: CLIENT_ID, displayOrder: 1 },
-        { key: 'Name', value: 'Ada', displayOrder: 2 },
-      ],
-      [{ key: 'Name', value: 'Ada' }],
+      items(`Id=${CLIENT_ID}@1`, 'Name=Ada@2'),
+      items('Name=Ada'),
       undefined,
       true,
     ],
     [
       'the clientId item under the name the message sets',
-      [
-        { key: 'Ref', value: CLIENT_ID, displayOrder: 1 },
-        { key: 'Name', value: 'Ada', displayOrder: 2 },
-      ],
-      [{ key: 'Name', value: 'Ada' }],
+      items(`Ref=${CLIENT_ID}@1`, 'Name=Ada@2'),
+      items('Name=Ada'),
       'Ref',
       true,
     ],
     [
       'an item under the clientId field name holding another value (not the platform’s own)',
-      [
-        { key: 'Id', value: 'someone else', displayOrder: 1 },
-        { key: 'Name', value: 'Ada', displayOrder: 2 },
-      ],
-      [{ key: 'Name', value: 'Ada' }],
+      items('Id=someone else@1', 'Name=Ada@2'),
+      items('Name=Ada'),
       undefined,
       false,
     ],
-    [
-      'another value',
-      [{ key: 'Name', value: 'Ada B', displayOrder: 1 }],
-      [{ key: 'Name', value: 'Ada' }],
-      undefined,
-      false,
-    ],
+    ['another value', items('Name=Ada B@1'), items('Name=Ada'), undefined, false],
     [
       'an item the message does not send',
-      [
-        { key: 'Name', value: 'Ada', displayOrder: 1 },
-        { key: 'City', value: 'Oslo', displayOrder: 2 },
-      ],
-      [{ key: 'Name', value: 'Ada' }],
+      items('Name=Ada@1', 'City=Oslo@2'),
+      items('Name=Ada'),
       undefined,
       false,
     ],
-  ] as const)('%s: the live path and reconciliation agree', (_name, held, items, idName, holds) => {
+  ])('%s: the live path and reconciliation agree', (_name, held, items, idName, holds) => {
     // Act, Assess
     expect(liveHolds(held, items, idName)).toBe(holds);
     expect(reconcileHolds(held, items, idName)).toBe(holds);
