@@ -324,6 +324,191 @@ const stuck = (want: RecordState, here: RecordState): boolean =>
   );
 
 /**
+ * The family while its steps are worked out: what the platform holds campaign by campaign as the
+ * steps so far leave it, and the steps. Records are matched by incarnation (the create that made
+ * them).
+ */
+interface Matching {
+  readonly desired: FamilyState;
+  readonly platform: Map<string, Place | undefined>;
+  readonly steps: RecordStep[];
+  /** The campaign the replay wants each of its incarnations in. */
+  readonly desiredAt: ReadonlyMap<Version, string>;
+  /** The incarnations the ledger knew on the platform before any step. */
+  readonly knownBorn: ReadonlySet<Version>;
+}
+
+const matching = (desired: FamilyState, known: KnownFamily): Matching => {
+  const platform = new Map<string, Place | undefined>(
+    Object.entries(known.places).map(([c, p]) => [c, surePlace(p as KnownPlace)]),
+  );
+  const desiredAt = new Map(
+    Object.entries(desired).flatMap(([c, p]) => {
+      const record = recordAt(p);
+      return record === undefined ? [] : [[bornOf(record), c] as const];
+    }),
+  );
+  const knownBorn = new Set(
+    [...platform.values()].flatMap((p) => {
+      const r = recordAt(p);
+      return r === undefined ? [] : [bornOf(r)];
+    }),
+  );
+  return { desired, platform, steps: [], desiredAt, knownBorn };
+};
+
+const recordOn = (m: Matching, c: string) => recordAt(m.platform.get(c));
+
+/**
+ * The replay's incarnation the platform's record in `c` is. It is the replay's when the replay
+ * has no other record for it: one the ledger added before it knew of an older create (younger),
+ * or one found made outside.
+ */
+const incarnation = (m: Matching, c: string): Version | undefined => {
+  const here = recordOn(m, c);
+  if (here === undefined) return undefined;
+  const born = bornOf(here);
+  if (m.desiredAt.has(born)) return born;
+  const want = recordAt(m.desired[c]);
+  if (
+    want !== undefined &&
+    !m.knownBorn.has(bornOf(want)) &&
+    (here.origin.kind === 'outside' || bornOf(want) < born)
+  ) {
+    return bornOf(want);
+  }
+  return undefined;
+};
+
+/** Where the replay wants the record in `c`, when that is another campaign. */
+const misplaced = (m: Matching, c: string): string | undefined => {
+  const born = incarnation(m, c);
+  const target = born === undefined ? undefined : m.desiredAt.get(born);
+  return target === c ? undefined : target;
+};
+
+/**
+ * Two records that must trade places cannot both move: the first is removed, and added again
+ * where it belongs from the data its events carry.
+ */
+const breakOneSwap = (m: Matching): void => {
+  const swap = [...m.platform.keys()].sort().find((c) => {
+    const target = misplaced(m, c);
+    return target !== undefined && recordOn(m, c) !== undefined && misplaced(m, target) === c;
+  });
+  if (swap === undefined) return;
+  // Removed to be added again where it belongs: nothing keeps a record out of it.
+  const gone = goneAt(m.desired[swap]) ?? NOTHING;
+  m.steps.push({ kind: 'delete', campaign: swap, gone });
+  m.platform.set(swap, { gone });
+};
+
+/** The record in `c` moves to `target`, taking the routing fields due there. */
+const move = (m: Matching, c: string, here: RecordState, target: string): void => {
+  const want = recordAt(m.desired[target]) as RecordState;
+  const routing = dueFields(want, here).filter(
+    (name): name is (typeof ROUTING)[number] =>
+      (ROUTING as readonly string[]).includes(name) &&
+      !unsendable(name, want.fields[name]?.value ?? null),
+  );
+  const moved = withFields(withAt(here, want.at), pick(want, routing));
+  // Vacated for the replay's record there, if any: nothing keeps that one out.
+  const gone = goneAt(m.desired[c]) ?? NOTHING;
+  m.steps.push({
+    kind: 'transfer',
+    from: c,
+    to: target,
+    fields: valuesOf(want.fields, routing),
+    place: { record: moved },
+    gone,
+  });
+  m.platform.set(target, { record: moved });
+  m.platform.set(c, { gone });
+};
+
+/**
+ * One pass of moves and removals: a move waits for its destination to be free. Answers whether
+ * anything moved or went (another pass may then free a destination).
+ */
+const movesAndRemovals = (m: Matching): boolean => {
+  let progress = false;
+  breakOneSwap(m);
+  for (const c of [...m.platform.keys()].sort()) {
+    const here = recordOn(m, c);
+    if (here === undefined) continue;
+    const born = incarnation(m, c);
+    const target = born === undefined ? undefined : m.desiredAt.get(born);
+    if (target === c) continue;
+    if (target !== undefined) {
+      if (!isFree(m.platform.get(target))) continue;
+      move(m, c, here, target);
+      progress = true;
+      continue;
+    }
+    // Not wanted anywhere: it goes, unless it was made outside the integration and no event of
+    // ours removed it. Removed to make room for the replay's newer record there, nothing keeps
+    // that one out.
+    const place = m.desired[c];
+    if (here.origin.kind === 'outside' && goneAt(place) === undefined) continue;
+    const gone = goneAt(place) ?? NOTHING;
+    m.steps.push({ kind: 'delete', campaign: c, gone });
+    m.platform.set(c, { gone });
+    progress = true;
+  }
+  return progress;
+};
+
+/** The steps that bring the replay's record `want` in campaign `c` about, once moves are done. */
+const settle = (m: Matching, c: string, want: RecordState, events: readonly RecordEvent[]) => {
+  const here = recordOn(m, c);
+  if (here !== undefined && incarnation(m, c) === bornOf(want)) {
+    const updated = updates(c, want, here, events);
+    const adding = stuck(want, here) ? creation(c, want, events) : undefined;
+    if (adding === undefined) {
+      m.steps.push(...updated);
+      return;
+    }
+    // A field the API cannot set back holds a value the replay does not give this record (one
+    // of its family's other records had it): only a record added afresh starts without it.
+    m.steps.push({ kind: 'delete', campaign: c, gone: NOTHING }, ...adding);
+    return;
+  }
+  if (here !== undefined) {
+    // Its place is taken by a record made outside (a refused move found it there, after the
+    // ledger had written to that campaign): refused, as the replay refuses one it foresees,
+    // and read again before the next try.
+    if (here.origin.kind === 'outside') m.steps.push({ kind: 'conflict', campaign: c });
+    // Otherwise by one of ours that could not move away yet: the ledger reads again.
+    return;
+  }
+  if ([...m.platform.values()].some((p) => isIncarnation(recordAt(p), bornOf(want)))) return;
+  const gone = goneAt(m.platform.get(c));
+  if (gone?.by === 'outside' && gone.after >= (want.at ?? NO_EVENT)) {
+    // Removed on the platform, outside the integration, after the newest event that put it
+    // here: not undone.
+    return;
+  }
+  const adding = creation(c, want, events);
+  if (adding === undefined) return;
+  m.steps.push(...adding);
+  m.platform.set(c, { record: want });
+};
+
+/**
+ * A campaign the ledger has never met, named by a delete: the delete is sent, whatever is there
+ * (a record made outside goes; none answers NORECORDFOUND).
+ */
+const deletesWhereUnmet = (m: Matching, known: KnownFamily, events: readonly RecordEvent[]) => {
+  const deleted = new Set(events.flatMap(({ op }) => (op.kind === 'delete' ? [op.campaign] : [])));
+  for (const [c, place] of Object.entries(m.desired)) {
+    if ('gone' in place && !m.platform.has(c) && deleted.has(c) && known.base[c] === undefined) {
+      m.steps.push({ kind: 'delete', campaign: c, gone: place.gone });
+      m.platform.set(c, place);
+    }
+  }
+};
+
+/**
  * The calls that bring the platform from what the ledger knows of the family to `desired`, in
  * order. Records are matched by incarnation (the create that made them): one the replay has in
  * another campaign is moved there, one it no longer has is removed, one it has nowhere on the
@@ -336,150 +521,14 @@ export const familySteps = (
 ): RecordStep[] => {
   const reads = readsFirst(known, events);
   if (reads.length > 0) return reads.map((campaign) => ({ kind: 'read', campaign }));
-
-  const platform = new Map<string, Place | undefined>(
-    Object.entries(known.places).map(([c, p]) => [c, surePlace(p as KnownPlace)]),
-  );
-  const wanted = Object.entries(desired).flatMap(([c, p]) => {
-    const record = recordAt(p);
-    return record === undefined ? [] : [[c, record] as const];
-  });
-  const desiredAt = new Map(wanted.map(([c, record]) => [bornOf(record), c]));
-  const steps: RecordStep[] = [];
-  const record = (c: string) => recordAt(platform.get(c));
-
-  // The platform's record is the replay's when the replay has no other record for it: one the
-  // ledger added before it knew of an older create (younger), or one found made outside.
-  const knownBorn = new Set(
-    [...platform.values()].flatMap((p) => {
-      const r = recordAt(p);
-      return r === undefined ? [] : [bornOf(r)];
-    }),
-  );
-  const incarnation = (c: string): Version | undefined => {
-    const here = record(c);
-    if (here === undefined) return undefined;
-    const born = bornOf(here);
-    if (desiredAt.has(born)) return born;
-    const want = recordAt(desired[c]);
-    if (
-      want !== undefined &&
-      !knownBorn.has(bornOf(want)) &&
-      (here.origin.kind === 'outside' || bornOf(want) < born)
-    ) {
-      return bornOf(want);
-    }
-    return undefined;
-  };
-
-  const misplaced = (c: string): string | undefined => {
-    const born = incarnation(c);
-    const target = born === undefined ? undefined : desiredAt.get(born);
-    return target === c ? undefined : target;
-  };
-
-  // Moves and removals, until nothing more can go: a move waits for its destination to be free.
-  // Two records that must trade places cannot both move: the first is removed, and added again
-  // where it belongs from the data its events carry.
-  for (let progress = true; progress; ) {
-    progress = false;
-    const swap = [...platform.keys()].sort().find((c) => {
-      const target = misplaced(c);
-      return target !== undefined && record(c) !== undefined && misplaced(target) === c;
-    });
-    if (swap !== undefined) {
-      // Removed to be added again where it belongs: nothing keeps a record out of it.
-      const gone = goneAt(desired[swap]) ?? NOTHING;
-      steps.push({ kind: 'delete', campaign: swap, gone });
-      platform.set(swap, { gone });
-    }
-    for (const c of [...platform.keys()].sort()) {
-      const here = record(c);
-      if (here === undefined) continue;
-      const born = incarnation(c);
-      const target = born === undefined ? undefined : desiredAt.get(born);
-      if (target === c) continue;
-      if (target !== undefined) {
-        if (!isFree(platform.get(target))) continue;
-        const want = recordAt(desired[target]) as RecordState;
-        const routing = dueFields(want, here).filter(
-          (name): name is (typeof ROUTING)[number] =>
-            (ROUTING as readonly string[]).includes(name) &&
-            !unsendable(name, want.fields[name]?.value ?? null),
-        );
-        const moved = withFields(withAt(here, want.at), pick(want, routing));
-        // Vacated for the replay's record there, if any: nothing keeps that one out.
-        const gone = goneAt(desired[c]) ?? NOTHING;
-        steps.push({
-          kind: 'transfer',
-          from: c,
-          to: target,
-          fields: valuesOf(want.fields, routing),
-          place: { record: moved },
-          gone,
-        });
-        platform.set(target, { record: moved });
-        platform.set(c, { gone });
-        progress = true;
-        continue;
-      }
-      // Not wanted anywhere: it goes, unless it was made outside the integration and no event of
-      // ours removed it. Removed to make room for the replay's newer record there, nothing keeps
-      // that one out.
-      const place = desired[c];
-      if (here.origin.kind === 'outside' && goneAt(place) === undefined) continue;
-      const gone = goneAt(place) ?? NOTHING;
-      steps.push({ kind: 'delete', campaign: c, gone });
-      platform.set(c, { gone });
-      progress = true;
-    }
-  }
-
-  for (const [c, want] of wanted) {
-    const here = record(c);
-    if (here !== undefined && incarnation(c) === bornOf(want)) {
-      const updated = updates(c, want, here, events);
-      const adding = stuck(want, here) ? creation(c, want, events) : undefined;
-      if (adding === undefined) {
-        steps.push(...updated);
-        continue;
-      }
-      // A field the API cannot set back holds a value the replay does not give this record (one
-      // of its family's other records had it): only a record added afresh starts without it.
-      steps.push({ kind: 'delete', campaign: c, gone: NOTHING }, ...adding);
-      continue;
-    }
-    if (here !== undefined) {
-      // Its place is taken by a record made outside (a refused move found it there, after the
-      // ledger had written to that campaign): refused, as the replay refuses one it foresees,
-      // and read again before the next try.
-      if (here.origin.kind === 'outside') steps.push({ kind: 'conflict', campaign: c });
-      // Otherwise by one of ours that could not move away yet: the ledger reads again.
-      continue;
-    }
-    if ([...platform.values()].some((p) => isIncarnation(recordAt(p), bornOf(want)))) continue;
-    const gone = goneAt(platform.get(c));
-    if (gone?.by === 'outside' && gone.after >= (want.at ?? NO_EVENT)) {
-      // Removed on the platform, outside the integration, after the newest event that put it
-      // here: not undone.
-      continue;
-    }
-    const adding = creation(c, want, events);
-    if (adding === undefined) continue;
-    steps.push(...adding);
-    platform.set(c, { record: want });
-  }
-
-  // A campaign the ledger has never met, named by a delete: the delete is sent, whatever is there
-  // (a record made outside goes; none answers NORECORDFOUND).
-  const deleted = new Set(events.flatMap(({ op }) => (op.kind === 'delete' ? [op.campaign] : [])));
+  const m = matching(desired, known);
+  while (movesAndRemovals(m));
   for (const [c, place] of Object.entries(desired)) {
-    if ('gone' in place && !platform.has(c) && deleted.has(c) && known.base[c] === undefined) {
-      steps.push({ kind: 'delete', campaign: c, gone: place.gone });
-      platform.set(c, place);
-    }
+    const want = recordAt(place);
+    if (want !== undefined) settle(m, c, want, events);
   }
-  return readBeforeState(steps, known);
+  deletesWhereUnmet(m, known, events);
+  return readBeforeState(m.steps, known);
 };
 
 /**
