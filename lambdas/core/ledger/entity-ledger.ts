@@ -13,6 +13,7 @@ import type {
 import { sameEvent, type Version } from './event-version';
 import { type LedgerDoc, parseLedgerDoc } from './ledger-doc';
 import type { ClaimResult, LedgerStore } from './ledger-store';
+import { messageOutcome } from './message-outcome';
 
 /**
  * The mechanism of the entity ledger, for any kind of entity: per message, claim the entity (a
@@ -221,7 +222,7 @@ export class EntityLedger {
     };
   }
 
-  /** What the message got: how its work ended, and what its event does in the replay. */
+  /** What the message got: how its work ended, and what its event does in the replay (message-outcome.ts). */
   #decide(
     kind: AnyEntityKind,
     before: Doc,
@@ -232,7 +233,7 @@ export class EntityLedger {
     const start = kind.start(worked.known, before.snapshot?.state);
     const withIt = worked.replayed ?? kind.replay(start, events);
     const effect: Effect = withIt.effects.get(event.key) ?? { kind: 'applied' };
-    return this.#outcomeOf(kind, {
+    return messageOutcome({
       effect,
       failure: worked.unsettled,
       wrote: worked.wrote,
@@ -250,62 +251,8 @@ export class EntityLedger {
             events.filter((e) => e.key !== event.key),
           ).state,
         ),
-      op: event.op,
+      alreadyCode: (doubted) => kind.alreadyCode(event.op, doubted),
     });
-  }
-
-  #outcomeOf(
-    kind: AnyEntityKind,
-    facts: {
-      effect: Effect;
-      failure: Outcome | undefined;
-      wrote: Outcome | undefined;
-      doubted: boolean;
-      /** A newer event of the entity took effect. */
-      overtaken: boolean;
-      /** Why work on the platform after this event keeps it from taking effect, if it does. */
-      keptByPlatform: () => string | undefined;
-      /** Without this event, the entity would hold the same values. */
-      stale: () => boolean;
-      op: unknown;
-    },
-  ): Outcome {
-    const { effect, failure, wrote } = facts;
-    if (failure !== undefined) return failure;
-    if (effect.kind === 'conflict') return outcome('permanent', effect.code, effect.reason);
-    if (effect.kind === 'none') {
-      // Nothing there to act on, as far as anyone can tell now; but a request of this message
-      // that went unanswered may be what removed it.
-      return facts.doubted
-        ? outcome(
-            'success',
-            kind.alreadyCode(facts.op, true),
-            'a request of this message went unanswered; reading back showed it done',
-          )
-        : facts.overtaken
-          ? outcome(
-              'success',
-              'STALE_SKIPPED',
-              `${effect.reason}; newer events of this entity have decided its state since`,
-            )
-          : outcome('success', effect.code, effect.reason);
-    }
-    // Calls made: the message did work on the platform (its own, or what its entity still owed).
-    if (wrote !== undefined) return wrote;
-    const kept = facts.keptByPlatform();
-    if (kept !== undefined) return outcome('success', 'STALE_SKIPPED', kept);
-    if (facts.stale()) {
-      return outcome(
-        'success',
-        'STALE_SKIPPED',
-        'newer events of this entity already decided everything this event sets',
-      );
-    }
-    return outcome(
-      'success',
-      kind.alreadyCode(facts.op, facts.doubted),
-      'the platform already holds what this event asks for',
-    );
   }
 
   /**

@@ -21,7 +21,9 @@ import type { RecordStep, SetFields } from './steps';
  * What one record operation (an op of `RecordOp`, an action's message) is, all in its own module
  * under `operations/`: the shared code (replay, step runner, learn, the kind) asks it by name, so
  * a change to what an action does is read and made in that one file. `K` names the op, and the
- * write step the planner makes for it, which carry the same kind.
+ * write step the planner makes for it, which carry the same kind. Which of its codes a message
+ * gets (its `apply` effect's, its `run` answer's, its `alreadyCode`) is decided in one table:
+ * `core/ledger/message-outcome.ts`.
  */
 export interface RecordOperation<K extends RecordOp['kind']> {
   /**

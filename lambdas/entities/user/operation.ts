@@ -11,7 +11,9 @@ import type { UserStep } from './steps';
  * What one user operation (an op of `UserOp`, an action's message) is, all in its own module
  * under `operations/`: the shared code (replay, planner, step runner, learn) asks it by name, so a
  * change to what an action does is read and made in that one file. `K` names the op, and the
- * write step the planner makes for it, which carry the same kind.
+ * write step the planner makes for it, which carry the same kind. Which of its codes a message
+ * gets (its `apply` effect's, its `run` answer's, its `alreadyCode`) is decided in one table:
+ * `core/ledger/message-outcome.ts`.
  */
 export interface UserOperation<K extends UserOp['kind']> {
   /** What the op does to the model at its version, as the platform would apply its request. Pure. */
