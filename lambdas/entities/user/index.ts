@@ -10,8 +10,9 @@ import {
   NOTHING_THERE,
   UNKNOWN_USER,
 } from './known';
-import { learnUser, type UserAnswer } from './learn';
+import { learnUser } from './learn';
 import { type UserId, type UserOp, type UserState, userAt } from './model';
+import type { UserAnswer } from './operation';
 import { operationOf } from './operations';
 import { USER_PARTS } from './persisted';
 import { runUserStep } from './platform-steps';

@@ -1,4 +1,3 @@
-import type { StepAnswer } from '../../core/ledger/entity-kind';
 import {
   baseAfterFinding,
   baseAfterUnanswered,
@@ -8,25 +7,9 @@ import {
   sureUser,
   userAfterRead,
 } from './known';
+import type { UserAnswer } from './operation';
 import { operationOf } from './operations';
 import type { UserStep } from './steps';
-
-/** What a step's call told the ledger, beyond its status. */
-export type UserFinding =
-  /** A read found the user there. */
-  | 'there'
-  /** A read found no user. */
-  | 'absent'
-  /** add-user answered ALREADY_EXISTS with no earlier attempt of the call unanswered: not ours. */
-  | 'theirs'
-  /** delete-user removed a user (it did not answer NOT_FOUND). */
-  | 'removed'
-  /** Nothing beyond its status: it failed or went unanswered, added the user, found ours there, or deleted nothing. */
-  | 'nothing-more';
-
-export interface UserAnswer extends StepAnswer {
-  readonly finding: UserFinding;
-}
 
 /**
  * What the ledger knows of a user after a step's call ended as `answer`: a read's finding, or a

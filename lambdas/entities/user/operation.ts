@@ -1,9 +1,8 @@
-import type { Effect, StepContext } from '../../core/ledger/entity-kind';
+import type { Effect, StepAnswer, StepContext } from '../../core/ledger/entity-kind';
 import type { Version } from '../../core/ledger/event-version';
 import type { OutcomeCode } from '../../core/pipeline/outcome';
 import type { CallOptions } from '../../core/platform/platform-caller';
 import type { KnownUser } from './known';
-import type { UserAnswer } from './learn';
 import type { UserId, UserOp, UserPlace, UserState } from './model';
 import type { UserStep } from './steps';
 
@@ -26,6 +25,23 @@ export interface UserOperation<K extends UserOp['kind']> {
   learn(known: KnownUser, step: WriteStep<K>, answer: UserAnswer): KnownUser;
   /** Its code when its state was already in place; `doubted`: an unanswered call of ours did it. */
   alreadyCode(doubted: boolean): OutcomeCode;
+}
+
+/** What a step's call told the ledger, beyond its status. */
+export type UserFinding =
+  /** A read found the user there. */
+  | 'there'
+  /** A read found no user. */
+  | 'absent'
+  /** add-user answered ALREADY_EXISTS with no earlier attempt of the call unanswered: not ours. */
+  | 'theirs'
+  /** delete-user removed a user (it did not answer NOT_FOUND). */
+  | 'removed'
+  /** Nothing beyond its status: it failed or went unanswered, added the user, found ours there, or deleted nothing. */
+  | 'nothing-more';
+
+export interface UserAnswer extends StepAnswer {
+  readonly finding: UserFinding;
 }
 
 export interface Applied {

@@ -1,6 +1,6 @@
 import type { StepContext } from '../../core/ledger/entity-kind';
-import type { UserAnswer } from './learn';
 import { NOT_OURS_TO_DO, type UserId, type UserOp } from './model';
+import type { UserAnswer } from './operation';
 import { operationOf } from './operations';
 import { runRead } from './read-step';
 import type { UserStep } from './steps';

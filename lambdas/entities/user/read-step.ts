@@ -1,8 +1,8 @@
 import { existenceResult, queryUserExistence } from '../../actions/query-user-existence';
 import type { StepContext } from '../../core/ledger/entity-kind';
 import type { Outcome } from '../../core/pipeline/outcome';
-import type { UserAnswer } from './learn';
 import type { UserId, UserOp } from './model';
+import type { UserAnswer } from './operation';
 
 /** Asks the platform whether the user is there (query-user-existence), with the message's call options. */
 export const lookUp = async ({ id, platform, call }: StepContext<UserId, UserOp>) =>
