@@ -80,10 +80,14 @@ export const stepStatus = (outcome: Outcome): StepAnswer['status'] =>
       ? 'uncertain'
       : 'failed';
 
-/** The context a step runs in. */
-export interface StepContext<Id, Op> {
+/**
+ * The context a step runs in: what an operation may consult besides its step (the step says what
+ * to do; `known` says what the ledger knows the platform holds as the step starts).
+ */
+export interface StepContext<Id, Op, Known = unknown> {
   readonly id: Id;
   readonly events: readonly StoredEvent<Op>[];
+  readonly known: Known;
   readonly platform: PlatformCaller;
   readonly call: CallOptions;
 }
@@ -172,7 +176,11 @@ export interface EntityKind<
    * completing a record) stays. Empty when the platform holds `desired`.
    */
   steps(desired: State, known: Known, events: readonly StoredEvent<Op>[]): readonly Step[];
-  run(step: Step, context: StepContext<Id, Op>): Promise<Answer>;
+  /**
+   * Sends `step` (one platform call, or a read and a call) and reads its answer. The ledger runs
+   * one step at a time and asks `steps` again after each, with what `learn` made of the answer.
+   */
+  run(step: Step, context: StepContext<Id, Op, Known>): Promise<Answer>;
   /** What the ledger knows after `step` ended as `answer`. Pure. */
   learn(known: Known, step: Step, answer: Answer): Known;
   /**

@@ -416,7 +416,7 @@ const work = async (
     if (!request.platform.mayStartRequest(request.deadline)) {
       return ended(turns, outOfTime(), replayed);
     }
-    const answer = await kind.run(step, context);
+    const answer = await kind.run(step, { ...context, known: turns.known });
     turns = learnt(kind, turns, step, answer);
     if (answer.status === 'failed') return ended(turns, turns.failure);
     if (answer.status === 'uncertain' && turns.unanswered >= request.platform.maxAttempts) {

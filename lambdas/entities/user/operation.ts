@@ -17,8 +17,13 @@ import type { UserStep } from './steps';
 export interface UserOperation<K extends UserOp['kind']> {
   /** What the op does to the model at its version, as the platform would apply its request. Pure. */
   apply(state: UserState, v: Version, op: Extract<UserOp, { kind: K }>): Applied;
-  /** Sends its step's request (through `writeCall`) and reads the answer for the ledger. */
-  run(step: WriteStep<K>, context: StepContext<UserId, UserOp>): Promise<UserAnswer>;
+  /**
+   * Sends its step's request (through `writeCall`) and reads the answer for the ledger; `context`
+   * also holds what the ledger knows as the step starts (`known.ts` answers questions of it, such
+   * as `whoseUser`). The outcome it returns is the message's when the call changed the platform
+   * (rule 6 of `message-outcome.ts`).
+   */
+  run(step: WriteStep<K>, context: StepContext<UserId, UserOp, KnownUser>): Promise<UserAnswer>;
   /** Where its write leaves the user: one candidate while the call's answer is missing. */
   after(step: WriteStep<K>): UserPlace;
   /** What the ledger knows after the platform answered its step (status `done`). Pure. */
@@ -51,5 +56,9 @@ export interface Applied {
 
 export type WriteStep<K extends UserOp['kind']> = Extract<UserStep, { kind: K }>;
 
-/** A write stops at its first unanswered attempt: a read tells next whether it landed. */
+/**
+ * A write stops at its first unanswered attempt, so no answer it gets follows an attempt that may
+ * have landed: a read tells next whether it did (`platform-caller.test.ts`, "a write that may
+ * have landed").
+ */
 export const writeCall = (call: CallOptions): CallOptions => ({ ...call, stopAtDoubt: true });

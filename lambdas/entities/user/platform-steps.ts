@@ -1,4 +1,5 @@
 import type { StepContext } from '../../core/ledger/entity-kind';
+import type { KnownUser } from './known';
 import { NOT_OURS_TO_DO, type UserId, type UserOp } from './model';
 import type { UserAnswer } from './operation';
 import { operationOf } from './operations';
@@ -11,7 +12,7 @@ import type { UserStep } from './steps';
  */
 export const runUserStep = async (
   step: UserStep,
-  context: StepContext<UserId, UserOp>,
+  context: StepContext<UserId, UserOp, KnownUser>,
 ): Promise<UserAnswer> => {
   switch (step.kind) {
     case 'read':

@@ -5,7 +5,7 @@ import type { UserId, UserOp } from './model';
 import type { UserAnswer } from './operation';
 
 /** Asks the platform whether the user is there (query-user-existence), with the message's call options. */
-export const lookUp = async ({ id, platform, call }: StepContext<UserId, UserOp>) =>
+export const lookUp = async ({ id, platform, call }: StepContext<UserId, UserOp, unknown>) =>
   platform.send(queryUserExistence, { loginUserId: id.loginUserId }, call);
 
 /** Whether the backing contact-center instance holds a user a successful `lookUp` found. */
@@ -13,7 +13,9 @@ export const inCloudConnect = (found: Outcome): boolean =>
   existenceResult(found).cloudConnectStatus === 'EXISTS';
 
 /** The read step: settles a doubt, or looks before the first add. NOT_FOUND is an answer: absent. */
-export const runRead = async (context: StepContext<UserId, UserOp>): Promise<UserAnswer> => {
+export const runRead = async (
+  context: StepContext<UserId, UserOp, unknown>,
+): Promise<UserAnswer> => {
   const outcome = await lookUp(context);
   if (outcome.code === 'NOT_FOUND') {
     return { outcome: { ...outcome, category: 'success' }, status: 'done', finding: 'absent' };

@@ -10,8 +10,6 @@ export type UserStep =
       readonly kind: 'add';
       readonly of: Version;
       readonly place: UserPlace;
-      /** The ledger knows the user there is its own: ALREADY_EXISTS is then in place. */
-      readonly ours: boolean;
     }
   /** delete-user. */
   | { readonly kind: 'delete'; readonly gone: UserGone }
@@ -54,10 +52,10 @@ export const userSteps = (
   }
   const user = want.user;
   if (user.origin === 'outside') return [];
-  const add = (ours: boolean): UserStep[] => [{ kind: 'add', of: user.at, place: { user }, ours }];
+  const add: UserStep[] = [{ kind: 'add', of: user.at, place: { user } }];
   if (there !== undefined) {
     if (there.origin === 'outside') return [{ kind: 'conflict' }];
-    return asksAgain(user.at, there) ? add(true) : [];
+    return asksAgain(user.at, there) ? add : [];
   }
   // Removed on the platform, outside the integration, after the newest add asked for it: not undone.
   if (
@@ -68,5 +66,5 @@ export const userSteps = (
   ) {
     return [];
   }
-  return add(false);
+  return add;
 };

@@ -176,6 +176,39 @@ describe('transient retries', () => {
   });
 });
 
+describe('a write that may have landed', () => {
+  it('stops at its first unanswered attempt with stopAtDoubt, so its caller reads before repeating it', async () => {
+    // Prepare
+    const { realtime } = setup({ maxAttempts: 3, requestTimeoutMs: 40 });
+    script({ hang: true });
+
+    // Act
+    const outcome = await realtime.send(
+      deleteCampaignRecord,
+      { campaignName: 'Leads', clientId: 'c-1' },
+      { stopAtDoubt: true },
+    );
+
+    // Assess: one request, in doubt, and no later attempt to mark afterDoubt
+    expect(outcome).toMatchObject({ category: 'retryable', code: 'TIMEOUT', attempts: 1 });
+    expect(outcome.afterDoubt).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('without it, retries, and marks a later plain failure as coming after a doubt', async () => {
+    // Prepare
+    const { del } = setup({ maxAttempts: 2, requestTimeoutMs: 40 });
+    script({ hang: true }, status(429));
+
+    // Act
+    const outcome = await del();
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'retryable', attempts: 2, afterDoubt: true });
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
 describe('deadline', () => {
   // The first attempt fails with 503; a retry waits 50 ms and may take the full 1000 ms timeout.
   it.each(

@@ -53,6 +53,7 @@ describe('reading a record', () => {
       {
         id: { region: 'eu-central-1', clientId: 'C-1' },
         events: [],
+        known: undefined,
         platform: answering(found),
         call: {},
       },

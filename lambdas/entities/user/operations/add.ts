@@ -1,6 +1,12 @@
 import { addUser } from '../../../actions/add-user';
 import { stepStatus } from '../../../core/ledger/entity-kind';
-import { baseAfterFinding, baseAfterWrite, NOTHING_THERE, SOMEONE_ELSES } from '../known';
+import {
+  baseAfterFinding,
+  baseAfterWrite,
+  NOTHING_THERE,
+  SOMEONE_ELSES,
+  whoseUser,
+} from '../known';
 import { NOT_OURS_TO_DO, userAt } from '../model';
 import { type UserOperation, writeCall } from '../operation';
 import { inCloudConnect, lookUp } from '../read-step';
@@ -45,10 +51,11 @@ export const add: UserOperation<'add'> = {
     if (outcome.code !== 'ALREADY_EXISTS') {
       return { outcome, status: stepStatus(outcome), finding: 'nothing-more' };
     }
-    // Ours when the ledger knows it created the user there, or when an earlier attempt of this
-    // very call went unanswered: the ledger looked before its first add, so a user there now
-    // that no attempt of ours made is someone else's.
-    if (!step.ours && outcome.afterDoubt !== true) {
+    // Ours when the ledger knows it created the user there (ALREADY_EXISTS is then in place): it
+    // looked before its first add, so a user there now that no call of ours made is someone
+    // else's. A write stops at its first unanswered attempt (`writeCall`), so no earlier attempt
+    // of this call can have made it.
+    if (whoseUser(context.known) !== 'ours') {
       return { outcome: { ...outcome, category: 'success' }, status: 'done', finding: 'theirs' };
     }
     if (user.createInCloudConnect === true) {
