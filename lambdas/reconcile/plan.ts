@@ -17,18 +17,54 @@ import type { RepairAction } from './repair-actions';
 import type { ReconcileScope } from './scope';
 import type { Snapshot } from './snapshot';
 
-export const CATEGORIES = [
-  'create',
-  'update',
-  'delete',
-  'unmanaged',
-  'conflict',
-  'skipped',
-  'in-sync',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
+/** What decides a category's place outside the planner. */
+interface CategoryRow {
+  /** Its entries change the platform: only they carry a repair, and apply sends only those. */
+  readonly changes: boolean;
+  /** The summary and the report name its entities one by one (else they only count them). */
+  readonly listed: boolean;
+}
+
+/**
+ * The plan's categories, one row each, in the order the plan sorts its entries and every reader
+ * lists them. What each means is its row's comment. Everything outside the planner derives from
+ * this table: `Category`, `CATEGORIES` and the plan's counts; `CHANGES` (the `changes` rows), so
+ * `hasChanges`, the drift metric (run-function.ts), the plan file's check that only they carry
+ * a repair and what apply sends (plan-file.ts, apply-check.ts); the plan file's category enum
+ * and counts (plan-file.ts); the summary's lines and the report's entity lines (plan-summary.ts,
+ * run-report.ts, the `listed` rows). test/unit/reconcile/plan-categories.test.ts holds each of
+ * those to it, so a new category is a row here and the planner code that puts entries in it.
+ */
+export const CATEGORY_TABLE = {
+  /** The export holds it and the platform does not: the repair adds it. */
+  create: { changes: true, listed: true },
+  /** The platform's data differs from its row's (`fields`): the repair sends the row's. */
+  update: { changes: true, listed: true },
+  /**
+   * The platform holds it and the export does not want it (no row, or a leaver's): the repair
+   * removes it, unless the delete gate holds the whole delete set for a person.
+   */
+  delete: { changes: true, listed: true },
+  /** Not this integration's (the ledger never saw it made), and the scope leaves such alone. */
+  unmanaged: { changes: false, listed: true },
+  /** Export and platform disagree in a way no repair may settle (a clientId held twice, ...). */
+  conflict: { changes: false, listed: true },
+  /** A change the plan does not send; its reason says why (a newer live event, ...). */
+  skipped: { changes: false, listed: true },
+  /** The platform already holds what the export says. */
+  'in-sync': { changes: false, listed: false },
+} as const satisfies Record<string, CategoryRow>;
+
+export type Category = keyof typeof CATEGORY_TABLE;
+
+/** Every category, in the table's order. */
+export const CATEGORIES = Object.keys(CATEGORY_TABLE) as readonly Category[];
+
 /** The categories that change the platform. */
-export const CHANGES: readonly Category[] = ['create', 'update', 'delete'];
+export const CHANGES: readonly Category[] = CATEGORIES.filter((c) => CATEGORY_TABLE[c].changes);
+
+/** The summary and the report name each entity of this category (in sync ones are counted). */
+export const isListed = (category: Category): boolean => CATEGORY_TABLE[category].listed;
 
 export type { RepairAction } from './repair-actions';
 
@@ -149,7 +185,7 @@ const skipNewer = async (
 
 const ORDER = new Map(CATEGORIES.map((c, i) => [c, i]));
 
-/** The entries by category, in CATEGORIES' order, then by entity. */
+/** The entries by category, in the table's order, then by entity. */
 const inOrder = (entries: PlanEntry[]): PlanEntry[] =>
   entries.sort(
     (a, b) =>
