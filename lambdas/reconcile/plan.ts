@@ -27,13 +27,15 @@ interface CategoryRow {
 
 /**
  * The plan's categories, one row each, in the order the plan sorts its entries and every reader
- * lists them. What each means is its row's comment. Everything outside the planner derives from
- * this table: `Category`, `CATEGORIES` and the plan's counts; `CHANGES` (the `changes` rows), so
- * `hasChanges`, the drift metric (run-function.ts), the plan file's check that only they carry
- * a repair and what apply sends (plan-file.ts, apply-check.ts); the plan file's category enum
- * and counts (plan-file.ts); the summary's lines and the report's entity lines (plan-summary.ts,
- * run-report.ts, the `listed` rows). test/unit/reconcile/plan-categories.test.ts holds each of
- * those to it, so a new category is a row here and the planner code that puts entries in it.
+ * lists them; each row's comment says what it means. Everything outside the planner derives
+ * from this table:
+ * - `Category`, `CATEGORIES`: the plan's counts, the plan file's category enum and counts;
+ * - `CHANGES` (the `changes` rows): `hasChanges`, the summary's last line, the drift metric
+ *   (run-function.ts), and the entries that may carry a repair, so what apply sends (plan-file.ts);
+ * - `isListed`: the entities the summary and the report name (plan-summary.ts, run-report.ts).
+ * test/unit/reconcile/plan-categories.test.ts holds the plan file, the summary, the report and
+ * `CHANGES` to it. A new category is a row here and the code that puts entries in it
+ * (plan-records.ts or plan-users.ts, with any new reason in reconcile-codes.ts).
  */
 export const CATEGORY_TABLE = {
   /** The export holds it and the platform does not: the repair adds it. */
