@@ -9,15 +9,8 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
-import {
-  CATEGORIES,
-  type Category,
-  CHANGES,
-  OWNER_AMBIGUOUS,
-  type Plan,
-  type PlanEntry,
-  WORKED_BY_AGENT,
-} from './plan';
+import { OWNER_AMBIGUOUS, WORKED_BY_AGENT } from './delete-gate';
+import { CATEGORIES, type Category, CHANGES, type Plan, type PlanEntry } from './plan';
 import type { RefusalCode } from './reconcile-codes';
 import { Refusal } from './refusal';
 import { isDeleteRepair, REPAIR_ORDER, scopeKind } from './repair-actions';

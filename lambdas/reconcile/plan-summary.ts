@@ -2,7 +2,7 @@
  * A plan as a person reads it before anything changes: each category with its count and the
  * first entities in it, the delete gates, and what the plan could not see.
  */
-import { CATEGORIES, type Category, CHANGES, hasChanges, type Plan } from './plan';
+import { CATEGORIES, type Category, CHANGES, hasChanges, isListed, type Plan } from './plan';
 
 const label = (category: Category): string => category.replaceAll('-', ' ');
 const SHOWN = 8;
@@ -14,7 +14,7 @@ export const summarizePlan = (plan: Plan): string[] => {
   for (const category of CATEGORIES) {
     const entries = plan.entries.filter((e) => e.category === category);
     lines.push(`  ${label(category).padEnd(10)} ${String(entries.length).padStart(6)}`);
-    if (category === 'in-sync') continue;
+    if (!isListed(category)) continue;
     for (const entry of entries.slice(0, SHOWN)) {
       const detail = [
         entry.fields?.join(', '),

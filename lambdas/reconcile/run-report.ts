@@ -1,16 +1,17 @@
 /**
  * A run's report as JSON Lines, for a person or a log tool: the plan's header (counts, gates,
- * sweeps) and one line per entity that is not in sync, with its category, reason and the names
- * of the fields that differ. Never a data value: repair messages stay in the plan.
+ * sweeps) and one line per entity of a listed category (all but in sync), with its category,
+ * reason and the names of the fields that differ. Never a data value: repair messages stay in
+ * the plan.
  */
-import type { Plan } from './plan';
+import { isListed, type Plan } from './plan';
 
 export const reportLines = (plan: Plan, extra: Record<string, unknown> = {}): string[] => {
   const { entries, ...header } = plan;
   return [
     JSON.stringify({ type: 'run', ...header, ...extra }),
     ...entries
-      .filter((entry) => entry.category !== 'in-sync')
+      .filter((entry) => isListed(entry.category))
       .map((entry) =>
         JSON.stringify({
           type: 'entity',

@@ -12,7 +12,7 @@ import {
   recheckDeletes,
   repairsByAction,
 } from '../../lambdas/reconcile/apply-check';
-import { WORKED_BY_AGENT } from '../../lambdas/reconcile/plan';
+import { WORKED_BY_AGENT } from '../../lambdas/reconcile/delete-gate';
 import { parsePlan, planDigest } from '../../lambdas/reconcile/plan-file';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
 import { Refusal, refusedLine } from '../../lambdas/reconcile/refusal';

@@ -17,13 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
 import { ENTITY_KINDS } from '../../../lambdas/entities';
+import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/delete-gate';
 import { dynamoDbLedgerItems } from '../../../lambdas/reconcile/dynamodb-ledger-items';
 import {
   DynamoDbRunHistory,
   RUN_HISTORY_KEY_PREFIX,
 } from '../../../lambdas/reconcile/dynamodb-run-history';
 import { LedgerItemView } from '../../../lambdas/reconcile/ledger-item-view';
-import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
 import { parsePlan, planDigest } from '../../../lambdas/reconcile/plan-file';
 import type {
   PlatformReader,

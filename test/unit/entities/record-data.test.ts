@@ -13,7 +13,7 @@ import {
   dataHash,
   differingKeys,
 } from '../../../lambdas/entities/record-family/record-data';
-import { differingFields } from '../../../lambdas/reconcile/plan';
+import { differingFields } from '../../../lambdas/reconcile/plan-records';
 import type { RecordRow } from '../../../lambdas/reconcile/snapshot';
 
 const CLIENT_ID = 'C-1';

@@ -12,12 +12,8 @@ import {
   repairsByAction,
   workedSincePlan,
 } from '../../../lambdas/reconcile/apply-check';
-import {
-  deleteGate,
-  type Plan,
-  type PlanEntry,
-  WORKED_BY_AGENT,
-} from '../../../lambdas/reconcile/plan';
+import { deleteGate, WORKED_BY_AGENT } from '../../../lambdas/reconcile/delete-gate';
+import type { Plan, PlanEntry } from '../../../lambdas/reconcile/plan';
 import { planDigest, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import type { EntryReason } from '../../../lambdas/reconcile/reconcile-codes';
 import type { RunRecord } from '../../../lambdas/reconcile/run-history';

@@ -3,8 +3,9 @@
  * edited into an invalid repair is refused before anything is sent.
  */
 import { describe, expect, it } from 'vitest';
+import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/delete-gate';
 import { parseManifest } from '../../../lambdas/reconcile/manifest';
-import { type Plan, WORKED_BY_AGENT } from '../../../lambdas/reconcile/plan';
+import type { Plan } from '../../../lambdas/reconcile/plan';
 import { parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import { usersPlan } from './plan-fixture';
 
