@@ -32,7 +32,10 @@ export type { TransferCampaignRecordMessage } from './transfer-campaign-record';
 
 /**
  * The fixed list of actions, for the infrastructure, the tools and the tests. A Lambda bundle
- * imports only its own action's module (see `lambdas/handlers/`), never this list.
+ * imports only its own action's module (see `lambdas/handlers/`), never this list. The stack
+ * builds each action's queue, DLQ, function (entry `lambdas/handlers/<name>.ts`), alarms, config
+ * section and, for `BRAKED_ACTIONS`, its held queue from this list: a new action needs no edit
+ * under `lib/` (test/infra/stack.test.ts runs every assertion per action of it).
  */
 export const ACTIONS = [
   addOrUpdateCampaignRecord,
