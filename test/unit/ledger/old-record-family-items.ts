@@ -25,7 +25,7 @@ export const readAsNow = (raw: unknown) =>
 /** A campaign of the platform as the fixtures keep it. */
 export interface PlatformCampaign {
   readonly name: string;
-  readonly records: readonly unknown[];
+  readonly records: readonly object[];
 }
 
 /** One fixture: an old item, the platform then, and its next message at the ledger's `now`. */
@@ -109,4 +109,44 @@ export const nextMessageRunner = () => {
       item: await store.read(KEY),
     };
   };
+};
+
+/** Each transfer Gone in a value (an item, or a part of one): the transfer's version and `to`. */
+export const transferGones = (value: unknown): { v: unknown; to: unknown }[] => {
+  if (typeof value !== 'object' || value === null) return [];
+  const gone = value as { by?: unknown; v?: unknown; to?: unknown };
+  const here = gone.by === 'transfer' ? [{ v: gone.v, to: gone.to }] : [];
+  return [...here, ...Object.values(value).flatMap(transferGones)];
+};
+
+/**
+ * A value with each transfer Gone's destination left out: what an item written before
+ * destinations were kept can be compared by (its Gones read `to: null`).
+ */
+export const withoutDestinations = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutDestinations);
+  if (typeof value !== 'object' || value === null) return value;
+  const transfer = (value as { by?: unknown }).by === 'transfer';
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !(transfer && key === 'to'))
+      .map(([key, inner]) => [key, withoutDestinations(inner)]),
+  );
+};
+
+/**
+ * The transfer Gones of `item` whose `to` is neither "not recorded" nor the destination its
+ * transfer named, among the events of `fixture` (its item's, those a snapshot keeps, its next).
+ */
+export const madeUpDestinations = (item: unknown, fixture: OldFamilyItem) => {
+  const old = fixture.item as {
+    events: { v: string; op: object }[];
+    snapshot?: { keep: { v: string; op: object }[] };
+  };
+  const named = new Map(
+    [...old.events, ...(old.snapshot?.keep ?? []), fixture.next as { v: string; op: object }]
+      .map(({ v, op }) => [v, op as { kind: string; to?: string }] as const)
+      .flatMap(([v, op]) => (op.kind === 'transfer' ? [[v, op.to] as const] : [])),
+  );
+  return transferGones(item).filter(({ v, to }) => to !== null && to !== named.get(v as string));
 };
