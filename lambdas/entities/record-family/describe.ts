@@ -5,7 +5,8 @@ import type { FamilyState, Gone, Place, RecordOp, RecordState } from './model';
 
 /**
  * What a record family's ledger item means to a person (`ops trace`): per campaign, the record's
- * state, queue and zone, and when the rest was set; no data values, names or agent ids.
+ * state, queue and zone, and when the rest was set, or why it holds none (where a transfer took
+ * it); no data values, names or agent ids.
  */
 
 const what = (op: RecordOp): string => {
@@ -46,6 +47,9 @@ const recordGone = (gone: Gone): string => {
     case 'nothing':
       return 'none (since before the ledger)';
     case 'transfer':
+      return gone.to === null
+        ? `moved away, where to not recorded (since ${when(gone.v)})`
+        : `moved to ${gone.to} (since ${when(gone.v)})`;
     case 'delete':
       return `none (since ${when(gone.v)})`;
     case 'outside':

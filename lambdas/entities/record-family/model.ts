@@ -55,9 +55,19 @@ export interface RecordState {
 /**
  * Why a campaign holds no record of the family: a reason every kind has (`core/ledger/gone.ts`;
  * here `nothing` also covers a record the ledger removed to add the replay's afresh), or the
- * transfer `v` that moved the record away.
+ * transfer `v` that moved the record away, to the campaign `to`.
  */
-export type Gone = EntityGone | { readonly by: 'transfer'; readonly v: Version };
+export type Gone =
+  | EntityGone
+  | {
+      readonly by: 'transfer';
+      readonly v: Version;
+      /**
+       * The campaign the transfer named as its destination; `null`: not recorded, the Gone was
+       * written before destinations were kept (an item of schema 3 without it, or of schema 2).
+       */
+      readonly to: string | null;
+    };
 
 /** A campaign as the family sees it: its record there, or why it holds none. */
 export type Place = { readonly record: RecordState } | { readonly gone: Gone };

@@ -9,7 +9,9 @@ import { KNOWN_FROM_V2, STATE_FROM_V2 } from './persisted-v2';
 /**
  * What the ledger persists of a record family, checked when it is read back. Version 3: who made
  * a record and why a campaign is empty are named cases (version 2 said both with empty versions),
- * and a record no event put where it is has no `at`.
+ * and a record no event put where it is has no `at`. A transfer's `to` came later within version
+ * 3, optional: an item without it reads as "not recorded" (`null`), which is what the code before
+ * it knew, and that code drops it unread (`DocParts.schema`), so no bump.
  */
 
 const origin = z.discriminatedUnion('kind', [
@@ -23,7 +25,11 @@ const recordState = z.object({
 });
 const gone = z.discriminatedUnion('by', [
   ...GONE_REASONS,
-  z.object({ by: z.literal('transfer'), v: z.string() }),
+  z.object({
+    by: z.literal('transfer'),
+    v: z.string(),
+    to: z._default(z.nullable(z.string()), null),
+  }),
 ]);
 const place = z.union([z.object({ record: recordState }), z.object({ gone })]);
 

@@ -45,14 +45,14 @@ const remove = (campaign: string): RecordOp => ({ kind: 'delete', campaign });
 
 /**
  * The values of each campaign's record (versions left out) and the create that made it, or the
- * version of the event it went at.
+ * version of the event it went at (and where a transfer took it).
  */
 const shown = (state: FamilyState) =>
   Object.fromEntries(
     Object.entries(state).map(([campaign, place]) => [
       campaign,
       'gone' in place
-        ? `gone@${'v' in place.gone ? place.gone.v : place.gone.by}`
+        ? `gone@${'v' in place.gone ? place.gone.v : place.gone.by}${place.gone.by === 'transfer' ? `→${place.gone.to}` : ''}`
         : {
             born: place.record.origin.kind === 'ours' ? place.record.origin.born : 'outside',
             ...Object.fromEntries(
@@ -138,10 +138,10 @@ describe('record family replay: each request as the realtime spec applies it', (
       [NO_RECORD],
     ],
     [
-      'a transfer moves the record (its incarnation too) and applies its routing fields',
+      'a transfer moves the record (its incarnation too), applies its routing fields, and says where',
       {},
       [upsert('A', 'Ana'), status('A', 'COMPLETED'), transfer('A', 'B', { skillQueue: 'Q' })],
-      { A: 'gone@3', B: fresh('1', 'Ana', { state: 'COMPLETED', skillQueue: 'Q' }) },
+      { A: 'gone@3→B', B: fresh('1', 'Ana', { state: 'COMPLETED', skillQueue: 'Q' }) },
       ['applied', 'applied', 'applied'],
     ],
     [
@@ -176,7 +176,7 @@ describe('record family replay: each request as the realtime spec applies it', (
       'a record moved away and back keeps its incarnation; a stray event to where it left finds nothing',
       {},
       [upsert('A', 'Ana'), transfer('A', 'B'), status('A', 'COMPLETED'), transfer('B', 'A')],
-      { A: fresh('1', 'Ana'), B: 'gone@4' },
+      { A: fresh('1', 'Ana'), B: 'gone@4→A' },
       ['applied', 'applied', 'none', 'applied'],
     ],
     [

@@ -217,7 +217,14 @@ const recordState: fc.Arbitrary<RecordState> = object(
 type Transfer = Extract<RecordGone, { by: 'transfer' }>;
 const recordGone: fc.Arbitrary<RecordGone> = fc.oneof(
   gone,
-  object({ by: fc.constant('transfer'), v: version } satisfies Every<Transfer>, ['by', 'v']),
+  object(
+    {
+      by: fc.constant('transfer'),
+      v: version,
+      to: fc.oneof(campaign, fc.constant(null)),
+    } satisfies Every<Transfer>,
+    ['by', 'v', 'to'],
+  ),
 );
 
 const place: fc.Arbitrary<Place> = fc.oneof(

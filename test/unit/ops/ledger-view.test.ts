@@ -91,9 +91,10 @@ describe('what ops trace shows of a ledger item', () => {
     ]);
   });
 
-  it('shows who made each record of a family and why a campaign is empty, from a schema 2 item too', () => {
+  it('shows who made each record of a family and why a campaign is empty, from an older item too', () => {
     // Prepare: the family's record moved from Leads to Later; Other holds one made outside, found
-    // by a read. The same item as schema 2 said both with empty versions.
+    // by a read. The same item as schema 2 said both with empty versions, and neither it nor one
+    // of schema 3 written before destinations were kept says where the record went.
     const add = '001795507200000.1.a';
     const move = '001795507800000.3.b';
     const event = (key: string, v: string, op: object) => ({
@@ -124,15 +125,18 @@ describe('what ops trace shows of a ledger item', () => {
       events,
       known,
     });
-    const current = item(ENTITY_KINDS['record-family'].parts.schema, {
+    const known = (to?: string) => ({
       places: {
-        Leads: { gone: { by: 'transfer', v: move } },
+        Leads: { gone: { by: 'transfer', v: move, ...(to === undefined ? {} : { to }) } },
         Later: { record: { origin: { kind: 'ours', born: add }, at: move, fields: {} } },
         Other: { record: { origin: { kind: 'outside' }, fields: {} } },
       },
       base: { Leads: { gone: { by: 'nothing' } }, Later: { gone: { by: 'nothing' } } },
       written: ['Leads', 'Later'],
     });
+    const schema = ENTITY_KINDS['record-family'].parts.schema;
+    const current = item(schema, known('Later'));
+    const beforeDestinations = item(schema, known());
     const v2 = item(2, {
       places: {
         Leads: { gone: move },
@@ -145,17 +149,33 @@ describe('what ops trace shows of a ledger item', () => {
 
     // Act
     const lines = describeLedgerItem(ENTITY_KINDS['record-family'], current);
+    const linesBefore = describeLedgerItem(ENTITY_KINDS['record-family'], beforeDestinations);
     const linesOfV2 = describeLedgerItem(ENTITY_KINDS['record-family'], v2);
 
-    // Assess
-    const known = lines.slice(lines.indexOf('  on the platform, as the ledger knows it'));
-    expect(known).toEqual([
+    // Assess: where the record went, in what the ledger knows; an older item does not make it up.
+    const onPlatform = (all: string[]) =>
+      all.slice(all.indexOf('  on the platform, as the ledger knows it'));
+    const desired = (all: string[]) =>
+      all.slice(0, all.indexOf('  on the platform, as the ledger knows it'));
+    const knownLines = (leads: RegExp) => [
       '  on the platform, as the ledger knows it',
       expect.stringMatching(/^ {4}Later +record made 2026-11-24T08:00:00.000Z$/),
-      expect.stringMatching(/^ {4}Leads +none \(since 2026-11-24T08:10:00.000Z\)$/),
+      expect.stringMatching(leads),
       expect.stringMatching(/^ {4}Other +record made outside this integration$/),
-    ]);
-    expect(linesOfV2).toEqual(lines);
+    ];
+    expect(onPlatform(lines)).toEqual(
+      knownLines(/^ {4}Leads +moved to Later \(since 2026-11-24T08:10:00.000Z\)$/),
+    );
+    expect(onPlatform(linesBefore)).toEqual(
+      knownLines(
+        /^ {4}Leads +moved away, where to not recorded \(since 2026-11-24T08:10:00.000Z\)$/,
+      ),
+    );
+    // What the events want is replayed from them, so it knows where the record went either way.
+    expect(desired(linesBefore)).toContainEqual(
+      expect.stringMatching(/^ {4}Leads +moved to Later \(since 2026-11-24T08:10:00.000Z\)$/),
+    );
+    expect(linesOfV2).toEqual(linesBefore);
   });
 
   it("shows a record family's events by campaign and what their replay wants, through its kind", () => {
@@ -197,13 +217,14 @@ describe('what ops trace shows of a ledger item', () => {
     // Act
     const lines = describeLedgerItem(family, raw);
 
-    // Assess: each event names its campaign; the desired state is the replay's (moved to Won).
+    // Assess: each event names its campaign; the desired state is the replay's (moved to Won),
+    // which knows where the record went whatever the item kept.
     expect(lines).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/08:00:00\.000Z {2}add-or-update-campaign-record +Leads +SUCCESS$/),
         expect.stringMatching(/08:05:00\.000Z {2}transfer-campaign-record +Leads → Won +SUCCESS$/),
         '  desired (the events replayed in order)',
-        expect.stringMatching(/^ {4}Leads +none \(since 2026-11-24T08:05:00\.000Z\)$/),
+        expect.stringMatching(/^ {4}Leads +moved to Won \(since 2026-11-24T08:05:00\.000Z\)$/),
         expect.stringMatching(/^ {4}Won +record made 2026-11-24T08:00:00\.000Z/),
         '  on the platform, as the ledger knows it',
       ]),

@@ -47,7 +47,7 @@ export const transfer: RecordOperation<'transfer'> = {
     }
     const fields = { ...here.fields, ...fieldsAt(v, routingSets(op.routing)) };
     places.set(op.to, { record: { ...here, at: v, fields } });
-    places.set(op.campaign, { gone: { by: 'transfer', v } });
+    places.set(op.campaign, { gone: { by: 'transfer', v, to: op.to } });
     return { kind: 'applied' };
   },
 
