@@ -176,9 +176,10 @@ describe('record family steps', () => {
       event('3', { kind: 'transfer', campaign: 'B', to: 'C', routing: {} }),
     ];
     // Act
-    const { steps } = settle(events, known);
-    // Assess
+    const { steps, known: after } = settle(events, known);
+    // Assess: one call, and the ledger knows the record left A for C (where that call put it)
     expect(steps).toEqual(['transfer A→C']);
+    expect(after.places.A).toMatchObject({ gone: { by: 'transfer', v: '2', to: 'C' } });
   });
 
   it('a delete that arrives after a later add was applied as an update re-creates the record', () => {

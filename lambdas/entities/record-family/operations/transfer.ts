@@ -20,8 +20,12 @@ import { lookUp } from '../read-step';
  * record with this clientId, nothing when no record is there to move at its time.
  */
 
+/**
+ * Where the call leaves both campaigns. The source's Gone names the campaign this call moved the
+ * record to: a chain of moves sent as one call (A→B→C as A→C) left it in C, not in B.
+ */
 const after = (step: WriteStep<'transfer'>) => ({
-  [step.from]: { gone: step.gone },
+  [step.from]: { gone: step.gone.by === 'transfer' ? { ...step.gone, to: step.to } : step.gone },
   [step.to]: step.place,
 });
 
