@@ -3,7 +3,7 @@ import { familyKey, recordIdAlias } from '../../core/ledger/entity-key';
 import type { EntityKind } from '../../core/ledger/entity-kind';
 import { describeFamily } from './describe';
 import { isUnsure, type KnownFamily, type KnownPlace, surePlace, UNKNOWN_FAMILY } from './known';
-import { learnFamily, type RecordAnswer } from './learn';
+import { learnFamily } from './learn';
 import {
   type FamilyId,
   type FamilyState,
@@ -11,6 +11,7 @@ import {
   type RecordOp,
   recordAt,
 } from './model';
+import type { RecordAnswer } from './operation';
 import { operationOf } from './operations';
 import { RECORD_FAMILY_PARTS } from './persisted';
 import { runRecordStep } from './platform-steps';

@@ -1,35 +1,15 @@
-import type { StepAnswer } from '../../core/ledger/entity-kind';
 import {
   asBase,
   type KnownFamily,
   type KnownPlace,
-  type Observed,
   placeAfterRead,
   surePlace,
   writtenTo,
 } from './known';
 import { NOTHING_THERE } from './model';
+import type { RecordAnswer } from './operation';
 import { operationOf } from './operations';
 import type { RecordStep } from './steps';
-
-/** What a record step's call told the ledger, beyond its status. */
-export type RecordFinding =
-  /** A read (or a status change's look-up) found the record, with these values. */
-  | { readonly kind: 'found'; readonly observed: Observed }
-  /** A read found no record in the campaign. */
-  | { readonly kind: 'absent' }
-  /** The platform answered that the record is not where the step addressed it (NORECORDFOUND). */
-  | { readonly kind: 'not-where-addressed' }
-  /** A delete removed a record (it did not answer NORECORDFOUND). */
-  | { readonly kind: 'removed' }
-  /** A refused transfer found its destination holding a record with this clientId. */
-  | { readonly kind: 'occupied'; readonly observed: Observed }
-  /** Nothing beyond its status: it failed or went unanswered, did what it said, or deleted nothing. */
-  | { readonly kind: 'nothing-more' };
-
-export interface RecordAnswer extends StepAnswer {
-  readonly finding: RecordFinding;
-}
 
 /**
  * What the ledger knows of a family after a step's call ended as `answer`. Pure. A read's

@@ -1,10 +1,14 @@
-import { type Effect, type StepContext, stepStatus } from '../../core/ledger/entity-kind';
+import {
+  type Effect,
+  type StepAnswer,
+  type StepContext,
+  stepStatus,
+} from '../../core/ledger/entity-kind';
 import type { Version } from '../../core/ledger/event-version';
 import type { Outcome, OutcomeCode } from '../../core/pipeline/outcome';
 import type { CallOptions } from '../../core/platform/platform-caller';
 import type { PlatformRegion } from '../../core/platform/regions';
-import type { KnownFamily } from './known';
-import type { RecordAnswer, RecordFinding } from './learn';
+import type { KnownFamily, Observed } from './known';
 import {
   type FamilyId,
   type FamilyState,
@@ -31,8 +35,15 @@ export interface RecordOperation<K extends RecordOp['kind']> {
    * the platform would apply its request; its effect.
    */
   apply(places: Map<string, Place>, v: Version, op: Extract<RecordOp, { kind: K }>): Effect;
-  /** Sends its step's request (through `writeCall`) and reads the answer for the ledger. */
-  run(step: WriteStep<K>, context: StepContext<FamilyId, RecordOp>): Promise<RecordAnswer>;
+  /**
+   * Sends its step's request (through `writeCall`) and reads the answer for the ledger; `context`
+   * also holds what the ledger knows as the step starts. The outcome it returns is the message's
+   * when the call changed the platform (rule 6 of `message-outcome.ts`).
+   */
+  run(
+    step: WriteStep<K>,
+    context: StepContext<FamilyId, RecordOp, KnownFamily>,
+  ): Promise<RecordAnswer>;
   /** The campaigns its step's call may change, the one it addresses first. */
   touched(step: WriteStep<K>): readonly string[];
   /** Fields its step sends (a read tells by them whether an unanswered call landed). */
@@ -53,12 +64,32 @@ export interface RecordOperation<K extends RecordOp['kind']> {
   alreadyCode(doubted: boolean): OutcomeCode;
 }
 
+/** What a record step's call told the ledger, beyond its status. */
+export type RecordFinding =
+  /** A read (or a status change's look-up) found the record, with these values. */
+  | { readonly kind: 'found'; readonly observed: Observed }
+  /** A read found no record in the campaign. */
+  | { readonly kind: 'absent' }
+  /** The platform answered that the record is not where the step addressed it (NORECORDFOUND). */
+  | { readonly kind: 'not-where-addressed' }
+  /** A delete removed a record (it did not answer NORECORDFOUND). */
+  | { readonly kind: 'removed' }
+  /** A refused transfer found its destination holding a record with this clientId. */
+  | { readonly kind: 'occupied'; readonly observed: Observed }
+  /** Nothing beyond its status: it failed or went unanswered, did what it said, or deleted nothing. */
+  | { readonly kind: 'nothing-more' };
+
+export interface RecordAnswer extends StepAnswer {
+  readonly finding: RecordFinding;
+}
+
 export type WriteStep<K extends RecordOp['kind']> = Extract<RecordStep, { readonly kind: K }>;
 
 /**
  * A write stops at its first unanswered attempt, and a read tells next whether it landed: a
  * repeat is not always harmless (an add taken for an update drops the clientId item; a repeated
- * move finds nothing), and a read costs what a blind retry would.
+ * move finds nothing), and a read costs what a blind retry would (`platform-caller.test.ts`, "a
+ * write that may have landed").
  */
 export const writeCall = (call: CallOptions): CallOptions => ({ ...call, stopAtDoubt: true });
 

@@ -1,8 +1,8 @@
 import type { StepContext } from '../../core/ledger/entity-kind';
 import { success } from '../../core/pipeline/outcome';
-import type { RecordAnswer } from './learn';
+import type { KnownFamily } from './known';
 import { type FamilyId, OCCUPIED_TO_DO, type RecordOp } from './model';
-import { NOTHING_MORE } from './operation';
+import { NOTHING_MORE, type RecordAnswer } from './operation';
 import { operationOf } from './operations';
 import { runRead } from './read-step';
 import type { RecordStep } from './steps';
@@ -14,7 +14,7 @@ import type { RecordStep } from './steps';
  */
 export const runRecordStep = async (
   step: RecordStep,
-  context: StepContext<FamilyId, RecordOp>,
+  context: StepContext<FamilyId, RecordOp, KnownFamily>,
 ): Promise<RecordAnswer> => {
   switch (step.kind) {
     case 'read':

@@ -5,8 +5,8 @@ import type { CallOptions, PlatformCaller } from '../../core/platform/platform-c
 import { type CampaignRecord, platformTimeMillis } from '../../core/platform/platform-responses';
 import type { PlatformRegion } from '../../core/platform/regions';
 import type { Observed } from './known';
-import type { RecordAnswer } from './learn';
 import type { FamilyId, RecordEvent, RecordOp } from './model';
+import type { RecordAnswer } from './operation';
 import { failed, region } from './operation';
 import { clientIdKeys, heldDataHash } from './record-data';
 import type { RecordStep } from './steps';

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlatformCaller } from '../../../lambdas/core/platform/platform-caller';
 import type { CampaignRecord } from '../../../lambdas/core/platform/platform-responses';
+import { UNKNOWN_FAMILY } from '../../../lambdas/entities/record-family/known';
 import { runRecordStep } from '../../../lambdas/entities/record-family/platform-steps';
 
 const record = (workAttempts: number, lastAttemptTime: string | null): CampaignRecord => ({
@@ -53,7 +54,7 @@ describe('reading a record', () => {
       {
         id: { region: 'eu-central-1', clientId: 'C-1' },
         events: [],
-        known: undefined,
+        known: UNKNOWN_FAMILY,
         platform: answering(found),
         call: {},
       },
