@@ -3,6 +3,7 @@
  * was left, with the platform as it was then, against the simulator; and the platform as the
  * fixtures keep it.
  */
+import { expect } from 'vitest';
 import { EntityLedger, type NewEvent } from '../../../lambdas/core/ledger/entity-ledger';
 import { InMemoryLedgerStore } from '../../../lambdas/core/ledger/in-memory-ledger-store';
 import { parseLedgerDoc } from '../../../lambdas/core/ledger/ledger-doc';
@@ -149,4 +150,31 @@ export const madeUpDestinations = (item: unknown, fixture: OldFamilyItem) => {
       .flatMap(([v, op]) => (op.kind === 'transfer' ? [[v, op.to] as const] : [])),
   );
   return transferGones(item).filter(({ v, to }) => to !== null && to !== named.get(v as string));
+};
+
+/** A captured fixture: the item, its next message, and what that message gave on the old code. */
+export interface CapturedFamilyItem extends OldFamilyItem {
+  readonly outcome: unknown;
+  readonly after: {
+    readonly calls: unknown;
+    readonly platform: readonly PlatformCampaign[];
+    readonly item: unknown;
+  };
+}
+
+/**
+ * Asserts that the next message on an old item did what it did on the old code: the same
+ * outcome, calls, platform and item, except that a transfer's Gone this message wrote (a fold
+ * included) names the destination its transfer named, which the old code did not keep.
+ */
+export const expectAsBefore = (
+  next: Awaited<ReturnType<ReturnType<typeof nextMessageRunner>>>,
+  fixture: CapturedFamilyItem,
+): void => {
+  expect(next.outcome).toEqual(fixture.outcome);
+  expect(next.calls).toEqual(fixture.after.calls);
+  expect(withoutIds(next.platform)).toEqual(withoutIds(fixture.after.platform));
+  const item = readAsNow(next.item);
+  expect(withoutDestinations(item)).toEqual(withoutDestinations(readAsNow(fixture.after.item)));
+  expect(madeUpDestinations(item, fixture)).toEqual([]);
 };

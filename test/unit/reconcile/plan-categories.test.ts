@@ -17,26 +17,15 @@ import {
 import { PlanFileError, parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import { summarizePlan } from '../../../lambdas/reconcile/plan-summary';
 import { reportLines } from '../../../lambdas/reconcile/run-report';
-import { usersPlan } from './plan-fixture';
+import { ADD_USER_REPAIR, EXPORTED_AT, usersPlan } from './plan-fixture';
 
-/** usersPlan's export time: a repair's occurredAt must be it. */
-const EXPORTED_AT = '2026-11-25T06:00:00.000Z';
 const ENTITY = 'user:a@example.com';
 
 /** The repair a user entry of `category` would carry: a delete's for delete, else an add's. */
 const repairOf = (category: Category): NonNullable<PlanEntry['repair']> =>
   category === 'delete'
     ? { action: 'delete-user', message: { loginUserId: 'a@example.com', occurredAt: EXPORTED_AT } }
-    : {
-        action: 'add-user',
-        message: {
-          loginUserId: 'a@example.com',
-          firstName: 'A',
-          lastName: 'B',
-          userTemplateName: 'T',
-          occurredAt: EXPORTED_AT,
-        },
-      };
+    : ADD_USER_REPAIR;
 
 /** A plan whose one entry is in `category`, with a repair when `withRepair`. */
 const planOf = (category: Category, withRepair: boolean): Plan => {

@@ -7,7 +7,7 @@ import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/delete-gate';
 import { parseManifest } from '../../../lambdas/reconcile/manifest';
 import type { Plan } from '../../../lambdas/reconcile/plan';
 import { parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
-import { usersPlan } from './plan-fixture';
+import { ADD_USER_REPAIR, usersPlan } from './plan-fixture';
 
 const plan: Plan = usersPlan(1, {
   counts: { create: 1, update: 0, delete: 0, unmanaged: 0, conflict: 0, skipped: 0, 'in-sync': 0 },
@@ -18,16 +18,7 @@ const plan: Plan = usersPlan(1, {
       entity: 'user:a@example.com',
       category: 'create',
       line: 2,
-      repair: {
-        action: 'add-user',
-        message: {
-          loginUserId: 'a@example.com',
-          firstName: 'A',
-          lastName: 'B',
-          userTemplateName: 'T',
-          occurredAt: '2026-11-25T06:00:00.000Z',
-        },
-      },
+      repair: ADD_USER_REPAIR,
     },
   ],
 });

@@ -1,4 +1,19 @@
-import type { Plan } from '../../../lambdas/reconcile/plan';
+import type { Plan, PlanEntry } from '../../../lambdas/reconcile/plan';
+
+/** usersPlan's export time: a repair's occurredAt must be it. */
+export const EXPORTED_AT = '2026-11-25T06:00:00.000Z';
+
+/** The repair that adds user a@example.com, as a users plan carries it. */
+export const ADD_USER_REPAIR: NonNullable<PlanEntry['repair']> = {
+  action: 'add-user',
+  message: {
+    loginUserId: 'a@example.com',
+    firstName: 'A',
+    lastName: 'B',
+    userTemplateName: 'T',
+    occurredAt: EXPORTED_AT,
+  },
+};
 
 /** A users plan `p1` of scope `s`, over an export of `rowCount` rows, with `rest`. */
 export const usersPlan = (
@@ -13,7 +28,7 @@ export const usersPlan = (
   snapshot: {
     id: 'abc',
     file: 'f.csv',
-    exportedAt: '2026-11-25T06:00:00.000Z',
+    exportedAt: EXPORTED_AT,
     rowCount,
     sha256: 'a'.repeat(64),
   },
