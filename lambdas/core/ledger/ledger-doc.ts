@@ -100,7 +100,9 @@ export interface DocParts<Id, Op, State, Known> {
    * new shape could not be read by the previous code after a rollback: a field renamed, retyped or
    * made required, a union variant (an op, a reason) added, renamed or split. A new optional field
    * needs no bump only when its absence means what the previous code meant; an older deployment
-   * reading the new item drops it (zod strips unknown keys), so it must be safe to lose.
+   * reading the new item drops it (zod strips unknown keys), so it must be safe to lose. A bump
+   * that only adds variants needs no reader file: the previous version is read by the same
+   * shapes, `previous: { schema: <old>, id, op, state, known, previous: <what the old read> }`.
    */
   readonly schema: number;
   readonly id: z.ZodMiniType<Id>;

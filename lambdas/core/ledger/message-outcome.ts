@@ -19,6 +19,9 @@ import type { Effect } from './entity-kind';
  * | 9 | otherwise: the platform already holds it | success, `alreadyCode(doubted)` |
  *
  * A copy of an event the ledger already settled is DUPLICATE before any of this (entity-ledger.ts).
+ * Rule 6's write is a call the platform answered with success (`learnt` in entity-ledger.ts), so
+ * an operation's `run` may read a NOT_FOUND as ALREADY_ABSENT and the message gets that code.
+ * test/unit/ledger/message-outcome.test.ts holds each rule.
  */
 export interface OutcomeFacts {
   /** What the message's event does in the replay. */

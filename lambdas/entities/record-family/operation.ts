@@ -37,8 +37,9 @@ export interface RecordOperation<K extends RecordOp['kind']> {
   apply(places: Map<string, Place>, v: Version, op: Extract<RecordOp, { kind: K }>): Effect;
   /**
    * Sends its step's request (through `writeCall`) and reads the answer for the ledger; `context`
-   * also holds what the ledger knows as the step starts. The outcome it returns is the message's
-   * when the call changed the platform (rule 6 of `message-outcome.ts`).
+   * also holds what the ledger knows as the step starts. Whatever it returns for a call the
+   * platform answered with success is the message's outcome, whatever its code (rule 6 of
+   * `message-outcome.ts`).
    */
   run(
     step: WriteStep<K>,

@@ -20,8 +20,10 @@ export interface UserOperation<K extends UserOp['kind']> {
   /**
    * Sends its step's request (through `writeCall`) and reads the answer for the ledger; `context`
    * also holds what the ledger knows as the step starts (`known.ts` answers questions of it, such
-   * as `whoseUser`). The outcome it returns is the message's when the call changed the platform
-   * (rule 6 of `message-outcome.ts`).
+   * as `whoseUser`). Whatever it returns for a call the platform answered with success is the
+   * message's outcome, whatever its code (rule 6 of `message-outcome.ts`;
+   * `test/unit/actions/answers.test.ts` holds delete-user's NOT_FOUND read as ALREADY_ABSENT
+   * through the ledger).
    */
   run(step: WriteStep<K>, context: StepContext<UserId, UserOp, KnownUser>): Promise<UserAnswer>;
   /** Where its write leaves the user: one candidate while the call's answer is missing. */
