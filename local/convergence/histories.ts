@@ -1,7 +1,9 @@
 /**
  * Random histories of entities, as producers send them: each campaign record (by clientId) and
  * each user gets a few events in time order, every message addressed where the entity is at that
- * moment of its history (a record moved by a transfer is addressed in its new campaign).
+ * moment of its history (a record moved by a transfer is addressed in its new campaign). With
+ * `staleAddresses`, a lagging producer also addresses some later steps of a moved record to the
+ * campaign it left, at their own time: the model applies them there, as the platform would.
  *
  * Two shapes. `historiesArb` is the first suite's: one move per record, never back. `historyArb`
  * adds what issue 23 asks for: chains of moves (back to a campaign the record left included),
@@ -266,6 +268,14 @@ export interface HistoryShape {
    * changes, transfers and deletes of that record may name it by previewRecordId only.
    */
   readonly byPreviewRecordId: boolean;
+  /**
+   * Some status changes, deletes and transfers of a line whose record has moved are addressed to
+   * the campaign that record left last, as a CRM that lags behind its own moves sends them
+   * (never those naming the record by previewRecordId). Off, the histories are draw for draw
+   * those of the shape without this field, so a fixed seed gives what it gave before.
+   * @default false
+   */
+  readonly staleAddresses?: boolean;
 }
 
 interface LineStep {
@@ -273,6 +283,8 @@ interface LineStep {
   readonly gap: number;
   /** Asked to name the record by previewRecordId (honoured where the record is still the one the first part left). */
   readonly byId: boolean;
+  /** Asked to address the campaign the line's record left (honoured where it has left one). */
+  readonly stale?: boolean;
 }
 
 interface FamilyOutline {
@@ -286,6 +298,7 @@ interface Timed {
   readonly index: number;
   readonly step: Step;
   readonly byId: boolean;
+  readonly stale: boolean;
   readonly atMs: number;
 }
 
@@ -308,6 +321,7 @@ const timedSteps = (lines: FamilyOutline['lines'], maxMoves: number): Timed[] =>
         index,
         step: s.step,
         byId: s.byId,
+        stale: s.stale ?? false,
         atMs: START + (minutes[index] ?? 0) * MINUTE + line * 30_000,
       }));
     })
@@ -318,10 +332,14 @@ const timedSteps = (lines: FamilyOutline['lines'], maxMoves: number): Timed[] =>
  * clientId (each holding a numbered record, an incarnation) and where each line's record is. A
  * transfer into a campaign that holds the clientId already has no effect, and the line's record
  * stays; a transfer of a record that is not there re-homes the line (its next add lands there).
+ * A stale step is addressed to the campaign the line's record left last and acts on whatever that
+ * campaign holds then (nothing, a twin's record, a later add's); the line stays where it is.
  */
 class FamilyWalk {
   readonly held = new Map<string, number>();
   readonly at: string[];
+  /** Per line, the campaign its record left on its last move; none once it adds a new one. */
+  readonly #left: (string | undefined)[] = [];
   #incarnations = 0;
 
   constructor(lines: number) {
@@ -329,11 +347,15 @@ class FamilyWalk {
   }
 
   /** The step's campaign and, for a transfer, its destination; then its effect. */
-  take(line: number, step: Step): { campaign: string; to?: string } {
-    const campaign = this.at[line] ?? CAMPAIGNS[0];
+  take(line: number, step: Step, stale = false): { campaign: string; to?: string } {
+    const left = stale && step.kind !== 'upsert' ? this.#left[line] : undefined;
+    const campaign = left ?? this.at[line] ?? CAMPAIGNS[0];
     switch (step.kind) {
       case 'upsert':
-        if (!this.held.has(campaign)) this.held.set(campaign, ++this.#incarnations);
+        if (!this.held.has(campaign)) {
+          this.held.set(campaign, ++this.#incarnations);
+          this.#left[line] = undefined;
+        }
         return { campaign };
       case 'status':
         return { campaign };
@@ -349,6 +371,8 @@ class FamilyWalk {
           this.held.delete(campaign);
           this.held.set(to, record);
         }
+        if (left !== undefined) return { campaign, to };
+        if (record !== undefined) this.#left[line] = campaign;
         this.at[line] = to;
         return { campaign, to };
       }
@@ -367,7 +391,7 @@ const familyHistory = (
   if (shape.byPreviewRecordId) {
     const probe = new FamilyWalk(outline.lines.length);
     const ends = timed.flatMap((t, i) => {
-      probe.take(t.line, t.step);
+      probe.take(t.line, t.step, t.stale);
       return probe.held.size > 0 ? [i + 1] : [];
     });
     split = ends[outline.split % Math.max(1, ends.length)] ?? timed.length;
@@ -407,7 +431,7 @@ const familyHistory = (
         : t.step;
     // The rest is a minute later, so every event of it is newer than the first part's.
     const atMs = t.atMs + (i >= split ? MINUTE : 0);
-    const { campaign, to } = walk.take(t.line, step);
+    const { campaign, to } = walk.take(t.line, step, t.stale && !byId);
     const common = {
       correlationId: `${clientId}-${t.line}-${t.index}`,
       occurredAt: iso(atMs),
@@ -427,21 +451,31 @@ const familyHistory = (
   return { first, rest };
 };
 
-const lineArb = (maxSteps: number): fc.Arbitrary<LineStep[]> =>
-  fc.array(fc.record({ step: stepArb(3), gap: gapArb, byId: fc.boolean() }), {
-    minLength: 1,
-    maxLength: maxSteps,
-  });
+/** One step in three of a line asks to be stale-addressed, when the shape has them at all. */
+const staleArb = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(false) },
+  { weight: 1, arbitrary: fc.constant(true) },
+);
 
-/** Histories of issue 23's shapes: move chains, twins, steps naming the record by its id. */
-export const historyArb = (shape: HistoryShape): fc.Arbitrary<History> =>
-  fc
+const lineArb = (maxSteps: number, staleAddresses: boolean): fc.Arbitrary<LineStep[]> => {
+  const drawn = { step: stepArb(3), gap: gapArb, byId: fc.boolean() };
+  // Drawn only when asked: an extra draw per step would change every history of a fixed seed.
+  const step: fc.Arbitrary<LineStep> = staleAddresses
+    ? fc.record({ ...drawn, stale: staleArb })
+    : fc.record(drawn);
+  return fc.array(step, { minLength: 1, maxLength: maxSteps });
+};
+
+/** Histories of issue 23's shapes: move chains, twins, steps naming the record by its id, stale addresses. */
+export const historyArb = (shape: HistoryShape): fc.Arbitrary<History> => {
+  const line = (maxSteps: number) => lineArb(maxSteps, shape.staleAddresses ?? false);
+  return fc
     .tuple(
       fc.array(
         fc.record({
           lines: shape.twins
-            ? fc.oneof(fc.tuple(lineArb(10)), fc.tuple(lineArb(8), lineArb(6)))
-            : fc.tuple(lineArb(10)),
+            ? fc.oneof(fc.tuple(line(10)), fc.tuple(line(8), line(6)))
+            : fc.tuple(line(10)),
           split: fc.nat(),
         }),
         { minLength: shape.records, maxLength: shape.records },
@@ -458,6 +492,7 @@ export const historyArb = (shape: HistoryShape): fc.Arbitrary<History> =>
         rest: parts.flatMap((part) => part.rest),
       };
     });
+};
 
 /**
  * The rest as it is sent: each step marked by id names its record by the previewRecordID the

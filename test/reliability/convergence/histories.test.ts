@@ -4,6 +4,7 @@
  * so a change that stops producing move chains, twins or previewRecordId-only steps fails here
  * rather than letting the convergence properties pass on easier histories.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +15,7 @@ import {
   historyArb,
   resolveById,
 } from '../../../local/convergence/histories';
-import { applyInOrder } from '../../../local/convergence/model';
+import { applyInOrder, inVersionOrder } from '../../../local/convergence/model';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { settingsFor, TENANT } from '../support/harness';
 import { API_KEY } from './convergence-check';
@@ -62,12 +63,78 @@ const pathsOnModel = async (history: History): Promise<string[][]> => {
   return [...paths.values()];
 };
 
+/** A message's line: correlation ids are `<clientId>-<line>-<step>`. */
+const lineOf = (message: unknown): string =>
+  (message as { correlationId: string }).correlationId.replace(/-\d+$/, '');
+
+interface StaleCount {
+  /** Addressed to a campaign the line's record left, holding no record of the clientId then. */
+  readonly toEmpty: number;
+  /** The same, where that campaign holds another record of the clientId by then. */
+  readonly toAnother: number;
+}
+
+/**
+ * The history's messages addressed to a campaign their line's record had left by then, by a move
+ * of that line, found on the in-order model: its events are applied one at a time, each line
+ * following the record its add, update or transfer wrote. A record another line's message moved
+ * or deleted is no longer the line's (two lines can share a campaign without stale addresses).
+ */
+const staleOnModel = async (history: History): Promise<StaleCount> => {
+  const simulator = platform();
+  simulator.reset();
+  const settings = settingsFor(simulator.baseUrl);
+  /** Per line, its record and the campaigns the line put it in, in order. */
+  const lines = new Map<string, { record: string; path: string[] }>();
+  const drop = (record: string, but: string) => {
+    for (const [line, own] of lines) if (own.record === record && line !== but) lines.delete(line);
+  };
+  let toEmpty = 0;
+  let toAnother = 0;
+  for (const event of inVersionOrder(eventsOf(history))) {
+    const { campaignName, clientId } = event.message as { campaignName: string; clientId: string };
+    const line = lineOf(event.message);
+    const path = lines.get(line)?.path ?? [];
+    if (
+      event.action !== 'add-or-update-campaign-record' &&
+      path.includes(campaignName) &&
+      path.at(-1) !== campaignName
+    ) {
+      if (simulator.state.findByClientId(campaignName, clientId)) toAnother += 1;
+      else toEmpty += 1;
+    }
+    const seen = simulator.state.history.length;
+    await applyInOrder([event], simulator, settings, API_KEY);
+    for (const op of simulator.state.history.slice(seen)) {
+      const { previewRecordID: record, campaignName: at } = op;
+      if (record === undefined || at === undefined) continue;
+      if (op.action === 'deleteRecordFromCampaign') drop(record, '');
+      if (op.action === 'addOrUpdateCampaignRecord:add') lines.set(line, { record, path: [at] });
+      if (op.action === 'addOrUpdateCampaignRecord:update' && lines.get(line)?.record !== record)
+        lines.set(line, { record, path: [at] });
+      if (op.action === 'transferCampaignRecord') {
+        const own = lines.get(line);
+        if (own?.record === record) own.path.push(at);
+        else lines.set(line, { record, path: [campaignName, at] });
+        drop(record, line);
+      }
+    }
+  }
+  return { toEmpty, toAnother };
+};
+
+/** A digest of a fixed-seed sample of each shape, to compare with one taken before a change. */
+const fingerprint = (shape: HistoryShape): string =>
+  createHash('sha256')
+    .update(JSON.stringify(fc.sample(historyArb(shape), { seed: 20261127, numRuns: 12 })))
+    .digest('hex');
+
 const transfersPerLine = (history: History): number[] => {
   const counts = new Map<string, number>();
   for (const { action, message } of eventsOf(history)) {
     if (action !== 'transfer-campaign-record') continue;
-    // Correlation ids are `<clientId>-<line>-<step>` (`<clientId>-<step>` in the first shape).
-    const line = (message as { correlationId: string }).correlationId.replace(/-\d+$/, '');
+    // `<clientId>-<step>` in the first shape: the record is its line.
+    const line = lineOf(message);
     counts.set(line, (counts.get(line) ?? 0) + 1);
   }
   return [...counts.values()];
@@ -83,6 +150,37 @@ describe('the convergence histories', () => {
     expect(Math.max(...histories.flatMap(transfersPerLine))).toBe(4);
     expect(paths.some((path) => path.length >= 4)).toBe(true);
     expect(paths.some((path) => new Set(path).size < path.length)).toBe(true);
+  });
+
+  it('without stale addresses, are the histories they were before that field existed', () => {
+    // Prepare: the bench samples these with a fixed seed; its figures must not move. The digests
+    // were taken on main before `staleAddresses` was added.
+    const moves: HistoryShape = { ...SHAPE, users: 2, twins: false, byPreviewRecordId: false };
+
+    // Act + Assess
+    expect(fingerprint(moves)).toBe(
+      '4f935cb4e9f66d4ff063b2a9721b3be5ffe0c56026329477e283fb11efbfc49d',
+    );
+    expect(fingerprint({ ...moves, twins: true, staleAddresses: false })).toBe(
+      'bd5760e5b0005bfe0502214e3ad54e6ba9fd67b48e2a05818e2c66677e45485a',
+    );
+    expect(fingerprint({ ...SHAPE, staleAddresses: false })).toBe(
+      '0f209d24f5d671c990360657d6f4febc0ef68dce0b86ccfe488abe4b56a253cc',
+    );
+  });
+
+  it('with stale addresses, send some messages to a campaign their record left, empty or holding another record by then', async () => {
+    // Act
+    const counts = [];
+    for (const history of sample(
+      historyArb({ ...SHAPE, byPreviewRecordId: false, staleAddresses: true }),
+    )) {
+      counts.push(await staleOnModel(history));
+    }
+
+    // Assess
+    expect(counts.reduce((sum, count) => sum + count.toEmpty, 0)).toBeGreaterThan(SAMPLE / 2);
+    expect(counts.reduce((sum, count) => sum + count.toAnother, 0)).toBeGreaterThan(0);
   });
 
   it('keep the first shape: one move per record, never back', async () => {
