@@ -3,7 +3,8 @@
  * expressions for the leases, real conditional commits. Fewer histories than the in-memory suites
  * (test/reliability/convergence.test.ts and convergence-histories.test.ts), which run the same
  * checks many times over: the first suite's histories, then issue 23's (move chains, a clientId
- * in two campaigns, steps naming the record by previewRecordId, work done on the platform).
+ * in two campaigns, steps naming the record by previewRecordId, steps addressed to the campaign
+ * a move emptied, work done on the platform).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -79,6 +80,11 @@ describe('convergence with the ledger on DynamoDB (moto)', () => {
       'every entity ends in the state of its newest event: steps naming the record by previewRecordId only',
       convergenceRun,
       { ...MOVE_CHAINS, byPreviewRecordId: true },
+    ],
+    [
+      'every entity ends in the state of its newest event: steps addressed to the campaign the record left',
+      convergenceRun,
+      { ...MOVE_CHAINS, staleAddresses: true },
     ],
     [
       'work agents did on the platform stays, and newer data lands',
