@@ -338,7 +338,7 @@ const timedSteps = (lines: FamilyOutline['lines'], maxMoves: number): Timed[] =>
 class FamilyWalk {
   readonly held = new Map<string, number>();
   readonly at: string[];
-  /** Per line, the campaign its record left on its last move; none once it adds a new one. */
+  /** Per line, the campaign its record left on its last move: none once it re-homes or adds anew. */
   readonly #left: (string | undefined)[] = [];
   #incarnations = 0;
 
@@ -372,7 +372,7 @@ class FamilyWalk {
           this.held.set(to, record);
         }
         if (left !== undefined) return { campaign, to };
-        if (record !== undefined) this.#left[line] = campaign;
+        this.#left[line] = record === undefined ? undefined : campaign;
         this.at[line] = to;
         return { campaign, to };
       }
@@ -466,7 +466,10 @@ const lineArb = (maxSteps: number, staleAddresses: boolean): fc.Arbitrary<LineSt
   return fc.array(step, { minLength: 1, maxLength: maxSteps });
 };
 
-/** Histories of issue 23's shapes: move chains, twins, steps naming the record by its id, stale addresses. */
+/**
+ * Histories of issue 23's shapes: move chains, twins, steps naming the record by its id; and,
+ * when asked, steps addressed to the campaign their record left.
+ */
 export const historyArb = (shape: HistoryShape): fc.Arbitrary<History> => {
   const line = (maxSteps: number) => lineArb(maxSteps, shape.staleAddresses ?? false);
   return fc
