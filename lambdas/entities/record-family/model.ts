@@ -55,7 +55,11 @@ export interface RecordState {
 /**
  * Why a campaign holds no record of the family: a reason every kind has (`core/ledger/gone.ts`;
  * here `nothing` also covers a record the ledger removed to add the replay's afresh), or the
- * transfer `v` that moved the record away, to the campaign `to`.
+ * transfer `v` that moved the record away, to the campaign `to`. In the replay only a transfer
+ * sets it, on the campaign it empties; an add there (a new record) or a move back replaces it,
+ * and a status change or delete there finds nothing and leaves it (`operations/`). The item keeps
+ * it, in a folded snapshot too (`persisted.ts`). test/unit/entities/record-family-model.test.ts
+ * and test/unit/ledger/record-family-items-v3.test.ts hold these.
  */
 export type Gone =
   | EntityGone
