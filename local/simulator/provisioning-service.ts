@@ -12,8 +12,9 @@ export const PROVISIONING_PATH_PREFIX = '/platform-admin/api/users/';
 
 /**
  * The service's operations (spec: Endpoints). The HTTP server routes each path suffix in this list
- * to `handleProvisioning` (`index.ts`), so a new endpoint is a name here, its case there, and its
- * change to the users in `state.ts`.
+ * to `handleProvisioning` (`index.ts`; any other path is answered 401 as the spec says, held by
+ * test/unit/simulator/http-and-auth.test.ts), so a new endpoint is a name here, its case there,
+ * and its change to the users in `state.ts`.
  */
 export const PROVISIONING_ENDPOINTS = ['add-user', 'query-existence', 'delete-user'] as const;
 export type ProvisioningEndpoint = (typeof PROVISIONING_ENDPOINTS)[number];
