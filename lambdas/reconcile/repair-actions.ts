@@ -5,11 +5,13 @@ import type { ActionName } from '../actions';
  * The one list of what a repair is sent as: for each scope kind, the action that creates or
  * updates and the one that deletes. Everything else derives from it, so a new repair action is
  * one edit here (and the plan entries that carry it): the plan file's action enum and its check
- * that only a delete entry carries a delete (plan-file.ts), the apply's order (`REPAIR_ORDER`:
- * ops/reconcile/reconcile-apply.ts, and the run function's repair file), and the stack's repair
+ * that only a delete entry carries a delete (plan-file.ts), `reconcile apply`'s order
+ * (`REPAIR_ORDER`, ops/reconcile/reconcile-apply.ts; the stack's run writes its repair file in
+ * the plan's order, which puts every create and update before any delete), and the stack's repair
  * queues, their grants and the run function's queue URLs (lib/contact-center-sync-stack.ts; a
- * scope whose repair actions are disabled fails the synth). test/unit/reconcile/repair-actions
- * .test.ts holds the plan file and the order to it, test/infra/reconciliation.test.ts the grants.
+ * scope whose repair actions are disabled fails the synth). Held to it: the plan file and the
+ * order by test/unit/reconcile/repair-actions.test.ts, the grants by
+ * test/infra/reconciliation.test.ts.
  */
 export const REPAIR_ACTIONS_BY_KIND = {
   users: { put: 'add-user', delete: 'delete-user' },

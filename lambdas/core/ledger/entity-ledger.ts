@@ -222,7 +222,10 @@ export class EntityLedger {
     };
   }
 
-  /** What the message got: how its work ended, and what its event does in the replay (message-outcome.ts). */
+  /**
+   * What the message got: how its work ended, and what its event does in the replay (the rules:
+   * message-outcome.ts).
+   */
   #decide(
     kind: AnyEntityKind,
     before: Doc,

@@ -1,4 +1,4 @@
-import type { Outcome, OutcomeCode } from '../pipeline/outcome';
+import { type Outcome, type OutcomeCode, success } from '../pipeline/outcome';
 import type { Effect } from './entity-kind';
 
 /**
@@ -21,7 +21,7 @@ import type { Effect } from './entity-kind';
  * A copy of an event the ledger already settled is DUPLICATE before any of this (entity-ledger.ts).
  * Rule 6's write is a call the platform answered with success (`learnt` in entity-ledger.ts), so
  * an operation's `run` may read a NOT_FOUND as ALREADY_ABSENT and the message gets that code.
- * test/unit/ledger/message-outcome.test.ts holds each rule.
+ * test/unit/ledger/message-outcome.test.ts holds each rule and their order.
  */
 export interface OutcomeFacts {
   /** What the message's event does in the replay. */
@@ -41,13 +41,6 @@ export interface OutcomeFacts {
   /** The operation's code for a state already in place (`doubted`: our unanswered call did it). */
   readonly alreadyCode: (doubted: boolean) => OutcomeCode;
 }
-
-const success = (code: OutcomeCode, message: string): Outcome => ({
-  category: 'success',
-  code,
-  message,
-  attempts: 0,
-});
 
 export const messageOutcome = (facts: OutcomeFacts): Outcome => {
   const { effect } = facts;

@@ -67,8 +67,10 @@ export type Gone =
       readonly by: 'transfer';
       readonly v: Version;
       /**
-       * The campaign the transfer named as its destination; `null`: not recorded, the Gone was
-       * written before destinations were kept (an item of schema 3 without it, or of schema 2).
+       * Where the record went: in the replay, the campaign the transfer named; in what the
+       * ledger knows, where the call that moved it put it (a chain of moves sent as one call,
+       * A→B→C as A→C, names C). `null`: not recorded, the Gone was written before destinations
+       * were kept (an item of schema 3 without it, or of schema 2).
        */
       readonly to: string | null;
     };

@@ -37,9 +37,10 @@ export interface RecordOperation<K extends RecordOp['kind']> {
   apply(places: Map<string, Place>, v: Version, op: Extract<RecordOp, { kind: K }>): Effect;
   /**
    * Sends its step's request (through `writeCall`) and reads the answer for the ledger; `context`
-   * also holds what the ledger knows as the step starts. Whatever it returns for a call the
-   * platform answered with success is the message's outcome, whatever its code (rule 6 of
-   * `message-outcome.ts`).
+   * also holds what the ledger knows as the step starts. Unless an earlier rule of
+   * `message-outcome.ts` decides (a failed call, a conflict or nothing to act on in the replay),
+   * the outcome it returns for a call the platform answered with success is the message's,
+   * whatever its code, the last one's when a message makes several (rule 6).
    */
   run(
     step: WriteStep<K>,

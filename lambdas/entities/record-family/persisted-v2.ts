@@ -10,8 +10,8 @@ import { knownPlaceOf, versionedField } from './persisted-shapes';
  * outside the integration, `at: ''` meant no event put it where it is, and `gone: ''` meant
  * nothing keeps a record out (`outside: true` marked one removed outside). A `gone` version was
  * the transfer or delete that emptied the campaign (a transfer's destination was not kept), or
- * the version of the record the ledger removed to add it afresh (nothing keeps one out there). Field versions and `written`/`fresh`
- * are as they were. Items live 400 days, so this stays until none of version 2 can be left.
+ * the version of the record the ledger removed to add it afresh (nothing keeps one out there).
+ * Field versions and `written`/`fresh` are as they were. Items live 400 days, so this stays until none of version 2 can be left.
  */
 
 const record = z.object({

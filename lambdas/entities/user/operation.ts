@@ -20,10 +20,11 @@ export interface UserOperation<K extends UserOp['kind']> {
   /**
    * Sends its step's request (through `writeCall`) and reads the answer for the ledger; `context`
    * also holds what the ledger knows as the step starts (`known.ts` answers questions of it, such
-   * as `whoseUser`). Whatever it returns for a call the platform answered with success is the
-   * message's outcome, whatever its code (rule 6 of `message-outcome.ts`;
-   * `test/unit/actions/answers.test.ts` holds delete-user's NOT_FOUND read as ALREADY_ABSENT
-   * through the ledger).
+   * as `whoseUser`). Unless an earlier rule of `message-outcome.ts` decides (a failed call, a
+   * conflict or nothing to act on in the replay), the outcome it returns for a call the platform
+   * answered with success is the message's, whatever its code, the last one's when a message
+   * makes several (rule 6; test/unit/ledger/entity-ledger.test.ts, "a write the platform
+   * answered", holds delete-user's NOT_FOUND read as ALREADY_ABSENT).
    */
   run(step: WriteStep<K>, context: StepContext<UserId, UserOp, KnownUser>): Promise<UserAnswer>;
   /** Where its write leaves the user: one candidate while the call's answer is missing. */

@@ -145,6 +145,26 @@ describe('record family replay: each request as the realtime spec applies it', (
       ['applied', 'applied', 'applied'],
     ],
     [
+      'a status change or delete in the campaign a transfer emptied finds nothing, and leaves its Gone',
+      {},
+      [upsert('A', 'Ana'), transfer('A', 'B'), status('A', 'COMPLETED'), remove('A')],
+      { A: 'gone@2→B', B: fresh('1', 'Ana') },
+      ['applied', 'applied', NO_RECORD, NO_RECORD],
+    ],
+    [
+      'an add in the campaign a transfer emptied makes a new record there, and a move back replaces its Gone',
+      {},
+      [
+        upsert('A', 'Ana'),
+        transfer('A', 'B'),
+        upsert('A', 'Al'),
+        transfer('B', 'C'),
+        transfer('C', 'B'),
+      ],
+      { A: fresh('3', 'Al'), B: fresh('1', 'Ana'), C: 'gone@5→B' },
+      ['applied', 'applied', 'applied', 'applied', 'applied'],
+    ],
+    [
       'a transfer into a campaign that holds the clientId is refused and moves nothing',
       {},
       [upsert('A', 'Ana'), upsert('B', 'Bo'), transfer('A', 'B')],

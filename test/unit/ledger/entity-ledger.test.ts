@@ -218,6 +218,42 @@ describe('compaction by size', () => {
   });
 });
 
+describe('a write the platform answered', () => {
+  it('gives the message its answer: delete-user’s NOT_FOUND read as ALREADY_ABSENT', async () => {
+    // Prepare: the ledger added the user; it was then removed outside the integration, so the
+    // replay wants a delete and the ledger sends one (rule 6 of message-outcome.ts, not rule 5).
+    const { apply } = ledgerFor();
+    await apply(addAt(1));
+    sim.state.deleteUser(LOGIN);
+    const sent = sim.stats.endpoint('delete-user').requests;
+
+    // Act
+    const outcome = await apply(deleteAt(2));
+
+    // Assess
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_ABSENT', attempts: 1 });
+    expect(sim.stats.endpoint('delete-user').requests - sent).toBe(1);
+  });
+
+  it('takes ALREADY_EXISTS as in place for a user an item of the first schema says is ours', async () => {
+    // Prepare: an item of the ledger's first schema (no versions): the user there, made by us.
+    const store = new InMemoryLedgerStore();
+    const key = user.keyOf({ loginUserId: LOGIN });
+    await store.claim(key, { token: 'old', until: 0, eventKey: 'seed' }, 0);
+    await store.commit(key, 'old', { present: true, ours: true } as never);
+    await store.release(key, 'old');
+    sim.state.addUser({ loginUserId: LOGIN, ...ADA });
+    const { apply } = ledgerFor(store);
+
+    // Act
+    const outcome = await apply(addAt(5));
+
+    // Assess: read first (the item is a doubt), then the add, answered ALREADY_EXISTS: ours
+    expect(outcome).toMatchObject({ category: 'success', code: 'ALREADY_EXISTS' });
+    expect(sim.state.findUser(LOGIN)?.firstName).toBe('Ada');
+  });
+});
+
 describe('a step that throws', () => {
   /** The user kind, its steps recorded; `throwAfter` throws once that step's call has been made. */
   const recorded = (throwAfter?: UserStep['kind']) => {

@@ -85,17 +85,46 @@ describe('messageOutcome: the first rule that holds picks the code', () => {
     expect(outcome).toMatchObject(expected);
   });
 
-  it('asks for the second replay only when every earlier rule failed', () => {
-    // Prepare
-    let asked = 0;
-    const stale = () => {
-      asked += 1;
-      return false;
-    };
+  it('tells rule 7 from rule 8 by its reason', () => {
     // Act
-    messageOutcome({ ...base, wrote: written, stale });
-    messageOutcome({ ...base, effect: none, stale });
+    const kept = messageOutcome({
+      ...base,
+      keptByPlatform: () => 'an agent worked it',
+      stale: () => true,
+    });
+
     // Assess
-    expect(asked).toBe(0);
+    expect(kept).toMatchObject({ code: 'STALE_SKIPPED', message: 'an agent worked it' });
   });
+
+  it.each<[string, Partial<OutcomeFacts>, number, number]>([
+    ['a failed call', { failure: failed }, 0, 0],
+    ['nothing to act on', { effect: none }, 0, 0],
+    ['the answer of its write', { wrote: written }, 0, 0],
+    ['rule 7 or later', {}, 1, 1],
+  ])(
+    'after %s, asks keptByPlatform %i and the second replay %i times',
+    (_when, facts, kept, stale) => {
+      // Prepare
+      const asked = { kept: 0, stale: 0 };
+      const counted: OutcomeFacts = {
+        ...base,
+        ...facts,
+        keptByPlatform: () => {
+          asked.kept += 1;
+          return undefined;
+        },
+        stale: () => {
+          asked.stale += 1;
+          return false;
+        },
+      };
+
+      // Act
+      messageOutcome(counted);
+
+      // Assess
+      expect(asked).toEqual({ kept, stale });
+    },
+  );
 });

@@ -136,20 +136,27 @@ export const withoutDestinations = (value: unknown): unknown => {
 };
 
 /**
- * The transfer Gones of `item` whose `to` is neither "not recorded" nor the destination its
- * transfer named, among the events of `fixture` (its item's, those a snapshot keeps, its next).
+ * The transfer Gones of `item` whose `to` is neither "not recorded" nor a destination a transfer
+ * at or after its own named, among the events of `fixture` (its item's, those a snapshot keeps,
+ * its next): what the ledger knows names where the call put the record, which for a chain sent
+ * as one call is a later transfer's destination.
  */
 export const madeUpDestinations = (item: unknown, fixture: OldFamilyItem) => {
   const old = fixture.item as {
     events: { v: string; op: object }[];
     snapshot?: { keep: { v: string; op: object }[] };
   };
-  const named = new Map(
-    [...old.events, ...(old.snapshot?.keep ?? []), fixture.next as { v: string; op: object }]
-      .map(({ v, op }) => [v, op as { kind: string; to?: string }] as const)
-      .flatMap(([v, op]) => (op.kind === 'transfer' ? [[v, op.to] as const] : [])),
+  const transfers = [
+    ...old.events,
+    ...(old.snapshot?.keep ?? []),
+    fixture.next as { v: string; op: object },
+  ]
+    .map(({ v, op }) => ({ v, op: op as { kind: string; to?: string } }))
+    .filter(({ op }) => op.kind === 'transfer');
+  const namedFrom = (v: string) => transfers.filter((t) => t.v >= v).map((t) => t.op.to);
+  return transferGones(item).filter(
+    ({ v, to }) => to !== null && !namedFrom(v as string).includes(to as string),
   );
-  return transferGones(item).filter(({ v, to }) => to !== null && to !== named.get(v as string));
 };
 
 /** A captured fixture: the item, its next message, and what that message gave on the old code. */
