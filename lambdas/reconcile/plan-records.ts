@@ -89,7 +89,10 @@ const recordsByClientId = (records: readonly CampaignRecord[]): Map<string, Camp
 
 /**
  * A row whose one record the platform holds: in sync when the record family's comparison finds
- * no field differing, else an update; skipped when the update could not be sent whole.
+ * no field differing, else an update; skipped when the update could not be sent whole. Queue and
+ * zone are data items here (`SkillQueue`, `ItemTimeZone`): compared as data, and an update that
+ * carries them sets the record's `skillQueue` / `timeZone` (spec, special keys; the record's own
+ * fields, which a status change or transfer may set since, are not compared).
  */
 const comparedRow = (
   { snapshot, exportedKeys }: CampaignPlanning,
