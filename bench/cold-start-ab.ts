@@ -17,13 +17,19 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildWorkers, bundleHandler } from './build';
-import { lambdaHeapArgs, runWorker } from './child';
+import { runColdStartHandler } from './cold-start';
 import { startFakeDynamoDb } from './fake-dynamodb';
 import { startFakeSecretsManager } from './fake-secrets-manager';
 import { OUT_DIR } from './paths';
-import type { ColdStartJob, ColdStartResult } from './protocol';
+import type { ColdStartResult } from './protocol';
 import { median } from './report';
-import { BENCH_API_KEY, benchBodies, lambdaEnvironment, loadScenario } from './scenario';
+import {
+  BENCH_API_KEY,
+  benchBodies,
+  benchTenant,
+  lambdaEnvironment,
+  loadScenario,
+} from './scenario';
 import { startSimulatorProcess } from './simulator-process';
 
 const bundlePath = (name: string): string =>
@@ -66,39 +72,17 @@ const withEnvironment = async (
     region: config.apiKey.secretsRegion,
   });
   const ledger = await startFakeDynamoDb({ latencyMs: 0 });
-  const simulator = await startSimulatorProcess({
-    apiKey: BENCH_API_KEY,
-    platformCode: config.tenant.platformCode,
-    companyCode: config.tenant.companyCode,
-    environmentName: config.tenant.environmentName,
-    secretsRegion: config.apiKey.secretsRegion,
-  });
+  const simulator = await startSimulatorProcess(benchTenant(config));
   const endpoints = {
     simulatorUrl: simulator.baseUrl,
     secretsManagerUrl: secretsManager.url,
     dynamoDbUrl: ledger.url,
   };
   const env = lambdaEnvironment(scenario, endpoints);
-  const heapArgs = lambdaHeapArgs(scenario.lambda.memoryMiB);
   try {
-    await use(async (bundle, body, nodeArgs = []) => {
-      const job: ColdStartJob = {
-        bundle,
-        body,
-        lambda: scenario.lambda,
-        secretsManagerUrl: endpoints.secretsManagerUrl,
-        platformUrl: endpoints.simulatorUrl,
-      };
-      const result = await runWorker<ColdStartResult>(workers.coldStartHandler, job, env, [
-        ...heapArgs,
-        ...nodeArgs,
-      ]);
-      if (result.failures > 0) throw new Error(`${bundle}: the first invocation failed`);
-      if (result.firstInvocation?.requests !== 5) {
-        throw new Error(`${bundle}: ${result.firstInvocation?.requests} requests, expected 5`);
-      }
-      return result;
-    });
+    await use((bundle, body, nodeArgs = []) =>
+      runColdStartHandler({ scenario, workers, endpoints }, bundle, body, env, nodeArgs),
+    );
   } finally {
     await simulator.stop();
     await secretsManager.close();

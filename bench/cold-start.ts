@@ -40,35 +40,57 @@ export interface ColdStartSamples {
  */
 const FIRST_INVOCATION_REQUESTS = 5;
 
+/** Where a handler process runs: the bench's workers, scenario, fakes and environment. */
+export interface ColdStartBed {
+  readonly scenario: Scenario;
+  readonly workers: WorkerScripts;
+  readonly endpoints: Endpoints;
+}
+
+/**
+ * One fresh process: the bundle's import and its first invocation of `body`, refused unless it
+ * applied its record with the five requests expected.
+ */
+export const runColdStartHandler = async (
+  { scenario, workers, endpoints }: ColdStartBed,
+  bundle: string,
+  body: string,
+  env: Readonly<Record<string, string>>,
+  nodeArgs: readonly string[] = [],
+): Promise<ColdStartResult> => {
+  const job: ColdStartJob = {
+    bundle,
+    body,
+    lambda: scenario.lambda,
+    secretsManagerUrl: endpoints.secretsManagerUrl,
+    platformUrl: endpoints.simulatorUrl,
+  };
+  const result = await runWorker<ColdStartResult>(workers.coldStartHandler, job, env, [
+    ...lambdaHeapArgs(scenario.lambda.memoryMiB),
+    ...nodeArgs,
+  ]);
+  if (result.failures > 0) throw new Error(`${bundle}: the first invocation failed its record`);
+  const requests = result.firstInvocation?.requests;
+  if (requests !== FIRST_INVOCATION_REQUESTS) {
+    throw new Error(
+      `${bundle}: the first invocation made ${requests} HTTP requests, expected ${FIRST_INVOCATION_REQUESTS}`,
+    );
+  }
+  return result;
+};
+
 export const measureColdStart = async (options: ColdStartOptions): Promise<ColdStartSamples> => {
-  const { scenario, workers, lambdaEnv, endpoints } = options;
+  const { scenario, lambdaEnv } = options;
   const bodies = benchBodies('cold', options.samples + 1);
   const heapArgs = lambdaHeapArgs(scenario.lambda.memoryMiB);
-  const handlerRun = async (
+  const handlerRun = (
     body: string,
     bundle = options.bundle,
     env: Readonly<Record<string, string>> = lambdaEnv,
-  ): Promise<ColdStartResult> => {
-    const job: ColdStartJob = {
-      bundle,
-      body,
-      lambda: scenario.lambda,
-      secretsManagerUrl: endpoints.secretsManagerUrl,
-      platformUrl: endpoints.simulatorUrl,
-    };
-    const result = await runWorker<ColdStartResult>(workers.coldStartHandler, job, env, heapArgs);
-    if (result.failures > 0) throw new Error('the first invocation failed its record');
-    const requests = result.firstInvocation?.requests;
-    if (requests !== FIRST_INVOCATION_REQUESTS) {
-      throw new Error(
-        `the first invocation made ${requests} HTTP requests, expected ${FIRST_INVOCATION_REQUESTS}`,
-      );
-    }
-    return result;
-  };
+  ): Promise<ColdStartResult> => runColdStartHandler(options, bundle, body, env);
   // Same environment for all kinds: NODE_OPTIONS (source maps) applies to each process alike.
   const sdkRun = (): Promise<ColdStartResult> =>
-    runWorker<ColdStartResult>(workers.coldStartSdk, {}, lambdaEnv, heapArgs);
+    runWorker<ColdStartResult>(options.workers.coldStartSdk, {}, lambdaEnv, heapArgs);
 
   // Each option its own messages: the ledger would skip a message it has seen as a duplicate.
   const others = (options.options ?? []).map(({ option, bundle }) => {

@@ -37,7 +37,7 @@ import {
   type Measurements,
   resultsMarkdown,
 } from './results';
-import { BENCH_API_KEY, lambdaEnvironment, loadScenario } from './scenario';
+import { BENCH_API_KEY, benchTenant, lambdaEnvironment, loadScenario } from './scenario';
 import { measureScim, type ScimBenchResult, scimRows } from './scim';
 import { measureSecretReads } from './secret-reads';
 import { startSimulatorProcess } from './simulator-process';
@@ -169,13 +169,7 @@ const main = async (): Promise<void> => {
     region: config.apiKey.secretsRegion,
     latencyMs: latency.secretsManagerMs,
   });
-  const simulator = await startSimulatorProcess({
-    apiKey: BENCH_API_KEY,
-    platformCode: config.tenant.platformCode,
-    companyCode: config.tenant.companyCode,
-    environmentName: config.tenant.environmentName,
-    secretsRegion: config.apiKey.secretsRegion,
-  });
+  const simulator = await startSimulatorProcess(benchTenant(config));
   let measurements: Omit<Measurements, 'totalSeconds'>;
   let reconcile: ReconcilePlanMeasurement[] = [];
   let scim: ScimBenchResult | undefined;

@@ -37,6 +37,15 @@ export interface Scenario {
 /** Records of one batch the handler processes at once unless MAX_RECORD_CONCURRENCY says otherwise. */
 const DEFAULT_RECORD_CONCURRENCY = 10;
 
+/** The simulator's tenant and key: the config's, with the bench's key. */
+export const benchTenant = (config: DeploymentConfig) => ({
+  apiKey: BENCH_API_KEY,
+  platformCode: config.tenant.platformCode,
+  companyCode: config.tenant.companyCode,
+  environmentName: config.tenant.environmentName,
+  secretsRegion: config.apiKey.secretsRegion,
+});
+
 export const loadScenario = (): Scenario => {
   const config = loadConfig(CONFIG_NAME);
   const settings = config.actions[ACTION];
