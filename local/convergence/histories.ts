@@ -388,7 +388,8 @@ const familyHistory = (
   const timed = timedSteps(outline.lines, shape.maxMoves);
   // Where the first part may end: after a step that leaves the family holding a record. The
   // probe walks the steps as drawn; the walk below changes only steps after the split (by id,
-  // so never stale; a status instead of a move), so the two agree up to any split chosen here.
+  // so never stale; a status instead of a move), so the two agree up to any split chosen here
+  // (held by test/reliability/convergence/histories.test.ts, with stale addresses on).
   let split = timed.length;
   if (shape.byPreviewRecordId) {
     const probe = new FamilyWalk(outline.lines.length);
