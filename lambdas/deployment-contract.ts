@@ -25,11 +25,11 @@ export { platformBaseUrl } from './core/platform/base-url';
 export { PLATFORM_REGIONS, type PlatformRegion } from './core/platform/regions';
 /** Reconciliation: the config's scopes are parsed by the runtime's own schema (one definition). */
 export { DEFAULT_PLAN_MAX_AGE_HOURS } from './reconcile/apply-check';
+/** The actions a repair is sent as, by scope kind: the stack gives the run their queues. */
+export { repairActionsOf } from './reconcile/categories';
 export { RUN_HISTORY_KEY_PREFIX } from './reconcile/dynamodb-run-history';
 /** The outcomes of the reconcile run's plan step, which the state machine's Choice matches. */
 export { PLAN_STEP_OUTCOME } from './reconcile/plan-step-outcome';
-/** The actions a repair is sent as, by scope kind: the stack gives the run their queues. */
-export { REPAIR_ACTIONS_BY_KIND } from './reconcile/repair-actions';
 export { parseScopes, type ReconcileScope, SCOPE_DEFAULTS } from './reconcile/scope';
 /** SCIM (issue 33): the function's variables, the least page maximum, and its items' key prefix. */
 export { SCIM_ENVIRONMENT_VARIABLES, SCIM_MIN_MAX_RESULTS } from './scim/scim-env';

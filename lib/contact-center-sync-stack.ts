@@ -22,7 +22,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { ACTIONS, type ActionName, actionDefinition, isReadAction } from '../lambdas/actions';
-import { REPAIR_ACTIONS_BY_KIND } from '../lambdas/deployment-contract';
+import { repairActionsOf } from '../lambdas/deployment-contract';
 import { ActionPipeline } from './action-pipeline';
 import {
   allowedSourcesFor,
@@ -241,9 +241,7 @@ export class ContactCenterSyncStack extends Stack {
     shared: { apiKeySecretArn: string; alarmActions: cloudwatch.IAlarmAction[] },
   ): Reconciliation {
     const kinds = new Set(Object.values(config.reconcile.scopes).map((scope) => scope.kind));
-    const needed: ActionName[] = [...kinds].flatMap((kind) =>
-      Object.values(REPAIR_ACTIONS_BY_KIND[kind]),
-    );
+    const needed: ActionName[] = [...kinds].flatMap((kind) => repairActionsOf(kind));
     const missing = needed.filter((action) => !pipelines.has(action));
     if (missing.length > 0) {
       throw new Error(

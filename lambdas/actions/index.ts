@@ -62,7 +62,7 @@ export const READ_ACTIONS: readonly ActionName[] = ACTIONS.filter((a) => a.kind 
  * Actions with a mass-delete brake and a held queue: those some of whose messages remove
  * something (a user, a record). Whether one message is destructive is its module's
  * `destructive(message)` (a status change only when it sets REMOVED); a reconciliation repair
- * that deletes is a `delete` entry's (`reconcile/repair-actions.ts`).
+ * that deletes is a removing category's (`reconcile/categories.ts`).
  */
 export const BRAKED_ACTIONS: readonly ActionName[] = ACTIONS.filter(
   (a) => a.destructive !== undefined,

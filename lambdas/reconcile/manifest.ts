@@ -5,8 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { formatIssues } from '../messages/parse';
+import { scopeKind } from './categories';
 import { PermanentRefusal } from './refusal';
-import { scopeKind } from './repair-actions';
 
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -9,11 +9,19 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
+import {
+  CATEGORIES,
+  type Category,
+  CHANGES,
+  REPAIR_ORDER,
+  repairActionOf,
+  type ScopeKind,
+  scopeKind,
+} from './categories';
 import { OWNER_AMBIGUOUS, WORKED_BY_AGENT } from './delete-gate';
-import { CATEGORIES, type Category, CHANGES, type Plan, type PlanEntry } from './plan';
+import type { Plan, PlanEntry } from './plan';
 import type { RefusalCode } from './reconcile-codes';
 import { Refusal } from './refusal';
-import { isDeleteRepair, REPAIR_ORDER, scopeKind } from './repair-actions';
 
 export const PLAN_FILE_VERSION = 1;
 
@@ -121,7 +129,7 @@ export const parsePlan = (text: string, where = 'plan'): Plan => {
   });
   const { entryCount: _n, ...plan } = head.data;
   checkHeader(plan, entries, where);
-  checkRepairs(entries, plan.snapshot.exportedAt, where);
+  checkRepairs(entries, { kind: plan.kind, exportedAt: plan.snapshot.exportedAt }, where);
   const counts = Object.fromEntries(CATEGORIES.map((c) => [c, plan.counts[c] ?? 0])) as Record<
     Category,
     number
@@ -184,17 +192,22 @@ const checkHeader = (
 };
 
 /**
- * Each repair against its entry: apply gates by category, so a delete must not travel as
- * another one, and a repair keeps the export's time, which orders it against live events.
+ * Each repair against its entry: apply gates by category, so a repair must be its category's for
+ * the plan's kind (a delete must not travel as another one), and it keeps the export's time,
+ * which orders it against live events.
  */
-const checkRepairs = (entries: readonly PlanEntry[], exportedAt: string, where: string): void => {
+const checkRepairs = (
+  entries: readonly PlanEntry[],
+  { kind, exportedAt }: { readonly kind: ScopeKind; readonly exportedAt: string },
+  where: string,
+): void => {
   entries.forEach(({ category, repair }, index) => {
     if (repair === undefined) return;
     const at = `${where}: line ${index + 2}`;
     if (!CHANGES.includes(category)) {
       throw new PlanFileError(`${at}: repair: a ${category} entry carries none`, 'PLAN_ALTERED');
     }
-    if (isDeleteRepair(repair.action) !== (category === 'delete')) {
+    if (repair.action !== repairActionOf(category, kind)) {
       throw new PlanFileError(
         `${at}: repair.action: ${repair.action} in a ${category} entry: an edited or damaged plan`,
         'PLAN_ALTERED',

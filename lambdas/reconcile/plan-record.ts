@@ -3,7 +3,8 @@
  * the stack's run (run-function.ts) and `reconcile plan` (ops/reconcile/reconcile-plan.ts), so
  * the two cannot note one plan differently.
  */
-import { CHANGES, hasChanges, type Plan } from './plan';
+import { CHANGES } from './categories';
+import { hasChanges, type Plan } from './plan';
 import { planDigest, serializePlan } from './plan-file';
 import { PLAN_STEP_OUTCOME } from './plan-step-outcome';
 import type { RunHistory, RunStatus } from './run-history';

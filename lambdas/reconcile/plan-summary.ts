@@ -2,7 +2,8 @@
  * A plan as a person reads it before anything changes: each category with its count and the
  * first entities in it, the delete gates, and what the plan could not see.
  */
-import { CATEGORIES, type Category, CHANGES, hasChanges, isListed, type Plan } from './plan';
+import { CATEGORIES, type Category, CHANGES, isListed } from './categories';
+import { hasChanges, type Plan } from './plan';
 
 const label = (category: Category): string => category.replaceAll('-', ' ');
 const SHOWN = 8;

@@ -1,11 +1,18 @@
 /**
  * The plan: every entity of the scope in one category, with the repair message of each change,
  * and the delete gates applied. Built from a verified snapshot, what the platform holds, and
- * what the ledger knows; nothing here changes anything. Here: the plan's shape, its categories,
- * and `buildPlan`, which assembles a scope's part (plan-records.ts, plan-users.ts), the
+ * what the ledger knows; nothing here changes anything. Here: the plan's shape (its categories
+ * and their repairs are categories.ts), and `buildPlan`, which assembles a scope's part (plan-records.ts, plan-users.ts), the
  * newer-event skip, the order, the counts and the delete gate (delete-gate.ts).
  */
 import { mapLimit } from '../core/entry/concurrency';
+import {
+  CATEGORIES,
+  type Category,
+  CHANGES,
+  type RepairAction,
+  type ScopeKind,
+} from './categories';
 import { gateOfEntries } from './delete-gate';
 import type { LedgerView } from './ledger-view';
 import { planRecords } from './plan-records';
@@ -13,62 +20,8 @@ import { planUsers } from './plan-users';
 import type { PlatformReader } from './platform-reader';
 import type { EntryReason } from './reconcile-codes';
 import type { CampaignSweep } from './record-sweep';
-import type { RepairAction } from './repair-actions';
 import type { ReconcileScope } from './scope';
 import type { Snapshot } from './snapshot';
-
-/** What decides a category's place outside the planner. */
-interface CategoryRow {
-  /** Its entries change the platform: only they carry a repair, and apply sends only those. */
-  readonly changes: boolean;
-  /** The summary and the report name its entities one by one (else they only count them). */
-  readonly listed: boolean;
-}
-
-/**
- * The plan's categories, one row each, in the order the plan sorts its entries and every reader
- * lists them; each row's comment says what it means. Everything outside the planner derives
- * from this table:
- * - `Category`, `CATEGORIES`: the plan's counts, the plan file's category enum and counts;
- * - `CHANGES` (the `changes` rows): `hasChanges`, the summary's last line, the drift metric
- *   (run-function.ts), and the entries that may carry a repair, so what apply sends (plan-file.ts);
- * - `isListed`: the entities the summary and the report name (plan-summary.ts, run-report.ts).
- * test/unit/reconcile/plan-categories.test.ts holds the plan file, the summary, the report and
- * `CHANGES` to it. A new category is a row here and the code that puts entries in it
- * (plan-records.ts or plan-users.ts, with any new reason in reconcile-codes.ts).
- */
-export const CATEGORY_TABLE = {
-  /** The export holds it and the platform does not: the repair adds it. */
-  create: { changes: true, listed: true },
-  /** The platform's data differs from its row's (`fields`): the repair sends the row's. */
-  update: { changes: true, listed: true },
-  /**
-   * The platform holds it and the export does not want it (no row, or a leaver's): the repair
-   * removes it, unless the delete gate holds the whole delete set for a person.
-   */
-  delete: { changes: true, listed: true },
-  /** Not this integration's (the ledger never saw it made), and the scope leaves such alone. */
-  unmanaged: { changes: false, listed: true },
-  /** Export and platform disagree in a way no repair may settle (a clientId held twice, ...). */
-  conflict: { changes: false, listed: true },
-  /** A change the plan does not send; its reason says why (a newer live event, ...). */
-  skipped: { changes: false, listed: true },
-  /** The platform already holds what the export says. */
-  'in-sync': { changes: false, listed: false },
-} as const satisfies Record<string, CategoryRow>;
-
-export type Category = keyof typeof CATEGORY_TABLE;
-
-/** Every category, in the table's order. */
-export const CATEGORIES = Object.keys(CATEGORY_TABLE) as readonly Category[];
-
-/** The categories that change the platform. */
-export const CHANGES: readonly Category[] = CATEGORIES.filter((c) => CATEGORY_TABLE[c].changes);
-
-/** The summary and the report name each entity of this category (in sync ones are counted). */
-export const isListed = (category: Category): boolean => CATEGORY_TABLE[category].listed;
-
-export type { RepairAction } from './repair-actions';
 
 export interface PlanEntry {
   /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */
@@ -102,7 +55,7 @@ export interface Plan {
   readonly planId: string;
   readonly createdAt: string;
   readonly scope: string;
-  readonly kind: 'users' | 'records';
+  readonly kind: ScopeKind;
   readonly snapshot: SnapshotFacts;
   /** The scope's latest snapshot before this one (shrink guard, user candidates). */
   readonly previous?: Omit<SnapshotFacts, 'id' | 'file'>;

@@ -4,7 +4,8 @@
  * reason and the names of the fields that differ. Never a data value: repair messages stay in
  * the plan.
  */
-import { isListed, type Plan } from './plan';
+import { isListed } from './categories';
+import type { Plan } from './plan';
 
 export const reportLines = (plan: Plan, extra: Record<string, unknown> = {}): string[] => {
   const { entries, ...header } = plan;

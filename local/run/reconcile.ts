@@ -16,15 +16,15 @@ import {
   recheckDeletes,
   repairsByAction,
 } from '../../lambdas/reconcile/apply-check';
+import { CHANGES, REPAIR_ORDER } from '../../lambdas/reconcile/categories';
 import { decodeExport } from '../../lambdas/reconcile/export-decoder';
 import { InMemoryRunHistory } from '../../lambdas/reconcile/in-memory-run-history';
 import { type LedgerItems, LedgerItemView } from '../../lambdas/reconcile/ledger-item-view';
 import type { LedgerView } from '../../lambdas/reconcile/ledger-view';
-import { CHANGES, hasChanges, type Plan } from '../../lambdas/reconcile/plan';
+import { hasChanges, type Plan } from '../../lambdas/reconcile/plan';
 import { planNext, recordPlan } from '../../lambdas/reconcile/plan-record';
 import { summarizePlan } from '../../lambdas/reconcile/plan-summary';
 import { planSnapshot } from '../../lambdas/reconcile/planner';
-import { REPAIR_ORDER } from '../../lambdas/reconcile/repair-actions';
 import type { RunHistory } from '../../lambdas/reconcile/run-history';
 import { parseScopes, type ReconcileScope } from '../../lambdas/reconcile/scope';
 import { counted } from '../../ops/counted';

@@ -12,11 +12,11 @@ import {
   recheckDeletes,
   repairsByAction,
 } from '../../lambdas/reconcile/apply-check';
+import { isDeleteRepair, REPAIR_ORDER } from '../../lambdas/reconcile/categories';
 import { WORKED_BY_AGENT } from '../../lambdas/reconcile/delete-gate';
 import { parsePlan, planDigest } from '../../lambdas/reconcile/plan-file';
 import { PlatformReadError } from '../../lambdas/reconcile/platform-reader';
 import { Refusal, refusedLine } from '../../lambdas/reconcile/refusal';
-import { isDeleteRepair, REPAIR_ORDER } from '../../lambdas/reconcile/repair-actions';
 import { queueBatchSender } from '../bulk/batch-target';
 import { counted } from '../counted';
 import type { OpsCommand } from '../deployment';

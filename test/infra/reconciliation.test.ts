@@ -7,12 +7,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, type ActionName } from '../../lambdas/actions';
+import { REPAIR_ORDER, type RepairAction, SCOPE_KINDS } from '../../lambdas/reconcile/categories';
 import { PLAN_STEP_OUTCOME } from '../../lambdas/reconcile/plan-step-outcome';
-import {
-  REPAIR_ORDER,
-  type RepairAction,
-  SCOPE_KINDS,
-} from '../../lambdas/reconcile/repair-actions';
 import { denyInsecureTransport } from './policy-statements';
 import { configWith, synth } from './synth';
 

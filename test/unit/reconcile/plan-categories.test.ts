@@ -1,8 +1,9 @@
 /**
- * Every reader of a plan follows its one category table (plan.ts): each category travels through
- * the plan file, has its line in the summary, names its entities in the summary and the report
- * only when listed, and changes the platform (carries a repair, counts as a change) only when its
- * row says so. A category added to the table is held here without a line of this file changing.
+ * Every reader of a plan follows its one category table (categories.ts): each category travels
+ * through the plan file, has its line in the summary, names its entities in the summary and the
+ * report only when listed, and changes the platform (carries a repair, counts as a change) only
+ * when its row says so. A category added to the table is held here without a line of this file
+ * changing.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,28 +11,36 @@ import {
   CATEGORY_TABLE,
   type Category,
   CHANGES,
-  hasChanges,
-  type Plan,
-  type PlanEntry,
-} from '../../../lambdas/reconcile/plan';
+  repairActionOf,
+  SCOPE_KINDS,
+} from '../../../lambdas/reconcile/categories';
+import { hasChanges, type Plan, type PlanEntry } from '../../../lambdas/reconcile/plan';
 import { PlanFileError, parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import { summarizePlan } from '../../../lambdas/reconcile/plan-summary';
 import { reportLines } from '../../../lambdas/reconcile/run-report';
-import { ADD_USER_REPAIR, EXPORTED_AT, usersPlan } from './plan-fixture';
+import { ADD_USER_REPAIR, exampleRepair, scopePlan } from './plan-fixture';
 
 const ENTITY = 'user:a@example.com';
 
-/** The repair a user entry of `category` would carry: a delete's for delete, else an add's. */
-const repairOf = (category: Category): NonNullable<PlanEntry['repair']> =>
-  category === 'delete'
-    ? { action: 'delete-user', message: { loginUserId: 'a@example.com', occurredAt: EXPORTED_AT } }
-    : ADD_USER_REPAIR;
+/** The row names a repair: its entries change the platform. */
+const changes = (category: Category): boolean => 'repairs' in CATEGORY_TABLE[category];
+const listed = (category: Category): boolean => CATEGORY_TABLE[category].listed;
+
+/** The first scope kind whose entries of `category` carry a repair (users when none does). */
+const kindOf = (category: Category) =>
+  SCOPE_KINDS.find((kind) => repairActionOf(category, kind) !== undefined) ?? 'users';
+
+/** The repair an entry of `category` carries in its kind's plan; an add-user's when none. */
+const repairOf = (category: Category): NonNullable<PlanEntry['repair']> => {
+  const action = repairActionOf(category, kindOf(category));
+  return action === undefined ? ADD_USER_REPAIR : exampleRepair(action);
+};
 
 /** A plan whose one entry is in `category`, with a repair when `withRepair`. */
 const planOf = (category: Category, withRepair: boolean): Plan => {
   const counts = Object.fromEntries(CATEGORIES.map((c) => [c, c === category ? 1 : 0]));
   const deletes = category === 'delete' ? 1 : 0;
-  return usersPlan(1, {
+  return scopePlan(kindOf(category), 1, {
     counts: counts as Record<Category, number>,
     deletes: { count: deletes, gate: 25, scopeSize: 1, held: false, heldBecause: [] },
     platformReads: 1,
@@ -41,8 +50,6 @@ const planOf = (category: Category, withRepair: boolean): Plan => {
   });
 };
 
-const changes = (category: Category): boolean => CATEGORY_TABLE[category].changes;
-const listed = (category: Category): boolean => CATEGORY_TABLE[category].listed;
 const label = (category: Category): string => category.replaceAll('-', ' ');
 
 describe('the plan file follows the category table', () => {
@@ -102,7 +109,7 @@ describe('the summary and the report follow the category table', () => {
 });
 
 describe('what changes the platform follows the category table', () => {
-  it('CHANGES holds exactly the rows that change the platform, in table order', () => {
+  it('CHANGES holds exactly the rows that name a repair, in table order', () => {
     // Act
     const changing = CATEGORIES.filter(changes);
 

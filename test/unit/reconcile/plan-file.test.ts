@@ -47,6 +47,7 @@ const held: Plan = {
 /** One record delete, inside the gate, held because an agent worked the record. */
 const worked: Plan = {
   ...held,
+  kind: 'records',
   counts: { ...held.counts, delete: 1 },
   deletes: {
     count: 1,

@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RepairAction, ScopeKind } from '../../../lambdas/reconcile/categories';
 import type { Plan, PlanEntry } from '../../../lambdas/reconcile/plan';
+import { REPO_ROOT } from '../../support/repo-paths';
 
 /** usersPlan's export time: a repair's occurredAt must be it. */
 export const EXPORTED_AT = '2026-11-25T06:00:00.000Z';
@@ -15,16 +19,15 @@ export const ADD_USER_REPAIR: NonNullable<PlanEntry['repair']> = {
   },
 };
 
-/** A users plan `p1` of scope `s`, over an export of `rowCount` rows, with `rest`. */
-export const usersPlan = (
-  rowCount: number,
-  rest: Omit<Plan, 'version' | 'planId' | 'createdAt' | 'scope' | 'kind' | 'snapshot'>,
-): Plan => ({
+type PlanRest = Omit<Plan, 'version' | 'planId' | 'createdAt' | 'scope' | 'kind' | 'snapshot'>;
+
+/** A `kind` plan `p1` of scope `s`, over an export of `rowCount` rows, with `rest`. */
+export const scopePlan = (kind: ScopeKind, rowCount: number, rest: PlanRest): Plan => ({
   version: 1,
   planId: 'p1',
   createdAt: '2026-11-25T08:00:00.000Z',
   scope: 's',
-  kind: 'users',
+  kind,
   snapshot: {
     id: 'abc',
     file: 'f.csv',
@@ -34,3 +37,21 @@ export const usersPlan = (
   },
   ...rest,
 });
+
+/** A users plan `p1` of scope `s`, over an export of `rowCount` rows, with `rest`. */
+export const usersPlan = (rowCount: number, rest: PlanRest): Plan =>
+  scopePlan('users', rowCount, rest);
+
+/** The example day's first message of `action` (examples/), at the export's time. */
+export const exampleRepair = (action: RepairAction): NonNullable<PlanEntry['repair']> => {
+  const folder = join(REPO_ROOT, 'examples');
+  const events = readdirSync(folder)
+    .filter((file) => /^\d\d-.*\.json$/.test(file))
+    .flatMap((file) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as unknown[]);
+  const found = events.find(
+    (e): e is { detail: Record<string, unknown> } =>
+      (e as { 'detail-type'?: unknown })['detail-type'] === action,
+  );
+  if (found === undefined) throw new Error(`the example day sends no ${action}`);
+  return { action, message: { ...found.detail, occurredAt: EXPORTED_AT } };
+};

@@ -3,8 +3,9 @@
  * (and so its run's status) follows one rule, and its file, report and run are written alike.
  */
 import { describe, expect, it } from 'vitest';
+import type { Category } from '../../../lambdas/reconcile/categories';
 import { InMemoryRunHistory } from '../../../lambdas/reconcile/in-memory-run-history';
-import type { Category, Plan } from '../../../lambdas/reconcile/plan';
+import type { Plan } from '../../../lambdas/reconcile/plan';
 import { planDigest } from '../../../lambdas/reconcile/plan-file';
 import { type PlanNext, planNext, recordPlan } from '../../../lambdas/reconcile/plan-record';
 

@@ -1,41 +1,29 @@
 /**
- * Every reader of the repair table (repair-actions.ts) follows it: the plan file takes each
- * repair action in the entries its role allows, and an apply's order sends every kind's puts
- * before any delete. A repair action added to the table is held here without a line of this file
- * changing; test/infra/reconciliation.test.ts holds the stack's queues and grants to it.
+ * Every reader of the repairs the category table names (categories.ts) follows it: the plan file
+ * takes each repair action only in the entries of its row and its plan's kind, and an apply's
+ * order sends every other repair before any removal. A repair added to the table is held here
+ * without a line of this file changing; test/infra/reconciliation.test.ts holds the stack's
+ * queues and grants to it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Category, Plan } from '../../../lambdas/reconcile/plan';
-import { PlanFileError, parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import {
+  CATEGORIES,
+  type Category,
   isDeleteRepair,
-  REPAIR_ACTIONS_BY_KIND,
   REPAIR_ORDER,
   type RepairAction,
+  repairActionOf,
+  repairActionsOf,
   SCOPE_KINDS,
-} from '../../../lambdas/reconcile/repair-actions';
-import { REPO_ROOT } from '../../support/repo-paths';
-import { EXPORTED_AT, usersPlan } from './plan-fixture';
+  type ScopeKind,
+} from '../../../lambdas/reconcile/categories';
+import type { Plan } from '../../../lambdas/reconcile/plan';
+import { PlanFileError, parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
+import { exampleRepair, scopePlan } from './plan-fixture';
 
-/** The example day's first message of `action` (examples/), at the export's time. */
-const exampleMessage = (action: RepairAction): Record<string, unknown> => {
-  const folder = join(REPO_ROOT, 'examples');
-  const events = readdirSync(folder)
-    .filter((file) => /^\d\d-.*\.json$/.test(file))
-    .flatMap((file) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as unknown[]);
-  const found = events.find(
-    (e): e is { detail: Record<string, unknown> } =>
-      (e as { 'detail-type'?: unknown })['detail-type'] === action,
-  );
-  if (found === undefined) throw new Error(`the example day sends no ${action}`);
-  return { ...found.detail, occurredAt: EXPORTED_AT };
-};
-
-/** A plan whose one entry is in `category` and carries a repair sent as `action`. */
-const planWith = (action: RepairAction, category: Category): Plan =>
-  usersPlan(1, {
+/** A `kind` plan whose one entry is in `category` and carries a repair sent as `action`. */
+const planWith = (kind: ScopeKind, action: RepairAction, category: Category): Plan =>
+  scopePlan(kind, 1, {
     counts: { [category]: 1 } as Plan['counts'],
     deletes: {
       count: category === 'delete' ? 1 : 0,
@@ -45,42 +33,66 @@ const planWith = (action: RepairAction, category: Category): Plan =>
       heldBecause: [],
     },
     platformReads: 1,
-    entries: [
-      {
-        entity: 'user:a@example.com',
-        category,
-        line: 2,
-        repair: { action, message: exampleMessage(action) },
-      },
-    ],
+    entries: [{ entity: 'an-entity', category, line: 2, repair: exampleRepair(action) }],
   });
 
-describe('the repair table', () => {
-  it('orders every action once, every kind’s puts before any delete', () => {
+/** Every (kind, category, action) the table names. */
+const NAMED = SCOPE_KINDS.flatMap((kind) =>
+  CATEGORIES.flatMap((category) => {
+    const action = repairActionOf(category, kind);
+    return action === undefined ? [] : [{ kind, category, action }];
+  }),
+);
+
+/** Every (kind, category) whose entries may not carry `action`, beside those of another kind. */
+const misplacements = (action: RepairAction) =>
+  SCOPE_KINDS.flatMap((kind) =>
+    CATEGORIES.filter(
+      (category) =>
+        repairActionOf(category, kind) !== undefined && repairActionOf(category, kind) !== action,
+    ).map((category) => ({ kind, category })),
+  );
+
+describe('the repairs of the category table', () => {
+  it('orders every action once, each kind’s other repairs before any removal', () => {
     // Prepare
-    const all = SCOPE_KINDS.flatMap((kind) => Object.values(REPAIR_ACTIONS_BY_KIND[kind]));
+    const all = new Set(NAMED.map(({ action }) => action));
 
     // Assess
-    expect([...REPAIR_ORDER].sort()).toEqual([...all].sort());
-    const firstDelete = REPAIR_ORDER.findIndex(isDeleteRepair);
-    expect(REPAIR_ORDER.slice(firstDelete).every(isDeleteRepair)).toBe(true);
+    expect(REPAIR_ORDER).toHaveLength(all.size);
+    expect(new Set(REPAIR_ORDER)).toEqual(all);
+    const firstRemoval = REPAIR_ORDER.findIndex(isDeleteRepair);
+    expect(REPAIR_ORDER.slice(firstRemoval).every(isDeleteRepair)).toBe(true);
+    // The records' removals before the users' (a record may name a user).
     expect(REPAIR_ORDER.filter(isDeleteRepair)).toEqual(
-      SCOPE_KINDS.map((kind) => REPAIR_ACTIONS_BY_KIND[kind].delete).reverse(),
+      [...SCOPE_KINDS].reverse().flatMap((kind) => repairActionsOf(kind).filter(isDeleteRepair)),
     );
   });
 
-  it.each(REPAIR_ORDER)('the plan file takes %s in the entries its role allows', (action) => {
-    // Prepare
-    const allowed: Category = isDeleteRepair(action) ? 'delete' : 'create';
-    const refused: Category = isDeleteRepair(action) ? 'create' : 'delete';
-
+  it.each(NAMED)('the plan file takes $action in a $kind plan’s $category entry', (named) => {
     // Act
-    const read = parsePlan(serializePlan(planWith(action, allowed)));
-    const misplaced = () => parsePlan(serializePlan(planWith(action, refused)));
+    const read = parsePlan(serializePlan(planWith(named.kind, named.action, named.category)));
 
     // Assess
-    expect(read.entries[0]?.repair?.action).toBe(action);
-    expect(misplaced).toThrow(PlanFileError);
-    expect(misplaced).toThrow(`repair.action: ${action} in a ${refused} entry`);
+    expect(read.entries[0]?.repair?.action).toBe(named.action);
+  });
+
+  it.each(NAMED)('the plan file refuses $action anywhere else', ({ action }) => {
+    // Prepare
+    const elsewhere = misplacements(action);
+
+    // Act
+    const refusals = elsewhere.map(
+      ({ kind, category }) =>
+        () =>
+          parsePlan(serializePlan(planWith(kind, action, category))),
+    );
+
+    // Assess
+    expect(elsewhere.length).toBeGreaterThan(0);
+    elsewhere.forEach(({ category }, i) => {
+      expect(refusals[i]).toThrow(PlanFileError);
+      expect(refusals[i]).toThrow(`repair.action: ${action} in a ${category} entry`);
+    });
   });
 });

@@ -1,0 +1,137 @@
+/**
+ * The plan's categories and what a change of each is repaired with: one table, which everything
+ * outside the planner reads. A new category is a row here and the code that puts entries in it
+ * (plan-records.ts or plan-users.ts, with any new reason in reconcile-codes.ts); a new repair
+ * action is a row's `repairs`, and nothing else (below, what follows it and the tests that hold
+ * each).
+ */
+import * as z from 'zod/mini';
+import type { ActionName } from '../actions';
+
+/** The kinds of scope, as a manifest and a plan file name them. */
+export const SCOPE_KINDS = ['users', 'records'] as const;
+export type ScopeKind = (typeof SCOPE_KINDS)[number];
+
+/** A scope's kind as a manifest or a plan file names it. */
+export const scopeKind = z.enum(
+  SCOPE_KINDS,
+  `must be ${SCOPE_KINDS.map((kind) => `"${kind}"`).join(' or ')}`,
+);
+
+/** What decides a category's place outside the planner. */
+interface CategoryRow {
+  /** The summary and the report name its entities one by one (else they only count them). */
+  readonly listed: boolean;
+  /**
+   * Its entries change the platform: the action each scope kind's entry carries its repair as
+   * (its message is the action's, checked when the plan file is read). Only these rows carry a
+   * repair, and apply sends only those. @default none: the entry changes nothing
+   */
+  readonly repairs?: { readonly [K in ScopeKind]?: ActionName };
+  /**
+   * Its repairs remove what they name: the delete gate holds them for a person
+   * (delete-gate.ts), and apply sends them after every other repair. @default false
+   */
+  readonly removes?: boolean;
+}
+
+/**
+ * One row per category, in the order the plan sorts its entries and every reader lists them;
+ * each row's comment says what it means. Derived from it:
+ * - `Category`, `CATEGORIES`: the plan's counts, the plan file's category enum and counts;
+ * - `CHANGES` (the rows with `repairs`): `hasChanges`, the summary's last line, the drift metric
+ *   (run-function.ts), the entries that may carry a repair (plan-file.ts);
+ * - `isListed`: the entities the summary and the report name (plan-summary.ts, run-report.ts);
+ * - `RepairAction`, `REPAIR_ORDER`, `isDeleteRepair`, `repairActionsOf`: the plan file's action enum
+ *   and its check that an entry's repair is its row's for its plan's kind (plan-file.ts), apply's
+ *   order (ops/reconcile/reconcile-apply.ts; the stack's run writes its repair file in the plan's
+ *   order, which puts every removal last), and the stack's repair queues, their grants and the
+ *   run's queue URLs (lib/contact-center-sync-stack.ts; a scope whose repair actions are disabled
+ *   fails the synth).
+ * Held to it: test/unit/reconcile/plan-categories.test.ts (plan file, summary, report, CHANGES),
+ * repair-actions.test.ts (the action check and the order), test/infra/reconciliation.test.ts
+ * (queues and grants). None of them changes for a new row.
+ */
+export const CATEGORY_TABLE = {
+  /** The export holds it and the platform does not: the repair adds it. */
+  create: {
+    listed: true,
+    repairs: { users: 'add-user', records: 'add-or-update-campaign-record' },
+  },
+  /** The platform's data differs from its row's (`fields`): the repair sends the row's. */
+  update: { listed: true, repairs: { records: 'add-or-update-campaign-record' } },
+  /**
+   * The platform holds it and the export does not want it (no row, or a leaver's): the repair
+   * removes it, unless the delete gate holds the whole delete set for a person.
+   */
+  delete: {
+    listed: true,
+    repairs: { users: 'delete-user', records: 'delete-campaign-record' },
+    removes: true,
+  },
+  /** Not this integration's (the ledger never saw it made), and the scope leaves such alone. */
+  unmanaged: { listed: true },
+  /** Export and platform disagree in a way no repair may settle (a clientId held twice, ...). */
+  conflict: { listed: true },
+  /** A change the plan does not send; its reason says why (a newer live event, ...). */
+  skipped: { listed: true },
+  /** The platform already holds what the export says. */
+  'in-sync': { listed: false },
+} as const satisfies Record<string, CategoryRow>;
+
+export type Category = keyof typeof CATEGORY_TABLE;
+
+const rowOf = (category: Category): CategoryRow => CATEGORY_TABLE[category];
+
+/** Every category, in the table's order. */
+export const CATEGORIES = Object.keys(CATEGORY_TABLE) as readonly Category[];
+
+/** The categories that change the platform. */
+export const CHANGES: readonly Category[] = CATEGORIES.filter(
+  (c) => rowOf(c).repairs !== undefined,
+);
+
+/** The summary and the report name each entity of this category (in sync ones are counted). */
+export const isListed = (category: Category): boolean => rowOf(category).listed;
+
+type RepairsOf<C> = C extends { readonly repairs: infer R } ? R[keyof R] : never;
+
+/** Every action a repair is sent as. */
+export type RepairAction = RepairsOf<(typeof CATEGORY_TABLE)[Category]>;
+
+/** The repair action of an entry in `category` of a `kind` plan; undefined: it carries none. */
+export const repairActionOf = (category: Category, kind: ScopeKind): RepairAction | undefined =>
+  rowOf(category).repairs?.[kind] as RepairAction | undefined;
+
+const actionsOf = (kind: ScopeKind, removing: boolean): RepairAction[] => [
+  ...new Set(
+    CATEGORIES.filter((c) => (rowOf(c).removes ?? false) === removing).flatMap((c) => {
+      const action = repairActionOf(c, kind);
+      return action === undefined ? [] : [action];
+    }),
+  ),
+];
+
+/** The actions a `kind` scope's repairs are sent as: the stack gives the run their queues. */
+export const repairActionsOf = (kind: ScopeKind): readonly RepairAction[] => [
+  ...actionsOf(kind, false),
+  ...actionsOf(kind, true),
+];
+
+/**
+ * The order an apply sends a repair set in, each action's file whole: every kind's other repairs
+ * before any removal (a user a record names is there first; removals go last, past the brake,
+ * the records' before the users').
+ */
+export const REPAIR_ORDER: readonly RepairAction[] = [
+  ...new Set([
+    ...SCOPE_KINDS.flatMap((kind) => actionsOf(kind, false)),
+    ...[...SCOPE_KINDS].reverse().flatMap((kind) => actionsOf(kind, true)),
+  ]),
+];
+
+/** Whether a repair action removes what it names (a removing row's, and only those). */
+export const isDeleteRepair = (action: RepairAction): boolean =>
+  CATEGORIES.some(
+    (c) => rowOf(c).removes === true && Object.values(rowOf(c).repairs ?? {}).includes(action),
+  );
