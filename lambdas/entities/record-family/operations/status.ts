@@ -45,6 +45,18 @@ const refreshed = (
 });
 
 export const status: RecordOperation<'status'> = {
+  /**
+   * The replay's rule. `places` holds every campaign the family has been in as the events before
+   * this one left them (replay.ts: in version order, whatever order they came in). A campaign
+   * with no record says why (`goneAt`): a transfer's `Gone` names the campaign it moved the
+   * record `to`, and a status change there finds nothing and leaves it
+   * (test/unit/entities/record-family-model.test.ts). A `NO_RECORD` effect (NO_EFFECT, or
+   * STALE_SKIPPED once a newer event took effect: message-outcome.ts rules 3–5) keeps the event
+   * for an older one that puts the record there. Status changes addressed to a campaign the
+   * record left, as a producer a step behind sends them, are in the move-chain suite's histories
+   * (`staleAddresses`, test/reliability/convergence-histories.test.ts), which hold this rule to
+   * the oracle's (local/convergence/model.ts) under any delivery.
+   */
   apply: (places, v, op) => {
     const here = recordAt(places.get(op.campaign));
     if (!here) return NO_RECORD(op.campaign);
