@@ -3,7 +3,7 @@
  * each user gets a few events in time order, every message addressed where the entity is at that
  * moment of its history (a record moved by a transfer is addressed in its new campaign). With
  * `staleAddresses`, a lagging producer also addresses some later steps of a moved record to the
- * campaign it left, at their own time: the model applies them there, as the platform would.
+ * campaign it left, at their own time; what each does there is the oracle's rule (model.ts).
  *
  * Two shapes. `historiesArb` is the first suite's: one move per record, never back. `historyArb`
  * adds what issue 23 asks for: chains of moves (back to a campaign the record left included),
@@ -332,8 +332,9 @@ const timedSteps = (lines: FamilyOutline['lines'], maxMoves: number): Timed[] =>
  * clientId (each holding a numbered record, an incarnation) and where each line's record is. A
  * transfer into a campaign that holds the clientId already has no effect, and the line's record
  * stays; a transfer of a record that is not there re-homes the line (its next add lands there).
- * A stale step is addressed to the campaign the line's record left last and acts on whatever that
- * campaign holds then (nothing, a twin's record, a later add's); the line stays where it is.
+ * A stale step is addressed to the campaign the line's record left last, and the line stays where
+ * it is; a stale delete or transfer acts on whatever that campaign holds then (nothing, a twin's
+ * record, a later add's). A status change moves nothing, so the walk need not know its rule.
  */
 class FamilyWalk {
   readonly held = new Map<string, number>();

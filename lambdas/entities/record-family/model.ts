@@ -57,7 +57,7 @@ export interface RecordState {
  * here `nothing` also covers a record the ledger removed to add the replay's afresh), or the
  * transfer `v` that moved the record away, to the campaign `to`. In the replay only a transfer
  * sets it, on the campaign it empties; an add there (a new record) or a move back replaces it,
- * and a status change or delete there finds nothing and leaves it (`operations/`). The item keeps
+ * and other ops leave it (each op's rule is its own, `operations/`). The item keeps
  * it, in a folded snapshot too (`persisted.ts`). test/unit/entities/record-family-model.test.ts
  * and test/unit/ledger/record-family-items-v3.test.ts hold these.
  */

@@ -55,7 +55,11 @@ export const status: RecordOperation<'status'> = {
    * for an older one that puts the record there. Status changes addressed to a campaign the
    * record left, as a producer a step behind sends them, are in the move-chain suite's histories
    * (`staleAddresses`, test/reliability/convergence-histories.test.ts), which hold this rule to
-   * the oracle's (local/convergence/model.ts) under any delivery.
+   * the oracle's (local/convergence/model.ts) under any delivery. The planner takes its steps
+   * from the state the replay leaves, not from the ops: each record gets the fields the replay
+   * gives newer than the platform's (steps.ts `dueFields`), its state only after a read of its
+   * campaign for this message (test/unit/entities/record-family-steps.test.ts, "reads a moved
+   * record again before its state goes").
    */
   apply: (places, v, op) => {
     const here = recordAt(places.get(op.campaign));
