@@ -6,9 +6,9 @@
  */
 import type { MessageOf } from '../actions';
 import { mapLimit } from '../core/entry/concurrency';
-import type { RepairAction } from './categories';
+import type { PlanEntry, RepairAction } from './categories';
 import { WORKED_BY_AGENT, workedHoldReason } from './delete-gate';
-import type { Plan, PlanEntry } from './plan';
+import type { Plan } from './plan';
 import type { PlatformReader } from './platform-reader';
 import { PermanentRefusal } from './refusal';
 import { isNewerSnapshot, type RunRecord, type ScopeState } from './run-history';

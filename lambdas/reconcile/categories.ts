@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import type { ActionName } from '../actions';
+import type { EntryReason } from './reconcile-codes';
 
 /** The kinds of scope, as a manifest and a plan file name them. */
 export const SCOPE_KINDS = ['users', 'records'] as const;
@@ -117,6 +118,28 @@ export const repairActionsOf = (kind: ScopeKind): readonly RepairAction[] => [
   ...actionsOf(kind, false),
   ...actionsOf(kind, true),
 ];
+
+/**
+ * One entity of a plan: its category and, for a change, its repair. A change is skipped instead
+ * (`skipped`, NEWER_EVENT, its repair and fields dropped) when the ledger holds a live event of
+ * the entity newer than the export: `buildPlan` does this for every changing row
+ * (test/integration/reconcile/reconcile-cli.test.ts).
+ */
+export interface PlanEntry {
+  /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */
+  readonly entity: string;
+  readonly category: Category;
+  /** Why, for every category but create and in-sync (reconcile-codes.ts). */
+  readonly reason?: EntryReason;
+  /** OWNER_AMBIGUOUS: every scope that covers or may cover the user, this one first. */
+  readonly scopes?: readonly string[];
+  /** An update: the fields that differ (`data.<key>`). */
+  readonly fields?: readonly string[];
+  /** The export line the entity came from. */
+  readonly line?: number;
+  /** A change: the message that repairs it, stamped `occurredAt = exportedAt`. */
+  readonly repair?: { readonly action: RepairAction; readonly message: Record<string, unknown> };
+}
 
 /**
  * The order an apply sends a repair set in, each action's file whole: every kind's other repairs

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
+import type { PlanEntry } from './categories';
 import {
   CATEGORIES,
   type Category,
@@ -19,7 +20,7 @@ import {
   scopeKind,
 } from './categories';
 import { OWNER_AMBIGUOUS, WORKED_BY_AGENT } from './delete-gate';
-import type { Plan, PlanEntry } from './plan';
+import type { Plan } from './plan';
 import type { RefusalCode } from './reconcile-codes';
 import { Refusal } from './refusal';
 

@@ -9,9 +9,10 @@ import { mapLimit } from '../core/entry/concurrency';
 import type { CampaignRecord } from '../core/platform/platform-responses';
 import type { PlatformRegion } from '../core/platform/regions';
 import { clientIdKeys, differingKeys, heldItems } from '../entities/record-family/record-data';
+import type { PlanEntry, RepairAction } from './categories';
 import { entityCorrelation, rowCorrelation } from './correlation-ids';
 import { WORKED_BY_AGENT } from './delete-gate';
-import type { Candidate, Plan, PlanEntry, PlanInputs, PlanPart } from './plan';
+import type { Candidate, Plan, PlanInputs, PlanPart } from './plan';
 import type { EntryReason } from './reconcile-codes';
 import { type CampaignSweep, lookUpUnseen, sweepCampaign } from './record-sweep';
 import type { RecordRow, Snapshot } from './snapshot';
@@ -35,6 +36,37 @@ interface CampaignPlanning {
 }
 
 const recordEntity = (campaign: string, clientId: string) => `record:${campaign}:${clientId}`;
+
+/**
+ * What every repair message carries besides its action's fields: its correlation id, and the
+ * export's time, which orders it against live events (the plan file refuses any other time).
+ */
+const stamp = (snapshot: RecordsSnapshot, correlationId: string) => ({
+  correlationId,
+  occurredAt: snapshot.manifest.exportedAt,
+});
+
+/**
+ * A repair of the record `clientId` in the planning's campaign, sent as `action`: addressed as
+ * every record action addresses one (campaignName, region, clientId), stamped, with the action's
+ * own `fields`. The plan file checks the message against the action's schema when it reads it
+ * (test/unit/reconcile/plan-file.test.ts, "refuses an edited repair").
+ */
+const addressedRepair = (
+  { snapshot, campaign, region }: CampaignPlanning,
+  action: RepairAction,
+  to: { readonly clientId: string; readonly correlationId: string },
+  fields: Record<string, unknown> = {},
+): NonNullable<PlanEntry['repair']> => ({
+  action,
+  message: {
+    campaignName: campaign,
+    region,
+    clientId: to.clientId,
+    ...fields,
+    ...stamp(snapshot, to.correlationId),
+  },
+});
 
 const recordRef = (region: string, clientId: string) =>
   ({ kind: 'record', region, clientId }) as const;
@@ -107,8 +139,7 @@ const comparedRow = (
   const message = {
     ...data,
     previewRecordData: updatedItems(record, row, exportedKeys),
-    correlationId: rowCorrelation(snapshot, line),
-    occurredAt: snapshot.manifest.exportedAt,
+    ...stamp(snapshot, rowCorrelation(snapshot, line)),
   };
   // The row passed the message contract; an item kept from the platform may not (the contract
   // is stricter than the platform, or the items are too many together). Sent without it, the
@@ -144,11 +175,7 @@ const exportedRowEntry = (
     category: 'create',
     repair: {
       action: 'add-or-update-campaign-record',
-      message: {
-        ...row.message,
-        correlationId: rowCorrelation(snapshot, line),
-        occurredAt: snapshot.manifest.exportedAt,
-      },
+      message: { ...row.message, ...stamp(snapshot, rowCorrelation(snapshot, line)) },
     },
   };
 };
@@ -159,13 +186,14 @@ const exportedRowEntry = (
  * beyond the export at all); else a delete.
  */
 const extraRecordEntry = (
-  { snapshot, campaign, region }: CampaignPlanning,
+  planning: CampaignPlanning,
   clientId: string,
   found: readonly CampaignRecord[],
   ours: boolean,
   sweepComplete: boolean,
 ): PlanEntry => {
-  const entity = recordEntity(campaign, clientId);
+  const { snapshot } = planning;
+  const entity = recordEntity(planning.campaign, clientId);
   if (found.length > 1) return { entity, category: 'conflict', reason: 'DUPLICATE_CLIENT_ID' };
   if (!ours && !snapshot.scope.deleteUnmanaged) {
     return { entity, category: 'unmanaged', reason: 'NOT_CREATED_BY_US' };
@@ -178,16 +206,10 @@ const extraRecordEntry = (
     entity,
     category: 'delete',
     ...(worked ? { reason: WORKED_BY_AGENT } : ours ? {} : { reason: 'UNMANAGED_DELETE_ALLOWED' }),
-    repair: {
-      action: 'delete-campaign-record',
-      message: {
-        campaignName: campaign,
-        region,
-        clientId,
-        correlationId: entityCorrelation(snapshot, entity),
-        occurredAt: snapshot.manifest.exportedAt,
-      },
-    },
+    repair: addressedRepair(planning, 'delete-campaign-record', {
+      clientId,
+      correlationId: entityCorrelation(snapshot, entity),
+    }),
   };
 };
 

@@ -4,10 +4,11 @@
  * a leaving user's. A delete that another scope may own is named for the delete gate to hold.
  */
 import { mapLimit } from '../core/entry/concurrency';
+import type { PlanEntry } from './categories';
 import { entityCorrelation, rowCorrelation } from './correlation-ids';
 import { userCoverage } from './coverage';
 import { OWNER_AMBIGUOUS } from './delete-gate';
-import type { Candidate, Plan, PlanEntry, PlanInputs, PlanPart } from './plan';
+import type { Candidate, Plan, PlanInputs, PlanPart } from './plan';
 import type { EntryReason } from './reconcile-codes';
 import type { UsersScope } from './scope';
 import type { Snapshot, UserRow } from './snapshot';

@@ -6,38 +6,15 @@
  * newer-event skip, the order, the counts and the delete gate (delete-gate.ts).
  */
 import { mapLimit } from '../core/entry/concurrency';
-import {
-  CATEGORIES,
-  type Category,
-  CHANGES,
-  type RepairAction,
-  type ScopeKind,
-} from './categories';
+import { CATEGORIES, type Category, CHANGES, type PlanEntry, type ScopeKind } from './categories';
 import { gateOfEntries } from './delete-gate';
 import type { LedgerView } from './ledger-view';
 import { planRecords } from './plan-records';
 import { planUsers } from './plan-users';
 import type { PlatformReader } from './platform-reader';
-import type { EntryReason } from './reconcile-codes';
 import type { CampaignSweep } from './record-sweep';
 import type { ReconcileScope } from './scope';
 import type { Snapshot } from './snapshot';
-
-export interface PlanEntry {
-  /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */
-  readonly entity: string;
-  readonly category: Category;
-  /** Why, for every category but create and in-sync (reconcile-codes.ts). */
-  readonly reason?: EntryReason;
-  /** OWNER_AMBIGUOUS: every scope that covers or may cover the user, this one first. */
-  readonly scopes?: readonly string[];
-  /** An update: the fields that differ (`data.<key>`). */
-  readonly fields?: readonly string[];
-  /** The export line the entity came from. */
-  readonly line?: number;
-  /** A change: the message that repairs it, stamped `occurredAt = exportedAt`. */
-  readonly repair?: { readonly action: RepairAction; readonly message: Record<string, unknown> };
-}
 
 /** A campaign's sweep without its records: how many, how it was read, whether it is complete. */
 export type SweepSummary = Omit<CampaignSweep, 'records'> & { readonly records: number };

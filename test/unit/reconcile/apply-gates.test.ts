@@ -12,8 +12,9 @@ import {
   repairsByAction,
   workedSincePlan,
 } from '../../../lambdas/reconcile/apply-check';
+import type { PlanEntry } from '../../../lambdas/reconcile/categories';
 import { deleteGate, WORKED_BY_AGENT } from '../../../lambdas/reconcile/delete-gate';
-import type { Plan, PlanEntry } from '../../../lambdas/reconcile/plan';
+import type { Plan } from '../../../lambdas/reconcile/plan';
 import { planDigest, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import type { EntryReason } from '../../../lambdas/reconcile/reconcile-codes';
 import type { RunRecord } from '../../../lambdas/reconcile/run-history';

@@ -6,6 +6,7 @@
  * changing.
  */
 import { describe, expect, it } from 'vitest';
+import type { PlanEntry } from '../../../lambdas/reconcile/categories';
 import {
   CATEGORIES,
   CATEGORY_TABLE,
@@ -14,7 +15,7 @@ import {
   repairActionOf,
   SCOPE_KINDS,
 } from '../../../lambdas/reconcile/categories';
-import { hasChanges, type Plan, type PlanEntry } from '../../../lambdas/reconcile/plan';
+import { hasChanges, type Plan } from '../../../lambdas/reconcile/plan';
 import { PlanFileError, parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import { summarizePlan } from '../../../lambdas/reconcile/plan-summary';
 import { reportLines } from '../../../lambdas/reconcile/run-report';

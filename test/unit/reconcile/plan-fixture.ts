@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RepairAction, ScopeKind } from '../../../lambdas/reconcile/categories';
-import type { Plan, PlanEntry } from '../../../lambdas/reconcile/plan';
+import type { PlanEntry, RepairAction, ScopeKind } from '../../../lambdas/reconcile/categories';
+import type { Plan } from '../../../lambdas/reconcile/plan';
 import { REPO_ROOT } from '../../support/repo-paths';
 
 /** usersPlan's export time: a repair's occurredAt must be it. */
