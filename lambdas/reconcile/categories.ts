@@ -43,13 +43,15 @@ interface CategoryRow {
  * - `CHANGES` (the rows with `repairs`): `hasChanges`, the summary's last line, the drift metric
  *   (run-function.ts), the entries that may carry a repair (plan-file.ts);
  * - `isListed`: the entities the summary and the report name (plan-summary.ts, run-report.ts);
+ * - the `reconcile plan` help's list of categories (ops/main.ts);
  * - `RepairAction`, `REPAIR_ORDER`, `isDeleteRepair`, `repairActionsOf`: the plan file's action enum
  *   and its check that an entry's repair is its row's for its plan's kind (plan-file.ts), apply's
  *   order (ops/reconcile/reconcile-apply.ts; the stack's run writes its repair file in the plan's
  *   order, which puts every removal last), and the stack's repair queues, their grants and the
  *   run's queue URLs (lib/contact-center-sync-stack.ts; a scope whose repair actions are disabled
  *   fails the synth).
- * Held to it: test/unit/reconcile/plan-categories.test.ts (plan file, summary, report, CHANGES),
+ * Held to it: test/unit/reconcile/plan-categories.test.ts (plan file, summary, report, help,
+ * CHANGES),
  * repair-actions.test.ts (the action check and the order), test/infra/reconciliation.test.ts
  * (queues and grants). None of them changes for a new row.
  */

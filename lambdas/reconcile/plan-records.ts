@@ -4,7 +4,7 @@
  * family's one comparison (`record-data.ts`), and each record beyond the export judged: create,
  * update, delete, conflict, unmanaged, skipped or in sync. Data keys no row carries are kept.
  */
-import { parseMessage } from '../actions';
+import { type MessageOf, parseMessage } from '../actions';
 import { mapLimit } from '../core/entry/concurrency';
 import type { CampaignRecord } from '../core/platform/platform-responses';
 import type { PlatformRegion } from '../core/platform/regions';
@@ -46,17 +46,23 @@ const stamp = (snapshot: RecordsSnapshot, correlationId: string) => ({
   occurredAt: snapshot.manifest.exportedAt,
 });
 
+/** An action's own fields: its message without a record's address and the repair's stamp. */
+type OwnFields<A extends RepairAction> = Omit<
+  MessageOf<A>,
+  'campaignName' | 'region' | 'clientId' | 'previewRecordId' | 'correlationId' | 'occurredAt'
+>;
+
 /**
  * A repair of the record `clientId` in the planning's campaign, sent as `action`: addressed as
  * every record action addresses one (campaignName, region, clientId), stamped, with the action's
- * own `fields`. The plan file checks the message against the action's schema when it reads it
- * (test/unit/reconcile/plan-file.test.ts, "refuses an edited repair").
+ * own `fields` (typed by its message). The plan file checks the message against the action's
+ * schema when it reads it (test/unit/reconcile/plan-file.test.ts, "refuses an edited repair").
  */
-const addressedRepair = (
+const addressedRepair = <A extends RepairAction>(
   { snapshot, campaign, region }: CampaignPlanning,
-  action: RepairAction,
+  action: A,
   to: { readonly clientId: string; readonly correlationId: string },
-  fields: Record<string, unknown> = {},
+  fields: OwnFields<A>,
 ): NonNullable<PlanEntry['repair']> => ({
   action,
   message: {
@@ -206,10 +212,15 @@ const extraRecordEntry = (
     entity,
     category: 'delete',
     ...(worked ? { reason: WORKED_BY_AGENT } : ours ? {} : { reason: 'UNMANAGED_DELETE_ALLOWED' }),
-    repair: addressedRepair(planning, 'delete-campaign-record', {
-      clientId,
-      correlationId: entityCorrelation(snapshot, entity),
-    }),
+    repair: addressedRepair(
+      planning,
+      'delete-campaign-record',
+      {
+        clientId,
+        correlationId: entityCorrelation(snapshot, entity),
+      },
+      {},
+    ),
   };
 };
 
@@ -225,7 +236,11 @@ const countKeptItems = (
   }
 };
 
-/** The campaign's records: its sweep, and each of its exported clientIds the sweep did not see. */
+/**
+ * The campaign's records: its sweep, and each of its exported clientIds the sweep did not see.
+ * The sweep reads every record in each of the four worked states, each with its `workedState`
+ * (test/unit/reconcile/record-sweep.test.ts).
+ */
 const findRecords = async (
   { snapshot, campaign, region }: CampaignPlanning,
   own: readonly RecordRow[],

@@ -20,11 +20,9 @@
 import type { SearchCampaignRecordsMessage } from '../actions';
 import { MAX_SEARCH_CRITERIA, MAX_SEARCH_RECORDS } from '../actions/search-campaign-records';
 import { mapLimit } from '../core/entry/concurrency';
-import type { CampaignRecord } from '../core/platform/platform-responses';
+import { type CampaignRecord, WORKED_STATES } from '../core/platform/platform-responses';
 import type { PlatformRegion } from '../core/platform/regions';
 import type { PlatformReader } from './platform-reader';
-
-export const WORKED_STATES = ['NOTWORKED', 'WORKED', 'COMPLETED', 'REMOVED'] as const;
 
 type Criterion = NonNullable<SearchCampaignRecordsMessage['previewRecordData']>[number];
 

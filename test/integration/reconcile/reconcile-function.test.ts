@@ -16,6 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerTable } from '../../../lambdas/core/aws/ledger-table';
 import { userKey } from '../../../lambdas/core/ledger/entity-key';
+import { WORKED_STATES } from '../../../lambdas/core/platform/platform-responses';
 import { ENTITY_KINDS } from '../../../lambdas/entities';
 import { WORKED_BY_AGENT } from '../../../lambdas/reconcile/delete-gate';
 import { dynamoDbLedgerItems } from '../../../lambdas/reconcile/dynamodb-ledger-items';
@@ -29,7 +30,6 @@ import type {
   PlatformReader,
   PlatformReaderOptions,
 } from '../../../lambdas/reconcile/platform-reader';
-import { WORKED_STATES } from '../../../lambdas/reconcile/record-sweep';
 import {
   createReconcileRun,
   type PlannedOutput,

@@ -19,6 +19,7 @@ import { hasChanges, type Plan } from '../../../lambdas/reconcile/plan';
 import { PlanFileError, parsePlan, serializePlan } from '../../../lambdas/reconcile/plan-file';
 import { summarizePlan } from '../../../lambdas/reconcile/plan-summary';
 import { reportLines } from '../../../lambdas/reconcile/run-report';
+import { runOpsCaptured } from '../../support/ops-run';
 import { ADD_USER_REPAIR, exampleRepair, scopePlan } from './plan-fixture';
 
 const ENTITY = 'user:a@example.com';
@@ -106,6 +107,18 @@ describe('the summary and the report follow the category table', () => {
     // Assess
     expect(summary.some((line) => line.trim().startsWith(ENTITY))).toBe(listed(category));
     expect(report.some((line) => line.includes(`"entity":"${ENTITY}"`))).toBe(listed(category));
+  });
+});
+
+describe('the command line follows the category table', () => {
+  it('`reconcile plan --help` names every category', async () => {
+    // Act
+    const help = await runOpsCaptured(['reconcile', 'plan', '--help']);
+
+    // Assess
+    expect(help.code).toBe(0);
+    const named = help.stdout.replaceAll(/\s+/g, ' ');
+    expect(CATEGORIES.filter((c) => !named.includes(label(c)))).toEqual([]);
   });
 });
 

@@ -62,6 +62,9 @@ describe('records sweep', () => {
       // Assess
       expect(sweep.records).toHaveLength(count);
       expect(new Set(sweep.records.map((r) => r.clientId)).size).toBe(count);
+      // Every seventh record is COMPLETED: found, and shown so.
+      const completed = sweep.records.filter((r) => r.workedState === 'COMPLETED');
+      expect(completed).toHaveLength(Math.ceil(count / 7));
       expect(sweep.complete).toBe(true);
       expect(sweep.splitOn).toEqual(split ? ['CrmId'] : []);
     },
