@@ -239,7 +239,7 @@ Options:
 (exportedAt, row count, SHA-256, no empty file, no duplicate keys, no rows outside the scope),
 reads what the platform holds within the scope (criteria searches per campaign, split until no
 slice is full; query-existence for each user candidate), and writes the plan, each entity in one
-category: ${CATEGORIES.map((c) => c.replaceAll('-', ' ')).join(', ')} (docs/operations.md).
+category: ${CATEGORIES.map((c) => c.replaceAll('-', ' ')).join(', ')}.
 Deletes beyond max(N, p %) of the scope, or after the export shrank beyond the guard, are held
 whole. Writes a JSON Lines report without data values beside the plan. Exit 0: no changes;
 2: changes; 1: refused or failed. Scopes and gates: reconcile.scopes in the config

@@ -1,8 +1,8 @@
 /**
  * The plan's categories and what a change of each is repaired with: one table, which everything
  * outside the planner reads. A new category is a row here and the code that puts entries in it
- * (plan-records.ts or plan-users.ts, with any new reason in reconcile-codes.ts); a new repair
- * action is a row's `repairs`, and nothing else (below, what follows it and the tests that hold
+ * (plan-records.ts or plan-users.ts, with any new reason in reconcile-codes.ts); another repair
+ * action for a category is its row's `repairs` (below, what follows it and the tests that hold
  * each).
  */
 import * as z from 'zod/mini';
@@ -44,16 +44,16 @@ interface CategoryRow {
  *   (run-function.ts), the entries that may carry a repair (plan-file.ts);
  * - `isListed`: the entities the summary and the report name (plan-summary.ts, run-report.ts);
  * - the `reconcile plan` help's list of categories (ops/main.ts);
- * - `RepairAction`, `REPAIR_ORDER`, `isDeleteRepair`, `repairActionsOf`: the plan file's action enum
- *   and its check that an entry's repair is its row's for its plan's kind (plan-file.ts), apply's
- *   order (ops/reconcile/reconcile-apply.ts; the stack's run writes its repair file in the plan's
- *   order, which puts every removal last), and the stack's repair queues, their grants and the
- *   run's queue URLs (lib/contact-center-sync-stack.ts; a scope whose repair actions are disabled
- *   fails the synth).
+ * - `RepairAction`, `REPAIR_ORDER`, `isDeleteRepair`, `repairActionsOf`: the plan file's action
+ *   enum and its check that an entry's repair is its row's for its plan's kind (plan-file.ts),
+ *   apply's order (ops/reconcile/reconcile-apply.ts; the stack's run writes its repair file in
+ *   the plan's order, which puts every removal last), and the stack's repair queues, their grants
+ *   and the run's queue URLs (lib/contact-center-sync-stack.ts; a scope whose repair actions are
+ *   disabled in the config fails the synth);
+ * - the action each entry's repair is sent as (plan-records.ts, plan-users.ts read their row's).
  * Held to it: test/unit/reconcile/plan-categories.test.ts (plan file, summary, report, help,
- * CHANGES),
- * repair-actions.test.ts (the action check and the order), test/infra/reconciliation.test.ts
- * (queues and grants). None of them changes for a new row.
+ * CHANGES), test/unit/reconcile/repair-actions.test.ts (the action check and the order),
+ * test/infra/reconciliation.test.ts (queues and grants). None of them changes for a new row.
  */
 export const CATEGORY_TABLE = {
   /** The export holds it and the platform does not: the repair adds it. */
@@ -84,7 +84,12 @@ export const CATEGORY_TABLE = {
 
 export type Category = keyof typeof CATEGORY_TABLE;
 
-const rowOf = (category: Category): CategoryRow => CATEGORY_TABLE[category];
+/** A row as its readers see it: its repairs typed by the table's own actions. */
+interface TableRow extends CategoryRow {
+  readonly repairs?: { readonly [K in ScopeKind]?: RepairAction };
+}
+
+const rowOf = (category: Category): TableRow => CATEGORY_TABLE[category];
 
 /** Every category, in the table's order. */
 export const CATEGORIES = Object.keys(CATEGORY_TABLE) as readonly Category[];
@@ -104,7 +109,7 @@ export type RepairAction = RepairsOf<(typeof CATEGORY_TABLE)[Category]>;
 
 /** The repair action of an entry in `category` of a `kind` plan; undefined: it carries none. */
 export const repairActionOf = (category: Category, kind: ScopeKind): RepairAction | undefined =>
-  rowOf(category).repairs?.[kind] as RepairAction | undefined;
+  rowOf(category).repairs?.[kind];
 
 const actionsOf = (kind: ScopeKind, removing: boolean): RepairAction[] => [
   ...new Set(
@@ -124,8 +129,8 @@ export const repairActionsOf = (kind: ScopeKind): readonly RepairAction[] => [
 /**
  * One entity of a plan: its category and, for a change, its repair. A change is skipped instead
  * (`skipped`, NEWER_EVENT, its repair and fields dropped) when the ledger holds a live event of
- * the entity newer than the export: `buildPlan` does this for every changing row
- * (test/integration/reconcile/reconcile-cli.test.ts).
+ * the entity newer than the export: `buildPlan` asks this of every entry of a changing row
+ * (plan.ts `skipNewer`; test/integration/reconcile/reconcile-cli.test.ts shows it for records).
  */
 export interface PlanEntry {
   /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */

@@ -2,7 +2,6 @@
  * The delete gate: whether a plan's deletes may go with the rest, or wait whole for a person to
  * name their count (`--allow-deletes <count>`), and the reasons it gives for holding them.
  */
-
 import type { PlanEntry } from './categories';
 import type { Plan, PreviousSnapshot } from './plan';
 import type { EntryReason } from './reconcile-codes';

@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseMessage } from '../actions';
 import { formatIssues } from '../messages/parse';
-import type { PlanEntry } from './categories';
 import {
   CATEGORIES,
   type Category,
   CHANGES,
+  type PlanEntry,
   REPAIR_ORDER,
   repairActionOf,
   type ScopeKind,
@@ -210,7 +210,7 @@ const checkRepairs = (
     }
     if (repair.action !== repairActionOf(category, kind)) {
       throw new PlanFileError(
-        `${at}: repair.action: ${repair.action} in a ${category} entry: an edited or damaged plan`,
+        `${at}: repair.action: ${repair.action} in a ${category} entry of a ${kind} plan: an edited or damaged plan`,
         'PLAN_ALTERED',
       );
     }

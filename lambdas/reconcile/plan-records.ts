@@ -9,7 +9,7 @@ import { mapLimit } from '../core/entry/concurrency';
 import type { CampaignRecord } from '../core/platform/platform-responses';
 import type { PlatformRegion } from '../core/platform/regions';
 import { clientIdKeys, differingKeys, heldItems } from '../entities/record-family/record-data';
-import type { PlanEntry, RepairAction } from './categories';
+import { CATEGORY_TABLE, type PlanEntry, type RepairAction } from './categories';
 import { entityCorrelation, rowCorrelation } from './correlation-ids';
 import { WORKED_BY_AGENT } from './delete-gate';
 import type { Candidate, Plan, PlanInputs, PlanPart } from './plan';
@@ -151,13 +151,14 @@ const comparedRow = (
   // is stricter than the platform, or the items are too many together). Sent without it, the
   // update would erase it; sent with it, the message would be refused: the record is left as it
   // is, and the report names it.
-  return parseMessage('add-or-update-campaign-record', message).success
+  const action = CATEGORY_TABLE.update.repairs.records;
+  return parseMessage(action, message).success
     ? {
         entity,
         line,
         category: 'update',
         fields,
-        repair: { action: 'add-or-update-campaign-record', message },
+        repair: { action, message },
       }
     : { entity, line, category: 'skipped', reason: KEPT_ITEM_UNSENDABLE, fields };
 };
@@ -180,7 +181,7 @@ const exportedRowEntry = (
     line,
     category: 'create',
     repair: {
-      action: 'add-or-update-campaign-record',
+      action: CATEGORY_TABLE.create.repairs.records,
       message: { ...row.message, ...stamp(snapshot, rowCorrelation(snapshot, line)) },
     },
   };
@@ -214,7 +215,7 @@ const extraRecordEntry = (
     ...(worked ? { reason: WORKED_BY_AGENT } : ours ? {} : { reason: 'UNMANAGED_DELETE_ALLOWED' }),
     repair: addressedRepair(
       planning,
-      'delete-campaign-record',
+      CATEGORY_TABLE.delete.repairs.records,
       {
         clientId,
         correlationId: entityCorrelation(snapshot, entity),

@@ -4,7 +4,7 @@
  * a leaving user's. A delete that another scope may own is named for the delete gate to hold.
  */
 import { mapLimit } from '../core/entry/concurrency';
-import type { PlanEntry } from './categories';
+import { CATEGORY_TABLE, type PlanEntry } from './categories';
 import { entityCorrelation, rowCorrelation } from './correlation-ids';
 import { userCoverage } from './coverage';
 import { OWNER_AMBIGUOUS } from './delete-gate';
@@ -97,7 +97,7 @@ const userDelete = (
         ? {}
         : { reason }),
     repair: {
-      action: 'delete-user',
+      action: CATEGORY_TABLE.delete.repairs.users,
       message: {
         loginUserId: id,
         correlationId: userCorrelation(snapshot, entity, line),
@@ -125,7 +125,7 @@ const activeRowEntry = (
       line,
       category: 'create',
       repair: {
-        action: 'add-user',
+        action: CATEGORY_TABLE.create.repairs.users,
         message: {
           ...message,
           correlationId: rowCorrelation(snapshot, line),

@@ -1,9 +1,10 @@
 /**
  * The plan: every entity of the scope in one category, with the repair message of each change,
  * and the delete gates applied. Built from a verified snapshot, what the platform holds, and
- * what the ledger knows; nothing here changes anything. Here: the plan's shape (its categories
- * and their repairs are categories.ts), and `buildPlan`, which assembles a scope's part (plan-records.ts, plan-users.ts), the
- * newer-event skip, the order, the counts and the delete gate (delete-gate.ts).
+ * what the ledger knows; nothing here changes anything. Here: the plan's shape (its categories,
+ * their repairs and its entries are categories.ts), and `buildPlan`, which assembles a scope's
+ * part (plan-records.ts, plan-users.ts), the newer-event skip, the order, the counts and the
+ * delete gate (delete-gate.ts).
  */
 import { mapLimit } from '../core/entry/concurrency';
 import { CATEGORIES, type Category, CHANGES, type PlanEntry, type ScopeKind } from './categories';

@@ -6,12 +6,12 @@
  * changing.
  */
 import { describe, expect, it } from 'vitest';
-import type { PlanEntry } from '../../../lambdas/reconcile/categories';
 import {
   CATEGORIES,
   CATEGORY_TABLE,
   type Category,
   CHANGES,
+  type PlanEntry,
   repairActionOf,
   SCOPE_KINDS,
 } from '../../../lambdas/reconcile/categories';

@@ -5,6 +5,7 @@
  * by a clientId lookup; a small campaign needs no split.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKED_STATES, type WorkedState } from '../../../lambdas/core/platform/platform-responses';
 import { lookUpUnseen, sweepCampaign } from '../../../lambdas/reconcile/record-sweep';
 import { type RunningSimulator, startSimulator } from '../../../local/simulator';
 import { localPlatformReader } from '../../../testkit';
@@ -15,6 +16,10 @@ let simulator: RunningSimulator;
 
 const reader = () =>
   localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY });
+
+/** Records in every worked state: most NOTWORKED (a full slice to split), some of each other. */
+const stateOf = (n: number): WorkedState =>
+  n % 7 === 0 ? 'COMPLETED' : n % 11 === 0 ? 'WORKED' : n % 13 === 0 ? 'REMOVED' : 'NOTWORKED';
 
 const seed = (
   campaignName: string,
@@ -30,7 +35,7 @@ const seed = (
         ...(withKey(n) ? [{ key: 'CrmId', value: id }] : []),
         { key: 'Name', value: `n${n}` },
       ],
-      ...(n % 7 === 0 ? { workedState: 'COMPLETED' as const } : {}),
+      workedState: stateOf(n),
     });
   }
 };
@@ -62,9 +67,12 @@ describe('records sweep', () => {
       // Assess
       expect(sweep.records).toHaveLength(count);
       expect(new Set(sweep.records.map((r) => r.clientId)).size).toBe(count);
-      // Every seventh record is COMPLETED: found, and shown so.
-      const completed = sweep.records.filter((r) => r.workedState === 'COMPLETED');
-      expect(completed).toHaveLength(Math.ceil(count / 7));
+      // Each record found in the state it was seeded in, whatever the state.
+      const seeded = Array.from({ length: count }, (_, n) => stateOf(n));
+      for (const state of WORKED_STATES) {
+        const found = sweep.records.filter((r) => r.workedState === state);
+        expect(found, state).toHaveLength(seeded.filter((s) => s === state).length);
+      }
       expect(sweep.complete).toBe(true);
       expect(sweep.splitOn).toEqual(split ? ['CrmId'] : []);
     },
@@ -96,7 +104,7 @@ describe('records sweep', () => {
 
   it('is not shown complete when no split key can split a full slice', async () => {
     // Prepare
-    seed('NoKey', 1200);
+    seed('NoKey', 1600);
 
     // Act
     const sweep = await sweepCampaign('NoKey', {

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CATEGORIES,
+  CATEGORY_TABLE,
   type Category,
   isDeleteRepair,
   REPAIR_ORDER,
@@ -69,6 +70,30 @@ describe('the repairs of the category table', () => {
     );
   });
 
+  it('names no action both as a removal and as another repair, which the order could not place', () => {
+    // Prepare
+    const removing = new Set(
+      NAMED.filter((n) => (CATEGORY_TABLE[n.category] as { removes?: boolean }).removes === true),
+    );
+    const others = NAMED.filter((n) => !removing.has(n)).map((n) => n.action);
+
+    // Assess
+    expect([...removing].filter((n) => others.includes(n.action))).toEqual([]);
+  });
+
+  it('sends a kind’s other repairs before those of the kinds after it (a record may name a user)', () => {
+    // Prepare
+    const position = (action: RepairAction) => REPAIR_ORDER.indexOf(action);
+    const puts = SCOPE_KINDS.map((kind) => repairActionsOf(kind).filter((a) => !isDeleteRepair(a)));
+
+    // Assess
+    puts.forEach((earlier, i) => {
+      for (const later of puts.slice(i + 1).flat()) {
+        for (const action of earlier) expect(position(action)).toBeLessThan(position(later));
+      }
+    });
+  });
+
   it.each(NAMED)('the plan file takes $action in a $kind plan’s $category entry', (named) => {
     // Act
     const read = parsePlan(serializePlan(planWith(named.kind, named.action, named.category)));
@@ -90,9 +115,11 @@ describe('the repairs of the category table', () => {
 
     // Assess
     expect(elsewhere.length).toBeGreaterThan(0);
-    elsewhere.forEach(({ category }, i) => {
+    elsewhere.forEach(({ kind, category }, i) => {
       expect(refusals[i]).toThrow(PlanFileError);
-      expect(refusals[i]).toThrow(`repair.action: ${action} in a ${category} entry`);
+      expect(refusals[i]).toThrow(
+        `repair.action: ${action} in a ${category} entry of a ${kind} plan`,
+      );
     });
   });
 });

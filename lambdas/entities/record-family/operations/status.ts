@@ -46,20 +46,24 @@ const refreshed = (
 
 export const status: RecordOperation<'status'> = {
   /**
-   * The replay's rule. `places` holds every campaign the family has been in as the events before
-   * this one left them (replay.ts: in version order, whatever order they came in). A campaign
-   * with no record says why (`goneAt`): a transfer's `Gone` names the campaign it moved the
-   * record `to`, and a status change there finds nothing and leaves it
-   * (test/unit/entities/record-family-model.test.ts). A `NO_RECORD` effect (NO_EFFECT, or
-   * STALE_SKIPPED once a newer event took effect: message-outcome.ts rules 3–5) keeps the event
-   * for an older one that puts the record there. Status changes addressed to a campaign the
-   * record left, as a producer a step behind sends them, are in the move-chain suite's histories
-   * (`staleAddresses`, test/reliability/convergence-histories.test.ts), which hold this rule to
-   * the oracle's (local/convergence/model.ts) under any delivery. The planner takes its steps
-   * from the state the replay leaves, not from the ops: each record gets the fields the replay
-   * gives newer than the platform's (steps.ts `dueFields`), its state only after a read of its
-   * campaign for this message (test/unit/entities/record-family-steps.test.ts, "reads a moved
-   * record again before its state goes").
+   * The replay's rule. What a change to it can rely on, each held by the test named:
+   * - `places` holds every campaign the family has been in as the events before this one left
+   *   them, in version order whatever order they came in (replay.ts; the convergence suites).
+   * - A campaign with no record says why (`goneAt`): a transfer's `Gone` names the campaign it
+   *   moved the record `to`; a status change there finds nothing and leaves it
+   *   (test/unit/entities/record-family-model.test.ts).
+   * - A `NO_RECORD` effect keeps the event for an older one that puts the record there: NO_EFFECT,
+   *   or STALE_SKIPPED once a newer event took effect (message-outcome.ts rules 3–5).
+   * - The family's steps (steps.ts) come from the state the replay leaves, not from the ops: each
+   *   record gets the fields whose version there differs from the one the ledger knows applied
+   *   (`dueFields`), its state only after a read of its campaign for this message
+   *   (record-family-steps.test.ts, "reads a moved record again before its state goes").
+   * - Status changes addressed to a campaign the record left, as a producer a step behind sends
+   *   them, are in the move-chain suite's histories (`staleAddresses`,
+   *   test/reliability/convergence-histories.test.ts), which hold this rule to the oracle's
+   *   (local/convergence/model.ts) under any delivery. They name the record by clientId: a step
+   *   by previewRecordId names it where it is (test/reliability/convergence/histories.test.ts,
+   *   "name records by previewRecordId").
    */
   apply: (places, v, op) => {
     const here = recordAt(places.get(op.campaign));
