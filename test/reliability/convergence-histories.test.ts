@@ -63,18 +63,24 @@ describe(`convergence of issue 23's histories on the in-memory ledger (${mode})`
     );
   });
 
-  it('every entity ends as its events applied once each, in order: steps addressed to the campaign the record left', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        historyArb({ ...MOVE_CHAINS, twins: true, staleAddresses: true }),
-        fc.nat(),
-        async (history, seed) => {
+  it.each<[string, HistoryShape, number]>([
+    ['', { ...MOVE_CHAINS, twins: true, staleAddresses: true }, 4],
+    [
+      ', and others by previewRecordId only',
+      { ...MOVE_CHAINS, twins: true, byPreviewRecordId: true, staleAddresses: true },
+      5,
+    ],
+  ])(
+    'every entity ends as its events applied once each, in order: steps addressed to the campaign the record left%s',
+    async (_name, shape, offset) => {
+      await fc.assert(
+        fc.asyncProperty(historyArb(shape), fc.nat(), async (history, seed) => {
           await convergenceRun(simulators(), inMemoryLedger(), history, seed, stats, { mode });
-        },
-      ),
-      settings(RUNS, 4),
-    );
-  });
+        }),
+        settings(RUNS, offset),
+      );
+    },
+  );
 
   it.each([
     ['records that moved once', historiesArb(5, 0)],

@@ -153,8 +153,10 @@ describe('the convergence histories', () => {
   });
 
   it('without stale addresses, are the histories they were before that field existed', () => {
-    // Prepare: the bench samples these with a fixed seed; its figures must not move. The digests
-    // were taken on main before `staleAddresses` was added.
+    // Prepare: the bench samples the first two shapes with a fixed seed; its figures must not
+    // move. Their digests were taken on main before `staleAddresses` was added. The third
+    // (previewRecordId steps, which the bench does not sample) was taken again when a family
+    // naming a record by id stopped moving or deleting any of it by clientId.
     const moves: HistoryShape = { ...SHAPE, users: 2, twins: false, byPreviewRecordId: false };
 
     // Act + Assess
@@ -165,7 +167,7 @@ describe('the convergence histories', () => {
       'bd5760e5b0005bfe0502214e3ad54e6ba9fd67b48e2a05818e2c66677e45485a',
     );
     expect(fingerprint({ ...SHAPE, staleAddresses: false })).toBe(
-      '0f209d24f5d671c990360657d6f4febc0ef68dce0b86ccfe488abe4b56a253cc',
+      '70b242997c7d656c765d1d54c611a383de94fa0b967a6cccfbdb6e71e56a47ee',
     );
   });
 
@@ -214,6 +216,38 @@ describe('the convergence histories', () => {
     // Assess
     expect(twins).toBeGreaterThan(0);
   });
+
+  it.each([
+    ['', SHAPE],
+    [' (with stale addresses)', { ...SHAPE, staleAddresses: true }],
+  ])(
+    'move or delete nothing of a family by clientId in the rest once a step there names one of its records by id%s',
+    (_with, shape) => {
+      // Prepare
+      let byId = 0;
+      let movesById = 0;
+
+      // Act + Assess: a move or delete by clientId, delivered first, could take the record from
+      // where the message by id looks for it (docs/decisions.md, known limit 6).
+      for (const history of sample(historyArb(shape))) {
+        const named = new Set(
+          history.rest.flatMap((e) => (e.byId === undefined ? [] : [e.byId.clientId])),
+        );
+        byId += named.size;
+        for (const event of history.rest) {
+          const { clientId } = event.message as { clientId: string };
+          const removes = ['transfer-campaign-record', 'delete-campaign-record'].includes(
+            event.action,
+          );
+          if (!removes || !named.has(clientId)) continue;
+          expect(event.byId, JSON.stringify(event.message)).toBeDefined();
+          movesById += 1;
+        }
+      }
+      expect(byId).toBeGreaterThan(0);
+      expect(movesById).toBeGreaterThan(0);
+    },
+  );
 
   it.each([
     ['', SHAPE],
