@@ -136,7 +136,11 @@ export interface PlanEntry {
   /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */
   readonly entity: string;
   readonly category: Category;
-  /** Why, for every category but create and in-sync (reconcile-codes.ts). */
+  /**
+   * Why, where the category alone does not say (reconcile-codes.ts): every unmanaged, conflict
+   * and skipped entry, and a delete of a record agents worked, of a user whose scope is in
+   * doubt, or of what is not ours.
+   */
   readonly reason?: EntryReason;
   /** OWNER_AMBIGUOUS: every scope that covers or may cover the user, this one first. */
   readonly scopes?: readonly string[];
