@@ -130,7 +130,8 @@ export const repairActionsOf = (kind: ScopeKind): readonly RepairAction[] => [
  * One entity of a plan: its category and, for a change, its repair. A change is skipped instead
  * (`skipped`, NEWER_EVENT, its repair and fields dropped) when the ledger holds a live event of
  * the entity newer than the export: `buildPlan` asks this of every entry of a changing row
- * (plan.ts `skipNewer`; test/integration/reconcile/reconcile-cli.test.ts shows it for records).
+ * (plan.ts `skipNewer`; test/unit/reconcile/plan-ledger.test.ts and plan-coverage.test.ts, "a
+ * live event newer than the export", for records and users).
  */
 export interface PlanEntry {
   /** `user:<loginUserId>` or `record:<campaign>:<clientId>`. */

@@ -87,6 +87,11 @@ describe('convergence with the ledger on DynamoDB (moto)', () => {
       { ...MOVE_CHAINS, staleAddresses: true },
     ],
     [
+      'every entity ends in the state of its newest event: steps addressed to the campaign the record left, others by previewRecordId only',
+      convergenceRun,
+      { ...MOVE_CHAINS, byPreviewRecordId: true, staleAddresses: true },
+    ],
+    [
       'work agents did on the platform stays, and newer data lands',
       platformWorkRun,
       { ...MOVE_CHAINS, users: 0 },

@@ -17,6 +17,7 @@ import { type RunningSimulator, startSimulator } from '../../../local/simulator'
 import { localPlatformReader } from '../../../testkit';
 import { scopesOf } from '../../support/reconcile-scopes';
 import { TEST_TENANT } from '../../support/test-tenant';
+import { withNewestEventsAt } from './plan-fixture';
 import { leavingRoster, STAFF_AND_VENDOR } from './scope-fixtures';
 
 const API_KEY = 'plan-coverage-key-000001';
@@ -241,4 +242,47 @@ describe('users plan: only what the scope covers', () => {
       ['user:ann@corp.example', 'in-sync'],
     ]);
   });
+});
+
+describe('users plan: a live event newer than the export', () => {
+  it.each([
+    { liveEventAt: '2026-11-25T05:00:00.000Z', skipped: false },
+    { liveEventAt: '2026-11-25T07:00:00.000Z', skipped: true },
+  ])(
+    'at $liveEventAt (export 06:00) skips every change: $skipped',
+    async ({ liveEventAt, skipped }) => {
+      // Prepare: ann listed and there, neo listed and absent (a create), al not listed (a delete)
+      const scopes = scopesOf(STAFF_AND_VENDOR);
+      const ledger = await createdByUs([
+        { login: 'ann@corp.example', template: 'Agent' },
+        { login: 'al.leaver@corp.example', template: 'Agent' },
+      ]);
+
+      // Act
+      const result = await planOf(
+        scopes,
+        'staff',
+        ['ann@corp.example', 'neo@corp.example'],
+        withNewestEventsAt(ledger, liveEventAt),
+      );
+
+      // Assess
+      const changes = result.entries.filter((e) => e.category !== 'in-sync');
+      expect(changes.map((e) => [e.entity, e.category])).toEqual(
+        skipped
+          ? [
+              ['user:al.leaver@corp.example', 'skipped'],
+              ['user:neo@corp.example', 'skipped'],
+            ]
+          : [
+              ['user:neo@corp.example', 'create'],
+              ['user:al.leaver@corp.example', 'delete'],
+            ],
+      );
+      for (const entry of changes) {
+        expect(entry.reason === 'NEWER_EVENT').toBe(skipped);
+        expect(entry.repair === undefined).toBe(skipped);
+      }
+    },
+  );
 });

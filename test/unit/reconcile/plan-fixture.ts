@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlanEntry, RepairAction, ScopeKind } from '../../../lambdas/reconcile/categories';
+import type { LedgerView } from '../../../lambdas/reconcile/ledger-view';
 import type { Plan } from '../../../lambdas/reconcile/plan';
 import { REPO_ROOT } from '../../support/repo-paths';
 
@@ -55,3 +56,13 @@ export const exampleRepair = (action: RepairAction): NonNullable<PlanEntry['repa
   if (found === undefined) throw new Error(`the example day sends no ${action}`);
   return { action, message: { ...found.detail, occurredAt: EXPORTED_AT } };
 };
+
+/**
+ * `view`, whose newest event of every entity occurred at `at`: a producer that went on sending
+ * after the export (the plan skips a change older than that event).
+ */
+export const withNewestEventsAt = (view: LedgerView, at: string): LedgerView => ({
+  newestEventAt: async () => Date.parse(at),
+  createdByUs: (placed) => view.createdByUs(placed),
+  createdUsers: () => view.createdUsers(),
+});

@@ -17,6 +17,7 @@ import { type RunningSimulator, startSimulator } from '../../../local/simulator'
 import { localPlatformReader } from '../../../testkit';
 import { scopesOf } from '../../support/reconcile-scopes';
 import { TEST_TENANT } from '../../support/test-tenant';
+import { withNewestEventsAt } from './plan-fixture';
 
 const API_KEY = 'plan-ledger-key-000001';
 const REGION = 'eu-central-1';
@@ -41,7 +42,7 @@ const scope = (): RecordsScope =>
   }).leads as RecordsScope;
 
 /** A records snapshot of the scope holding one row, `R-keep`. */
-const snapshot = (): Snapshot => ({
+const snapshot = (): Extract<Snapshot, { kind: 'records' }> => ({
   kind: 'records',
   id: 'abc',
   scope: scope(),
@@ -102,13 +103,17 @@ const seedScopeCampaign = (): void => {
   }
 };
 
-/** The plan of the snapshot, with a ledger that shows R-1 created by us in `campaign`, and R-1's entry. */
-const planWithR1CreatedIn = async (campaign: string) => {
-  const ledger = new LedgerItemView({
+/**
+ * The plan of `of` (the snapshot), with a ledger that shows R-1 created by us in `campaign` (and,
+ * when given, a live event of every entity at `liveEventAt`), and R-1's entry.
+ */
+const planWithR1CreatedIn = async (campaign: string, of = snapshot(), liveEventAt?: string) => {
+  const items = new LedgerItemView({
     items: ledgerOf(new Map([[familyKey(REGION, 'R-1'), createdIn('R-1', campaign)]])),
   });
+  const ledger = liveEventAt === undefined ? items : withNewestEventsAt(items, liveEventAt);
   const plan = await buildPlan({
-    snapshot: snapshot(),
+    snapshot: of,
     reader: localPlatformReader({ ...TEST_TENANT, baseUrl: simulator.baseUrl, apiKey: API_KEY }),
     ledger,
     now: Date.parse('2026-11-25T08:00:00.000Z'),
@@ -129,6 +134,60 @@ describe('plan: which records beyond the export are ours', () => {
     expect(entry?.category).toBe('unmanaged');
     expect(entry?.reason).toBe('NOT_CREATED_BY_US');
   });
+});
+
+describe('plan: a live event newer than the export', () => {
+  it.each([
+    { liveEventAt: '2026-11-25T05:00:00.000Z', skipped: false },
+    { liveEventAt: '2026-11-25T07:00:00.000Z', skipped: true },
+  ])(
+    'at $liveEventAt (export 06:00) skips every change: $skipped',
+    async ({ liveEventAt, skipped }) => {
+      // Prepare: R-keep exported with new data (an update), R-new exported and absent (a create),
+      // R-1 ours and not exported (a delete).
+      seedScopeCampaign();
+      const base = snapshot();
+      const row = (clientId: string, crmId: string): RecordRow => ({
+        line: clientId === 'R-keep' ? 2 : 3,
+        region: REGION,
+        campaignName: SCOPE_CAMPAIGN,
+        clientId,
+        message: {
+          campaignName: SCOPE_CAMPAIGN,
+          clientId,
+          previewRecordData: [{ key: 'CrmId', value: crmId }],
+        },
+      });
+      const of: Snapshot = {
+        ...base,
+        manifest: { ...base.manifest, rowCount: 2 },
+        rows: [row('R-keep', 'R-keep v2'), row('R-new', 'R-new')],
+      };
+
+      // Act
+      const { plan } = await planWithR1CreatedIn(SCOPE_CAMPAIGN, of, liveEventAt);
+
+      // Assess
+      const changes = plan.entries.filter((e) => e.category !== 'in-sync');
+      expect(changes.map((e) => [e.entity.split(':')[2], e.category])).toEqual(
+        skipped
+          ? [
+              ['R-1', 'skipped'],
+              ['R-keep', 'skipped'],
+              ['R-new', 'skipped'],
+            ]
+          : [
+              ['R-new', 'create'],
+              ['R-keep', 'update'],
+              ['R-1', 'delete'],
+            ],
+      );
+      for (const entry of changes) {
+        expect(entry.reason === 'NEWER_EVENT').toBe(skipped);
+        expect(entry.repair === undefined).toBe(skipped);
+      }
+    },
+  );
 });
 
 describe('plan: a record beyond the export that an agent has worked', () => {
