@@ -17,7 +17,7 @@ import { type RunningSimulator, startSimulator } from '../../../local/simulator'
 import { localPlatformReader } from '../../../testkit';
 import { scopesOf } from '../../support/reconcile-scopes';
 import { TEST_TENANT } from '../../support/test-tenant';
-import { withNewestEventsAt } from './plan-fixture';
+import { expectSkippedAsNewer, LIVE_EVENTS, withNewestEventsAt } from './plan-fixture';
 import { leavingRoster, STAFF_AND_VENDOR } from './scope-fixtures';
 
 const API_KEY = 'plan-coverage-key-000001';
@@ -245,10 +245,7 @@ describe('users plan: only what the scope covers', () => {
 });
 
 describe('users plan: a live event newer than the export', () => {
-  it.each([
-    { liveEventAt: '2026-11-25T05:00:00.000Z', skipped: false },
-    { liveEventAt: '2026-11-25T07:00:00.000Z', skipped: true },
-  ])(
+  it.each(LIVE_EVENTS)(
     'at $liveEventAt (export 06:00) skips every change: $skipped',
     async ({ liveEventAt, skipped }) => {
       // Prepare: ann listed and there, neo listed and absent (a create), al not listed (a delete)
@@ -279,10 +276,7 @@ describe('users plan: a live event newer than the export', () => {
               ['user:al.leaver@corp.example', 'delete'],
             ],
       );
-      for (const entry of changes) {
-        expect(entry.reason === 'NEWER_EVENT').toBe(skipped);
-        expect(entry.repair === undefined).toBe(skipped);
-      }
+      expectSkippedAsNewer(changes, skipped);
     },
   );
 });

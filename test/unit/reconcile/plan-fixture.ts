@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { PlanEntry, RepairAction, ScopeKind } from '../../../lambdas/reconcile/categories';
 import type { LedgerView } from '../../../lambdas/reconcile/ledger-view';
 import type { Plan } from '../../../lambdas/reconcile/plan';
@@ -66,3 +67,17 @@ export const withNewestEventsAt = (view: LedgerView, at: string): LedgerView => 
   createdByUs: (placed) => view.createdByUs(placed),
   createdUsers: () => view.createdUsers(),
 });
+
+/** Each change skipped for a newer live event (NEWER_EVENT, no repair), or none, as `skipped`. */
+export const expectSkippedAsNewer = (changes: readonly PlanEntry[], skipped: boolean): void => {
+  for (const entry of changes) {
+    expect(entry.reason === 'NEWER_EVENT').toBe(skipped);
+    expect(entry.repair === undefined).toBe(skipped);
+  }
+};
+
+/** A live event an hour before the export (06:00) and one an hour after: only the later skips. */
+export const LIVE_EVENTS = [
+  { liveEventAt: '2026-11-25T05:00:00.000Z', skipped: false },
+  { liveEventAt: '2026-11-25T07:00:00.000Z', skipped: true },
+] as const;

@@ -17,7 +17,7 @@ import { type RunningSimulator, startSimulator } from '../../../local/simulator'
 import { localPlatformReader } from '../../../testkit';
 import { scopesOf } from '../../support/reconcile-scopes';
 import { TEST_TENANT } from '../../support/test-tenant';
-import { withNewestEventsAt } from './plan-fixture';
+import { expectSkippedAsNewer, LIVE_EVENTS, withNewestEventsAt } from './plan-fixture';
 
 const API_KEY = 'plan-ledger-key-000001';
 const REGION = 'eu-central-1';
@@ -68,6 +68,19 @@ const snapshot = (): Extract<Snapshot, { kind: 'records' }> => ({
       },
     },
   ],
+});
+
+/** An export row of the scope campaign at `line`, its one data item `CrmId`. */
+const rowOf = (line: number, clientId: string, crmId: string): RecordRow => ({
+  line,
+  region: REGION,
+  campaignName: SCOPE_CAMPAIGN,
+  clientId,
+  message: {
+    campaignName: SCOPE_CAMPAIGN,
+    clientId,
+    previewRecordData: [{ key: 'CrmId', value: crmId }],
+  },
 });
 
 /** The ledger's item of a family whose record this integration created in `campaign`. */
@@ -137,31 +150,17 @@ describe('plan: which records beyond the export are ours', () => {
 });
 
 describe('plan: a live event newer than the export', () => {
-  it.each([
-    { liveEventAt: '2026-11-25T05:00:00.000Z', skipped: false },
-    { liveEventAt: '2026-11-25T07:00:00.000Z', skipped: true },
-  ])(
+  it.each(LIVE_EVENTS)(
     'at $liveEventAt (export 06:00) skips every change: $skipped',
     async ({ liveEventAt, skipped }) => {
       // Prepare: R-keep exported with new data (an update), R-new exported and absent (a create),
       // R-1 ours and not exported (a delete).
       seedScopeCampaign();
       const base = snapshot();
-      const row = (clientId: string, crmId: string): RecordRow => ({
-        line: clientId === 'R-keep' ? 2 : 3,
-        region: REGION,
-        campaignName: SCOPE_CAMPAIGN,
-        clientId,
-        message: {
-          campaignName: SCOPE_CAMPAIGN,
-          clientId,
-          previewRecordData: [{ key: 'CrmId', value: crmId }],
-        },
-      });
       const of: Snapshot = {
         ...base,
         manifest: { ...base.manifest, rowCount: 2 },
-        rows: [row('R-keep', 'R-keep v2'), row('R-new', 'R-new')],
+        rows: [rowOf(2, 'R-keep', 'R-keep v2'), rowOf(3, 'R-new', 'R-new')],
       };
 
       // Act
@@ -182,10 +181,7 @@ describe('plan: a live event newer than the export', () => {
               ['R-1', 'delete'],
             ],
       );
-      for (const entry of changes) {
-        expect(entry.reason === 'NEWER_EVENT').toBe(skipped);
-        expect(entry.repair === undefined).toBe(skipped);
-      }
+      expectSkippedAsNewer(changes, skipped);
     },
   );
 });
@@ -263,17 +259,6 @@ describe('plan: data keys no row of the export carries', () => {
         { key: 'Legacy', value: 'y' },
       ],
     );
-    const rowOf = (line: number, clientId: string, crmId: string): RecordRow => ({
-      line,
-      region: REGION,
-      campaignName: SCOPE_CAMPAIGN,
-      clientId,
-      message: {
-        campaignName: SCOPE_CAMPAIGN,
-        clientId,
-        previewRecordData: [{ key: 'CrmId', value: crmId }],
-      },
-    });
     const base = snapshot();
 
     // Act
