@@ -91,6 +91,9 @@ interface TableRow extends CategoryRow {
 
 const rowOf = (category: Category): TableRow => CATEGORY_TABLE[category];
 
+/** A category as the summary and the help print it (`in sync`). */
+export const categoryLabel = (category: Category): string => category.replaceAll('-', ' ');
+
 /** Every category, in the table's order. */
 export const CATEGORIES = Object.keys(CATEGORY_TABLE) as readonly Category[];
 

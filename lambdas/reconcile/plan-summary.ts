@@ -2,10 +2,9 @@
  * A plan as a person reads it before anything changes: each category with its count and the
  * first entities in it, the delete gates, and what the plan could not see.
  */
-import { CATEGORIES, type Category, CHANGES, isListed } from './categories';
+import { CATEGORIES, CHANGES, categoryLabel, isListed } from './categories';
 import { hasChanges, type Plan } from './plan';
 
-const label = (category: Category): string => category.replaceAll('-', ' ');
 const SHOWN = 8;
 
 export const summarizePlan = (plan: Plan): string[] => {
@@ -14,7 +13,7 @@ export const summarizePlan = (plan: Plan): string[] => {
   ];
   for (const category of CATEGORIES) {
     const entries = plan.entries.filter((e) => e.category === category);
-    lines.push(`  ${label(category).padEnd(10)} ${String(entries.length).padStart(6)}`);
+    lines.push(`  ${categoryLabel(category).padEnd(10)} ${String(entries.length).padStart(6)}`);
     if (!isListed(category)) continue;
     for (const entry of entries.slice(0, SHOWN)) {
       const detail = [
