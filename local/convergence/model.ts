@@ -5,7 +5,10 @@
  *
  * `expectedState` builds that platform: a fresh simulator gets the events one by one, in order,
  * as plain platform calls with no retries and no ledger; an event the platform refuses in that
- * order (a status change before the record exists) simply has no effect. `project` reads the
+ * order (a status change before the record exists) simply has no effect. A rule that must look
+ * before it sends can ask `simulator.state` (`listCampaigns`, `listRecords`, `findByClientId`);
+ * a transfer there keeps the record's `previewRecordID`, `clientId`, state and data
+ * (docs/decisions.md, "Effect of transfer on state"; realtime-status-transfer-delete.test.ts). `project` reads the
  * comparable state of every entity out of a simulator, and `compareStates` says which differ.
  */
 import {

@@ -50,8 +50,10 @@ export const status: RecordOperation<'status'> = {
    * - `places` holds every campaign the family has been in as the events before this one left
    *   them, in version order whatever order they came in (replay.ts; the convergence suites).
    * - A campaign with no record says why (`goneAt`): a transfer's `Gone` names the campaign it
-   *   moved the record `to`; a status change there finds nothing and leaves it
-   *   (test/unit/entities/record-family-model.test.ts).
+   *   moved the record `to` (`null` in an item written before `to` was kept:
+   *   record-family-items-v3.test.ts); a status change there finds nothing and leaves it
+   *   (test/unit/entities/record-family-model.test.ts). A moved record keeps its incarnation
+   *   (`born`); an add after a delete makes a new one (the same test).
    * - A `NO_RECORD` effect keeps the event for an older one that puts the record there: NO_EFFECT,
    *   or STALE_SKIPPED once a newer event took effect (message-outcome.ts rules 3–5).
    * - The family's steps (steps.ts) come from the state the replay leaves, not from the ops: each
