@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { type HistoryShape, historiesArb, historyArb } from '../../local/convergence/histories';
-import { sizeFromEnv } from '../support/size-from-env';
+import { propertySeed, sizeFromEnv } from '../support/size-from-env';
 import {
   convergenceRun,
   deliveryModeFromEnv,
@@ -22,7 +22,7 @@ import {
 import { platformWorkRun } from './convergence/platform-work';
 
 const RUNS = sizeFromEnv('CONVERGENCE_HISTORY_RUNS', 100);
-const SEED = sizeFromEnv('CONVERGENCE_SEED', 20261127);
+const SEED = propertySeed(20261127, 'CONVERGENCE_SEED');
 const mode = deliveryModeFromEnv();
 const { simulators, stats } = simulatorsForFile(
   `convergence of issue 23's histories (in-memory ledger, ${mode})`,

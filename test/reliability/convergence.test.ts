@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { historiesArb } from '../../local/convergence/histories';
 import type { FaultSettings } from '../../local/simulator';
-import { sizeFromEnv } from '../support/size-from-env';
+import { propertySeed, sizeFromEnv } from '../support/size-from-env';
 import { convergenceRun, inMemoryLedger, simulatorsForFile } from './convergence/convergence-check';
 
 const RUNS = sizeFromEnv('CONVERGENCE_RUNS', 200);
@@ -21,7 +21,7 @@ describe('convergence on the in-memory ledger', () => {
         await convergenceRun(simulators(), inMemoryLedger(), events, seed, stats);
       }),
       // No shrinking: each run is a whole delivered day; the first counterexample is printed as is.
-      { numRuns: RUNS, seed: sizeFromEnv('CONVERGENCE_SEED', 20261124), endOnFailure: true },
+      { numRuns: RUNS, seed: propertySeed(20261124, 'CONVERGENCE_SEED'), endOnFailure: true },
     );
   });
 
@@ -43,7 +43,11 @@ describe('convergence on the in-memory ledger', () => {
         fc.asyncProperty(historiesArb(4, 3), fc.nat(), async (events, seed) => {
           await convergenceRun(simulators(), inMemoryLedger(), events, seed, stats, { faults });
         }),
-        { numRuns: Math.max(20, Math.floor(RUNS / 25)), seed: 20261125, endOnFailure: true },
+        {
+          numRuns: Math.max(20, Math.floor(RUNS / 25)),
+          seed: propertySeed(20261125),
+          endOnFailure: true,
+        },
       );
     },
   );

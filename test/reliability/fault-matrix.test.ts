@@ -15,7 +15,7 @@ import { InMemoryLedgerStore } from '../../lambdas/core/ledger/in-memory-ledger-
 import { historiesArb } from '../../local/convergence/histories';
 import { compareStates } from '../../local/convergence/model';
 import { type FaultSettings, startSimulator } from '../../local/simulator';
-import { sizeFromEnv } from '../support/size-from-env';
+import { propertySeed, sizeFromEnv } from '../support/size-from-env';
 import {
   API_KEY,
   convergenceRun,
@@ -460,7 +460,9 @@ describe('several messages per entity, through each platform fault', () => {
 
   beforeAll(async () => {
     const [actual, expected] = await Promise.all(
-      [11, 12].map((seed) => startSimulator({ ...TENANT, apiKey: API_KEY, seed })),
+      [11, 12].map((seed) =>
+        startSimulator({ ...TENANT, apiKey: API_KEY, seed: propertySeed(seed) }),
+      ),
     );
     if (!actual || !expected) throw new Error('simulators not started');
     platforms = { actual, expected };
@@ -489,7 +491,7 @@ describe('several messages per entity, through each platform fault', () => {
             : { requestTimeoutMs: profile.http.requestTimeoutMs }),
         });
       }),
-      { numRuns: HISTORIES_PER_FAULT, seed: 20261125, endOnFailure: true },
+      { numRuns: HISTORIES_PER_FAULT, seed: propertySeed(20261125), endOnFailure: true },
     );
   });
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../lambdas/actions';
 import { type RunningSimulator, startSimulator } from '../../local/simulator';
 import { InMemoryApiKeySource } from '../../testkit';
+import { propertySeed } from '../support/size-from-env';
 import {
   type CapturedOutput,
   captureOutput,
@@ -23,7 +24,7 @@ import {
 import { type MutatedBody, mutatedBody } from './support/mutations';
 
 const RUNS = 300;
-const SEED = 20_260_702;
+const SEED = propertySeed(20_260_702);
 const API_KEY = 'fuzz-invalid-api-key-8b2e61';
 const MAX_RECEIVE_COUNT = 3;
 

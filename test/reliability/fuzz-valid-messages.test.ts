@@ -13,6 +13,7 @@ import { ACTION_NAMES, actionDefinition, parseMessage, READ_ACTIONS } from '../.
 import { PlatformCaller } from '../../lambdas/core/platform/platform-caller';
 import { InMemoryApiKeySource } from '../../testkit';
 import { type CaptureServer, startCaptureServer } from '../support/capture-server';
+import { propertySeed } from '../support/size-from-env';
 import {
   type CapturedOutput,
   captureOutput,
@@ -28,7 +29,7 @@ import { governedHeaders, specRequest, successBody } from './support/spec-reques
 
 /** Cases per action and property; fixed seeds keep CI deterministic. */
 const RUNS = 300;
-const SEED = 20_260_701;
+const SEED = propertySeed(20_260_701);
 const API_KEY = 'fuzz-valid-api-key-4c1d9e';
 
 let server: CaptureServer;

@@ -23,7 +23,7 @@ import type { LogSink } from '../../local/run/run-logger';
 import { runSettingsFrom } from '../../local/run/run-settings';
 import { type RunningSimulator, startSimulator } from '../../local/simulator';
 import { scopesOf } from '../support/reconcile-scopes';
-import { sizeFromEnv } from '../support/size-from-env';
+import { propertySeed, sizeFromEnv } from '../support/size-from-env';
 
 const RUNS = sizeFromEnv('RECONCILE_PROPERTY_RUNS', 25);
 const API_KEY = 'reconcile-property-key-0001';
@@ -314,7 +314,7 @@ describe('reconciliation property', () => {
         });
         for (const run of again) expect(hasChanges(run.plan), run.plan.planId).toBe(false);
       }),
-      { numRuns: RUNS, seed: 20261127, endOnFailure: true },
+      { numRuns: RUNS, seed: propertySeed(20261127), endOnFailure: true },
     );
   });
 });

@@ -16,7 +16,7 @@ import { createScimHandler } from '../../lambdas/scim/scim-handler';
 import { inMemoryProfileLister } from '../../lambdas/scim/scim-profiles';
 import { applyInOrder, type ModelEvent } from '../../local/convergence/model';
 import { callScim, InMemoryApiKeySource } from '../../testkit';
-import { sizeFromEnv } from '../support/size-from-env';
+import { propertySeed, sizeFromEnv } from '../support/size-from-env';
 import {
   API_KEY,
   divergence,
@@ -192,7 +192,7 @@ describe('SCIM requests and queue events for one user', () => {
       }),
       {
         numRuns: RUNS,
-        seed: sizeFromEnv('SCIM_CONVERGENCE_SEED', 20261128),
+        seed: propertySeed(20261128, 'SCIM_CONVERGENCE_SEED'),
         endOnFailure: true,
       },
     );

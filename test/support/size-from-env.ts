@@ -12,3 +12,15 @@ export const sizeFromEnv = (name: string, ciDefault: number): number => {
   }
   return value;
 };
+
+/**
+ * A property's fast-check seed: its own variable when set (`CONVERGENCE_SEED`, ...); else, when
+ * `PROPERTY_SEED` is set, the CI seed moved by it (every property suite off its CI seed at once,
+ * each still on a seed of its own); else the CI seed. A property that holds only at its CI seed
+ * fails a run with `PROPERTY_SEED` set.
+ */
+export const propertySeed = (ciSeed: number, name?: string): number => {
+  if (name !== undefined && (process.env[name] ?? '') !== '') return sizeFromEnv(name, ciSeed);
+  const moved = sizeFromEnv('PROPERTY_SEED', 0);
+  return moved === 0 ? ciSeed : (ciSeed + moved) % 2 ** 31;
+};

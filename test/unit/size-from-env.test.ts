@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sizeFromEnv } from '../support/size-from-env';
+import { propertySeed, sizeFromEnv } from '../support/size-from-env';
 
 describe('a property suite size from the environment', () => {
   afterEach(() => {
@@ -31,5 +31,54 @@ describe('a property suite size from the environment', () => {
 
     // Assess
     expect(read).toThrow(`TEST_SIZE_FROM_ENV=${raw}: must be a whole number (default 25)`);
+  });
+});
+
+describe('a property seed from the environment', () => {
+  const saved = process.env.PROPERTY_SEED;
+  afterEach(() => {
+    delete process.env.TEST_SEED_FROM_ENV;
+    if (saved === undefined) delete process.env.PROPERTY_SEED;
+    else process.env.PROPERTY_SEED = saved;
+  });
+
+  it.each<[string, string | undefined, string | undefined, number]>([
+    ['the CI seed when neither is set', undefined, undefined, 20261127],
+    ['the CI seed moved by PROPERTY_SEED', '3', undefined, 20261130],
+    ["the suite's own variable before PROPERTY_SEED", '3', '11', 11],
+    ["the suite's own variable alone", undefined, '11', 11],
+  ])('%s', (_name, moved, own, expected) => {
+    // Prepare
+    delete process.env.PROPERTY_SEED;
+    if (moved !== undefined) process.env.PROPERTY_SEED = moved;
+    if (own !== undefined) process.env.TEST_SEED_FROM_ENV = own;
+
+    // Act
+    const seed = propertySeed(20261127, 'TEST_SEED_FROM_ENV');
+
+    // Assess
+    expect(seed).toBe(expected);
+  });
+
+  it('moves two suites to two different seeds', () => {
+    // Prepare
+    process.env.PROPERTY_SEED = '5';
+
+    // Act
+    const seeds = [propertySeed(20261124), propertySeed(20261125)];
+
+    // Assess
+    expect(seeds).toEqual([20261129, 20261130]);
+  });
+
+  it('refuses a PROPERTY_SEED that is not a whole number, by name', () => {
+    // Prepare
+    process.env.PROPERTY_SEED = 'x';
+
+    // Act
+    const read = () => propertySeed(20261127);
+
+    // Assess
+    expect(read).toThrow('PROPERTY_SEED=x: must be a whole number (default 0)');
   });
 });

@@ -26,7 +26,7 @@ import {
   motoDynamoDbClient,
   motoLedgerClient,
 } from '../../support/ledger-table';
-import { sizeFromEnv } from '../../support/size-from-env';
+import { propertySeed, sizeFromEnv } from '../../support/size-from-env';
 
 const RUNS = sizeFromEnv('CONVERGENCE_DYNAMODB_RUNS', 30);
 const HISTORY_RUNS = sizeFromEnv('CONVERGENCE_DYNAMODB_HISTORY_RUNS', 15);
@@ -66,7 +66,7 @@ describe('convergence with the ledger on DynamoDB (moto)', () => {
       fc.asyncProperty(historiesArb(6, 3), fc.nat(), async (events, seed) => {
         await convergenceRun(simulators(), await freshLedger(), events, seed, stats);
       }),
-      { numRuns: RUNS, seed: 20261125, endOnFailure: true },
+      { numRuns: RUNS, seed: propertySeed(20261125), endOnFailure: true },
     );
   });
 
@@ -101,7 +101,7 @@ describe('convergence with the ledger on DynamoDB (moto)', () => {
       fc.asyncProperty(historyArb(shape), fc.nat(), async (history, seed) => {
         await run(simulators(), await freshLedger(), history, seed, stats, { mode });
       }),
-      { numRuns: HISTORY_RUNS, seed: 20261127, endOnFailure: true },
+      { numRuns: HISTORY_RUNS, seed: propertySeed(20261127), endOnFailure: true },
     );
   });
 });

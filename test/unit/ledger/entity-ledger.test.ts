@@ -16,6 +16,7 @@ import type { RecordOp } from '../../../lambdas/entities/record-family/model';
 import { user } from '../../../lambdas/entities/user';
 import type { UserOp } from '../../../lambdas/entities/user/model';
 import type { UserStep } from '../../../lambdas/entities/user/steps';
+import { propertySeed } from '../../support/size-from-env';
 import { clientAgainstTestSimulator } from '../core/client-fixtures';
 
 const LOGIN = 'ada@example.com';
@@ -185,7 +186,7 @@ describe('compaction past the tombstone horizon', () => {
         const item = await ledger.item();
         expect(item.events.map((e) => e.key)).toEqual([deleteAt(n + 1).key]);
       }),
-      { numRuns: 60, seed: 20261124 },
+      { numRuns: 60, seed: propertySeed(20261124) },
     );
   });
 });
