@@ -3,13 +3,14 @@
  * end, per entity, as if each entity's events had been applied once each, in `occurredAt` order
  * (the ledger's version order, ties included), to a platform where the entity did not exist yet.
  *
- * `expectedState` builds that platform: a fresh simulator gets the events one by one, in order,
+ * `applyInOrder` builds that platform: a fresh simulator gets the events one by one, in order,
  * as plain platform calls with no retries and no ledger; an event the platform refuses in that
  * order (a status change before the record exists) simply has no effect. A rule that must look
- * before it sends can ask `simulator.state` (`listCampaigns`, `listRecords`, `findByClientId`);
- * a transfer there keeps the record's `previewRecordID`, `clientId`, state and data
- * (docs/decisions.md, "Effect of transfer on state"; realtime-status-transfer-delete.test.ts). `project` reads the
- * comparable state of every entity out of a simulator, and `compareStates` says which differ.
+ * before it sends can ask `simulator.state` (`listCampaigns`; in one campaign `listRecords`,
+ * `findByClientId`, `findByPreviewRecordId`): a transfer there keeps the record's
+ * `previewRecordID`, `clientId`, state and data (docs/decisions.md, "Effect of transfer on
+ * state"; realtime-status-transfer-delete.test.ts). `project` reads the comparable state of every
+ * entity out of a simulator, and `compareStates` says which differ.
  */
 import {
   type ActionName,
