@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ACTION_NAMES, type ActionName, BRAKED_ACTIONS, isActionName } from '../lambdas/actions';
 import { formatOf, INPUT_FORMATS, isInputFormat } from '../lambdas/input/input-format';
-import { CATEGORIES, categoryLabel } from '../lambdas/reconcile/categories';
+import { CATEGORIES, categoryHelp } from '../lambdas/reconcile/categories';
 import { DEFAULT_RELEASE_RATE, runBrakeDiscard, runBrakeRelease, runBrakeStatus } from './brake';
 import { BULK_OPTIONS, DEFAULT_PARALLEL, MAX_PARALLEL, runBulkSend } from './bulk/bulk-send';
 import { DEFAULT_LIST_MAX, runExport, runList } from './dead-letters';
@@ -239,7 +239,8 @@ Options:
 (exportedAt, row count, SHA-256, no empty file, no duplicate keys, no rows outside the scope),
 reads what the platform holds within the scope (criteria searches per campaign, split until no
 slice is full; query-existence for each user candidate), and writes the plan, each entity in one
-category: ${CATEGORIES.map(categoryLabel).join(', ')}.
+of its categories:
+${CATEGORIES.map(categoryHelp).join(', ')}.
 Deletes beyond max(N, p %) of the scope, or after the export shrank beyond the guard, are held
 whole. Writes a JSON Lines report without data values beside the plan. Exit 0: no changes;
 2: changes; 1: refused or failed. Scopes and gates: reconcile.scopes in the config

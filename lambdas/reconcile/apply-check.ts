@@ -6,7 +6,7 @@
  */
 import type { MessageOf } from '../actions';
 import { mapLimit } from '../core/entry/concurrency';
-import type { PlanEntry, RepairAction } from './categories';
+import { isRemoval, type PlanEntry, type RepairAction } from './categories';
 import { WORKED_BY_AGENT, workedHoldReason } from './delete-gate';
 import type { Plan } from './plan';
 import type { PlatformReader } from './platform-reader';
@@ -105,7 +105,7 @@ export const repairsByAction = (
   const grouped = new Map<RepairAction, Record<string, unknown>[]>();
   for (const entry of plan.entries) {
     if (entry.repair === undefined) continue;
-    if (entry.category === 'delete' && !decision.sendDeletes) continue;
+    if (isRemoval(entry.category) && !decision.sendDeletes) continue;
     const list = grouped.get(entry.repair.action) ?? [];
     list.push(entry.repair.message);
     grouped.set(entry.repair.action, list);
@@ -129,7 +129,7 @@ export const workedSincePlan = async (
 ): Promise<readonly string[]> => {
   const unworked = plan.entries.filter(
     (e): e is PlanEntry & { readonly repair: NonNullable<PlanEntry['repair']> } =>
-      e.category === 'delete' &&
+      isRemoval(e.category) &&
       e.repair?.action === 'delete-campaign-record' &&
       e.reason !== WORKED_BY_AGENT,
   );
@@ -198,10 +198,8 @@ export const withDeletesHeld = (plan: Plan, reason: string): Plan =>
 export const withWorkedDeletes = (plan: Plan, worked: readonly string[]): Plan => {
   const named = new Set(worked);
   const entries = plan.entries.map((e) =>
-    e.category === 'delete' && named.has(e.entity) ? { ...e, reason: WORKED_BY_AGENT } : e,
+    isRemoval(e.category) && named.has(e.entity) ? { ...e, reason: WORKED_BY_AGENT } : e,
   );
-  const count = entries.filter(
-    (e) => e.category === 'delete' && e.reason === WORKED_BY_AGENT,
-  ).length;
+  const count = entries.filter((e) => isRemoval(e.category) && e.reason === WORKED_BY_AGENT).length;
   return withDeletesHeld({ ...plan, entries }, workedHoldReason(count));
 };

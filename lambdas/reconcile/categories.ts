@@ -23,6 +23,8 @@ export const scopeKind = z.enum(
 interface CategoryRow {
   /** The summary and the report name its entities one by one (else they only count them). */
   readonly listed: boolean;
+  /** What `reconcile plan --help` says after its name. @default nothing */
+  readonly hint?: string;
   /**
    * Its entries change the platform: the action each scope kind's entry carries its repair as
    * (its message is the action's, checked when the plan file is read). Only these rows carry a
@@ -30,8 +32,10 @@ interface CategoryRow {
    */
   readonly repairs?: { readonly [K in ScopeKind]?: ActionName };
   /**
-   * Its repairs remove what they name: the delete gate holds them for a person
-   * (delete-gate.ts), and apply sends them after every other repair. @default false
+   * Its repairs remove what they name (`isRemoval`): the delete gate counts and holds them for a
+   * person (delete-gate.ts; the plan file checks its header by them), apply and the stack's run
+   * leave them out while held (apply-check.ts, run-function.ts), a plan of only these is held
+   * whole (plan-record.ts), and apply sends them after every other repair. @default false
    */
   readonly removes?: boolean;
 }
@@ -43,7 +47,7 @@ interface CategoryRow {
  * - `CHANGES` (the rows with `repairs`): `hasChanges`, the summary's last line, the drift metric
  *   (run-function.ts), the entries that may carry a repair (plan-file.ts);
  * - `isListed`: the entities the summary and the report name (plan-summary.ts, run-report.ts);
- * - the `reconcile plan` help's list of categories (ops/main.ts);
+ * - the `reconcile plan` help's list of categories (`categoryHelp`, ops/main.ts);
  * - `RepairAction`, `REPAIR_ORDER`, `isDeleteRepair`, `repairActionsOf`: the plan file's action
  *   enum and its check that an entry's repair is its row's for its plan's kind (plan-file.ts),
  *   apply's order (ops/reconcile/reconcile-apply.ts; the stack's run writes its repair file in
@@ -62,7 +66,11 @@ export const CATEGORY_TABLE = {
     repairs: { users: 'add-user', records: 'add-or-update-campaign-record' },
   },
   /** The platform's data differs from its row's (`fields`): the repair sends the row's. */
-  update: { listed: true, repairs: { records: 'add-or-update-campaign-record' } },
+  update: {
+    listed: true,
+    hint: '(with the fields)',
+    repairs: { records: 'add-or-update-campaign-record' },
+  },
   /**
    * The platform holds it and the export does not want it (no row, or a leaver's): the repair
    * removes it, unless the delete gate holds the whole delete set for a person.
@@ -77,7 +85,7 @@ export const CATEGORY_TABLE = {
   /** Export and platform disagree in a way no repair may settle (a clientId held twice, ...). */
   conflict: { listed: true },
   /** A change the plan does not send; its reason says why (a newer live event, ...). */
-  skipped: { listed: true },
+  skipped: { listed: true, hint: '(with its reason)' },
   /** The platform already holds what the export says. */
   'in-sync': { listed: false },
 } as const satisfies Record<string, CategoryRow>;
@@ -94,6 +102,12 @@ const rowOf = (category: Category): TableRow => CATEGORY_TABLE[category];
 /** A category as the summary and the help print it (`in sync`). */
 export const categoryLabel = (category: Category): string => category.replaceAll('-', ' ');
 
+/** A category as `reconcile plan --help` lists it: its label and its row's hint. */
+export const categoryHelp = (category: Category): string => {
+  const hint = rowOf(category).hint;
+  return hint === undefined ? categoryLabel(category) : `${categoryLabel(category)} ${hint}`;
+};
+
 /** Every category, in the table's order. */
 export const CATEGORIES = Object.keys(CATEGORY_TABLE) as readonly Category[];
 
@@ -101,6 +115,9 @@ export const CATEGORIES = Object.keys(CATEGORY_TABLE) as readonly Category[];
 export const CHANGES: readonly Category[] = CATEGORIES.filter(
   (c) => rowOf(c).repairs !== undefined,
 );
+
+/** An entry of this category removes what it names (see `removes`). */
+export const isRemoval = (category: Category): boolean => rowOf(category).removes === true;
 
 /** The summary and the report name each entity of this category (in sync ones are counted). */
 export const isListed = (category: Category): boolean => rowOf(category).listed;
@@ -116,7 +133,7 @@ export const repairActionOf = (category: Category, kind: ScopeKind): RepairActio
 
 const actionsOf = (kind: ScopeKind, removing: boolean): RepairAction[] => [
   ...new Set(
-    CATEGORIES.filter((c) => (rowOf(c).removes ?? false) === removing).flatMap((c) => {
+    CATEGORIES.filter((c) => isRemoval(c) === removing).flatMap((c) => {
       const action = repairActionOf(c, kind);
       return action === undefined ? [] : [action];
     }),
@@ -170,6 +187,4 @@ export const REPAIR_ORDER: readonly RepairAction[] = [
 
 /** Whether a repair action removes what it names (a removing row's, and only those). */
 export const isDeleteRepair = (action: RepairAction): boolean =>
-  CATEGORIES.some(
-    (c) => rowOf(c).removes === true && Object.values(rowOf(c).repairs ?? {}).includes(action),
-  );
+  CATEGORIES.some((c) => isRemoval(c) && Object.values(rowOf(c).repairs ?? {}).includes(action));

@@ -2,7 +2,7 @@
  * The delete gate: whether a plan's deletes may go with the rest, or wait whole for a person to
  * name their count (`--allow-deletes <count>`), and the reasons it gives for holding them.
  */
-import type { PlanEntry } from './categories';
+import { isRemoval, type PlanEntry } from './categories';
 import type { Plan, PreviousSnapshot } from './plan';
 import type { EntryReason } from './reconcile-codes';
 import type { Snapshot } from './snapshot';
@@ -73,7 +73,7 @@ export const gateOfEntries = (
   scopeSize: number,
   previous: PreviousSnapshot | undefined,
 ): Plan['deletes'] => {
-  const deletes = entries.filter((e) => e.category === 'delete');
+  const deletes = entries.filter((e) => isRemoval(e.category));
   return deleteGate(
     snapshot,
     deletes.length,

@@ -13,6 +13,7 @@ import {
   CATEGORIES,
   type Category,
   CHANGES,
+  isRemoval,
   type PlanEntry,
   REPAIR_ORDER,
   repairActionOf,
@@ -161,7 +162,7 @@ const checkHeader = (
     if (says !== holds) refuse(`counts.${category}`, `${says}, the entries hold ${holds}`);
   }
   const { count, gate, held, heldBecause } = head.deletes;
-  const deletes = found.get('delete') ?? 0;
+  const deletes = entries.filter((e) => isRemoval(e.category)).length;
   if (count !== deletes) refuse('deletes.count', `${count}, the entries hold ${deletes}`);
   // As `deleteGate` decides: deletes beyond the gate are held, and held means a reason is given.
   if (count > gate && !held)
@@ -174,7 +175,7 @@ const checkHeader = (
       'users whose scopes cannot be decided',
     ],
   ] as const) {
-    const n = entries.filter((e) => e.category === 'delete' && e.reason === reason).length;
+    const n = entries.filter((e) => isRemoval(e.category) && e.reason === reason).length;
     if (n > 0 && !held) {
       refuse(
         'deletes.held',

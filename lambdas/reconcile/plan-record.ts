@@ -3,7 +3,7 @@
  * the stack's run (run-function.ts) and `reconcile plan` (ops/reconcile/reconcile-plan.ts), so
  * the two cannot note one plan differently.
  */
-import { CHANGES } from './categories';
+import { CHANGES, isRemoval } from './categories';
 import { hasChanges, type Plan } from './plan';
 import { planDigest, serializePlan } from './plan-file';
 import { PLAN_STEP_OUTCOME } from './plan-step-outcome';
@@ -20,7 +20,7 @@ export type PlanNext = 'apply' | 'held' | 'no-changes';
  */
 export const planNext = (plan: Plan, byPerson: boolean): PlanNext => {
   if (!hasChanges(plan)) return PLAN_STEP_OUTCOME.noChanges;
-  const others = CHANGES.some((c) => c !== 'delete' && plan.counts[c] > 0);
+  const others = CHANGES.some((c) => !isRemoval(c) && plan.counts[c] > 0);
   return byPerson || (plan.deletes.held && !others)
     ? PLAN_STEP_OUTCOME.held
     : PLAN_STEP_OUTCOME.apply;

@@ -15,7 +15,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { withDeletesHeld, withWorkedDeletes, workedSincePlan } from './apply-check';
-import { CHANGES } from './categories';
+import { CHANGES, isRemoval } from './categories';
 import { dynamoDbLedgerItems } from './dynamodb-ledger-items';
 import { DynamoDbRunHistory } from './dynamodb-run-history';
 import { decodeExport } from './export-decoder';
@@ -231,7 +231,7 @@ export const createReconcileRun = (deps: ReconcileRunDeps) => {
     const deletesHeld = outcome === 'apply' && result.deletes.held ? result.deletes.count : 0;
     const repairs = result.entries.flatMap((entry) => {
       if (entry.repair === undefined) return [];
-      if (entry.category === 'delete' && deletesHeld > 0) return [];
+      if (isRemoval(entry.category) && deletesHeld > 0) return [];
       const queueUrl = deps.queueUrls[entry.repair.action];
       if (queueUrl === undefined)
         throw new Error(`no queue for ${entry.repair.action}: is the action enabled?`);

@@ -8,9 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   CATEGORIES,
-  CATEGORY_TABLE,
   type Category,
   isDeleteRepair,
+  isRemoval,
   REPAIR_ORDER,
   type RepairAction,
   repairActionOf,
@@ -72,9 +72,7 @@ describe('the repairs of the category table', () => {
 
   it('names no action both as a removal and as another repair, which the order could not place', () => {
     // Prepare
-    const removing = new Set(
-      NAMED.filter((n) => (CATEGORY_TABLE[n.category] as { removes?: boolean }).removes === true),
-    );
+    const removing = new Set(NAMED.filter((n) => isRemoval(n.category)));
     const others = NAMED.filter((n) => !removing.has(n)).map((n) => n.action);
 
     // Assess
