@@ -10,7 +10,7 @@ import type { CampaignRecord } from '../core/platform/platform-responses';
 import type { PlatformRegion } from '../core/platform/regions';
 import { clientIdKeys, differingKeys, heldItems } from '../entities/record-family/record-data';
 import { CATEGORY_TABLE, type PlanEntry, type RepairAction } from './categories';
-import { entityCorrelation, rowCorrelation } from './correlation-ids';
+import { entityCorrelation, rowCorrelation, stamp } from './correlation-ids';
 import { WORKED_BY_AGENT } from './delete-gate';
 import type { Candidate, Plan, PlanInputs, PlanPart } from './plan';
 import type { EntryReason } from './reconcile-codes';
@@ -36,15 +36,6 @@ interface CampaignPlanning {
 }
 
 const recordEntity = (campaign: string, clientId: string) => `record:${campaign}:${clientId}`;
-
-/**
- * What every repair message carries besides its action's fields: its correlation id, and the
- * export's time, which orders it against live events (the plan file refuses any other time).
- */
-const stamp = (snapshot: RecordsSnapshot, correlationId: string) => ({
-  correlationId,
-  occurredAt: snapshot.manifest.exportedAt,
-});
 
 /** An action's own fields: its message without a record's address and the repair's stamp. */
 type OwnFields<A extends RepairAction> = Omit<

@@ -5,7 +5,7 @@
  */
 import { mapLimit } from '../core/entry/concurrency';
 import { CATEGORY_TABLE, type PlanEntry } from './categories';
-import { entityCorrelation, rowCorrelation } from './correlation-ids';
+import { entityCorrelation, rowCorrelation, stamp } from './correlation-ids';
 import { userCoverage } from './coverage';
 import { OWNER_AMBIGUOUS } from './delete-gate';
 import type { Candidate, Plan, PlanInputs, PlanPart } from './plan';
@@ -98,11 +98,7 @@ const userDelete = (
         : { reason }),
     repair: {
       action: CATEGORY_TABLE.delete.repairs.users,
-      message: {
-        loginUserId: id,
-        correlationId: userCorrelation(snapshot, entity, line),
-        occurredAt: snapshot.manifest.exportedAt,
-      },
+      message: { loginUserId: id, ...stamp(snapshot, userCorrelation(snapshot, entity, line)) },
     },
   };
 };
@@ -126,11 +122,7 @@ const activeRowEntry = (
       category: 'create',
       repair: {
         action: CATEGORY_TABLE.create.repairs.users,
-        message: {
-          ...message,
-          correlationId: rowCorrelation(snapshot, line),
-          occurredAt: snapshot.manifest.exportedAt,
-        },
+        message: { ...message, ...stamp(snapshot, rowCorrelation(snapshot, line)) },
       },
     };
   }

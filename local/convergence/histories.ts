@@ -273,7 +273,9 @@ export interface HistoryShape {
    * Some status changes, deletes and transfers of a line whose record has moved are addressed to
    * the campaign that record left last, as a CRM that lags behind its own moves sends them
    * (never those naming the record by previewRecordId). Off, the histories are draw for draw
-   * those of the shape without this field, so a fixed seed gives what it gave before.
+   * those of the shape without this field. (A `byPreviewRecordId` shape's histories changed once
+   * on their own, when a family naming a record by id stopped moving it by clientId: see
+   * `walkFamily`'s caller.)
    * @default false
    */
   readonly staleAddresses?: boolean;
